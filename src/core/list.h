@@ -1,0 +1,27 @@
+/* list.h - comma-separated lists in probe options: thread counts and sizes.
+ *
+ * Option rows carry these as OPT_STR text (opt.h has no list-of-numbers type);
+ * the probe parses them at run time with the helpers below so every probe
+ * spells "threads=1,2,max" and "spans=1G,4G" the same way. Pure apart from
+ * team_online_cpus(); nothing prints.
+ */
+#ifndef MEMPATH_LIST_H
+#define MEMPATH_LIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define LIST_MAX 64
+
+/* Thread counts: "1,2,8", "max" (all CPUs the process may use) or "all"
+ * (1, 2, 4, ... powers of two below max, then max). Values are deduplicated
+ * and sorted; counts above max_cpus are dropped and counted in *n_dropped.
+ * Returns 0, or -1 on a malformed or empty list. */
+int list_parse_threads(const char *spec, unsigned max_cpus, unsigned *out, size_t *n_out,
+		       unsigned *n_dropped);
+
+/* Sizes with suffixes as opt_parse_size takes them: "256M,1G". Zero entries
+ * are rejected. Kept in the order given (duplicates removed). Returns 0 or -1. */
+int list_parse_sizes(const char *spec, uint64_t *out, size_t *n_out);
+
+#endif

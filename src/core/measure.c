@@ -1,0 +1,51 @@
+/* measure.c - the one timing loop (DESIGN §4.1). */
+#include "measure.h"
+
+#include "util.h"
+
+uint64_t measure_calibrate(measure_op_fn op, void *arg, uint64_t min_sample_ns)
+{
+	uint64_t iters = 1;
+	/* Double until one run takes a quarter of the target, then scale up with a
+	 * 10% margin, so a sample never comes out shorter than the rule. */
+	for (;;) {
+		uint64_t t0 = time_now_ns(), dt;
+		if (op(arg, iters) != 0)
+			return 0;
+		dt = time_now_ns() - t0;
+		if (dt >= min_sample_ns / 4 || iters >= (1ull << 40)) {
+			double per = (double)dt / (double)iters;
+			double want = per > 0 ? 1.1 * (double)min_sample_ns / per : (double)iters;
+			return want > (double)iters ? (uint64_t)want : iters;
+		}
+		iters *= 2;
+	}
+}
+
+int measure_op(struct probe_ctx *ctx, struct metric *m, measure_op_fn op, void *arg,
+	       double work_per_iter, enum measure_kind kind, double scale)
+{
+	uint64_t iters = measure_calibrate(op, arg, ctx->min_sample_ns);
+	unsigned total = ctx->warmups + ctx->reps;
+	if (iters == 0)
+		return -1;
+	for (unsigned i = 0; i < total; i++) {
+		uint64_t t0 = time_now_ns(), dt;
+		double work, v;
+		if (op(arg, iters) != 0)
+			return -1;
+		dt = time_now_ns() - t0;
+		if (dt == 0)
+			dt = 1;
+		work = work_per_iter * (double)iters;
+		if (kind == MEASURE_RATE)
+			v = work / ((double)dt * 1e-9) * scale;
+		else
+			v = (double)dt / work * scale;
+		if (i < ctx->warmups)
+			metric_add_warmup(m, v);
+		else
+			metric_add_sample(m, v);
+	}
+	return 0;
+}

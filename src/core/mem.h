@@ -1,0 +1,70 @@
+/* mem.h - mappings with a page-size intent, and the truth about them.
+ *
+ * A request is not a result (DESIGN §4.3): MADV_HUGEPAGE can silently give no
+ * huge pages and THP=always gives huge pages nobody asked for. mem_map() states
+ * the intent (MADV_HUGEPAGE or MADV_NOHUGEPAGE, 2 MiB aligned) and
+ * mem_smaps_range() reads back what backs the range from /proc/self/smaps.
+ * Sizes are checked against MemAvailable before anything is mapped.
+ */
+#ifndef MEMPATH_MEM_H
+#define MEMPATH_MEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MEM_HUGE_BYTES (2ull << 20)
+
+enum mem_pages { MEM_PAGES_4K = 0, MEM_PAGES_THP = 1 };
+
+struct mem_buf {
+	void *addr;        /* 2 MiB aligned start */
+	size_t size_bytes; /* usable size requested */
+	void *map_addr;    /* what munmap needs */
+	size_t map_bytes;
+	enum mem_pages pages;
+};
+
+/* Anonymous private mapping of size bytes, 2 MiB aligned, with
+ * MADV_HUGEPAGE (THP) or MADV_NOHUGEPAGE (4k); not touched. extra_flags are
+ * OR-ed into mmap flags (e.g. MAP_POPULATE; note the madvise then comes after
+ * population, so callers wanting THP+populate use MADV_POPULATE_WRITE).
+ * Returns 0 or -1 (error printed). */
+int mem_map(struct mem_buf *b, size_t size, enum mem_pages pages, int extra_flags);
+void mem_unmap(struct mem_buf *b);
+
+struct smaps_info {
+	uint64_t size_bytes;       /* VMA sizes overlapping the range */
+	uint64_t rss_bytes;
+	uint64_t anon_huge_bytes;  /* AnonHugePages: THP actually backing it */
+	unsigned n_vmas;
+};
+
+/* Sums the smaps entries of VMAs overlapping [start, end) in text (the
+ * contents of a smaps file). Returns 0, or -1 if no VMA overlaps. */
+int mem_smaps_parse(const char *text, uintptr_t start, uintptr_t end, struct smaps_info *out);
+/* Same for this process (/proc/self/smaps). */
+int mem_smaps_range(const void *addr, size_t len, struct smaps_info *out);
+
+/* MemAvailable in bytes; 0 if unreadable. */
+uint64_t mem_available_bytes(void);
+/* Refuses (error naming `what` and the numbers, -1) a size above 80% of
+ * MemAvailable unless force. */
+int mem_check_size(uint64_t bytes, int force, const char *what);
+/* min(want, frac * MemAvailable), rounded down to 2 MiB, at least 2 MiB. */
+uint64_t mem_cap(uint64_t want, double frac);
+
+/* The last-level-cache knee measured by pointer-chase latency (not the
+ * advertised size: DESIGN §4.8), cached per host in
+ * $XDG_CACHE_HOME/mempath/knee (or ~/.cache). *measured_now says whether this
+ * call measured it. Falls back to a safe floor of 32 MiB when it cannot
+ * measure. */
+uint64_t mem_cache_knee_bytes(int *measured_now);
+/* Knee from a latency curve: sizes ascending with ns per load. The knee is the
+ * largest size whose latency is still below the midpoint (geometric mean)
+ * between the smallest-size and largest-size latencies. Pure; for tests. */
+uint64_t mem_knee_from_curve(const uint64_t *sizes, const double *ns, size_t n);
+
+/* Randomised single cycle over n slots (Sattolo), as next-index array. */
+void mem_random_cycle(uint64_t *next, size_t n, uint64_t seed);
+
+#endif

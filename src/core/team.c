@@ -1,0 +1,122 @@
+/* team.c - pinned worker threads released together by a barrier. */
+#include "team.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+struct worker {
+	struct team *team;
+	unsigned tid;
+	int cpu;
+	pthread_t thread;
+};
+
+struct team {
+	unsigned n;
+	struct worker *workers;
+	pthread_barrier_t start, done;
+	team_fn fn;
+	void *arg;
+	int stop;
+};
+
+static void *worker_main(void *p)
+{
+	struct worker *w = p;
+	struct team *t = w->team;
+	if (w->cpu >= 0) {
+		cpu_set_t set;
+		CPU_ZERO(&set);
+		CPU_SET(w->cpu, &set);
+		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	}
+	for (;;) {
+		pthread_barrier_wait(&t->start);
+		if (t->stop)
+			break;
+		t->fn(w->tid, t->n, t->arg);
+		pthread_barrier_wait(&t->done);
+	}
+	return NULL;
+}
+
+unsigned team_online_cpus(void)
+{
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return 1;
+	return (unsigned)CPU_COUNT(&set);
+}
+
+int team_nth_cpu(unsigned i)
+{
+	cpu_set_t set;
+	unsigned k = 0;
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return -1;
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set) && k++ == i)
+			return c;
+	return -1;
+}
+
+struct team *team_start(unsigned n, const int *cpus)
+{
+	struct team *t;
+	if (n == 0) {
+		error("a team needs at least one thread");
+		return NULL;
+	}
+	t = xcalloc(1, sizeof(*t));
+	t->n = n;
+	t->workers = xcalloc(n, sizeof(*t->workers));
+	pthread_barrier_init(&t->start, NULL, n + 1);
+	pthread_barrier_init(&t->done, NULL, n + 1);
+	for (unsigned i = 0; i < n; i++) {
+		struct worker *w = &t->workers[i];
+		w->team = t;
+		w->tid = i;
+		w->cpu = cpus ? cpus[i] : team_nth_cpu(i % team_online_cpus());
+		if (pthread_create(&w->thread, NULL, worker_main, w) != 0) {
+			error("cannot start worker thread %u", i);
+			abort();
+		}
+	}
+	return t;
+}
+
+void team_run(struct team *t, team_fn fn, void *arg)
+{
+	t->fn = fn;
+	t->arg = arg;
+	pthread_barrier_wait(&t->start);
+	pthread_barrier_wait(&t->done);
+}
+
+unsigned team_size(const struct team *t)
+{
+	return t->n;
+}
+
+int team_cpu(const struct team *t, unsigned tid)
+{
+	return tid < t->n ? t->workers[tid].cpu : -1;
+}
+
+void team_stop(struct team *t)
+{
+	if (!t)
+		return;
+	t->stop = 1;
+	pthread_barrier_wait(&t->start);
+	for (unsigned i = 0; i < t->n; i++)
+		pthread_join(t->workers[i].thread, NULL);
+	pthread_barrier_destroy(&t->start);
+	pthread_barrier_destroy(&t->done);
+	free(t->workers);
+	free(t);
+}

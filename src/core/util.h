@@ -1,0 +1,59 @@
+/* util.h - error reporting, checked allocation, small string and file helpers.
+ *
+ * Errors: functions return 0 on success or -1 after error("...") printed one
+ * lowercase line naming the subject ("cannot open '%s': %s"). Only src/cmd/ and
+ * src/main.c decide to exit. Allocation failure aborts: there is nothing useful
+ * a measurement tool can do without memory for its own bookkeeping.
+ */
+#ifndef MEMPATH_UTIL_H
+#define MEMPATH_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Prints "mempath: error: <msg>" to stderr; always returns -1. */
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "mempath: warning: <msg>" to stderr. */
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Progress line on stderr unless quiet was set with util_set_quiet(). */
+void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void util_set_quiet(int quiet);
+int util_quiet(void);
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Reads a whole (small, /proc or /sys) file; NUL-terminated, caller frees.
+ * Returns NULL without printing when the file cannot be read. */
+char *read_file_str(const char *path, size_t *len_out);
+/* First line of a file, trailing newline stripped; NULL if unreadable. */
+char *read_line_str(const char *path);
+/* Strips leading and trailing whitespace in place; returns s. */
+char *str_trim(char *s);
+int str_starts_with(const char *s, const char *prefix);
+
+/* Monotonic clock in nanoseconds. */
+uint64_t time_now_ns(void);
+/* Wall clock as ISO 8601 UTC "2026-11-30T03:28:12Z" into buf (>= 32 bytes). */
+void time_iso8601(char *buf, size_t len);
+
+/* Writes data to path atomically: a temporary file created with O_EXCL in the
+ * same directory, fsync, rename. Returns 0 or -1 (error printed). */
+int write_file_atomic(const char *path, const char *data, size_t len);
+
+/* Deterministic, fast PRNG (splitmix64 seeding xoshiro256**). */
+struct rng {
+	uint64_t s[4];
+};
+void rng_seed(struct rng *r, uint64_t seed);
+uint64_t rng_next(struct rng *r);
+/* Uniform in [0, bound) without modulo bias. */
+uint64_t rng_below(struct rng *r, uint64_t bound);
+
+#endif

@@ -1,0 +1,250 @@
+/* measures: fault-in rate of a fresh anonymous mapping (GiB/s, minor faults
+ *           per GiB, THP MiB actually obtained), then random 64 B-line reads
+ *           over the touched buffer (Macc/s).
+ * method: per sample a new mapping with MADV_HUGEPAGE or MADV_NOHUGEPAGE is
+ *         touched once per 4 KiB page (write, read) or populated with
+ *         MADV_POPULATE_WRITE, timed with the monotonic clock; faults from
+ *         getrusage, THP backing from /proc/self/smaps of that mapping.
+ * why this way: seed 000 §3.1 — THP turns first touch and random access
+ *         around by an order of magnitude, and MADV_HUGEPAGE can silently
+ *         give nothing, so the obtained backing is a metric, not an assumption.
+ * cross-check: faults/GiB must be ~262144 (4 KiB) or ~512 (2 MiB) per GiB;
+ *         thp_backed must equal the size for pages=thp when THP is not "never".
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+
+#include "../core/mem.h"
+#include "../core/util.h"
+#include "probes.h"
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+enum { TOUCH_WRITE, TOUCH_READ, TOUCH_POPULATE };
+
+struct first_touch_opts {
+	uint64_t size_bytes;
+	uint32_t pages;
+	uint32_t touch;
+	uint64_t streams;
+};
+
+static const struct opt first_touch_opts[] = {
+	OPT_SIZE("size", struct first_touch_opts, size_bytes, "1G",
+		 "bytes mapped and touched per sample (capped at 25% of MemAvailable)"),
+	OPT_LIST("pages", struct first_touch_opts, pages, "4k|thp", "4k,thp",
+		 "page-size intent: MADV_NOHUGEPAGE or MADV_HUGEPAGE"),
+	OPT_LIST("touch", struct first_touch_opts, touch, "write|read|populate", "all",
+		 "how pages are faulted in: a store or a load per 4 KiB, or MADV_POPULATE_WRITE"),
+	OPT_UINT("streams", struct first_touch_opts, streams, "8",
+		 "independent random-access streams (memory-level parallelism) for the random pass"),
+	OPT_END,
+};
+
+static long minflt_now(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_minflt;
+}
+
+/* Faults the buffer in; returns 0 or -1 (errno set). */
+static int touch_buffer(struct mem_buf *b, int touch, uint64_t *sink)
+{
+	volatile char *p = b->addr;
+	uint64_t sum = 0;
+	switch (touch) {
+	case TOUCH_WRITE:
+		for (size_t off = 0; off < b->size_bytes; off += 4096)
+			p[off] = 1;
+		break;
+	case TOUCH_READ:
+		for (size_t off = 0; off < b->size_bytes; off += 4096)
+			sum += (uint64_t)p[off];
+		break;
+	case TOUCH_POPULATE:
+		if (madvise(b->addr, b->size_bytes, MADV_POPULATE_WRITE) != 0)
+			return -1;
+		break;
+	}
+	*sink += sum;
+	return 0;
+}
+
+struct random_arg {
+	const uint64_t *base;
+	uint64_t n_lines;
+	unsigned streams;
+	uint64_t state[16];
+	uint64_t sink;
+};
+
+/* Independent random line reads: `streams` xorshift generators advance in
+ * lock step, so that many loads are in flight (an access rate, not latency). */
+static int random_op(void *argp, uint64_t iters)
+{
+	struct random_arg *a = argp;
+	uint64_t sum = 0, mask = a->n_lines - 1;
+	unsigned s = a->streams;
+	for (uint64_t i = 0; i < iters; i++) {
+		for (unsigned k = 0; k < s; k++) {
+			uint64_t x = a->state[k];
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			a->state[k] = x;
+			sum += a->base[(x & mask) * 8];
+		}
+	}
+	a->sink += sum;
+	return 0;
+}
+
+/* Does this kernel have MADV_POPULATE_WRITE (5.14+)? Tried on one page. */
+static int populate_supported(void)
+{
+	struct mem_buf b;
+	int ok;
+	if (mem_map(&b, MEM_HUGE_BYTES, MEM_PAGES_4K, 0) != 0)
+		return 0;
+	ok = madvise(b.addr, 4096, MADV_POPULATE_WRITE) == 0;
+	mem_unmap(&b);
+	return ok;
+}
+
+static const char *const page_names[] = {"4k", "thp"};
+static const char *const touch_names[] = {"write", "read", "populate"};
+
+static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o, int pages,
+		       int touch)
+{
+	const char *pl = page_names[pages], *tl = touch_names[touch];
+	struct metric *rate, *faults, *thp;
+	size_t first;
+	struct mem_buf b;
+	uint64_t sink = 0;
+	unsigned total = ctx->warmups + ctx->reps;
+	double gib = (double)o->size_bytes / (double)(1u << 30);
+	first = ctx->res->n_metrics;
+	probe_add_metric(ctx->res, "touch_rate", UNIT_GIB_S, BETTER_HIGHER,
+			 "bytes mapped / time to fault them in", "pages", pl, "touch", tl, NULL);
+	probe_add_metric(ctx->res, "minor_faults", UNIT_PER_GIB, BETTER_LOWER,
+			 "minor faults (getrusage) per GiB touched", "pages", pl, "touch", tl, NULL);
+	probe_add_metric(ctx->res, "thp_backed", UNIT_MIB, BETTER_NONE,
+			 "AnonHugePages of the mapping after the touch (smaps)", "pages", pl, "touch",
+			 tl, NULL);
+	rate = &ctx->res->metrics[first];
+	faults = &ctx->res->metrics[first + 1];
+	thp = &ctx->res->metrics[first + 2];
+	for (unsigned i = 0; i < total; i++) {
+		struct smaps_info si;
+		long f0, f1;
+		uint64_t t0, dt;
+		int rc;
+		if (mem_map(&b, o->size_bytes, pages ? MEM_PAGES_THP : MEM_PAGES_4K, 0) != 0) {
+			probe_result_set_status(ctx->res, STATUS_FAIL, "cannot map %llu bytes",
+						(unsigned long long)o->size_bytes);
+			return PROBE_FAIL;
+		}
+		f0 = minflt_now();
+		t0 = time_now_ns();
+		rc = touch_buffer(&b, touch, &sink);
+		dt = time_now_ns() - t0;
+		f1 = minflt_now();
+		if (rc != 0) {
+			mem_unmap(&b);
+			probe_result_set_status(ctx->res, STATUS_FAIL, "madvise(MADV_POPULATE_WRITE): %s",
+						strerror(errno));
+			return PROBE_FAIL;
+		}
+		if (mem_smaps_range(b.addr, b.size_bytes, &si) != 0)
+			si.anon_huge_bytes = 0;
+		if (i < ctx->warmups) {
+			metric_add_warmup(rate, gib / ((double)dt * 1e-9));
+			metric_add_warmup(faults, (double)(f1 - f0) / gib);
+			metric_add_warmup(thp, (double)si.anon_huge_bytes / 1048576.0);
+		} else {
+			metric_add_sample(rate, gib / ((double)dt * 1e-9));
+			metric_add_sample(faults, (double)(f1 - f0) / gib);
+			metric_add_sample(thp, (double)si.anon_huge_bytes / 1048576.0);
+		}
+		if (i + 1 < total)
+			mem_unmap(&b);
+	}
+	/* Random access over the last touched buffer. A read touch maps the
+	 * shared zero page: random reads would hit one page in cache and measure
+	 * nothing about this memory, so that variant has none. */
+	if (touch != TOUCH_READ) {
+		struct random_arg ra = {.base = b.addr, .streams = (unsigned)o->streams};
+		char streams[16];
+		struct metric *m;
+		snprintf(streams, sizeof(streams), "%u", ra.streams);
+		m = probe_add_metric(ctx->res, "random_after", UNIT_MACC_S, BETTER_HIGHER,
+				     "independent random 64 B-line reads over the touched buffer",
+				     "pages", pl, "touch", tl, "streams", streams, NULL);
+		ra.n_lines = 1;
+		while (ra.n_lines * 2 * 64 <= o->size_bytes)
+			ra.n_lines *= 2;
+		for (unsigned k = 0; k < ra.streams; k++)
+			ra.state[k] = 0x9e3779b97f4a7c15ull * (k + 1);
+		if (measure_op(ctx, m, random_op, &ra, ra.streams, MEASURE_RATE, 1e-6) != 0) {
+			mem_unmap(&b);
+			return PROBE_FAIL;
+		}
+		sink += ra.sink;
+	}
+	mem_unmap(&b);
+	__asm__ volatile("" : : "r"(sink));
+	return PROBE_OK;
+}
+
+static int first_touch_run(struct probe_ctx *ctx, const void *optp)
+{
+	struct first_touch_opts o = *(const struct first_touch_opts *)optp;
+	char buf[32];
+	if (o.streams < 1 || o.streams > 16) {
+		probe_result_set_status(ctx->res, STATUS_FAIL, "streams must be 1..16");
+		return PROBE_FAIL;
+	}
+	if (o.size_bytes < MEM_HUGE_BYTES) {
+		probe_result_set_status(ctx->res, STATUS_FAIL, "size must be at least 2M");
+		return PROBE_FAIL;
+	}
+	if (mem_check_size(o.size_bytes, ctx->force, "cpu.first_touch size") != 0) {
+		probe_result_set_status(ctx->res, STATUS_FAIL, "size above 80%% of MemAvailable");
+		return PROBE_FAIL;
+	}
+	if (!ctx->force)
+		o.size_bytes = mem_cap(o.size_bytes, 0.25);
+	opt_format_size(o.size_bytes, buf, sizeof(buf));
+	probe_result_add_param(ctx->res, "size_used", buf);
+	if ((o.touch & (1u << TOUCH_POPULATE)) && !populate_supported()) {
+		o.touch &= ~(1u << TOUCH_POPULATE);
+		probe_result_add_param(ctx->res, "touch_populate",
+				       "skipped: MADV_POPULATE_WRITE not supported by this kernel");
+	}
+	for (int pages = 0; pages < 2; pages++)
+		for (int touch = 0; touch < 3; touch++) {
+			int rc;
+			if (!(o.pages & (1u << pages)) || !(o.touch & (1u << touch)))
+				continue;
+			rc = run_variant(ctx, &o, pages, touch);
+			if (rc != PROBE_OK)
+				return rc;
+		}
+	return PROBE_OK;
+}
+
+const struct probe probe_cpu_first_touch = {
+	.name = "cpu.first_touch",
+	.summary = "fault-in rate of fresh anonymous memory, 4 KiB vs THP, and random access after",
+	.flags = PROBE_CPU | PROBE_QUICK,
+	.opts = first_touch_opts,
+	.opts_size = sizeof(struct first_touch_opts),
+	.quick_opts = "size=256M",
+	.run = first_touch_run,
+};

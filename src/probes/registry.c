@@ -1,0 +1,18 @@
+/* registry.c - the probe table, generated from PROBE_LIST in probes.h. */
+#include <string.h>
+
+#include "probes.h"
+
+#define PROBE(x) &probe_##x,
+const struct probe *const probe_table[] = {PROBE_LIST};
+#undef PROBE
+
+const size_t probe_table_len = sizeof(probe_table) / sizeof(probe_table[0]);
+
+const struct probe *probe_find(const char *name)
+{
+	for (size_t i = 0; i < probe_table_len; i++)
+		if (strcmp(probe_table[i]->name, name) == 0)
+			return probe_table[i];
+	return NULL;
+}

@@ -1,0 +1,14 @@
+/* json.c - the results file itself, pretty-printed. */
+#include <stdlib.h>
+
+#include "../core/results_json.h"
+#include "report.h"
+
+int report_json(const struct run *r, FILE *f)
+{
+	json_t *j = run_to_json(r);
+	int rc = json_dumpf(j, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	json_decref(j);
+	fputc('\n', f);
+	return rc == 0 ? 0 : -1;
+}

@@ -1,0 +1,80 @@
+/* md.c - Markdown: a header with the machine, then a table per probe. */
+#include <string.h>
+
+#include "../core/util.h"
+#include "report.h"
+
+static const char *jstr(json_t *o, const char *key)
+{
+	json_t *v = o ? json_object_get(o, key) : NULL;
+	return v && json_is_string(v) ? json_string_value(v) : "?";
+}
+
+/* Markdown table cells must not contain '|'. */
+static void cell(FILE *f, const char *s)
+{
+	for (; s && *s; s++)
+		if (*s == '|')
+			fputs("\\|", f);
+		else if (*s == '\n')
+			fputc(' ', f);
+		else
+			fputc(*s, f);
+}
+
+int report_md(const struct run *r, FILE *f)
+{
+	json_t *cpu = r->host ? json_object_get(r->host, "cpu") : NULL;
+	json_t *knobs = r->knobs_start;
+	fprintf(f, "# mempath results%s%s\n\n", r->label ? ": " : "", r->label ? r->label : "");
+	fprintf(f, "- date: %s to %s\n", r->start_time ? r->start_time : "?",
+		r->end_time ? r->end_time : "?");
+	fprintf(f, "- host: %s, kernel %s, %s\n", jstr(r->host, "hostname"), jstr(r->host, "kernel"),
+		jstr(cpu, "model"));
+	fprintf(f, "- suite: %s; mempath %s (%s)\n", r->suite ? r->suite : "-",
+		r->tool_version ? r->tool_version : "?", r->git_hash ? r->git_hash : "?");
+	if (knobs)
+		fprintf(f, "- THP enabled=%s defrag=%s; numa_balancing=%s\n", jstr(knobs, "thp_enabled"),
+			jstr(knobs, "thp_defrag"),
+			json_is_integer(json_object_get(knobs, "numa_balancing"))
+				? (json_integer_value(json_object_get(knobs, "numa_balancing")) ? "on"
+												: "off")
+				: "?");
+	if (r->interrupted)
+		fprintf(f, "\n**Interrupted: partial results.**\n");
+	for (size_t i = 0; i < r->n_probes; i++) {
+		const struct probe_result *p = &r->probes[i];
+		fprintf(f, "\n## %s (%s", p->name, status_name(p->status));
+		if (p->reason) {
+			fputs(": ", f);
+			cell(f, p->reason);
+		}
+		fprintf(f, ", %.1f s)\n\n", p->wall_s);
+		if (p->n_params) {
+			fputs("Parameters:", f);
+			for (size_t k = 0; k < p->n_params; k++)
+				fprintf(f, " %s=%s%s", p->params[k].key, p->params[k].value,
+					k + 1 < p->n_params ? "," : "");
+			fputs("\n\n", f);
+		}
+		if (p->n_metrics == 0)
+			continue;
+		fputs("| metric | labels | median | p5 | p95 | CoV | n | unit |\n", f);
+		fputs("|---|---|---:|---:|---:|---:|---:|---|\n", f);
+		for (size_t k = 0; k < p->n_metrics; k++) {
+			const struct metric *m = &p->metrics[k];
+			struct summary s;
+			char labels[256], med[32], p5[32], p95[32];
+			stats_summarize(m->samples, m->n_samples, &s);
+			metric_labels_str(m, labels, sizeof(labels));
+			report_fmt_value(s.median, med, sizeof(med));
+			report_fmt_value(s.p5, p5, sizeof(p5));
+			report_fmt_value(s.p95, p95, sizeof(p95));
+			fprintf(f, "| %s | ", m->name);
+			cell(f, labels);
+			fprintf(f, " | %s | %s | %s | %.1f%% | %zu | %s |\n", med, p5, p95, 100.0 * s.cov,
+				s.n, unit_name(m->unit));
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,25 @@
+/* report.h - writers that render a run: one file per format. Writers print,
+ * probes record; none of these measure or change anything. */
+#ifndef MEMPATH_REPORT_H
+#define MEMPATH_REPORT_H
+
+#include <stdio.h>
+
+#include "../core/results.h"
+
+enum report_format { REPORT_TERM, REPORT_MD, REPORT_JSON, REPORT_CSV };
+
+/* "term" | "md" | "json" | "csv" -> format; 0 or -1 (no print). */
+int report_format_parse(const char *s, enum report_format *out);
+/* Renders r to f. Returns 0 or -1. */
+int report_write(const struct run *r, enum report_format fmt, FILE *f);
+
+int report_term(const struct run *r, FILE *f);
+int report_md(const struct run *r, FILE *f);
+int report_json(const struct run *r, FILE *f);
+int report_csv(const struct run *r, FILE *f);
+
+/* Shared by writers: a value with a sensible number of significant digits. */
+void report_fmt_value(double v, char *buf, size_t len);
+
+#endif

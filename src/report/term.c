@@ -1,0 +1,48 @@
+/* term.c - the terminal table: one block per probe, one row per metric. */
+#include <string.h>
+
+#include "../core/util.h"
+#include "report.h"
+
+static const char *host_str(const struct run *r, const char *key)
+{
+	json_t *v = r->host ? json_object_get(r->host, key) : NULL;
+	return v && json_is_string(v) ? json_string_value(v) : "?";
+}
+
+int report_term(const struct run *r, FILE *f)
+{
+	json_t *cpu = r->host ? json_object_get(r->host, "cpu") : NULL;
+	json_t *model = cpu ? json_object_get(cpu, "model") : NULL;
+	fprintf(f, "mempath %s  label=%s  suite=%s  %s\n", r->tool_version ? r->tool_version : "",
+		r->label ? r->label : "-", r->suite ? r->suite : "-",
+		r->start_time ? r->start_time : "");
+	fprintf(f, "host %s  kernel %s  cpu %s\n", host_str(r, "hostname"), host_str(r, "kernel"),
+		model && json_is_string(model) ? json_string_value(model) : "?");
+	if (r->interrupted)
+		fprintf(f, "INTERRUPTED: partial results\n");
+	for (size_t i = 0; i < r->n_probes; i++) {
+		const struct probe_result *p = &r->probes[i];
+		fprintf(f, "\n== %s  %s", p->name, status_name(p->status));
+		if (p->reason)
+			fprintf(f, ": %s", p->reason);
+		fprintf(f, "  (%.1f s)\n", p->wall_s);
+		if (p->n_metrics == 0)
+			continue;
+		fprintf(f, "   %-22s %-34s %12s %12s %12s %6s %3s  %s\n", "metric", "labels", "median",
+			"p5", "p95", "CoV%", "n", "unit");
+		for (size_t k = 0; k < p->n_metrics; k++) {
+			const struct metric *m = &p->metrics[k];
+			struct summary s;
+			char labels[256], med[32], p5[32], p95[32];
+			stats_summarize(m->samples, m->n_samples, &s);
+			metric_labels_str(m, labels, sizeof(labels));
+			report_fmt_value(s.median, med, sizeof(med));
+			report_fmt_value(s.p5, p5, sizeof(p5));
+			report_fmt_value(s.p95, p95, sizeof(p95));
+			fprintf(f, "   %-22s %-34s %12s %12s %12s %6.1f %3zu  %s\n", m->name, labels, med,
+				p5, p95, 100.0 * s.cov, s.n, unit_name(m->unit));
+		}
+	}
+	return 0;
+}

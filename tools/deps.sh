@@ -1,0 +1,28 @@
+#!/bin/sh
+# tools/deps.sh - checks the build dependencies; as root on Debian installs the
+# missing ones with apt-get, otherwise prints the exact command to run.
+set -u
+missing=""
+have_header() { [ -f "/usr/include/$1" ] || [ -f "/usr/include/$(uname -m)-linux-gnu/$1" ]; }
+have_header jansson.h || missing="$missing libjansson-dev"
+have_header numa.h || missing="$missing libnuma-dev"
+have_header cmocka.h || missing="$missing libcmocka-dev"
+command -v cc >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1 || missing="$missing gcc"
+command -v make >/dev/null 2>&1 || missing="$missing make"
+command -v pkg-config >/dev/null 2>&1 || true
+[ -n "$missing" ] || exit 0
+cmd="apt-get install -y$missing"
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+	echo "deps: installing$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	if ! apt-get install -y -q $missing >/dev/null 2>&1; then
+		apt-get update -q >/dev/null 2>&1 || true
+		apt-get install -y -q $missing || {
+			echo "deps: apt-get failed; run: $cmd" >&2
+			exit 1
+		}
+	fi
+	exit 0
+fi
+echo "deps: missing build dependencies; run as root: $cmd" >&2
+exit 1
