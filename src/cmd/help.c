@@ -4,7 +4,9 @@
 #include "../probes/probes.h"
 #include "cmd.h"
 
-const char usage_help[] = "usage: mempath help [COMMAND | PROBE]\n";
+const char usage_help[] = "usage: mempath help [COMMAND | PROBE]\n"
+			  "\n"
+			  "Usage of a command, or a probe's summary, suites and options.\n";
 
 int cmd_usage(const char *name, FILE *f)
 {
@@ -39,6 +41,10 @@ int cmd_help(int argc, char **argv)
 		char *args[] = {"mempath", "--help", NULL};
 		extern int main(int, char **);
 		return main(2, args);
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		fputs(usage_help, stdout);
+		return 0;
 	}
 	if (cmd_usage(argv[1], stdout) == 0)
 		return 0;

@@ -111,15 +111,15 @@ int cmd_probe(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
-	runner_install_signals();
-	session_begin(&s, argc, argv, NULL, NULL);
-	s.total = 1;
-	if (session_run_probe(&s, p, kvs, n_kvs) != 0) {
-		/* Bad options were reported before anything ran. */
-		run_free(s.run);
+	if (runner_check_opts(p, kvs, n_kvs, &s.ropts) != 0) {
 		rc = 2;
 		goto out;
 	}
+	runner_install_signals();
+	session_begin(&s, argc, argv, NULL, NULL);
+	s.total = 1;
+	if (session_run_probe(&s, p, kvs, n_kvs) != 0)
+		rc = 1;
 	if (session_end(&s) != 0)
 		rc = 1;
 	report_write(s.run, fmt, stdout);

@@ -166,6 +166,9 @@ struct probe_child_arg {
 	const struct runner_opts *o;
 };
 
+static int parse_probe_opts(const struct probe *p, char *const *kvs, size_t n_kvs,
+			    const struct runner_opts *o, void *opts);
+
 static json_t *probe_child(void *argp)
 {
 	struct probe_child_arg *a = argp;
@@ -202,6 +205,15 @@ static json_t *probe_child(void *argp)
 	j = probe_result_to_json(&res);
 	probe_result_clear(&res);
 	return j;
+}
+
+int runner_check_opts(const struct probe *p, char *const *kvs, size_t n_kvs,
+		      const struct runner_opts *o)
+{
+	void *opts = xcalloc(1, p->opts_size ? p->opts_size : 1);
+	int rc = parse_probe_opts(p, kvs, n_kvs, o, opts);
+	free(opts);
+	return rc;
 }
 
 static int parse_probe_opts(const struct probe *p, char *const *kvs, size_t n_kvs,

@@ -32,6 +32,11 @@ void runner_opts_default(struct runner_opts *o);
 int runner_run_probe(const struct probe *p, char *const *kvs, size_t n_kvs,
 		     const struct runner_opts *o, struct probe_result *out);
 
+/* Parses the options as runner_run_probe would, without running anything:
+ * 0, or -1 with the error printed. */
+int runner_check_opts(const struct probe *p, char *const *kvs, size_t n_kvs,
+		      const struct runner_opts *o);
+
 /* Runs fn in a child with a timeout and returns its JSON (or NULL). Used for
  * anything that must not touch this process's state (CUDA contexts). */
 json_t *runner_json_in_child(json_t *(*fn)(void), double timeout_s);

@@ -1,0 +1,29 @@
+# basics: bad input gives one error line and a non-zero exit, never a crash
+. "$top/tests/cli/lib.sh"
+expect_fail 2 "$MEMPATH" probe no.such.probe
+expect_fail 2 "$MEMPATH" probe cpu.first_touch size=12X
+grep -q "size" err.txt || fail "bad size message should name the option"
+expect_fail 2 "$MEMPATH" probe cpu.first_touch size=
+expect_fail 2 "$MEMPATH" probe cpu.first_touch pages=huge
+expect_fail 2 "$MEMPATH" probe cpu.first_touch nosuchopt=1
+expect_fail 2 "$MEMPATH" probe cpu.first_touch --reps 0
+expect_fail 2 "$MEMPATH" probe
+expect_fail 2 "$MEMPATH" run --suite bogus
+expect_fail 2 "$MEMPATH" run --reps x
+expect_fail 2 "$MEMPATH" run --format xml
+expect_fail 2 "$MEMPATH" run --only no.such
+expect_fail 2 "$MEMPATH" report
+expect_fail 2 "$MEMPATH" report /nonexistent/file.json
+echo '{"schema": "mempath/run/1", "probes": [' >trunc.json
+expect_fail 2 "$MEMPATH" report trunc.json
+echo '{"schema": "other/1", "probes": []}' >schema.json
+expect_fail 2 "$MEMPATH" report schema.json
+echo '{"schema": "mempath/run/1", "probes": [{"name": "x", "status": "ok", "metrics": [{"name": "m", "unit": "GB/s", "samples": [1, "a"]}]}]}' >badsample.json
+expect_fail 2 "$MEMPATH" report badsample.json
+printf '\000\001\002' >binary.json
+expect_fail 2 "$MEMPATH" report binary.json
+# Sizes above 80% of MemAvailable are refused unless --force.
+"$MEMPATH" probe cpu.first_touch size=64T --reps 1 --warmups 0 >out.txt 2>err.txt
+grep -q "MemAvailable" out.txt err.txt || fail "an oversize request should name MemAvailable"
+grep -q "fail" out.txt || fail "an oversize request should fail the probe"
+exit 0

@@ -1,0 +1,26 @@
+# cpu+gpu: registry smoke test - every probe in the table runs at its quick
+# size and writes a results file the strict reader accepts; each is ok (with
+# metrics) or skip (with a reason), never fail or timeout. A new probe is
+# covered by this test without new test code.
+. "$top/tests/cli/lib.sh"
+probes=$("$MEMPATH" list | awk 'NR > 1 && /^[a-z0-9]+\.[a-z0-9_]+ / { print $1 }')
+[ -n "$probes" ] || fail "no probes listed"
+for p in $probes; do
+	"$MEMPATH" probe "$p" --quick --reps 3 --warmups 1 --quiet -o "$p.json" >"$p.txt" 2>"$p.err" ||
+		fail "$p exited $?: $(cat "$p.err")"
+	"$MEMPATH" report "$p.json" --format csv >"$p.csv" || fail "$p: results file rejected"
+	status=$(awk -F, 'NR == 2 { print $2 }' "$p.csv")
+	case $status in
+	ok)
+		n=$(awk -F, 'NR > 1 && $7 > 0' "$p.csv" | wc -l)
+		[ "$n" -gt 0 ] || fail "$p ok but no metric has samples"
+		echo "$p: ok, $n metrics"
+		;;
+	skip)
+		grep -q "skip: ." "$p.txt" || fail "$p skipped without a reason"
+		echo "$p: skip ($(grep -o 'skip: .*' "$p.txt" | head -n 1 | cut -c7-))"
+		;;
+	*) fail "$p: status $status: $(grep -o "$status: .*" "$p.txt" | head -n 1)" ;;
+	esac
+done
+exit 0

@@ -1,0 +1,22 @@
+# results io: a probe that crashes or hangs is recorded as such; the run goes on
+. "$top/tests/cli/lib.sh"
+"$MEMPATH" probe cpu.first_touch size=1G --reps 50 --timeout 1 -o to.json >to.txt 2>&1
+grep -q "timeout" to.txt || fail "timeout not reported: $(cat to.txt)"
+"$MEMPATH" report to.json --format csv | awk -F, 'NR == 2 { exit !($2 == "timeout") }' ||
+	fail "timeout status not stored"
+# A crash: kill the probe's child with SIGSEGV while it runs.
+"$MEMPATH" probe cpu.first_touch size=1G --reps 50 -o seg.json >seg.txt 2>&1 &
+pid=$!
+child=""
+i=0
+while [ -z "$child" ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	child=$(pgrep -P $pid | head -n 1)
+	i=$((i + 1))
+done
+[ -n "$child" ] || fail "no probe child seen"
+sleep 0.3
+kill -SEGV "$child"
+wait $pid || fail "the run should survive a crashed probe"
+grep -q "crashed: signal 11" seg.txt || fail "crash not reported: $(cat seg.txt)"
+exit 0
