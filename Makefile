@@ -12,8 +12,9 @@ GIT_HASH := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 VERSION := 0.1.0
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
+# CFLAGS is the user's (optimisation, sanitizers); BASE_CFLAGS always applies.
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=gnu11 -D_GNU_SOURCE $(WARN) -pthread -fno-strict-aliasing \
+BASE_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARN) -pthread -fno-strict-aliasing \
 	   -DMEMPATH_VERSION='"$(VERSION)"' -DMEMPATH_GIT='"$(GIT_HASH)"'
 LDLIBS  := -ljansson -lnuma -lm -pthread -ldl -lrt
 NVFLAGS ?= -O3 -std=c++17 -gencode=arch=compute_80,code=sm_80 \
@@ -27,7 +28,7 @@ ifeq ($(GPU),1)
 GPU_SRC    := $(filter-out src/gpu/none.c,$(wildcard src/gpu/*.c))
 CU_SRC     := $(wildcard src/gpu/kernels/*.cu)
 LDLIBS     += -L$(CUDA_HOME)/lib64 -lcudart_static -lstdc++
-CFLAGS     += -I$(CUDA_HOME)/include -DMEMPATH_GPU=1
+BASE_CFLAGS += -I$(CUDA_HOME)/include -DMEMPATH_GPU=1
 else
 GPU_SRC    := src/gpu/none.c
 CU_SRC     :=
@@ -46,7 +47,7 @@ all: $(BIN)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/%.o: %.cu
 	@mkdir -p $(dir $@)
@@ -57,11 +58,11 @@ $(BUILD)/libmempath.a: $(LIB_OBJ)
 	ar rcs $@ $^
 
 $(BIN): $(BUILD)/src/main.o $(BUILD)/libmempath.a
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libmempath.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Isrc -o $@ $< $(BUILD)/libmempath.a $(LDLIBS) -lcmocka
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -Isrc -o $@ $< $(BUILD)/libmempath.a $(LDLIBS) -lcmocka
 
 deps:
 	@sh tools/deps.sh

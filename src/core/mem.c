@@ -143,7 +143,10 @@ void mem_random_cycle(uint64_t *next, size_t n, uint64_t seed)
 	/* Sattolo's algorithm: a uniformly random permutation with exactly one
 	 * cycle, so a chase from any slot visits all n before repeating. */
 	struct rng r;
-	uint64_t *perm = xmalloc(n * sizeof(*perm));
+	uint64_t *perm;
+	if (n == 0)
+		return;
+	perm = xmalloc(n * sizeof(*perm));
 	rng_seed(&r, seed);
 	for (size_t i = 0; i < n; i++)
 		perm[i] = i;

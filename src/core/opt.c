@@ -14,7 +14,14 @@ int opt_parse_size(const char *s, uint64_t *out)
 {
 	char *end;
 	double v, mult = 1;
-	if (!s || !*s || !(isdigit((unsigned char)*s) || *s == '.'))
+	const char *q;
+	int dots = 0;
+	if (!s || !*s)
+		return -1;
+	/* Plain decimal only: strtod would also take hex, exponents, "inf". */
+	for (q = s; isdigit((unsigned char)*q) || *q == '.'; q++)
+		dots += *q == '.';
+	if (q == s || dots > 1 || (dots && q == s + 1))
 		return -1;
 	errno = 0;
 	v = strtod(s, &end);
@@ -55,7 +62,7 @@ void opt_format_size(uint64_t bytes, char *buf, size_t len)
 			return;
 		}
 		if ((bytes % (unit / 4)) == 0) {
-			snprintf(buf, len, "%g%c", (double)bytes / (double)unit, suffix[i]);
+			snprintf(buf, len, "%.17g%c", (double)bytes / (double)unit, suffix[i]);
 			return;
 		}
 	}

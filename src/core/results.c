@@ -1,6 +1,7 @@
 /* results.c - the in-memory results model (see results.h for ownership). */
 #include "results.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -276,13 +277,19 @@ static void push(double **arr, size_t *n, size_t *cap, double v)
 	(*arr)[(*n)++] = v;
 }
 
+/* A non-finite value (a zero-time division, a failed read) is not a sample:
+ * it is dropped here so that summaries and files stay numeric. */
 void metric_add_sample(struct metric *m, double v)
 {
+	if (!isfinite(v))
+		return;
 	push(&m->samples, &m->n_samples, &m->cap_samples, v);
 }
 
 void metric_add_warmup(struct metric *m, double v)
 {
+	if (!isfinite(v))
+		return;
 	push(&m->warmups, &m->n_warmups, &m->cap_warmups, v);
 }
 

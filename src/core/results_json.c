@@ -119,7 +119,7 @@ struct rd {
 static int bad(const struct rd *rd, const char *field, const char *why)
 {
 	return error("'%s' is not a valid mempath results file: %s%s%s %s", rd->what, rd->path,
-		     *rd->path ? "." : "", field, why);
+		     *rd->path && *field ? "." : "", field, why);
 }
 
 static int get_str(const struct rd *rd, json_t *o, const char *key, int required, char **out)
