@@ -1,0 +1,386 @@
+/* cpu_cycler.c - cpu.cycler
+ * measures: MemCycler: aggregate rate of read-validate-write over a THP buffer, in 64-bit words
+ *   per microsecond, with 0, 5 or 25% of its 2 MiB pages split to 4 KiB mappings first.
+ * method: T pinned threads each own a chunk; every pass reads each word, checks it holds what
+ *   the previous pass wrote (a function of index and pass) and writes the next pass's value.
+ * why this way: the MemCycler figure of the THP-split discussion (seed 002: 25% split cost
+ *   5.06%, 5% cost 1.20%); the validation makes a lost or misdirected write a FAIL, not a rate.
+ * cross-check: split=0 rate x 16 B ~ cpu.stream copy bandwidth (read + write once per word);
+ *   split_obtained from smaps must match the split asked for; mismatches must be 0.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "../core/list.h"
+#include "../core/measure.h"
+#include "../core/mem.h"
+#include "../core/opt.h"
+#include "../core/results.h"
+#include "../core/team.h"
+#include "../core/util.h"
+#include "probes.h"
+
+#define PAGE_4K 4096ull
+#define MIB	(1024.0 * 1024.0)
+
+struct cycler_opts {
+	uint64_t size_bytes;
+	char threads[OPT_STR_MAX];
+	uint32_t splits;
+};
+
+/* Indexed like the "split" choices. */
+static const unsigned split_pct[] = {0, 5, 25, 50, 100};
+
+static const struct opt cycler_opt_rows[] = {
+	OPT_SIZE("size", struct cycler_opts, size_bytes, "1G",
+		 "THP buffer bytes (rounded down to 2M), capped at 50% of MemAvailable"),
+	OPT_STR("threads", struct cycler_opts, threads, "max",
+		"thread counts: list (1,2,8), max, or all (1,2,4,..,max)"),
+	OPT_LIST("split", struct cycler_opts, splits, "0|5|25|50|100", "0,5,25",
+		 "% of the buffer's 2 MiB pages split to 4 KiB mappings before the run"),
+	OPT_END,
+};
+
+/* Word i holds value(i, p) after pass p. Index and pass both enter, so a stale
+ * word (write lost), a word from elsewhere (misdirected write, wrong page
+ * mapped) and a word from another pass all fail the check. */
+#define IDX_MUL	 0x9e3779b97f4a7c15ull
+#define PASS_MUL 0xd6e8feb86659fd93ull
+
+static inline uint64_t cycler_value(uint64_t i, uint64_t pass)
+{
+	return (i * IDX_MUL) ^ (pass * PASS_MUL) ^ pass;
+}
+
+/* Written only on a mismatch, so threads sharing a line cost nothing. */
+struct cycler_thread {
+	uint64_t mismatches;
+	uint64_t first_idx, first_got, first_want, first_pass; /* valid if mismatches */
+};
+
+struct cycler_job {
+	struct team *team;
+	uint64_t *words;
+	uint64_t n_words;
+	uint64_t pass;	/* passes completed over the whole buffer (0 = the fill) */
+	uint64_t iters; /* passes in the current op call */
+	struct cycler_thread *th;
+};
+
+/* Chunk of thread tid: contiguous, whole words, the last takes the rest. */
+static void chunk(const struct cycler_job *j, unsigned tid, unsigned n, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t per = j->n_words / n;
+
+	*lo = per * tid;
+	*hi = tid + 1 == n ? j->n_words : *lo + per;
+}
+
+static void fill_worker(unsigned tid, unsigned n, void *arg)
+{
+	struct cycler_job *j = arg;
+	uint64_t lo, hi;
+
+	chunk(j, tid, n, &lo, &hi);
+	for (uint64_t i = lo; i < hi; i++)
+		j->words[i] = cycler_value(i, 0);
+}
+
+/* One pass over [lo, hi): the mismatch branch is never taken on sound memory,
+ * so it costs a predicted compare per word and names the exact word when it
+ * is taken. */
+static __attribute__((noinline)) void cycle_pass(uint64_t *w, uint64_t lo, uint64_t hi,
+						 uint64_t pass, struct cycler_thread *t)
+{
+	uint64_t prev = ((pass - 1) * PASS_MUL) ^ (pass - 1), next = (pass * PASS_MUL) ^ pass;
+	uint64_t a = lo * IDX_MUL;
+
+	for (uint64_t i = lo; i < hi; i++, a += IDX_MUL) {
+		uint64_t got = w[i], want = a ^ prev;
+
+		if (__builtin_expect(got != want, 0)) {
+			if (!t->mismatches++) {
+				t->first_idx = i;
+				t->first_got = got;
+				t->first_want = want;
+				t->first_pass = pass;
+			}
+		}
+		w[i] = a ^ next;
+	}
+}
+
+static void cycle_worker(unsigned tid, unsigned n, void *arg)
+{
+	struct cycler_job *j = arg;
+	uint64_t lo, hi;
+
+	chunk(j, tid, n, &lo, &hi);
+	for (uint64_t p = 1; p <= j->iters; p++)
+		cycle_pass(j->words, lo, hi, j->pass + p, &j->th[tid]);
+}
+
+static int cycle_op(void *arg, uint64_t iters)
+{
+	struct cycler_job *j = arg;
+	unsigned n = team_size(j->team);
+
+	j->iters = iters;
+	team_run(j->team, cycle_worker, j);
+	j->pass += iters;
+	for (unsigned t = 0; t < n; t++)
+		if (j->th[t].mismatches)
+			return -1; /* ends the measurement; the caller reports */
+	return 0;
+}
+
+/* Splits pct% of the 2 MiB pages, spread evenly (page k is chosen when
+ * floor((k+1) pct / 100) steps up). A 4 KiB mprotect inside a huge page can
+ * only be done with PTEs, so the kernel splits that PMD mapping; restoring the
+ * protection merges the VMAs back but leaves the PTE mapping: the memory stays
+ * one physically contiguous folio, only its translation is now 512 x 4 KiB -
+ * the TLB side of what MADV_HWPOISON recovery does in seed 002, without losing
+ * a page. Leaving the page read-only would fault on our own writes and keep
+ * 2 extra VMAs per split. khugepaged may re-collapse some over time, so the
+ * backing is read again after the run. */
+static int split_pages(char *base, uint64_t n_huge, unsigned pct)
+{
+	for (uint64_t k = 0; k < n_huge; k++) {
+		char *page = base + k * MEM_HUGE_BYTES + MEM_HUGE_BYTES / 2;
+
+		if ((k + 1) * pct / 100 == k * pct / 100)
+			continue;
+		if (mprotect(page, PAGE_4K, PROT_READ) != 0 ||
+		    mprotect(page, PAGE_4K, PROT_READ | PROT_WRITE) != 0)
+			return error("mprotect of a 4 KiB page at %p failed: %s", (void *)page,
+				     strerror(errno));
+	}
+	return 0;
+}
+
+static uint64_t anon_huge_bytes(const struct mem_buf *b)
+{
+	struct smaps_info sm;
+
+	return mem_smaps_range(b->addr, b->size_bytes, &sm) == 0 ? sm.anon_huge_bytes : 0;
+}
+
+/* A fact measured once per variant (one sample). */
+static void add_single(struct probe_result *res, const char *name, enum unit u, double v,
+		       const char *desc, const char *split)
+{
+	struct metric *m = probe_add_metric(res, name, u, BETTER_NONE, desc, "split", split, NULL);
+
+	metric_add_sample(m, v);
+}
+
+/* Records the mismatch count of a variant; any mismatch fails the probe with
+ * the first bad word named. Returns 0, or -1 on a mismatch. */
+static int cycler_check(struct probe_result *res, const struct cycler_job *j, unsigned nthreads,
+			unsigned pct, const char *sname)
+{
+	const struct cycler_thread *first = NULL;
+	uint64_t total = 0;
+	struct metric *m;
+
+	for (unsigned t = 0; t < nthreads; t++) {
+		total += j->th[t].mismatches;
+		if (j->th[t].mismatches && !first)
+			first = &j->th[t];
+	}
+	m = probe_add_metric(res, "mismatches", UNIT_COUNT, BETTER_LOWER,
+			     "words that did not hold the value the previous pass wrote, over "
+			     "every pass of this variant and every thread count (warm-ups "
+			     "included); must be 0",
+			     "split", sname, NULL);
+	metric_add_sample(m, (double)total);
+	if (!first)
+		return 0;
+	probe_result_set_status(res, STATUS_FAIL,
+				"MEMORY CORRUPTION: %" PRIu64 " words mismatched at split=%u; "
+				"first: word %" PRIu64 " (offset 0x%" PRIx64 ") in pass %" PRIu64
+				" held 0x%016" PRIx64 ", expected 0x%016" PRIx64,
+				total, pct, first->first_idx, first->first_idx * 8,
+				first->first_pass, first->first_got, first->first_want);
+	return -1;
+}
+
+/* One split variant on a fresh buffer. Returns PROBE_OK or PROBE_FAIL. */
+static int cycler_variant(struct probe_ctx *ctx, uint64_t size, unsigned pct,
+			  const unsigned *threads, size_t n_threads, struct team **teams,
+			  char **notes)
+{
+	struct probe_result *res = ctx->res;
+	struct cycler_job j = {0};
+	uint64_t huge_before, huge_split, huge_end, n_huge = size / MEM_HUGE_BYTES;
+	char sname[16], tname[16];
+	struct mem_buf b;
+	double obtained;
+	int rc = PROBE_OK;
+
+	snprintf(sname, sizeof(sname), "%u", pct);
+	if (mem_map(&b, size, MEM_PAGES_THP, 0) != 0) {
+		probe_result_set_status(res, STATUS_FAIL, "cannot map %" PRIu64 " bytes", size);
+		return PROBE_FAIL;
+	}
+	j.words = b.addr;
+	j.n_words = size / sizeof(uint64_t);
+	j.th = xcalloc(threads[n_threads - 1], sizeof(*j.th));
+	/* Pass 0 is the fill, by the owning threads of the largest team: it is
+	 * also the first touch that faults the huge pages in. */
+	progress("cpu.cycler: split=%u: filling %" PRIu64 " MiB", pct, size >> 20);
+	j.team = teams[n_threads - 1];
+	team_run(j.team, fill_worker, &j);
+	huge_before = anon_huge_bytes(&b);
+	if (pct && huge_before == 0) {
+		char *n = xasprintf("%s%ssplit=%u: no THP backing (MADV_HUGEPAGE gave 0 huge "
+				    "pages), nothing to split: variant void",
+				    *notes ? *notes : "", *notes ? "; " : "", pct);
+
+		free(*notes);
+		*notes = n;
+		goto out;
+	}
+	if (pct && split_pages(b.addr, n_huge, pct) != 0) {
+		probe_result_set_status(res, STATUS_FAIL, "cannot split %u%% of the huge pages",
+					pct);
+		rc = PROBE_FAIL;
+		goto out;
+	}
+	huge_split = anon_huge_bytes(&b);
+	/* khugepaged could collapse something in between: never below 0. */
+	obtained = huge_before && huge_split < huge_before
+			   ? 100.0 * (double)(huge_before - huge_split) / (double)huge_before
+			   : 0.0;
+
+	add_single(res, "thp_backed", UNIT_MIB, (double)huge_split / MIB,
+		   "AnonHugePages of the buffer after splitting, before timing (/proc/self/smaps; "
+		   "PMD-mapped only); MiB = 2^20 B",
+		   sname);
+	add_single(res, "split_obtained", UNIT_PCT, obtained,
+		   "share of the PMD-mapped 2 MiB pages that the split turned into 4 KiB mappings, "
+		   "from AnonHugePages before and after",
+		   sname);
+	for (size_t ti = 0; ti < n_threads && rc == PROBE_OK; ti++) {
+		struct metric *m;
+		char *desc;
+
+		snprintf(tname, sizeof(tname), "%u", threads[ti]);
+		j.team = teams[ti];
+		desc = xasprintf(
+			"64-bit words per microsecond, all %u threads: per word one read, "
+			"check against the previous pass's value, one write (1 word = 16 B "
+			"of traffic); %" PRIu64 " MiB THP buffer, %u%% of 2 MiB pages "
+			"split to 4 KiB mappings",
+			threads[ti], size >> 20, pct);
+		m = probe_add_metric(res, "rate", UNIT_WORDS_US, BETTER_HIGHER, desc, "split",
+				     sname, "threads", tname, NULL);
+		free(desc);
+		progress("cpu.cycler: split=%u threads=%u", pct, threads[ti]);
+		if (measure_op(ctx, m, cycle_op, &j, (double)j.n_words, MEASURE_RATE, 1e-6) != 0)
+			rc = PROBE_FAIL;
+	}
+
+	if (cycler_check(res, &j, threads[n_threads - 1], pct, sname) != 0)
+		rc = PROBE_FAIL;
+	else if (rc != PROBE_OK)
+		probe_result_set_status(res, STATUS_FAIL, "measurement failed at split=%u", pct);
+	huge_end = anon_huge_bytes(&b);
+	if (huge_end != huge_split) {
+		char key[48], val[64];
+
+		snprintf(key, sizeof(key), "thp_backed_end_split_%u", pct);
+		snprintf(val, sizeof(val), "%.0f MiB (khugepaged re-collapsed or split more)",
+			 (double)huge_end / MIB);
+		probe_result_add_param(res, key, val);
+	}
+out:
+	free(j.th);
+	mem_unmap(&b);
+	return rc;
+}
+
+static int cycler_run(struct probe_ctx *ctx, const void *opts)
+{
+	const struct cycler_opts *o = opts;
+	unsigned threads[LIST_MAX], dropped = 0, online = team_online_cpus();
+	struct team *teams[LIST_MAX] = {0};
+	size_t n_threads = 0;
+	uint64_t size;
+	char buf[64], *notes = NULL;
+	int rc = PROBE_OK;
+
+	if (list_parse_threads(o->threads, online, threads, &n_threads, &dropped) != 0) {
+		probe_result_set_status(ctx->res, STATUS_FAIL, "bad threads list '%s'", o->threads);
+		return PROBE_FAIL;
+	}
+	if (n_threads == 0) {
+		probe_result_set_status(ctx->res, STATUS_SKIP,
+					"all thread counts in '%s' exceed the %u CPUs here",
+					o->threads, online);
+		return PROBE_SKIP;
+	}
+	size = ctx->force ? o->size_bytes : mem_cap(o->size_bytes, 0.5);
+	size &= ~(MEM_HUGE_BYTES - 1);
+	if (size < MEM_HUGE_BYTES * threads[n_threads - 1]) {
+		probe_result_set_status(ctx->res, STATUS_FAIL,
+					"size %" PRIu64
+					" gives less than one 2 MiB page per thread",
+					o->size_bytes);
+		return PROBE_FAIL;
+	}
+	if (mem_check_size(size, ctx->force, "cpu.cycler buffer") != 0) {
+		probe_result_set_status(ctx->res, STATUS_FAIL,
+					"buffer of %" PRIu64 " bytes above 80%% of MemAvailable",
+					size);
+		return PROBE_FAIL;
+	}
+	opt_format_size(size, buf, sizeof(buf));
+	probe_result_add_param(ctx->res, "size_bytes", buf);
+	if (size < o->size_bytes)
+		probe_result_add_param(ctx->res, "size_note", "capped at 50% of MemAvailable");
+	if (dropped) {
+		snprintf(buf, sizeof(buf), "%u (above %u CPUs)", dropped, online);
+		probe_result_add_param(ctx->res, "threads_dropped", buf);
+	}
+	probe_result_add_param(ctx->res, "split_method",
+			       "mprotect one 4 KiB page per chosen 2 MiB page to PROT_READ and "
+			       "back: PMD mapping split, folio kept");
+
+	for (size_t i = 0; i < n_threads; i++) {
+		teams[i] = team_start(threads[i], NULL);
+		if (!teams[i]) {
+			probe_result_set_status(ctx->res, STATUS_FAIL,
+						"cannot start %u pinned threads", threads[i]);
+			rc = PROBE_FAIL;
+			break;
+		}
+	}
+	for (size_t s = 0; s < ARRAY_SIZE(split_pct) && rc == PROBE_OK; s++)
+		if (o->splits & (1u << s))
+			rc = cycler_variant(ctx, size, split_pct[s], threads, n_threads, teams,
+					    &notes);
+	if (notes) {
+		probe_result_add_param(ctx->res, "void_variants", notes);
+		free(notes);
+	}
+	for (size_t i = 0; i < n_threads; i++)
+		team_stop(teams[i]);
+	return rc;
+}
+
+const struct probe probe_cpu_cycler = {
+	.name = "cpu.cycler",
+	.summary = "MemCycler: validated read-write cycling of a THP buffer, 0/5/25% split to 4K",
+	.flags = PROBE_CPU | PROBE_QUICK,
+	.opts = cycler_opt_rows,
+	.opts_size = sizeof(struct cycler_opts),
+	.quick_opts = "size=256M",
+	.run = cycler_run,
+};
