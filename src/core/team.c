@@ -52,15 +52,33 @@ unsigned team_online_cpus(void)
 	return (unsigned)CPU_COUNT(&set);
 }
 
+/* Is cpu the first thread of its core (lowest in thread_siblings_list)? */
+static int first_sibling(int cpu)
+{
+	char path[96], *s;
+	int first;
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list",
+		 cpu);
+	s = read_line_str(path);
+	if (!s)
+		return 1;
+	first = atoi(s);
+	free(s);
+	return first == cpu;
+}
+
+/* CPUs of the affinity mask ordered one thread per core first, then the
+ * SMT siblings, so a thread sweep adds cores before it doubles up on one. */
 int team_nth_cpu(unsigned i)
 {
 	cpu_set_t set;
 	unsigned k = 0;
 	if (sched_getaffinity(0, sizeof(set), &set) != 0)
 		return -1;
-	for (int c = 0; c < CPU_SETSIZE; c++)
-		if (CPU_ISSET(c, &set) && k++ == i)
-			return c;
+	for (int pass = 0; pass < 2; pass++)
+		for (int c = 0; c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, &set) && first_sibling(c) == !pass && k++ == i)
+				return c;
 	return -1;
 }
 

@@ -1,0 +1,502 @@
+/* cpu_stream.c - cpu.stream
+ * measures: sustained CPU memory bandwidth (read, write, copy, triad over double arrays)
+ *   per thread count, store kind and page size.
+ * method: three arrays each >= 4x the measured cache knee, split into contiguous per-thread
+ *   chunks first-touched by their own pinned thread; team_run releases all threads for every
+ *   pass, so a pass ends with the slowest thread.
+ * why this way: STREAM's byte convention (copy 2 arrays, triad 3, read 1, write 1) so numbers
+ *   line up with the figure everyone quotes; own vector loops (never libc) with temporal and
+ *   non-temporal stores as explicit variants (DESIGN 4.12): write-allocate changes a store's cost.
+ * cross-check: STREAM (gcc -O2 -fopenmp, OMP_PROC_BIND=true, same threads and array size) run
+ *   side by side; the median here should reach STREAM's best (tools/bench.sh).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef __x86_64__
+#include <emmintrin.h>
+#endif
+
+#include "../core/list.h"
+#include "../core/measure.h"
+#include "../core/mem.h"
+#include "../core/results.h"
+#include "../core/team.h"
+#include "../core/util.h"
+#include "probes.h"
+
+struct stream_opts {
+	uint64_t size_bytes; /* per array; 0 = auto */
+	char threads[OPT_STR_MAX];
+	uint32_t kernels;
+	uint32_t stores;
+	uint32_t pages;
+};
+
+static const struct opt stream_opt_rows[] = {
+	OPT_SIZE("size", struct stream_opts, size_bytes, "0",
+		 "bytes per array (3 arrays); 0 = max(4 x measured cache knee, 256M), "
+		 "capped at 50% of MemAvailable"),
+	OPT_STR("threads", struct stream_opts, threads, "all",
+		"thread counts: list (1,2,8), max, or all (1,2,4,..,max)"),
+	OPT_LIST("kernels", struct stream_opts, kernels, "read|write|copy|triad", "all",
+		 "STREAM-style kernels to run"),
+	OPT_LIST("stores", struct stream_opts, stores, "temporal|nt", "temporal,nt",
+		 "store kind: temporal, or nt (non-temporal _mm_stream_pd, x86-64 only)"),
+	OPT_LIST("pages", struct stream_opts, pages, "4k|thp", "4k,thp",
+		 "page size intent: 4k (MADV_NOHUGEPAGE) or thp (MADV_HUGEPAGE)"),
+	OPT_END,
+};
+
+/* Values chosen so each store kernel leaves c different from what the one
+ * before it left (write 5, copy 1, triad 7): a chunk a thread skipped shows
+ * up in the check that follows. */
+#define A_VAL  1.0
+#define B_VAL  2.0
+#define SCALAR 3.0
+#define W_VAL  5.0
+
+enum { K_READ, K_WRITE, K_COPY, K_TRIAD, K_N };
+enum { S_TEMPORAL, S_NT, S_N };
+
+static const struct {
+	const char *name;
+	double arrays;	 /* STREAM byte rule: arrays counted per element */
+	double expect_c; /* value every c[i] holds afterwards (stores only) */
+	const char *desc;
+} kernel_info[K_N] = {
+	[K_READ] = {"read", 1, 0,
+		    "sum += a[i] (own 16 B-vector loop, 8 chains); GB/s = 1e9 B/s of 1 array "
+		    "(bytes read once); 64 B lines"},
+	[K_WRITE] = {"write", 1, W_VAL,
+		     "c[i] = w (own loop); GB/s = 1e9 B/s of 1 array (bytes stored; write-allocate "
+		     "reads not counted); 64 B lines"},
+	[K_COPY] = {"copy", 2, A_VAL,
+		    "c[i] = a[i] (own loop, not memcpy); GB/s = 1e9 B/s of 2 arrays (STREAM: read "
+		    "+ write); 64 B lines"},
+	[K_TRIAD] = {"triad", 3, (A_VAL + (SCALAR * B_VAL)),
+		     "c[i] = a[i] + s*b[i] (own loop); GB/s = 1e9 B/s of 3 arrays (STREAM: 2 read "
+		     "+ 1 write); 64 B lines"},
+};
+
+static const char *const store_name[S_N] = {"temporal", "nt"};
+
+/* The kernels are written with vector types so -O2 gives full-width loads and
+ * stores; loop distribution is switched off because GCC would otherwise turn
+ * the copy loop into a libc memcpy call, and the code path must be our own. */
+#if defined(__clang__)
+#define KERNEL_ATTR __attribute__((noinline, no_builtin("memcpy", "memset")))
+#elif defined(__GNUC__)
+#define KERNEL_ATTR __attribute__((noinline, optimize("no-tree-loop-distribute-patterns")))
+#else
+#define KERNEL_ATTR
+#endif
+
+typedef double v2d __attribute__((vector_size(16)));
+
+/* Element counts are multiples of 16 (two 64 B lines), so loops need no tail. */
+#define CHUNK_ELEMS 16
+
+static KERNEL_ATTR double kern_read(const double *restrict a, size_t n)
+{
+	const v2d *p = (const v2d *)a;
+	v2d s0 = {0, 0}, s1 = s0, s2 = s0, s3 = s0, s4 = s0, s5 = s0, s6 = s0, s7 = s0;
+
+	/* Eight chains hide the add latency even when one core can pull more
+	 * than 60 GB/s. */
+	for (size_t i = 0; i < n / 2; i += 8) {
+		s0 += p[i];
+		s1 += p[i + 1];
+		s2 += p[i + 2];
+		s3 += p[i + 3];
+		s4 += p[i + 4];
+		s5 += p[i + 5];
+		s6 += p[i + 6];
+		s7 += p[i + 7];
+	}
+	v2d s = ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7));
+	return s[0] + s[1];
+}
+
+static KERNEL_ATTR void kern_write(double *restrict c, size_t n)
+{
+	v2d *p = (v2d *)c;
+	const v2d w = {W_VAL, W_VAL};
+
+#pragma GCC unroll 4
+	for (size_t i = 0; i < n / 2; i++)
+		p[i] = w;
+}
+
+static KERNEL_ATTR void kern_copy(double *restrict c, const double *restrict a, size_t n)
+{
+	v2d *d = (v2d *)c;
+	const v2d *s = (const v2d *)a;
+
+#pragma GCC unroll 4
+	for (size_t i = 0; i < n / 2; i++)
+		d[i] = s[i];
+}
+
+static KERNEL_ATTR void kern_triad(double *restrict c, const double *restrict a,
+				   const double *restrict b, size_t n)
+{
+	v2d *d = (v2d *)c;
+	const v2d *x = (const v2d *)a, *y = (const v2d *)b;
+	const v2d k = {SCALAR, SCALAR};
+
+#pragma GCC unroll 4
+	for (size_t i = 0; i < n / 2; i++)
+		d[i] = x[i] + k * y[i];
+}
+
+#ifdef __x86_64__
+#define HAVE_NT 1
+/* Non-temporal stores bypass the cache and skip the write-allocate read; the
+ * sfence makes them globally visible before the team's barrier. */
+static void kern_write_nt(double *restrict c, size_t n)
+{
+	const __m128d w = _mm_set1_pd(W_VAL);
+
+	for (size_t i = 0; i < n; i += 8) {
+		_mm_stream_pd(c + i, w);
+		_mm_stream_pd(c + i + 2, w);
+		_mm_stream_pd(c + i + 4, w);
+		_mm_stream_pd(c + i + 6, w);
+	}
+	_mm_sfence();
+}
+
+static void kern_copy_nt(double *restrict c, const double *restrict a, size_t n)
+{
+	for (size_t i = 0; i < n; i += 8) {
+		_mm_stream_pd(c + i, _mm_load_pd(a + i));
+		_mm_stream_pd(c + i + 2, _mm_load_pd(a + i + 2));
+		_mm_stream_pd(c + i + 4, _mm_load_pd(a + i + 4));
+		_mm_stream_pd(c + i + 6, _mm_load_pd(a + i + 6));
+	}
+	_mm_sfence();
+}
+
+static void kern_triad_nt(double *restrict c, const double *restrict a, const double *restrict b,
+			  size_t n)
+{
+	const __m128d k = _mm_set1_pd(SCALAR);
+
+	for (size_t i = 0; i < n; i += 8) {
+		for (size_t j = 0; j < 8; j += 2) {
+			__m128d y = _mm_mul_pd(k, _mm_load_pd(b + i + j));
+
+			_mm_stream_pd(c + i + j, _mm_add_pd(_mm_load_pd(a + i + j), y));
+		}
+	}
+	_mm_sfence();
+}
+#else
+#define HAVE_NT 0
+#endif
+
+/* One measured configuration; threads read it, only the caller writes it. */
+struct stream_job {
+	struct team *team;
+	double *a, *b, *c;
+	size_t n; /* elements per array */
+	int kernel, store;
+	double *sums; /* per-thread read sums, one 64 B line apart */
+	unsigned nthreads;
+};
+
+#define SUM_STRIDE 8
+
+static volatile double stream_sink;
+
+/* Thread tid's contiguous chunk; boundaries on CHUNK_ELEMS. */
+static void chunk_range(size_t n, unsigned tid, unsigned nthreads, size_t *lo, size_t *hi)
+{
+	*lo = (n * tid / nthreads) / CHUNK_ELEMS * CHUNK_ELEMS;
+	*hi = tid + 1 == nthreads ? n : (n * (tid + 1) / nthreads) / CHUNK_ELEMS * CHUNK_ELEMS;
+}
+
+/* First touch: each thread writes its own chunk so its pages come from its
+ * own node (and, for THP, get faulted by the thread that will use them). */
+static void stream_touch(unsigned tid, unsigned nthreads, void *arg)
+{
+	struct stream_job *j = arg;
+	size_t lo, hi;
+
+	chunk_range(j->n, tid, nthreads, &lo, &hi);
+	for (size_t i = lo; i < hi; i++) {
+		j->a[i] = A_VAL;
+		j->b[i] = B_VAL;
+		j->c[i] = 0.0;
+	}
+}
+
+static void stream_thread(unsigned tid, unsigned nthreads, void *arg)
+{
+	struct stream_job *j = arg;
+	size_t lo, hi, len;
+
+	chunk_range(j->n, tid, nthreads, &lo, &hi);
+	len = hi - lo;
+	switch (j->kernel) {
+	case K_READ:
+		j->sums[tid * SUM_STRIDE] = kern_read(j->a + lo, len);
+		break;
+	case K_WRITE:
+#if HAVE_NT
+		if (j->store == S_NT) {
+			kern_write_nt(j->c + lo, len);
+			break;
+		}
+#endif
+		kern_write(j->c + lo, len);
+		break;
+	case K_COPY:
+#if HAVE_NT
+		if (j->store == S_NT) {
+			kern_copy_nt(j->c + lo, j->a + lo, len);
+			break;
+		}
+#endif
+		kern_copy(j->c + lo, j->a + lo, len);
+		break;
+	case K_TRIAD:
+#if HAVE_NT
+		if (j->store == S_NT) {
+			kern_triad_nt(j->c + lo, j->a + lo, j->b + lo, len);
+			break;
+		}
+#endif
+		kern_triad(j->c + lo, j->a + lo, j->b + lo, len);
+		break;
+	}
+}
+
+/* measure_op callback: iters full passes. The read sum is checked every pass
+ * (a few adds); store results are checked after the metric (check_c). */
+static int stream_op(void *arg, uint64_t iters)
+{
+	struct stream_job *j = arg;
+
+	for (uint64_t it = 0; it < iters; it++) {
+		team_run(j->team, stream_thread, j);
+		if (j->kernel == K_READ) {
+			double s = 0;
+
+			for (unsigned t = 0; t < j->nthreads; t++)
+				s += j->sums[t * SUM_STRIDE];
+			if (s != (double)j->n * A_VAL)
+				return -1;
+			stream_sink = s;
+		}
+	}
+	return 0;
+}
+
+/* STREAM-style validation of c after a store kernel; the first bad index or
+ * SIZE_MAX. Values are exact in binary, so equality is the right test. */
+static size_t check_c(const double *c, size_t n, double expect)
+{
+	for (size_t i = 0; i < n; i++)
+		if (c[i] != expect)
+			return i;
+	return SIZE_MAX;
+}
+
+/* Per-array bytes: the user's size, or max(4 x knee, 256M) capped so the
+ * three arrays take at most half of MemAvailable. */
+static uint64_t stream_array_bytes(struct probe_ctx *ctx, const struct stream_opts *o)
+{
+	uint64_t bytes = o->size_bytes;
+	char buf[32];
+	int measured = 0;
+	uint64_t knee = mem_cache_knee_bytes(&measured);
+
+	opt_format_size(knee, buf, sizeof(buf));
+	probe_result_add_param(ctx->res, "knee_bytes", buf);
+	probe_result_add_param(ctx->res, "knee_source", measured ? "measured" : "cached");
+	if (bytes == 0) {
+		bytes = 4 * knee > (256ull << 20) ? 4 * knee : 256ull << 20;
+		bytes = mem_cap(3 * bytes, 0.5) / 3;
+	}
+	bytes = bytes / 4096 * 4096;
+	if (bytes < 4 * knee)
+		probe_result_add_param(ctx->res, "size_note", "arrays smaller than 4x cache knee");
+	return bytes;
+}
+
+/* Maps and first-touches the arrays for one (pages, threads) pair and records
+ * the THP actually backing them. */
+static int stream_setup(struct probe_ctx *ctx, struct stream_job *j, struct mem_buf *buf,
+			uint64_t array_bytes, enum mem_pages pages, const char *pname,
+			const char *tname)
+{
+	/* Arrays sit 2 MiB-rounded apart plus a few lines so a, b and c do not
+	 * start on the same cache set (STREAM's OFFSET, 4K aliasing). */
+	uint64_t stride = (array_bytes + MEM_HUGE_BYTES - 1) / MEM_HUGE_BYTES * MEM_HUGE_BYTES;
+	struct smaps_info si;
+	struct metric *m;
+
+	if (mem_map(buf, 3 * stride + MEM_HUGE_BYTES, pages, 0))
+		return -1;
+	j->a = (double *)((char *)buf->addr + 0);
+	j->b = (double *)((char *)buf->addr + stride + 17 * 64);
+	j->c = (double *)((char *)buf->addr + 2 * stride + 34 * 64);
+	j->n = array_bytes / sizeof(double);
+	team_run(j->team, stream_touch, j);
+	if (mem_smaps_range(buf->addr, buf->size_bytes, &si) == 0) {
+		m = probe_add_metric(ctx->res, "thp_backed", UNIT_MIB, BETTER_NONE,
+				     "AnonHugePages backing the three arrays after first touch "
+				     "(/proc/self/smaps), MiB",
+				     "pages", pname, "threads", tname, NULL);
+		metric_add_sample(m, (double)si.anon_huge_bytes / (1 << 20));
+	}
+	return 0;
+}
+
+/* One kernel with one store kind: a metric, its samples, then the check. */
+static int stream_measure_one(struct probe_ctx *ctx, struct stream_job *j, int k, int s,
+			      const char *pname, const char *tname)
+{
+	/* Reads store nothing: their store kind is "none". */
+	const char *sname = k == K_READ ? "none" : store_name[s];
+	struct metric *m;
+	size_t bad;
+
+	j->kernel = k;
+	j->store = s;
+	m = probe_add_metric(ctx->res, "bandwidth", UNIT_GB_S, BETTER_HIGHER, kernel_info[k].desc,
+			     "kernel", kernel_info[k].name, "threads", tname, "stores", sname,
+			     "pages", pname, NULL);
+	if (measure_op(ctx, m, stream_op, j, kernel_info[k].arrays * (double)j->n * sizeof(double),
+		       MEASURE_RATE, 1e-9)) {
+		probe_result_set_status(ctx->res, STATUS_FAIL,
+					"kernel %s (threads=%s pages=%s): read sum mismatch",
+					kernel_info[k].name, tname, pname);
+		return -1;
+	}
+	if (k == K_READ)
+		return 0;
+	bad = check_c(j->c, j->n, kernel_info[k].expect_c);
+	if (bad != SIZE_MAX) {
+		probe_result_set_status(ctx->res, STATUS_FAIL,
+					"kernel %s (threads=%s stores=%s pages=%s): c[%zu] = %g, "
+					"expected %g",
+					kernel_info[k].name, tname, sname, pname, bad, j->c[bad],
+					kernel_info[k].expect_c);
+		return -1;
+	}
+	return 0;
+}
+
+/* Runs the selected kernels and stores on one set of arrays: read once, then
+ * write, copy, triad per store kind (that order keeps c changing, see W_VAL). */
+static int stream_measure(struct probe_ctx *ctx, const struct stream_opts *o, struct stream_job *j,
+			  const char *pname, const char *tname)
+{
+	if ((o->kernels & (1u << K_READ)) &&
+	    stream_measure_one(ctx, j, K_READ, S_TEMPORAL, pname, tname))
+		return -1;
+	for (int s = 0; s < S_N; s++) {
+		if (!(o->stores & (1u << s)) || (s == S_NT && !HAVE_NT))
+			continue;
+		for (int k = K_WRITE; k < K_N; k++)
+			if ((o->kernels & (1u << k)) &&
+			    stream_measure_one(ctx, j, k, s, pname, tname))
+				return -1;
+	}
+	return 0;
+}
+
+static int stream_run(struct probe_ctx *ctx, const void *opts)
+{
+	const struct stream_opts *o = opts;
+	unsigned threads[LIST_MAX], dropped = 0, online = team_online_cpus();
+	size_t n_threads = 0;
+	uint64_t array_bytes;
+	char buf[64];
+
+	if (list_parse_threads(o->threads, online, threads, &n_threads, &dropped)) {
+		probe_result_set_status(ctx->res, STATUS_FAIL, "bad threads list '%s'", o->threads);
+		return PROBE_FAIL;
+	}
+	if (n_threads == 0) {
+		probe_result_set_status(ctx->res, STATUS_SKIP,
+					"all thread counts in '%s' exceed the %u CPUs here",
+					o->threads, online);
+		return PROBE_SKIP;
+	}
+	if (dropped) {
+		snprintf(buf, sizeof(buf), "%u (above %u CPUs)", dropped, online);
+		probe_result_add_param(ctx->res, "threads_dropped", buf);
+	}
+	if ((o->stores & (1u << S_NT)) && !HAVE_NT)
+		probe_result_add_param(ctx->res, "nt_skipped",
+				       "non-temporal stores use SSE2 _mm_stream_pd: x86-64 only");
+
+	array_bytes = stream_array_bytes(ctx, o);
+	if (mem_check_size(3 * array_bytes, ctx->force, "cpu.stream arrays (3 x size)")) {
+		probe_result_set_status(ctx->res, STATUS_FAIL,
+					"3 arrays of %" PRIu64 " bytes exceed 80%% of MemAvailable",
+					array_bytes);
+		return PROBE_FAIL;
+	}
+	opt_format_size(array_bytes, buf, sizeof(buf));
+	probe_result_add_param(ctx->res, "array_bytes", buf);
+	opt_format_size(3 * array_bytes, buf, sizeof(buf));
+	probe_result_add_param(ctx->res, "total_bytes", buf);
+
+	for (int p = 0; p < 2; p++) {
+		const char *pname = p == MEM_PAGES_THP ? "thp" : "4k";
+
+		if (!(o->pages & (1u << p)))
+			continue;
+		for (size_t ti = 0; ti < n_threads; ti++) {
+			struct stream_job j = {0};
+			struct mem_buf mb;
+			char tname[16];
+			int rc;
+
+			snprintf(tname, sizeof(tname), "%u", threads[ti]);
+			progress("cpu.stream: pages=%s threads=%s", pname, tname);
+			j.nthreads = threads[ti];
+			j.team = team_start(threads[ti], NULL);
+			if (!j.team) {
+				probe_result_set_status(ctx->res, STATUS_FAIL,
+							"cannot start %u pinned threads",
+							threads[ti]);
+				return PROBE_FAIL;
+			}
+			j.sums = xcalloc((size_t)threads[ti] * SUM_STRIDE, sizeof(double));
+			rc = stream_setup(ctx, &j, &mb, array_bytes, (enum mem_pages)p, pname,
+					  tname);
+			if (rc == 0) {
+				rc = stream_measure(ctx, o, &j, pname, tname);
+				mem_unmap(&mb);
+			} else {
+				probe_result_set_status(ctx->res, STATUS_FAIL,
+							"cannot map %" PRIu64 " bytes of arrays",
+							3 * array_bytes);
+			}
+			free(j.sums);
+			team_stop(j.team);
+			if (rc)
+				return PROBE_FAIL;
+		}
+	}
+	return PROBE_OK;
+}
+
+const struct probe probe_cpu_stream = {
+	.name = "cpu.stream",
+	.summary = "STREAM-style read/write/copy/triad bandwidth, pinned threads, temporal and "
+		   "nt stores",
+	.flags = PROBE_CPU | PROBE_QUICK,
+	.opts = stream_opt_rows,
+	.opts_size = sizeof(struct stream_opts),
+	.quick_opts = "threads=max pages=thp",
+	.run = stream_run,
+};
