@@ -83,7 +83,7 @@ test-asan:
 	@$(MAKE) --no-print-directory BUILD=build-asan GPU=0 \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 		build-asan/mempath $(patsubst $(BUILD)/%,build-asan/%,$(UNIT_BIN))
-	@MEMPATH_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 sh tests/run.sh build-asan
+	@MEMPATH_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1:handle_segv=0 sh tests/run.sh build-asan
 
 bench: $(BIN)
 	@sh tools/bench.sh $(BIN)

@@ -15,6 +15,8 @@ static const struct command {
 	{"help", cmd_help, "help for a command or a probe"},
 	{"sysinfo", cmd_sysinfo, "print this machine's fingerprint"},
 	{"report", cmd_report, "render a results file (term, md, json, csv)"},
+	{"compare", cmd_compare, "per-metric verdicts of A/B/A' results files"},
+	{"ab", cmd_ab, "run A/B/A legs with your setup commands, restore, compare"},
 };
 
 static void usage(FILE *f)

@@ -11,7 +11,7 @@
 const char usage_probe[] =
 	"usage: mempath probe NAME [--opt name=value ...] [name=value ...] [--quick]\n"
 	"                     [--reps N] [--warmups N] [--timeout S] [-o FILE]\n"
-	"                     [--format term|md|json|csv] [--force] [--quiet]\n"
+	"                     [--format term|md|json|csv] [--label L] [--force] [--quiet]\n"
 	"\n"
 	"Runs one probe in a child process and prints its table. Options are the\n"
 	"probe's own (see 'mempath help NAME'); --quick applies its small sizes first.\n"
@@ -27,7 +27,8 @@ int cmd_probe(int argc, char **argv)
 		{"timeout", required_argument, NULL, 't'}, {"output", required_argument, NULL, 'o'},
 		{"format", required_argument, NULL, 'f'},  {"force", no_argument, NULL, 'F'},
 		{"quiet", no_argument, NULL, 'q'},	   {"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0}};
+		{"label", required_argument, NULL, 'l'},   {NULL, 0, NULL, 0}};
+	const char *label = NULL;
 	enum report_format fmt = REPORT_TERM;
 	const struct probe *p = NULL;
 	char **kvs = xcalloc((size_t)argc + 1, sizeof(char *));
@@ -37,7 +38,7 @@ int cmd_probe(int argc, char **argv)
 	memset(&s, 0, sizeof(s));
 	runner_opts_default(&s.ropts);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+p:Qr:w:t:o:f:Fqh", longopts, NULL)) != -1 ||
+	while ((c = getopt_long(argc, argv, "+p:Qr:w:t:o:f:l:Fqh", longopts, NULL)) != -1 ||
 	       optind < argc) {
 		if (c == -1) {
 			/* Positional: the probe name first, then name=value options. */
@@ -89,6 +90,9 @@ int cmd_probe(int argc, char **argv)
 				rc = 2;
 			}
 			break;
+		case 'l':
+			label = optarg;
+			break;
 		case 'F':
 			s.ropts.force = 1;
 			break;
@@ -116,7 +120,7 @@ int cmd_probe(int argc, char **argv)
 		goto out;
 	}
 	runner_install_signals();
-	session_begin(&s, argc, argv, NULL, NULL);
+	session_begin(&s, argc, argv, label, NULL);
 	s.total = 1;
 	if (session_run_probe(&s, p, kvs, n_kvs) != 0)
 		rc = 1;

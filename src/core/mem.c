@@ -33,8 +33,9 @@ int mem_map(struct mem_buf *b, size_t size, enum mem_pages pages, int extra_flag
 	b->size_bytes = size;
 	b->pages = pages;
 	/* State the intent either way: with THP=always a "4k" buffer would
-	 * otherwise get huge pages nobody asked for. */
-	if (madvise(b->addr, size, pages == MEM_PAGES_THP ? MADV_HUGEPAGE : MADV_NOHUGEPAGE) != 0 &&
+	 * otherwise get huge pages nobody asked for. DEFAULT: no madvise. */
+	if (pages != MEM_PAGES_DEFAULT &&
+	    madvise(b->addr, size, pages == MEM_PAGES_THP ? MADV_HUGEPAGE : MADV_NOHUGEPAGE) != 0 &&
 	    pages == MEM_PAGES_THP) {
 		int e = errno;
 		mem_unmap(b);

@@ -14,7 +14,9 @@
 
 #define MEM_HUGE_BYTES (2ull << 20)
 
-enum mem_pages { MEM_PAGES_4K = 0, MEM_PAGES_THP = 1 };
+/* DEFAULT states no intent at all: the system policy (THP enabled=always,
+ * madvise, never) decides, which is what a THP policy A/B must measure. */
+enum mem_pages { MEM_PAGES_4K = 0, MEM_PAGES_THP = 1, MEM_PAGES_DEFAULT = 2 };
 
 struct mem_buf {
 	void *addr;        /* 2 MiB aligned start */

@@ -20,4 +20,31 @@ double stats_percentile_sorted(const double *sorted, size_t n, double p);
 void stats_summarize(const double *x, size_t n, struct summary *out);
 double stats_median(const double *x, size_t n);
 
+/* ---- comparison statistics (used by compare.c) ---- */
+
+struct rng;
+
+/* Two-sided Mann-Whitney U test of x against y.
+ * Returns U of x: the number of pairs (x_i, y_j) with x_i > y_j, ties counting
+ * one half (scipy.stats.mannwhitneyu's statistic for x). *p_out gets the
+ * two-sided p-value, by the same choice as scipy's method="auto": the exact
+ * distribution when either side has at most 8 samples and there are no ties,
+ * else the normal approximation with tie correction and continuity
+ * correction. (Exact is also skipped when the count of arrangements would
+ * not be exact in a double, which needs hundreds of samples on one side.)
+ * An empty side or all-equal samples give p = 1. */
+double stats_mann_whitney_u(const double *x, size_t nx, const double *y, size_t ny, double *p_out);
+
+/* Percentile-bootstrap confidence interval of median(b) / median(a):
+ * `iters` resamples of each side with replacement, `level` (0.95) central
+ * interval of the ratios (type-7 percentiles). Deterministic for a given rng
+ * state. Returns 0, or -1 (lo = hi = 0) when a side is empty or a resampled
+ * median of a is <= 0 (the ratio is then undefined). */
+int stats_bootstrap_ratio_ci(const double *a, size_t na, const double *b, size_t nb, unsigned iters,
+			     double level, struct rng *r, double *lo, double *hi);
+
+/* Holm-Bonferroni step-down adjusted p-values: adj[i] for p[i], monotone in
+ * the order of p, capped at 1. "Significant at alpha" is adj[i] < alpha. */
+void stats_holm(const double *p, size_t n, double *adj);
+
 #endif

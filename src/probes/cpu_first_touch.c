@@ -36,8 +36,8 @@ struct first_touch_opts {
 static const struct opt first_touch_opts[] = {
 	OPT_SIZE("size", struct first_touch_opts, size_bytes, "1G",
 		 "bytes mapped and touched per sample (capped at 25% of MemAvailable)"),
-	OPT_LIST("pages", struct first_touch_opts, pages, "4k|thp", "4k,thp",
-		 "page-size intent: MADV_NOHUGEPAGE or MADV_HUGEPAGE"),
+	OPT_LIST("pages", struct first_touch_opts, pages, "4k|thp|default", "4k,thp,default",
+		 "page-size intent: MADV_NOHUGEPAGE, MADV_HUGEPAGE, or none (the THP policy decides)"),
 	OPT_LIST("touch", struct first_touch_opts, touch, "write|read|populate", "all",
 		 "how pages are faulted in: a store or a load per 4 KiB, or MADV_POPULATE_WRITE"),
 	OPT_UINT("streams", struct first_touch_opts, streams, "8",
@@ -116,7 +116,8 @@ static int populate_supported(void)
 	return ok;
 }
 
-static const char *const page_names[] = {"4k", "thp"};
+static const char *const page_names[] = {"4k", "thp", "default"};
+static const enum mem_pages page_modes[] = {MEM_PAGES_4K, MEM_PAGES_THP, MEM_PAGES_DEFAULT};
 static const char *const touch_names[] = {"write", "read", "populate"};
 
 static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o, int pages,
@@ -145,7 +146,7 @@ static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o, 
 		long f0, f1;
 		uint64_t t0, dt;
 		int rc;
-		if (mem_map(&b, o->size_bytes, pages ? MEM_PAGES_THP : MEM_PAGES_4K, 0) != 0) {
+		if (mem_map(&b, o->size_bytes, page_modes[pages], 0) != 0) {
 			probe_result_set_status(ctx->res, STATUS_FAIL, "cannot map %llu bytes",
 						(unsigned long long)o->size_bytes);
 			return PROBE_FAIL;
@@ -227,7 +228,7 @@ static int first_touch_run(struct probe_ctx *ctx, const void *optp)
 		probe_result_add_param(ctx->res, "touch_populate",
 				       "skipped: MADV_POPULATE_WRITE not supported by this kernel");
 	}
-	for (int pages = 0; pages < 2; pages++)
+	for (int pages = 0; pages < 3; pages++)
 		for (int touch = 0; touch < 3; touch++) {
 			int rc;
 			if (!(o.pages & (1u << pages)) || !(o.touch & (1u << touch)))

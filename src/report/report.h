@@ -19,6 +19,11 @@ int report_md(const struct run *r, FILE *f);
 int report_json(const struct run *r, FILE *f);
 int report_csv(const struct run *r, FILE *f);
 
+/* compare.c: a comparison (core/compare.h) as a terminal table or Markdown. */
+struct comparison;
+int report_compare_term(const struct comparison *c, FILE *f);
+int report_compare_md(const struct comparison *c, FILE *f);
+
 /* Shared by writers: a value with a sensible number of significant digits. */
 void report_fmt_value(double v, char *buf, size_t len);
 

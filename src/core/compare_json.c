@@ -1,0 +1,125 @@
+/* compare_json.c - a comparison as JSON (schema mempath/compare/1), with
+ * jansson. Raw samples stay in the legs' results files, which it names. */
+#include <math.h>
+
+#include "compare.h"
+#include "util.h"
+
+/* NAN and infinities are not JSON: null. */
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *labels_obj(const struct label *l, size_t n)
+{
+	json_t *o = json_object();
+	for (size_t i = 0; i < n; i++)
+		json_object_set_new(o, l[i].key, json_string(l[i].value));
+	return o;
+}
+
+static json_t *str_array(char *const *v, size_t n)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_string(v[i]));
+	return a;
+}
+
+static json_t *row_to_json(const struct comparison *c, const struct compare_row *row)
+{
+	json_t *o = json_object(), *legs = json_array();
+	json_object_set_new(o, "probe", json_string(row->probe));
+	json_object_set_new(o, "metric", json_string(row->metric));
+	json_object_set_new(o, "labels", labels_obj(row->labels, row->n_labels));
+	json_object_set_new(o, "params", labels_obj(row->params, row->n_params));
+	json_object_set_new(o, "key", json_string(row->key));
+	json_object_set_new(o, "unit", json_string(unit_name(row->unit)));
+	json_object_set_new(o, "better", json_string(better_name(row->better)));
+	json_object_set_new(o, "control", json_boolean(row->control));
+	json_object_set_new(o, "primary", json_boolean(row->primary));
+	for (size_t j = 0; j < c->n_legs; j++) {
+		json_t *l = json_object();
+		json_object_set_new(l, "median", row->m[j] ? num(row->median[j]) : json_null());
+		json_object_set_new(l, "n", json_integer((json_int_t)row->n[j]));
+		json_object_set_new(l, "p_vs_b", num(row->p_vs_a[j]));
+		json_array_append_new(legs, l);
+	}
+	json_object_set_new(o, "legs", legs);
+	json_object_set_new(o, "median_a", num(row->median_a));
+	json_object_set_new(o, "median_b", num(row->median_b));
+	json_object_set_new(o, "change", num(row->change));
+	json_object_set_new(o, "ci95", json_pack("[o, o]", num(row->ci_lo), num(row->ci_hi)));
+	json_object_set_new(o, "p", num(row->p_effect));
+	json_object_set_new(o, "p_adjusted", num(row->p_effect_adj));
+	json_object_set_new(o, "drift", num(row->drift));
+	json_object_set_new(o, "p_drift", num(row->p_drift));
+	json_object_set_new(o, "p_drift_adjusted", num(row->p_drift_adj));
+	json_object_set_new(o, "threshold", num(row->threshold));
+	json_object_set_new(o, "verdict", json_string(verdict_id(row->verdict)));
+	json_object_set_new(o, "reason", row->reason ? json_string(row->reason) : json_null());
+	if (row->control)
+		json_object_set_new(o, "moved", json_boolean(row->moved));
+	return o;
+}
+
+json_t *comparison_to_json(const struct comparison *c)
+{
+	const struct compare_opts *op = &c->opts;
+	const struct compare_summary *s = &c->summary;
+	json_t *o = json_object(), *legs = json_array(), *rows = json_array(), *counts;
+	json_t *controls = json_array(), *expect = json_array();
+	char *line;
+	json_object_set_new(o, "schema", json_string(COMPARE_SCHEMA));
+	json_object_set_new(o, "tool",
+			    json_pack("{s:s, s:s, s:s}", "name", "mempath", "version",
+				      MEMPATH_VERSION, "git", MEMPATH_GIT));
+	for (size_t j = 0; j < c->n_legs; j++) {
+		const struct run *r = c->legs[j].run;
+		char v[2] = {c->legs[j].variant, 0};
+		json_array_append_new(
+			legs,
+			json_pack("{s:s, s:s, s:s, s:o, s:o, s:o}", "file", c->legs[j].file, "name",
+				  c->legs[j].name, "variant", v, "label",
+				  r->label ? json_string(r->label) : json_null(), "start_time",
+				  r->start_time ? json_string(r->start_time) : json_null(),
+				  "end_time",
+				  r->end_time ? json_string(r->end_time) : json_null()));
+	}
+	json_object_set_new(o, "legs", legs);
+	for (size_t k = 0; k < op->n_controls; k++)
+		json_array_append_new(controls, json_string(op->controls[k]));
+	for (size_t k = 0; k < op->n_expect_diff; k++)
+		json_array_append_new(expect, json_string(op->expect_diff[k]));
+	json_object_set_new(o, "options",
+			    json_pack("{s:f, s:f, s:o, s:o, s:o, s:b, s:i, s:s}", "alpha",
+				      op->alpha, "threshold", op->threshold, "primary",
+				      op->primary ? json_string(op->primary) : json_null(),
+				      "controls", controls, "expect_diff", expect, "allow_diff",
+				      op->allow_diff, "bootstrap_iters", (int)op->bootstrap_iters,
+				      "multiple_testing",
+				      op->primary ? "primary metric; Holm over the rest"
+						  : "Holm-Bonferroni over the compared set"));
+	line = comparison_controls_line(c);
+	json_object_set_new(o, "controls_moved", line ? json_string(line) : json_null());
+	free(line);
+	json_object_set_new(o, "knobs_differ", str_array(c->knob_diffs, c->n_knob_diffs));
+	json_object_set_new(o, "refused", json_boolean(c->refused));
+	json_object_set_new(o, "notes", str_array(c->notes, c->n_notes));
+	for (size_t i = 0; i < c->n_rows; i++)
+		json_array_append_new(rows, row_to_json(c, &c->rows[i]));
+	json_object_set_new(o, "metrics", rows);
+	counts = json_object();
+	for (int v = 0; v < VERDICT__COUNT; v++)
+		json_object_set_new(counts, verdict_id((enum verdict)v),
+				    json_integer((json_int_t)s->count[v]));
+	line = comparison_summary_line(c);
+	json_object_set_new(o, "summary",
+			    json_pack("{s:o, s:o, s:i, s:i, s:i, s:s}", "counts", counts, "geomean",
+				      num(s->geomean), "n_geomean", (int)s->n_geomean, "controls",
+				      (int)s->controls, "controls_moved", (int)s->controls_moved,
+				      "line", line));
+	free(line);
+	return o;
+}

@@ -1,0 +1,295 @@
+/* compare.c - a comparison rendered for the terminal and as Markdown in the
+ * seed 000 §3.4 layout (| metric | Stock | Patched | Stock again | verdict |).
+ * The first lines are what invalidates verdicts: controls that moved, knobs
+ * that differ; then the table, the one-line summary, details and notes. */
+#include <math.h>
+#include <string.h>
+
+#include "../core/compare.h"
+#include "../core/util.h"
+#include "report.h"
+
+/* "0.42 GiB/s"; "-" when the leg lacks the metric. */
+static void fmt_median(const struct compare_row *row, size_t j, char *buf, size_t len)
+{
+	char v[32];
+	if (!row->m[j] || isnan(row->median[j])) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	report_fmt_value(row->median[j], v, sizeof(v));
+	snprintf(buf, len, "%s %s", v, unit_name(row->unit));
+}
+
+/* A leg's cell: its median, and for a B leg (Markdown, the seed's layout) its
+ * change against pooled A. */
+static void fmt_cell(const struct comparison *c, const struct compare_row *row, size_t j, char *buf,
+		     size_t len, int with_change)
+{
+	double base = row->median_a;
+	size_t n;
+	fmt_median(row, j, buf, len);
+	if (!with_change || c->legs[j].variant != 'B' || !row->m[j] || row->better == BETTER_NONE)
+		return;
+	if (!isfinite(base))
+		for (size_t k = 0; k < c->n_legs && !isfinite(base); k++)
+			if (c->legs[k].variant == 'A' && row->m[k])
+				base = row->median[k];
+	n = strlen(buf);
+	if (isfinite(base) && base > 0)
+		snprintf(buf + n, len - n, " (%+.1f%%)", 100.0 * (row->median[j] / base - 1));
+}
+
+static void fmt_pct(double v, char *buf, size_t len)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%+.1f%%", 100.0 * v);
+}
+
+static void fmt_ci(const struct compare_row *row, char *buf, size_t len)
+{
+	if (isnan(row->ci_lo))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "[%+.1f, %+.1f]%%", 100.0 * row->ci_lo, 100.0 * row->ci_hi);
+}
+
+static void fmt_p(double p, char *buf, size_t len)
+{
+	if (isnan(p))
+		snprintf(buf, len, "-");
+	else if (p < 0.0001)
+		snprintf(buf, len, "<0.0001");
+	else
+		snprintf(buf, len, "%.4f", p);
+}
+
+/* Verdict cell: the verdict, a mark for controls, the reason where there is one.
+ * A control that could not be checked (too few samples, void, missing) is
+ * "not verified"; one that read WIN, LOSS, UNSTABLE or a different fact moved. */
+static void fmt_verdict(const struct compare_row *row, int with_reason, char *buf, size_t len)
+{
+	int unverified = row->verdict == VERDICT_FEW || row->verdict == VERDICT_VOID ||
+			 row->verdict == VERDICT_MISSING;
+	snprintf(buf, len, "%s%s%s%s%s", verdict_name(row->verdict),
+		 !row->control ? ""
+		 : !row->moved ? " (control)"
+		 : unverified  ? " (control not verified)"
+			       : " (control MOVED)",
+		 row->primary ? " (primary)" : "", with_reason && row->reason ? ": " : "",
+		 with_reason && row->reason ? row->reason : "");
+}
+
+static void head_lines(const struct comparison *c, FILE *f, const char *strong)
+{
+	char *line = comparison_controls_line(c);
+	if (line)
+		fprintf(f, "%s%s%s\n", strong, line, strong);
+	free(line);
+	if (c->n_knob_diffs)
+		fprintf(f, "%s%s%s\n", strong,
+			c->refused ? "knobs differ between legs - no verdict (name the intended "
+				     "change with --expect-diff KNOB, or --allow-diff):"
+				   : "knobs differ between legs (allowed with --allow-diff):",
+			strong);
+	for (size_t i = 0; i < c->n_knob_diffs; i++)
+		fprintf(f, "%s  knob %s\n", *strong ? "-" : "", c->knob_diffs[i]);
+}
+
+static size_t family_size(const struct comparison *c)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < c->n_rows; i++)
+		n += !isnan(c->rows[i].p_effect) && !c->rows[i].control &&
+		     (!c->opts.primary || !c->rows[i].primary);
+	return n;
+}
+
+static void rules_line(const struct comparison *c, FILE *f, const char *prefix)
+{
+	fprintf(f,
+		"%srules: two-sided Mann-Whitney U on raw samples, alpha %g; bootstrap 95%% CI "
+		"of the ratio of medians (%u resamples); practical threshold max(1%%, "
+		"same-variant gap, %.1f%%); fewer than %d samples per leg: no verdict\n",
+		prefix, c->opts.alpha, c->opts.bootstrap_iters, 100.0 * c->opts.threshold,
+		COMPARE_MIN_SAMPLES);
+}
+
+int report_compare_term(const struct comparison *c, FILE *f)
+{
+	size_t kw = 6, cw[COMPARE_MAX_LEGS];
+	char buf[512], *line;
+	head_lines(c, f, "");
+	fputs("compare:", f);
+	for (size_t j = 0; j < c->n_legs; j++)
+		fprintf(f, "%s %s [%c] (%s)", j ? " ->" : "", c->legs[j].name, c->legs[j].variant,
+			c->legs[j].file);
+	fputc('\n', f);
+	if (c->opts.primary)
+		fprintf(f, "primary metric %s at alpha %g; Holm-Bonferroni over the other %zu\n",
+			c->opts.primary, c->opts.alpha, family_size(c));
+	else
+		fprintf(f, "Holm-Bonferroni over %zu metrics (controls separately), alpha %g\n",
+			family_size(c), c->opts.alpha);
+	for (size_t i = 0; i < c->n_rows; i++)
+		if (strlen(c->rows[i].key) > kw)
+			kw = strlen(c->rows[i].key);
+	if (kw > 64)
+		kw = 64;
+	for (size_t j = 0; j < c->n_legs; j++) {
+		cw[j] = strlen(c->legs[j].name);
+		for (size_t i = 0; i < c->n_rows; i++) {
+			fmt_cell(c, &c->rows[i], j, buf, sizeof(buf), 0);
+			if (strlen(buf) > cw[j])
+				cw[j] = strlen(buf);
+		}
+	}
+	fprintf(f, "\n%-*s", (int)kw, "metric");
+	for (size_t j = 0; j < c->n_legs; j++)
+		fprintf(f, "  %*s", (int)cw[j], c->legs[j].name);
+	fprintf(f, "  %8s  %-18s  %8s  %s\n", "change", "95% CI", "p(adj)", "verdict");
+	for (size_t i = 0; i < c->n_rows; i++) {
+		const struct compare_row *row = &c->rows[i];
+		char chg[32], ci[48], p[32];
+		if (row->verdict == VERDICT_MISSING)
+			continue;
+		fprintf(f, "%-*s", (int)kw, row->key);
+		for (size_t j = 0; j < c->n_legs; j++) {
+			fmt_cell(c, row, j, buf, sizeof(buf), 0);
+			fprintf(f, "  %*s", (int)cw[j], buf);
+		}
+		fmt_pct(row->change, chg, sizeof(chg));
+		fmt_ci(row, ci, sizeof(ci));
+		fmt_p(row->p_effect_adj, p, sizeof(p));
+		fmt_verdict(row, 1, buf, sizeof(buf));
+		fprintf(f, "  %8s  %-18s  %8s  %s\n", chg, ci, p, buf);
+	}
+	for (size_t i = 0; i < c->n_rows; i++)
+		if (c->rows[i].verdict == VERDICT_MISSING)
+			fprintf(f, "missing: %s (%s)\n", c->rows[i].key, c->rows[i].reason);
+	for (size_t i = 0; i < c->n_notes; i++)
+		fprintf(f, "note: %s\n", c->notes[i]);
+	line = comparison_summary_line(c);
+	fprintf(f, "%s\n", line);
+	free(line);
+	return 0;
+}
+
+/* Markdown table cells must not contain '|'. */
+static void cell(FILE *f, const char *s)
+{
+	for (; s && *s; s++)
+		if (*s == '|')
+			fputs("\\|", f);
+		else if (*s == '\n')
+			fputc(' ', f);
+		else
+			fputc(*s, f);
+}
+
+static const char *host_str(const struct run *r, const char *key)
+{
+	json_t *v = r->host ? json_object_get(r->host, key) : NULL;
+	return v && json_is_string(v) ? json_string_value(v) : "?";
+}
+
+int report_compare_md(const struct comparison *c, FILE *f)
+{
+	const struct run *r0 = c->legs[0].run;
+	json_t *cpu = r0->host ? json_object_get(r0->host, "cpu") : NULL;
+	json_t *model = cpu ? json_object_get(cpu, "model") : NULL;
+	char buf[512], *line;
+	int details = 0;
+	fputs("# mempath comparison:", f);
+	for (size_t j = 0; j < c->n_legs; j++)
+		fprintf(f, "%s %s", j ? " ->" : "", c->legs[j].name);
+	fputs("\n\n", f);
+	head_lines(c, f, "**");
+	if (c->n_knob_diffs || c->summary.controls_moved)
+		fputc('\n', f);
+	fprintf(f, "- host: %s, kernel %s, %s\n", host_str(r0, "hostname"), host_str(r0, "kernel"),
+		model && json_is_string(model) ? json_string_value(model) : "?");
+	for (size_t j = 0; j < c->n_legs; j++)
+		fprintf(f, "- leg %zu, %s (%c): `%s`, %s to %s\n", j + 1, c->legs[j].name,
+			c->legs[j].variant, c->legs[j].file,
+			c->legs[j].run->start_time ? c->legs[j].run->start_time : "?",
+			c->legs[j].run->end_time ? c->legs[j].run->end_time : "?");
+	rules_line(c, f, "- ");
+	if (c->opts.primary)
+		fprintf(f, "- primary metric: `%s` (alpha %g uncorrected); Holm over the rest\n",
+			c->opts.primary, c->opts.alpha);
+	else
+		fprintf(f, "- Holm-Bonferroni over the %zu compared metrics; controls separately\n",
+			family_size(c));
+	for (size_t k = 0; k < c->opts.n_controls; k++)
+		fprintf(f, "- control: `%s`\n", c->opts.controls[k]);
+	fputs("\n| metric |", f);
+	for (size_t j = 0; j < c->n_legs; j++) {
+		fputc(' ', f);
+		cell(f, c->legs[j].name);
+		fputs(" |", f);
+	}
+	fputs(" verdict |\n|---|", f);
+	for (size_t j = 0; j < c->n_legs; j++)
+		fputs("---:|", f);
+	fputs("---|\n", f);
+	for (size_t i = 0; i < c->n_rows; i++) {
+		const struct compare_row *row = &c->rows[i];
+		if (row->verdict == VERDICT_MISSING)
+			continue;
+		fputs("| ", f);
+		cell(f, row->key);
+		for (size_t j = 0; j < c->n_legs; j++) {
+			fmt_cell(c, row, j, buf, sizeof(buf), 1);
+			fputs(" | ", f);
+			cell(f, buf);
+		}
+		fmt_verdict(row, 1, buf, sizeof(buf));
+		fputs(" | ", f);
+		cell(f, buf);
+		fputs(" |\n", f);
+	}
+	line = comparison_summary_line(c);
+	fprintf(f, "\n%s\n", line);
+	free(line);
+	for (size_t i = 0; i < c->n_rows; i++) {
+		const struct compare_row *row = &c->rows[i];
+		char chg[32], ci[48], p[32], pa[32], pd[32];
+		if (isnan(row->p_effect))
+			continue;
+		if (!details++)
+			fputs("\n| metric | change | 95% CI | p | p adjusted | same-variant gap "
+			      "(p) | "
+			      "threshold | n per leg |\n|---|---:|---:|---:|---:|---:|---:|---|\n",
+			      f);
+		fmt_pct(row->change, chg, sizeof(chg));
+		fmt_ci(row, ci, sizeof(ci));
+		fmt_p(row->p_effect, p, sizeof(p));
+		fmt_p(row->p_effect_adj, pa, sizeof(pa));
+		fmt_p(row->p_drift_adj, pd, sizeof(pd));
+		fputs("| ", f);
+		cell(f, row->key);
+		fprintf(f, " | %s | %s | %s | %s | %.1f%% (%s) | %.1f%% |", chg, ci, p, pa,
+			100.0 * row->drift, pd, 100.0 * row->threshold);
+		for (size_t j = 0; j < c->n_legs; j++)
+			fprintf(f, "%s%zu", j ? "/" : " ", row->n[j]);
+		fputs(" |\n", f);
+	}
+	if (c->n_notes || c->summary.count[VERDICT_MISSING])
+		fputs("\nNotes:\n\n", f);
+	for (size_t i = 0; i < c->n_rows; i++)
+		if (c->rows[i].verdict == VERDICT_MISSING) {
+			fputs("- missing: ", f);
+			cell(f, c->rows[i].key);
+			fprintf(f, " (%s)\n", c->rows[i].reason);
+		}
+	for (size_t i = 0; i < c->n_notes; i++) {
+		fputs("- ", f);
+		cell(f, c->notes[i]);
+		fputc('\n', f);
+	}
+	fputs("\nRaw samples: the legs' results files above.\n", f);
+	return 0;
+}

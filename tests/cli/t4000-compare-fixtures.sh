@@ -1,0 +1,55 @@
+# compare: verdicts on the fixtures (tests/data/gen_fixtures.sh): A/A, a known
+# effect, drift, a moved control, a knob nobody declared, missing and void.
+. "$top/tests/cli/lib.sh"
+d=$top/tests/data
+ctl='cpu.first_touch,pages=thp'
+row() { grep "^cpu.first_touch $1" "$2"; }
+
+"$MEMPATH" compare "$d/cmp-aa-1.json" "$d/cmp-aa-2.json" "$d/cmp-aa-3.json" >aa.txt ||
+	fail "A/A/A compare exited $?"
+grep -v '^summary' aa.txt | grep -Eq ' (WIN|LOSS|UNSTABLE)' && fail "A/A/A gave a verdict: $(cat aa.txt)"
+grep -q '^summary: 0 WIN, 0 LOSS, 6 NOWIN, 0 UNSTABLE' aa.txt || fail "A/A summary: $(tail -1 aa.txt)"
+
+"$MEMPATH" compare "$d/cmp-aa-1.json" "$d/cmp-effect-b.json" "$d/cmp-aa-3.json" --control "$ctl" >eff.txt ||
+	fail "effect compare failed"
+row "touch_rate pages=4k" eff.txt | grep -q ' WIN$' || fail "known effect not a WIN: $(cat eff.txt)"
+grep -q '^summary: 1 WIN, 0 LOSS, 3 NOWIN, 0 UNSTABLE; geomean' eff.txt || fail "summary: $(tail -1 eff.txt)"
+grep -q 'controls moved' eff.txt && fail "controls flagged without moving"
+head -1 eff.txt | grep -q '^compare: stock \[A\].* -> patched \[B\].* -> stock again \[A\]' ||
+	fail "leg names: $(head -1 eff.txt)"
+
+"$MEMPATH" compare "$d/cmp-aa-1.json" "$d/cmp-effect-b.json" "$d/cmp-drift-a2.json" >drift.txt
+row "touch_rate pages=4k" drift.txt | grep -q 'UNSTABLE: stock again vs stock -1[0-9]\.[0-9]%' ||
+	fail "drift not UNSTABLE: $(cat drift.txt)"
+
+"$MEMPATH" compare "$d/cmp-aa-1.json" "$d/cmp-control-b.json" "$d/cmp-aa-3.json" --control "$ctl" >ctl.txt
+head -1 ctl.txt | grep -q '^controls moved - verdicts untrusted: cpu.first_touch touch_rate pages=thp,touch=write (LOSS)' ||
+	fail "moved control not on the first line: $(head -1 ctl.txt)"
+"$MEMPATH" compare "$d/cmp-aa-1.json" "$d/cmp-control-b.json" "$d/cmp-aa-3.json" --control "$ctl" --fail-on-loss >/dev/null ||
+	fail "a control's LOSS failed --fail-on-loss"
+expect_fail 1 "$MEMPATH" compare "$d/cmp-effect-b.json" "$d/cmp-aa-1.json" --fail-on-loss
+grep -q 'touch_rate pages=4k.* LOSS$' out.txt || fail "reversed effect not a LOSS: $(cat out.txt)"
+
+"$MEMPATH" compare "$d/cmp-aa-1.json" "$d/cmp-knob-b.json" "$d/cmp-aa-3.json" >knob.txt
+head -1 knob.txt | grep -q '^knobs differ between legs - no verdict' || fail "knob line: $(head -1 knob.txt)"
+grep -q 'knob thp_enabled: stock=madvise, patched=always, stock again=madvise' knob.txt || fail "thp knob not named"
+grep -q 'knob swappiness: stock=60, patched=60->10' knob.txt || fail "swappiness not named"
+grep -Eq ' (WIN|LOSS|~)$' knob.txt && fail "verdict given although knobs differ"
+"$MEMPATH" compare "$d/cmp-aa-1.json" "$d/cmp-knob-b.json" "$d/cmp-aa-3.json" --expect-diff thp_enabled >knob2.txt
+grep -q 'knob thp_enabled' knob2.txt && fail "expected knob still reported"
+grep -q 'knob swappiness' knob2.txt || fail "undeclared knob not reported"
+"$MEMPATH" compare "$d/cmp-aa-1.json" "$d/cmp-knob-b.json" "$d/cmp-aa-3.json" --expect-diff thp_enabled --allow-diff >knob3.txt
+row "touch_rate pages=4k" knob3.txt | grep -q ' WIN$' || fail "--allow-diff gave no verdict"
+
+"$MEMPATH" compare "$d/cmp-aa-1.json" "$d/cmp-missing-b.json" "$d/cmp-void-a2.json" >miss.txt
+grep -q '^missing: cpu.first_touch random_after pages=4k,touch=write,streams=8 (absent in patched)' miss.txt ||
+	fail "missing metric not listed: $(cat miss.txt)"
+grep -q '^cpu.stream copy_bw .*VOID: probe ok in stock, fail in patched' miss.txt || fail "status change not VOID"
+row "touch_rate pages=thp" miss.txt | grep -q 'VOID: thp_backed differs between legs of one variant: 16 MiB in stock, 0 MiB in stock again' ||
+	fail "THP fact not VOID: $(cat miss.txt)"
+row "touch_rate pages=4k" miss.txt | grep -q ' ~$' || fail "4k path voided by the THP fact"
+
+"$MEMPATH" compare "$d/cmp-aa-1.json" "$d/cmp-few-b.json" >few.txt
+row "touch_rate pages=4k" few.txt | grep -q 'too few samples: n=5 in patched' || fail "5 samples judged"
+grep -q 'baseline drift not checked' few.txt || fail "A/B without A' not noted"
+exit 0

@@ -1,0 +1,23 @@
+# ab: legs A, B, A' with harmless setup commands and environments; the
+# restore runs at the end; results, logs and the comparison land in DIR.
+. "$top/tests/cli/lib.sh"
+"$MEMPATH" ab --a 'echo "A $MP_T" >>trail' --b 'echo "B $MP_T" >>trail' --restore 'echo restored >>trail' \
+	--a-env MP_T=one --b-env MP_T=two --label-a stock --label-b patched -o abdir \
+	-- probe cpu.first_touch size=16M touch=write pages=4k --reps 6 --warmups 0 >ab.txt 2>ab.err ||
+	fail "ab exited $?: $(cat ab.err)"
+[ "$(cat trail)" = "A one
+B two
+A one
+restored" ] || fail "setup/restore order: $(cat trail)"
+for f in leg-1-stock.json leg-2-patched.json leg-3-stock.json leg-1-setup.log leg-2-setup.log \
+	leg-3-setup.log restore.log compare.md compare.json; do
+	[ -s "abdir/$f" ] || fail "abdir/$f missing"
+done
+grep -q '^# env MP_T=two' abdir/leg-2-setup.log || fail "setup log lacks the env"
+grep -q '"label": "patched"' abdir/leg-2-patched.json || fail "leg 2 not labelled"
+grep -q '^| metric | stock | patched | stock again | verdict |$' abdir/compare.md || fail "compare.md layout"
+grep -q '^cpu.first_touch touch_rate pages=4k,touch=write' ab.txt || fail "no table printed"
+grep -q '^summary: ' ab.txt || fail "no summary printed"
+# A results file never makes ab run anything: the legs' argv are data.
+grep -q '"argv"' abdir/leg-1-stock.json || fail "leg argv not recorded"
+exit 0

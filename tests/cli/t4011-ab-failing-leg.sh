@@ -1,0 +1,29 @@
+# ab: a setup command or a leg that fails stops the run with a clear message
+# and the restore still runs; bad usage is refused before anything runs.
+. "$top/tests/cli/lib.sh"
+probe="probe cpu.first_touch size=16M touch=write pages=4k --reps 6 --warmups 0"
+"$MEMPATH" ab --a 'echo A >>trail' --b 'echo B >>trail; exit 3' --restore 'echo restored >>trail' \
+	-o d1 -- $probe >out.txt 2>err.txt
+rc=$?
+[ $rc -eq 1 ] || fail "failing setup: exit $rc"
+grep -q "^mempath: error: setup of leg 2 (B, B) exited 3: 'echo B >>trail; exit 3'" err.txt ||
+	fail "setup failure message: $(cat err.txt)"
+[ "$(tail -1 trail)" = restored ] || fail "restore did not run after the failed setup: $(cat trail)"
+grep -q 'restore (a leg failed)' d1/restore.log || fail "restore.log: $(cat d1/restore.log)"
+[ ! -e d1/compare.md ] || fail "compared although a leg failed"
+
+rm -f trail
+"$MEMPATH" ab --a 'echo A >>trail' --b 'echo B >>trail' -o d2 -- probe cpu.first_touch bogus=1 >out.txt 2>err.txt
+rc=$?
+[ $rc -eq 1 ] || fail "failing leg: exit $rc"
+grep -q '^mempath: error: leg 1 (A, A) exited 2' err.txt || fail "leg failure message: $(cat err.txt)"
+[ "$(cat trail)" = "A
+A" ] || fail "default restore (the A command) did not run: $(cat trail)"
+
+expect_fail 2 "$MEMPATH" ab --a true -- run --suite quick
+expect_fail 2 "$MEMPATH" ab -o d3 --legs AXA -- run
+expect_fail 2 "$MEMPATH" ab -o d3 -- compare a.json b.json
+expect_fail 2 "$MEMPATH" ab -o d3 -- run -o x.json
+expect_fail 2 "$MEMPATH" ab -o d3
+[ ! -e d3 ] || fail "bad usage created the directory"
+exit 0

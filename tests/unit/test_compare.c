@@ -1,0 +1,479 @@
+/* test_compare.c - verdict rules (DESIGN.md §5) on the fixture files and on
+ * runs built in memory, and the property that random A/A splits of one
+ * sample set give no more false WIN/LOSS than alpha after correction. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <string.h>
+
+#include "core/compare.h"
+#include "core/results_json.h"
+#include "core/util.h"
+
+/* ---- helpers ---- */
+
+static struct rng gen;
+
+/* Roughly normal samples: mean mu, relative spread cv. */
+static void fill(double *x, size_t n, double mu, double cv)
+{
+	for (size_t i = 0; i < n; i++) {
+		double s = 0;
+		for (int k = 0; k < 4; k++)
+			s += (double)(rng_next(&gen) >> 11) / 9007199254740992.0;
+		x[i] = mu * (1 + cv * (s - 2) * 1.732);
+	}
+}
+
+static struct run *mk_run(const char *label, const char *thp)
+{
+	struct run *r = run_new();
+	r->label = label ? xstrdup(label) : NULL;
+	r->knobs_start = json_pack("{s:s, s:i}", "thp_enabled", thp, "swappiness", 60);
+	r->knobs_end = json_pack("{s:s, s:i}", "thp_enabled", thp, "swappiness", 60);
+	return r;
+}
+
+static struct metric *mk_metric(struct probe_result *p, const char *name, enum better b,
+				const char *pages, double mu, double cv, size_t n)
+{
+	struct metric *m = probe_add_metric(p, name, UNIT_NS, b, "test", "pages", pages, NULL);
+	double x[64];
+	fill(x, n, mu, cv);
+	for (size_t i = 0; i < n; i++)
+		metric_add_sample(m, b == BETTER_NONE ? mu : x[i]);
+	return m;
+}
+
+/* One probe "t.probe" with latency (lower) and rate (higher) for pages=4k
+ * and pages=thp, and thp_backed facts. eff scales the 4k latency. */
+static struct run *mk_leg(const char *label, double lat4k, double rate_thp, double thp_mib,
+			  size_t n)
+{
+	struct run *r = mk_run(label, "madvise");
+	struct probe_result *p = run_add_probe(r, "t.probe");
+	mk_metric(p, "latency", BETTER_LOWER, "4k", lat4k, 0.01, n);
+	mk_metric(p, "rate", BETTER_HIGHER, "thp", rate_thp, 0.01, n);
+	mk_metric(p, "thp_backed", BETTER_NONE, "thp", thp_mib, 0, n);
+	return r;
+}
+
+static struct comparison *cmp3(struct run *a, struct run *b, struct run *a2,
+			       const struct compare_opts *o)
+{
+	const struct run *runs[] = {a, b, a2};
+	const char *files[] = {"a", "b", "a2"};
+	return compare_runs(runs, files, a2 ? 3 : 2, o);
+}
+
+static const struct compare_row *row(const struct comparison *c, const char *key)
+{
+	for (size_t i = 0; i < c->n_rows; i++)
+		if (strcmp(c->rows[i].key, key) == 0)
+			return &c->rows[i];
+	fail_msg("no row '%s'", key);
+	return NULL;
+}
+
+static void free_all(struct comparison *c, struct run *a, struct run *b, struct run *a2)
+{
+	comparison_free(c);
+	run_free(a);
+	run_free(b);
+	run_free(a2);
+}
+
+/* ---- fixtures (tests/data, made by gen_fixtures.sh) ---- */
+
+static struct comparison *cmp_files(const char *fa, const char *fb, const char *fa2, struct run **r)
+{
+	struct compare_opts o;
+	const char *files[] = {fa, fb, fa2};
+	compare_opts_default(&o);
+	for (int i = 0; i < 3; i++) {
+		r[i] = run_read_file(files[i]);
+		assert_non_null(r[i]);
+	}
+	return compare_runs((const struct run *const *)r, files, 3, &o);
+}
+
+static void test_fixture_aa(void **state)
+{
+	struct run *r[3];
+	struct comparison *c = cmp_files("tests/data/cmp-aa-1.json", "tests/data/cmp-aa-2.json",
+					 "tests/data/cmp-aa-3.json", r);
+	assert_non_null(c);
+	assert_int_equal(c->summary.count[VERDICT_WIN] + c->summary.count[VERDICT_LOSS], 0);
+	assert_int_equal(c->summary.count[VERDICT_UNSTABLE], 0);
+	assert_int_equal(c->summary.count[VERDICT_NOWIN], 6);
+	assert_int_equal(c->summary.count[VERDICT_FACT], 2);
+	free_all(c, r[0], r[1], r[2]);
+}
+
+static void test_fixture_effect(void **state)
+{
+	struct run *r[3];
+	struct comparison *c = cmp_files("tests/data/cmp-aa-1.json", "tests/data/cmp-effect-b.json",
+					 "tests/data/cmp-aa-3.json", r);
+	assert_int_equal(row(c, "cpu.first_touch touch_rate pages=4k,touch=write")->verdict,
+			 VERDICT_WIN);
+	assert_int_equal(c->summary.count[VERDICT_WIN], 1);
+	assert_int_equal(c->summary.count[VERDICT_LOSS], 0);
+	assert_false(comparison_has_loss(c));
+	free_all(c, r[0], r[1], r[2]);
+}
+
+static void test_fixture_drift(void **state)
+{
+	struct run *r[3];
+	struct comparison *c = cmp_files("tests/data/cmp-aa-1.json", "tests/data/cmp-effect-b.json",
+					 "tests/data/cmp-drift-a2.json", r);
+	const struct compare_row *w = row(c, "cpu.first_touch touch_rate pages=4k,touch=write");
+	assert_int_equal(w->verdict, VERDICT_UNSTABLE); /* whatever B shows */
+	assert_non_null(strstr(w->reason, "stock again vs stock"));
+	free_all(c, r[0], r[1], r[2]);
+}
+
+/* ---- rules on runs built in memory ---- */
+
+static void test_lower_is_better(void **state)
+{
+	struct compare_opts o;
+	struct run *a, *b, *a2;
+	struct comparison *c;
+	compare_opts_default(&o);
+	rng_seed(&gen, 1);
+	a = mk_leg("stock", 100, 50, 16, 10);
+	b = mk_leg("patched", 80, 50, 16, 10);
+	a2 = mk_leg("stock", 100, 50, 16, 10);
+	c = cmp3(a, b, a2, &o);
+	assert_int_equal(row(c, "t.probe latency pages=4k")->verdict, VERDICT_WIN);
+	assert_int_equal(row(c, "t.probe rate pages=thp")->verdict, VERDICT_NOWIN);
+	assert_int_equal(row(c, "t.probe thp_backed pages=thp")->verdict, VERDICT_FACT);
+	assert_string_equal(c->legs[2].name, "stock again");
+	free_all(c, a, b, a2);
+	a = mk_leg("stock", 100, 50, 16, 10);
+	b = mk_leg("patched", 120, 50, 16, 10);
+	a2 = mk_leg("stock", 100, 50, 16, 10);
+	c = cmp3(a, b, a2, &o);
+	assert_int_equal(row(c, "t.probe latency pages=4k")->verdict, VERDICT_LOSS);
+	assert_true(comparison_has_loss(c));
+	/* geomean over latency (1/1.2) and rate (~1): oriented, > 1 is better */
+	assert_true(c->summary.geomean < 0.95 && c->summary.geomean > 0.85);
+	free_all(c, a, b, a2);
+}
+
+static void test_threshold_and_two_legs(void **state)
+{
+	struct compare_opts o;
+	struct run *a, *b;
+	struct comparison *c;
+	compare_opts_default(&o);
+	rng_seed(&gen, 2);
+	a = mk_leg(NULL, 100, 50, 16, 12);
+	b = mk_leg(NULL, 96, 50, 16, 12); /* 4% better, spread 1% */
+	c = cmp3(a, b, NULL, &o);
+	assert_int_equal(row(c, "t.probe latency pages=4k")->verdict, VERDICT_WIN);
+	assert_string_equal(c->legs[0].name, "A");
+	assert_string_equal(c->legs[1].name, "B");
+	assert_true(c->n_notes >= 1); /* drift not checked */
+	comparison_free(c);
+	o.threshold = 0.08; /* a change of 4% does not matter to this user */
+	c = cmp3(a, b, NULL, &o);
+	assert_int_equal(row(c, "t.probe latency pages=4k")->verdict, VERDICT_NOWIN);
+	free_all(c, a, b, NULL);
+}
+
+static void test_few_samples(void **state)
+{
+	struct compare_opts o;
+	struct run *a, *b, *a2;
+	struct comparison *c;
+	compare_opts_default(&o);
+	rng_seed(&gen, 3);
+	a = mk_leg("x", 100, 50, 16, 10);
+	b = mk_leg("y", 50, 50, 16, 5);
+	a2 = mk_leg("x", 100, 50, 16, 10);
+	c = cmp3(a, b, a2, &o);
+	assert_int_equal(row(c, "t.probe latency pages=4k")->verdict, VERDICT_FEW);
+	assert_int_equal(c->summary.count[VERDICT_FEW], 2);
+	free_all(c, a, b, a2);
+}
+
+/* thp_backed differs between the two A legs: metrics with the fact's labels
+ * (pages=thp) are void, the 4k ones are not. */
+static void test_void_fact_and_status(void **state)
+{
+	struct compare_opts o;
+	struct run *a, *b, *a2;
+	struct comparison *c;
+	struct probe_result *p;
+	compare_opts_default(&o);
+	rng_seed(&gen, 4);
+	a = mk_leg("s", 100, 50, 16, 10);
+	b = mk_leg("p", 100, 50, 16, 10);
+	a2 = mk_leg("s", 100, 50, 0, 10);
+	p = run_add_probe(a, "t.other");
+	mk_metric(p, "bw", BETTER_HIGHER, "4k", 10, 0.01, 10);
+	p = run_add_probe(b, "t.other");
+	probe_result_set_status(p, STATUS_FAIL, "crashed");
+	p = run_add_probe(a2, "t.other");
+	mk_metric(p, "bw", BETTER_HIGHER, "4k", 10, 0.01, 10);
+	c = cmp3(a, b, a2, &o);
+	assert_int_equal(row(c, "t.probe rate pages=thp")->verdict, VERDICT_VOID);
+	assert_int_equal(row(c, "t.probe thp_backed pages=thp")->verdict, VERDICT_VOID);
+	assert_int_equal(row(c, "t.probe latency pages=4k")->verdict, VERDICT_NOWIN);
+	assert_int_equal(row(c, "t.other bw pages=4k")->verdict, VERDICT_VOID);
+	assert_non_null(strstr(row(c, "t.other bw pages=4k")->reason, "fail in p"));
+	free_all(c, a, b, a2);
+}
+
+static void test_missing(void **state)
+{
+	struct compare_opts o;
+	struct run *a, *b;
+	struct comparison *c;
+	struct probe_result *p;
+	compare_opts_default(&o);
+	rng_seed(&gen, 5);
+	a = mk_leg("s", 100, 50, 16, 10);
+	b = mk_leg("p", 100, 50, 16, 10);
+	p = &a->probes[0];
+	mk_metric(p, "extra", BETTER_HIGHER, "4k", 10, 0.01, 10);
+	c = cmp3(a, b, NULL, &o);
+	assert_int_equal(row(c, "t.probe extra pages=4k")->verdict, VERDICT_MISSING);
+	assert_string_equal(row(c, "t.probe extra pages=4k")->reason, "absent in p");
+	free_all(c, a, b, NULL);
+}
+
+static void test_knobs(void **state)
+{
+	struct compare_opts o;
+	const char *expect[] = {"thp_enabled"};
+	struct run *a, *b, *a2;
+	struct comparison *c;
+	compare_opts_default(&o);
+	rng_seed(&gen, 6);
+	a = mk_leg("s", 100, 50, 16, 10);
+	b = mk_leg("p", 80, 50, 16, 10);
+	a2 = mk_leg("s", 100, 50, 16, 10);
+	json_object_set_new(b->knobs_start, "thp_enabled", json_string("always"));
+	json_object_set_new(b->knobs_end, "thp_enabled", json_string("always"));
+	c = cmp3(a, b, a2, &o);
+	assert_true(c->refused);
+	assert_int_equal(c->n_knob_diffs, 1);
+	assert_non_null(strstr(c->knob_diffs[0], "thp_enabled: s=madvise, p=always"));
+	assert_int_equal(row(c, "t.probe latency pages=4k")->verdict, VERDICT_REFUSED);
+	comparison_free(c);
+	o.expect_diff = expect;
+	o.n_expect_diff = 1;
+	c = cmp3(a, b, a2, &o);
+	assert_false(c->refused);
+	assert_int_equal(row(c, "t.probe latency pages=4k")->verdict, VERDICT_WIN);
+	comparison_free(c);
+	/* The restore did not work: the expected knob differs within A. */
+	json_object_set_new(a2->knobs_end, "thp_enabled", json_string("always"));
+	c = cmp3(a, b, a2, &o);
+	assert_true(c->refused);
+	assert_non_null(strstr(c->knob_diffs[0], "within a variant"));
+	comparison_free(c);
+	o.allow_diff = 1;
+	c = cmp3(a, b, a2, &o);
+	assert_false(c->refused);
+	assert_int_equal(c->n_knob_diffs, 1);
+	free_all(c, a, b, a2);
+}
+
+static void test_controls(void **state)
+{
+	struct compare_opts o;
+	const char *controls[] = {"t.probe,pages=thp"};
+	struct run *a, *b, *a2;
+	struct comparison *c;
+	char *line;
+	compare_opts_default(&o);
+	o.controls = controls;
+	o.n_controls = 1;
+	rng_seed(&gen, 7);
+	a = mk_leg("s", 100, 50, 16, 10);
+	b = mk_leg("p", 80, 50, 16, 10);
+	a2 = mk_leg("s", 100, 50, 16, 10);
+	c = cmp3(a, b, a2, &o);
+	assert_true(row(c, "t.probe rate pages=thp")->control);
+	assert_false(row(c, "t.probe latency pages=4k")->control);
+	assert_null(comparison_controls_line(c));
+	assert_int_equal(c->summary.controls, 2);
+	free_all(c, a, b, a2);
+	a = mk_leg("s", 100, 50, 16, 10);
+	b = mk_leg("p", 80, 40, 16, 10); /* the THP path moved too */
+	a2 = mk_leg("s", 100, 50, 16, 10);
+	c = cmp3(a, b, a2, &o);
+	line = comparison_controls_line(c);
+	assert_non_null(line);
+	assert_true(str_starts_with(line, "controls moved - verdicts untrusted: t.probe rate"));
+	assert_false(comparison_has_loss(c)); /* a control's LOSS is not a LOSS */
+	free(line);
+	free_all(c, a, b, a2);
+}
+
+static void test_patterns(void **state)
+{
+	const struct label labels[] = {{"pages", "thp"}, {"touch", "write"}};
+	const struct label params[] = {{"size", "16M"}};
+	assert_true(compare_pattern_match("cpu.first_touch", "cpu.first_touch", "touch_rate",
+					  labels, 2, params, 1));
+	assert_true(compare_pattern_match("cpu.*:touch_*", "cpu.first_touch", "touch_rate", labels,
+					  2, params, 1));
+	assert_true(compare_pattern_match("cpu.first_touch,pages=thp,size=16*", "cpu.first_touch",
+					  "touch_rate", labels, 2, params, 1));
+	assert_false(compare_pattern_match("cpu.first_touch,pages=4k", "cpu.first_touch",
+					   "touch_rate", labels, 2, params, 1));
+	assert_false(compare_pattern_match("cpu.first_touch,streams=8", "cpu.first_touch",
+					   "touch_rate", labels, 2, params, 1));
+	assert_false(compare_pattern_match("cpu.stream", "cpu.first_touch", "touch_rate", labels, 2,
+					   params, 1));
+	assert_int_equal(compare_pattern_check("cpu.x,pages=thp", "--control"), 0);
+	assert_int_equal(compare_pattern_check("cpu.x,pages", "--control"), -1);
+	assert_int_equal(compare_pattern_check("", "--control"), -1);
+}
+
+/* A p-value of about 0.0087 (6 vs 6, two pairs reversed): a WIN as the one
+ * declared primary metric, NOWIN once Holm spreads alpha over 20. */
+static void test_primary_and_holm(void **state)
+{
+	const double xa[] = {100, 100.1, 100.2, 100.3, 100.4, 120};
+	const double xb[] = {110, 119, 130, 130.1, 130.2, 130.3};
+	struct compare_opts o;
+	struct run *a = mk_run("s", "madvise"), *b = mk_run("p", "madvise");
+	struct probe_result *pa = run_add_probe(a, "t.p"), *pb;
+	struct comparison *c;
+	char name[16];
+	for (int k = 0; k < 20; k++) {
+		struct metric *m;
+		snprintf(name, sizeof(name), "m%02d", k);
+		m = probe_add_metric(pa, name, UNIT_NS, BETTER_HIGHER, "t", NULL);
+		for (int i = 0; i < 6; i++)
+			metric_add_sample(m, xa[i]);
+	}
+	pb = run_add_probe(b, "t.p");
+	for (int k = 0; k < 20; k++) {
+		struct metric *m;
+		snprintf(name, sizeof(name), "m%02d", k);
+		m = probe_add_metric(pb, name, UNIT_NS, BETTER_HIGHER, "t", NULL);
+		for (int i = 0; i < 6; i++)
+			metric_add_sample(m, xb[i]);
+	}
+	compare_opts_default(&o);
+	c = cmp3(a, b, NULL, &o);
+	assert_float_equal(row(c, "t.p m00")->p_effect, 8.0 / 924.0, 1e-12);
+	assert_int_equal(c->summary.count[VERDICT_NOWIN], 20);
+	comparison_free(c);
+	o.primary = "t.p:m07";
+	c = cmp3(a, b, NULL, &o);
+	assert_int_equal(row(c, "t.p m07")->verdict, VERDICT_WIN);
+	assert_int_equal(c->summary.count[VERDICT_NOWIN], 19);
+	free_all(c, a, b, NULL);
+}
+
+/* 200 random splits of one sample set into A, B, A' (5 metrics each, so
+ * Holm has a family): false WIN/LOSS per comparison at or below alpha. The
+ * same for A/B without the repeated leg, which leans on the U test alone. */
+static void test_property_aa_splits(void **state)
+{
+	double pool[30];
+	struct compare_opts o;
+	int false_aba = 0, false_ab = 0;
+	compare_opts_default(&o);
+	o.bootstrap_iters = 500;
+	rng_seed(&gen, 2026);
+	fill(pool, 30, 100, 0.05);
+	for (int it = 0; it < 200; it++) {
+		struct run *leg[3];
+		struct comparison *c;
+		for (int l = 0; l < 3; l++) {
+			leg[l] = mk_run(NULL, "madvise");
+			run_add_probe(leg[l], "t.aa");
+		}
+		for (int k = 0; k < 5; k++) {
+			char name[16];
+			snprintf(name, sizeof(name), "m%d", k);
+			for (int i = 29; i > 0; i--) {
+				int j = (int)rng_below(&gen, (uint64_t)i + 1);
+				double t = pool[i];
+				pool[i] = pool[j];
+				pool[j] = t;
+			}
+			for (int l = 0; l < 3; l++) {
+				struct metric *m =
+					probe_add_metric(&leg[l]->probes[0], name, UNIT_NS,
+							 BETTER_HIGHER, "t", NULL);
+				for (int i = 0; i < 10; i++)
+					metric_add_sample(m, pool[10 * l + i]);
+			}
+		}
+		c = cmp3(leg[0], leg[1], leg[2], &o);
+		false_aba += c->summary.count[VERDICT_WIN] + c->summary.count[VERDICT_LOSS] > 0;
+		comparison_free(c);
+		c = cmp3(leg[0], leg[1], NULL, &o);
+		false_ab += c->summary.count[VERDICT_WIN] + c->summary.count[VERDICT_LOSS] > 0;
+		free_all(c, leg[0], leg[1], leg[2]);
+	}
+	print_message("false WIN/LOSS: A/B/A' %d/200, A/B %d/200 (alpha 0.05 -> at most 10)\n",
+		      false_aba, false_ab);
+	assert_true(false_aba <= 10);
+	assert_true(false_ab <= 10);
+}
+
+static void test_bad_legs_and_json(void **state)
+{
+	struct compare_opts o;
+	struct run *a, *b;
+	struct comparison *c;
+	json_t *j;
+	compare_opts_default(&o);
+	rng_seed(&gen, 8);
+	a = mk_leg("s", 100, 50, 16, 10);
+	b = mk_leg("p", 80, 50, 16, 10);
+	o.legs = "AA";
+	assert_null(cmp3(a, b, NULL, &o));
+	o.legs = "ABA";
+	assert_null(cmp3(a, b, NULL, &o));
+	o.legs = "AX";
+	assert_null(cmp3(a, b, NULL, &o));
+	o.legs = "BA"; /* the baseline need not come first */
+	c = cmp3(a, b, NULL, &o);
+	assert_non_null(c);
+	assert_int_equal(row(c, "t.probe latency pages=4k")->verdict, VERDICT_LOSS);
+	j = comparison_to_json(c);
+	assert_string_equal(json_string_value(json_object_get(j, "schema")), COMPARE_SCHEMA);
+	assert_int_equal(json_array_size(json_object_get(j, "metrics")), 3);
+	assert_string_equal(json_string_value(json_object_get(
+				    json_array_get(json_object_get(j, "metrics"), 0), "verdict")),
+			    "loss");
+	json_decref(j);
+	free_all(c, a, b, NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fixture_aa),
+		cmocka_unit_test(test_fixture_effect),
+		cmocka_unit_test(test_fixture_drift),
+		cmocka_unit_test(test_lower_is_better),
+		cmocka_unit_test(test_threshold_and_two_legs),
+		cmocka_unit_test(test_few_samples),
+		cmocka_unit_test(test_void_fact_and_status),
+		cmocka_unit_test(test_missing),
+		cmocka_unit_test(test_knobs),
+		cmocka_unit_test(test_controls),
+		cmocka_unit_test(test_patterns),
+		cmocka_unit_test(test_primary_and_holm),
+		cmocka_unit_test(test_property_aa_splits),
+		cmocka_unit_test(test_bad_legs_and_json),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
