@@ -43,7 +43,15 @@ struct probe {
 	PROBE(cpu_reach)                                                           \
 	PROBE(cpu_blocks)                                                          \
 	PROBE(cpu_cycler)                                                          \
-	PROBE(cpu_wake)
+	PROBE(cpu_wake)                                                            \
+	PROBE(gpu_stream)                                                          \
+	PROBE(gpu_random)                                                          \
+	PROBE(gpu_latency)                                                         \
+	PROBE(gpu_first_touch)                                                     \
+	PROBE(gpu_copy)                                                            \
+	PROBE(gpu_alloc)                                                           \
+	PROBE(gpu_sync)                                                            \
+	PROBE(gpu_clocks)
 
 #define PROBE(x) extern const struct probe probe_##x;
 PROBE_LIST

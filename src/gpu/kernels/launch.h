@@ -1,0 +1,96 @@
+/* launch.h - the extern "C" kernel launchers, shared by the .cu files that
+ * define them and by gpu.h (C) that hands them to probes.
+ *
+ * Every launcher enqueues one kernel on stream s (NULL: the legacy default
+ * stream) and returns the cudaError_t of the launch as an int (0 = success);
+ * callers wrap the call in GPU_CHECK() so a failure is recorded with its text.
+ * Pointers are device-accessible addresses (cudaMalloc, managed, or mapped
+ * host memory); none is freed or kept by a launcher. Built without CUDA
+ * (none.c) every launcher returns -1.
+ */
+#ifndef MEMPATH_GPU_LAUNCH_H
+#define MEMPATH_GPU_LAUNCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* cudaStream_t is `struct CUstream_st *`; C code names it without CUDA headers. */
+struct CUstream_st;
+
+/* A launch shape. unroll: independent 16-byte accesses each thread has in
+ * flight (1, 2, 4 or 8; others round down to one of these). */
+struct gpu_grid {
+	unsigned blocks, threads, unroll;
+};
+
+/* --- common.cu --- */
+
+/* One thread spins until *flag != 0 (host-mapped pinned memory, so the host
+ * releases it with a plain store) or timeout_ns passes; then sets *timed_out
+ * to 1. nvbandwidth's way of holding a stream while work is queued behind it. */
+int gpu_launch_gate(volatile int *flag, int *timed_out, uint64_t timeout_ns, struct CUstream_st *s);
+/* Writes pattern words (pattern.h) seed-derived over bytes (multiple of 8). */
+int gpu_launch_fill(void *p, size_t bytes, uint64_t seed, struct CUstream_st *s);
+/* Adds the number of 8-byte words differing from the pattern to *bad. */
+int gpu_launch_verify(const void *p, size_t bytes, uint64_t seed, unsigned long long *bad,
+		      struct CUstream_st *s);
+/* One thread busy-waits ns on %globaltimer; ns = 0 is an empty kernel. */
+int gpu_launch_sleep(uint64_t ns, struct CUstream_st *s);
+/* Compute-bound load: each thread runs iters rounds of 64 FMAs (8
+ * independent chains x 8; 128 flops per round, an FMA counting 2) and writes
+ * one float to out (blocks * threads floats), so nothing is optimised away. */
+int gpu_launch_fma(float *out, unsigned blocks, unsigned threads, unsigned iters,
+		   struct CUstream_st *s);
+
+/* --- stream.cu --- */
+
+/* Reads bytes (multiple of 16) with 16-byte loads, grid-stride, XOR-reduces
+ * what it read and XORs one word per warp into *out. streaming = 1 loads
+ * with ld.global.cs (evict first) instead of the default cached load. */
+int gpu_launch_read(const void *p, size_t bytes, const struct gpu_grid *g, int streaming,
+		    unsigned long long *out, struct CUstream_st *s);
+/* Writes bytes with 16-byte stores; streaming = 1 uses st.global.cs (evict
+ * first) instead of the default write-back store. Data: pattern words. */
+int gpu_launch_write(void *p, size_t bytes, const struct gpu_grid *g, int streaming, uint64_t seed,
+		     struct CUstream_st *s);
+/* dst = src over bytes with 16-byte loads and stores. */
+int gpu_launch_copy(void *dst, const void *src, size_t bytes, const struct gpu_grid *g,
+		    struct CUstream_st *s);
+
+/* --- random.cu --- */
+
+/* Independent random 32 B-sector reads: `distinct` sectors, one in each of
+ * `distinct` equal slots of [base, base + span) (a fixed, hashed position
+ * inside its slot, so sectors do not line up on one channel), visited in
+ * hashed random order. Each thread does per_thread accesses, g->unroll of them
+ * in flight; one 16 B load (ld.global.cg, L1 bypassed) per sector. XOR of
+ * the loaded words goes to *out. span >= 32 * distinct. */
+int gpu_launch_sectors(const void *base, uint64_t span, uint64_t distinct, uint64_t per_thread,
+		       uint64_t seed, const struct gpu_grid *g, unsigned long long *out,
+		       struct CUstream_st *s);
+/* Random block gathers: each warp reads per_warp whole blocks of block_bytes
+ * (multiple of 512), each at a hashed random block-aligned offset within
+ * [base, base + span). */
+int gpu_launch_blocks(const void *base, uint64_t span, uint64_t block_bytes, uint64_t per_warp,
+		      uint64_t seed, const struct gpu_grid *g, unsigned long long *out,
+		      struct CUstream_st *s);
+
+/* --- chase.cu --- */
+
+/* Builds a pointer chain: node seq[i] (at word seq[i] * stride_words) holds
+ * the word index of node seq[(i + 1) % n]. */
+int gpu_launch_chain_build(uint64_t *buf, const uint32_t *seq, uint64_t n, uint64_t stride_words,
+			   struct CUstream_st *s);
+/* One thread follows the chain for steps dependent loads, starting at word
+ * *pos, and stores where it ended in *pos. */
+int gpu_launch_chase(const uint64_t *buf, uint64_t steps, uint64_t *pos, struct CUstream_st *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,328 @@
+/* nvml.c - NVML, loaded with dlopen("libnvidia-ml.so.1") and only read.
+ *
+ * No nvml.h here: the few types and prototypes are declared below as NVML's
+ * stable C ABI has them (handles are pointers, results ints, enums ints).
+ * Nothing here sets anything (DESIGN §4.9): no clocks, limits or modes.
+ * The sampler is a thread that reads clocks, power, temperature, utilisation
+ * and clock-event (throttle) reasons every period_ms between start and stop.
+ */
+#include <ctype.h>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../core/util.h"
+#include "gpu.h"
+
+/* nvmlDevice_t is `struct nvmlDevice_st *`; named here as an opaque handle. */
+struct nvml_device_st;
+struct nvml_util {
+	unsigned gpu, memory; /* nvmlUtilization_t */
+};
+
+enum { NVML_OK = 0 };
+enum { CLK_GRAPHICS = 0, CLK_SM = 1, CLK_MEM = 2 }; /* nvmlClockType_t */
+
+static struct {
+	int tried, ok;
+	char why[160];
+	int (*init)(void);
+	int (*by_bus)(const char *, struct nvml_device_st **);
+	int (*clock)(struct nvml_device_st *, int, unsigned *);
+	int (*max_clock)(struct nvml_device_st *, int, unsigned *);
+	int (*power)(struct nvml_device_st *, unsigned *);
+	int (*power_limit)(struct nvml_device_st *, unsigned *);
+	int (*temp)(struct nvml_device_st *, int, unsigned *);
+	int (*util)(struct nvml_device_st *, struct nvml_util *);
+	int (*reasons)(struct nvml_device_st *, unsigned long long *);
+	int (*persistence)(struct nvml_device_st *, int *);
+	int (*pcie_gen)(struct nvml_device_st *, unsigned *);
+	int (*pcie_width)(struct nvml_device_st *, unsigned *);
+	int (*pcie_max_gen)(struct nvml_device_st *, unsigned *);
+	int (*pcie_max_width)(struct nvml_device_st *, unsigned *);
+	int (*driver)(char *, unsigned);
+	const char *(*err)(int);
+} nv;
+
+static void *sym(void *h, const char *a, const char *b)
+{
+	void *f = dlsym(h, a);
+
+	return f || !b ? f : dlsym(h, b);
+}
+
+/* Loads and initialises NVML once per process. */
+static int nvml_load(void)
+{
+	void *h;
+	int rc;
+
+	if (nv.tried)
+		return nv.ok ? 0 : -1;
+	nv.tried = 1;
+	h = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		snprintf(nv.why, sizeof(nv.why), "NVML not loadable: %s", dlerror());
+		return -1;
+	}
+	nv.init = sym(h, "nvmlInit_v2", "nvmlInit");
+	nv.by_bus = sym(h, "nvmlDeviceGetHandleByPciBusId_v2", "nvmlDeviceGetHandleByPciBusId");
+	nv.clock = sym(h, "nvmlDeviceGetClockInfo", NULL);
+	nv.max_clock = sym(h, "nvmlDeviceGetMaxClockInfo", NULL);
+	nv.power = sym(h, "nvmlDeviceGetPowerUsage", NULL);
+	nv.power_limit = sym(h, "nvmlDeviceGetEnforcedPowerLimit", NULL);
+	nv.temp = sym(h, "nvmlDeviceGetTemperature", NULL);
+	nv.util = sym(h, "nvmlDeviceGetUtilizationRates", NULL);
+	nv.reasons = sym(h, "nvmlDeviceGetCurrentClocksEventReasons",
+			 "nvmlDeviceGetCurrentClocksThrottleReasons");
+	nv.persistence = sym(h, "nvmlDeviceGetPersistenceMode", NULL);
+	nv.pcie_gen = sym(h, "nvmlDeviceGetCurrPcieLinkGeneration", NULL);
+	nv.pcie_width = sym(h, "nvmlDeviceGetCurrPcieLinkWidth", NULL);
+	nv.pcie_max_gen = sym(h, "nvmlDeviceGetMaxPcieLinkGeneration", NULL);
+	nv.pcie_max_width = sym(h, "nvmlDeviceGetMaxPcieLinkWidth", NULL);
+	nv.driver = sym(h, "nvmlSystemGetDriverVersion", NULL);
+	nv.err = sym(h, "nvmlErrorString", NULL);
+	if (!nv.init || !nv.by_bus) {
+		snprintf(nv.why, sizeof(nv.why), "NVML lacks nvmlInit_v2 or a PCI-bus lookup");
+		return -1;
+	}
+	rc = nv.init();
+	if (rc != NVML_OK) {
+		snprintf(nv.why, sizeof(nv.why), "nvmlInit: %s", nv.err ? nv.err(rc) : "failed");
+		return -1;
+	}
+	nv.ok = 1;
+	return 0;
+}
+
+/* NVML spells bus ids with an 8-digit domain in upper case; CUDA's (as kept
+ * in gpu_props) have 4 and lower case. Try the spellings. */
+static int nvml_device_of(const char *bus, struct nvml_device_st **d)
+{
+	char alt[2][40];
+
+	if (nvml_load())
+		return -1;
+	snprintf(alt[0], sizeof(alt[0]), "%s", bus);
+	snprintf(alt[1], sizeof(alt[1]), "0000%s", bus);
+	for (int upper = 0; upper < 2; upper++)
+		for (int i = 0; i < 2; i++) {
+			if (upper)
+				for (char *c = alt[i]; *c; c++)
+					*c = (char)toupper((unsigned char)*c);
+			if (nv.by_bus(alt[i], d) == NVML_OK)
+				return 0;
+		}
+	snprintf(nv.why, sizeof(nv.why), "NVML does not know the device at %s", bus);
+	return -1;
+}
+
+static int device0(struct nvml_device_st **d)
+{
+	struct gpu_props p;
+
+	if (gpu_get_props(&p))
+		return -1;
+	return nvml_device_of(p.pci_bus_id, d);
+}
+
+const char *gpu_nvml_unavailable(void)
+{
+	struct nvml_device_st *d;
+
+	if (gpu_unsupported_reason())
+		return gpu_unsupported_reason();
+	return device0(&d) ? nv.why : NULL;
+}
+
+static void set_uint(json_t *o, const char *key, int (*fn)(struct nvml_device_st *, unsigned *),
+		     struct nvml_device_st *d)
+{
+	unsigned v;
+
+	if (fn && fn(d, &v) == NVML_OK)
+		json_object_set_new(o, key, json_integer(v));
+}
+
+int gpu_nvml_sysinfo(const char *pci_bus_id, json_t *o)
+{
+	struct nvml_device_st *d;
+	unsigned v;
+	int mode;
+	char buf[96];
+
+	if (nvml_device_of(pci_bus_id, &d))
+		return -1;
+	if (nv.driver && nv.driver(buf, sizeof(buf)) == NVML_OK)
+		json_object_set_new(o, "driver_version", json_string(buf));
+	if (nv.persistence && nv.persistence(d, &mode) == NVML_OK)
+		json_object_set_new(o, "persistence_mode",
+				    json_string(mode ? "enabled" : "disabled"));
+	set_uint(o, "pcie_link_gen", nv.pcie_gen, d);
+	set_uint(o, "pcie_link_width", nv.pcie_width, d);
+	set_uint(o, "pcie_link_gen_max", nv.pcie_max_gen, d);
+	set_uint(o, "pcie_link_width_max", nv.pcie_max_width, d);
+	if (nv.power_limit && nv.power_limit(d, &v) == NVML_OK)
+		json_object_set_new(o, "power_limit_w", json_real(v / 1000.0));
+	if (nv.max_clock && nv.max_clock(d, CLK_SM, &v) == NVML_OK)
+		json_object_set_new(o, "sm_clock_max_mhz", json_integer(v));
+	if (nv.max_clock && nv.max_clock(d, CLK_MEM, &v) == NVML_OK)
+		json_object_set_new(o, "mem_clock_max_mhz", json_integer(v));
+	return 0;
+}
+
+/* ---- sampler ------------------------------------------------------------ */
+
+enum { S_SM, S_MEM, S_POWER, S_TEMP, S_GPU_UTIL, S_MEM_UTIL, S_N };
+
+static const struct {
+	const char *name;
+	enum unit unit;
+	const char *desc;
+} series[S_N] = {
+	[S_SM] = {"sm_clock", UNIT_MHZ, "NVML SM clock, sampled every ~100 ms"},
+	[S_MEM] = {"mem_clock", UNIT_MHZ, "NVML memory clock, sampled every ~100 ms"},
+	[S_POWER] = {"power", UNIT_W, "NVML board power draw, sampled every ~100 ms"},
+	[S_TEMP] = {"temperature", UNIT_C, "NVML GPU temperature, sampled every ~100 ms"},
+	[S_GPU_UTIL] = {"gpu_util", UNIT_PCT, "NVML utilisation (a kernel running), ~100 ms"},
+	[S_MEM_UTIL] = {"mem_util", UNIT_PCT, "NVML memory-controller utilisation, ~100 ms"},
+};
+
+/* Clock-event reason bits (nvmlClocksEventReason*). */
+static const struct {
+	unsigned long long bit;
+	const char *name;
+} reasons[] = {
+	{0x1ull, "gpu_idle"},	 {0x2ull, "applications_clocks"}, {0x4ull, "sw_power_cap"},
+	{0x8ull, "hw_slowdown"}, {0x10ull, "sync_boost"},	  {0x20ull, "sw_thermal"},
+	{0x40ull, "hw_thermal"}, {0x80ull, "hw_power_brake"},	  {0x100ull, "display_clocks"},
+};
+
+struct gpu_sampler {
+	struct nvml_device_st *dev;
+	unsigned period_ms;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	int stop;
+	double *v[S_N];
+	size_t n[S_N], cap[S_N];
+	size_t n_reason_samples;
+	size_t reason_count[sizeof(reasons) / sizeof(reasons[0])];
+};
+
+static void push(struct gpu_sampler *s, int k, double x)
+{
+	if (s->n[k] == s->cap[k]) {
+		s->cap[k] = s->cap[k] ? 2 * s->cap[k] : 64;
+		s->v[k] = xrealloc(s->v[k], s->cap[k] * sizeof(double));
+	}
+	s->v[k][s->n[k]++] = x;
+}
+
+static void sample_once(struct gpu_sampler *s)
+{
+	unsigned v;
+	unsigned long long r;
+	struct nvml_util u;
+
+	if (nv.clock && nv.clock(s->dev, CLK_SM, &v) == NVML_OK)
+		push(s, S_SM, v);
+	if (nv.clock && nv.clock(s->dev, CLK_MEM, &v) == NVML_OK)
+		push(s, S_MEM, v);
+	if (nv.power && nv.power(s->dev, &v) == NVML_OK)
+		push(s, S_POWER, v / 1000.0);
+	if (nv.temp && nv.temp(s->dev, 0, &v) == NVML_OK)
+		push(s, S_TEMP, v);
+	if (nv.util && nv.util(s->dev, &u) == NVML_OK) {
+		push(s, S_GPU_UTIL, u.gpu);
+		push(s, S_MEM_UTIL, u.memory);
+	}
+	if (nv.reasons && nv.reasons(s->dev, &r) == NVML_OK) {
+		s->n_reason_samples++;
+		for (size_t i = 0; i < ARRAY_SIZE(reasons); i++)
+			s->reason_count[i] += (r & reasons[i].bit) != 0;
+	}
+}
+
+static void *sampler_main(void *arg)
+{
+	struct gpu_sampler *s = arg;
+
+	for (;;) {
+		struct timespec ts = {s->period_ms / 1000, (long)(s->period_ms % 1000) * 1000000L};
+		int stop;
+
+		pthread_mutex_lock(&s->lock);
+		sample_once(s);
+		stop = s->stop;
+		pthread_mutex_unlock(&s->lock);
+		if (stop)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	return NULL;
+}
+
+struct gpu_sampler *gpu_sampler_start(unsigned period_ms)
+{
+	struct gpu_sampler *s;
+	struct nvml_device_st *d;
+
+	if (device0(&d))
+		return NULL;
+	s = xcalloc(1, sizeof(*s));
+	s->dev = d;
+	s->period_ms = period_ms ? period_ms : 100;
+	pthread_mutex_init(&s->lock, NULL);
+	if (pthread_create(&s->thread, NULL, sampler_main, s) != 0) {
+		pthread_mutex_destroy(&s->lock);
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void gpu_sampler_stop(struct gpu_sampler *s, struct probe_result *res, const char *during)
+{
+	json_t *nvml, *o, *r;
+
+	if (!s)
+		return;
+	pthread_mutex_lock(&s->lock);
+	s->stop = 1;
+	pthread_mutex_unlock(&s->lock);
+	pthread_join(s->thread, NULL); /* takes one last sample on its way out */
+	for (int k = 0; k < S_N; k++) {
+		struct metric *m;
+
+		if (s->n[k] == 0)
+			continue;
+		m = probe_add_metric(res, series[k].name, series[k].unit, BETTER_NONE,
+				     series[k].desc, "during", during, NULL);
+		for (size_t i = 0; i < s->n[k]; i++)
+			metric_add_sample(m, s->v[k][i]);
+		free(s->v[k]);
+	}
+	if (s->n_reason_samples) {
+		nvml = json_object_get(gpu_extra(res), "nvml");
+		if (!nvml) {
+			nvml = json_object();
+			json_object_set_new(gpu_extra(res), "nvml", nvml);
+		}
+		o = json_object();
+		r = json_object();
+		for (size_t i = 0; i < ARRAY_SIZE(reasons); i++)
+			if (s->reason_count[i])
+				json_object_set_new(r, reasons[i].name,
+						    json_real((double)s->reason_count[i] /
+							      (double)s->n_reason_samples));
+		json_object_set_new(o, "samples", json_integer((json_int_t)s->n_reason_samples));
+		json_object_set_new(o, "throttle_fraction", r);
+		json_object_set_new(nvml, during, o);
+	}
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}

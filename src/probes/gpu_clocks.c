@@ -1,0 +1,155 @@
+/* gpu_clocks.c - gpu.clocks
+ * measures: SM and memory clocks, board power, temperature, utilisation and clock-event
+ *   (throttle) reasons, sampled idle, under a bandwidth-bound load and under a compute-bound
+ *   load; and what each load achieved meanwhile (GB/s, GFLOP/s).
+ * method: NVML read-only (dlopen'd), one sample every ~100 ms from a background thread; idle is
+ *   sampled before this process creates a CUDA context; the loads are back-to-back copy kernels
+ *   over 2 x 1 GiB and 8-chain FP32 FMA kernels, timed in ~100 ms chunks with CUDA events.
+ * why this way: seed 000 §2.2 - advertised clocks were never reached and a power cap was
+ *   enforced silently; a bandwidth number means little without the clocks and throttle reasons
+ *   seen while it ran. Nothing is ever set (DESIGN 4.9): the card is measured as found.
+ * cross-check: nvidia-smi dmon -s pucv run beside it shows the same clocks and power; load_bw
+ *   is close to gpu.stream's copy figure.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "../core/measure.h"
+#include "../core/opt.h"
+#include "../core/results.h"
+#include "../core/util.h"
+#include "../gpu/gpu.h"
+#include "probes.h"
+
+struct gclk_opts {
+	double idle_s, load_s;
+};
+
+static const struct opt gclk_opt_rows[] = {
+	OPT_DOUBLE("idle", struct gclk_opts, idle_s, "3", "seconds sampled idle"),
+	OPT_DOUBLE("load", struct gclk_opts, load_s, "5", "seconds sampled under each load"),
+	OPT_END,
+};
+
+#define BUF_BYTES (1ull << 30)
+#define FMA_ITERS 4096u
+
+struct gclk {
+	struct gpu_props props;
+	void *a, *b;
+	float *fout;
+	struct gpu_grid grid;
+	struct CUevent_st *e0, *e1;
+};
+
+static int launch(struct gclk *c, int compute)
+{
+	if (compute)
+		return GPU_CHECK(gpu_launch_fma(c->fout, (unsigned)c->props.sm_count * 8, 256,
+						FMA_ITERS, NULL));
+	return GPU_CHECK(gpu_launch_copy(c->b, c->a, BUF_BYTES, &c->grid, NULL));
+}
+
+/* Runs one load for seconds in ~100 ms chunks; each chunk's rate is a sample. */
+static int run_load(struct probe_ctx *ctx, struct gclk *c, int compute, double seconds)
+{
+	const char *during = compute ? "compute" : "bandwidth";
+	double work =
+		compute ? (double)c->props.sm_count * 8 * 256 * FMA_ITERS * 128 : 2.0 * BUF_BYTES;
+	uint64_t n = 1, t_end;
+	struct gpu_sampler *smp;
+	struct metric *m;
+
+	m = compute ? probe_add_metric(ctx->res, "load_gflops", UNIT_NONE, BETTER_HIGHER,
+				       "GFLOP/s of the FP32 FMA load (an FMA counts 2), per "
+				       "~100 ms chunk, CUDA events",
+				       "during", during, NULL)
+		    : probe_add_metric(ctx->res, "load_bw", UNIT_GB_S, BETTER_HIGHER,
+				       "copy kernel, read + write counted (GB = 1e9), per ~100 ms "
+				       "chunk, CUDA events",
+				       "during", during, NULL);
+	progress("gpu.clocks: %s load", during);
+	smp = gpu_sampler_start(100);
+	t_end = time_now_ns() + (uint64_t)(seconds * 1e9);
+	for (int chunk = 0; time_now_ns() < t_end; chunk++) {
+		double ns;
+
+		if (gpu_event_record(c->e0, NULL))
+			goto fail;
+		for (uint64_t i = 0; i < n; i++)
+			if (launch(c, compute))
+				goto fail;
+		if (gpu_event_record(c->e1, NULL) || gpu_event_elapsed_ns(c->e0, c->e1, &ns))
+			goto fail;
+		if (chunk == 0)
+			metric_add_warmup(m, work * n / ns);
+		else
+			metric_add_sample(m, work * n / ns); /* work per ns = G per s */
+		if (ns < 80e6)
+			n = (uint64_t)((double)n * 100e6 / (ns > 1 ? ns : 1)) + 1;
+	}
+	gpu_sampler_stop(smp, ctx->res, during);
+	return 0;
+fail:
+	gpu_sampler_stop(smp, ctx->res, during);
+	return -1;
+}
+
+static const char *gclk_supported(const void *opts)
+{
+	const char *why = gpu_unsupported_reason();
+
+	return why ? why : gpu_nvml_unavailable();
+}
+
+static int gclk_run(struct probe_ctx *ctx, const void *opts)
+{
+	const struct gclk_opts *o = opts;
+	struct gclk c = {0};
+	struct gpu_sampler *smp;
+	uint64_t t_end;
+	int rc = PROBE_OK;
+
+	if (gpu_get_props(&c.props))
+		return gpu_fail(ctx->res, "gpu.clocks setup");
+	probe_result_add_param(ctx->res, "gpu", c.props.name);
+	probe_result_add_param(ctx->res, "sampling", "NVML every ~100 ms, read-only");
+	/* Idle first, before this process has a context. */
+	progress("gpu.clocks: idle");
+	smp = gpu_sampler_start(100);
+	t_end = time_now_ns() + (uint64_t)(o->idle_s * 1e9);
+	while (time_now_ns() < t_end) {
+		struct timespec ts = {0, 20000000};
+
+		nanosleep(&ts, NULL);
+	}
+	gpu_sampler_stop(smp, ctx->res, "idle");
+
+	c.grid = (struct gpu_grid){(unsigned)c.props.sm_count * 2, 1024, 4};
+	if (gpu_malloc(&c.a, BUF_BYTES) || gpu_malloc(&c.b, BUF_BYTES) ||
+	    gpu_malloc((void **)&c.fout, (size_t)c.props.sm_count * 8 * 256 * sizeof(float)) ||
+	    gpu_pattern_fill(c.a, BUF_BYTES, 11, NULL) || gpu_event_create(&c.e0) ||
+	    gpu_event_create(&c.e1) || run_load(ctx, &c, 0, o->load_s) ||
+	    run_load(ctx, &c, 1, o->load_s))
+		rc = gpu_fail(ctx->res, "gpu.clocks load");
+	gpu_event_destroy(c.e0);
+	gpu_event_destroy(c.e1);
+	gpu_free(c.a);
+	gpu_free(c.b);
+	gpu_free(c.fout);
+	return rc;
+}
+
+const struct probe probe_gpu_clocks = {
+	.name = "gpu.clocks",
+	.summary = "NVML clocks, power, temperature and throttle reasons: idle, bandwidth-bound, "
+		   "compute-bound (read-only)",
+	.flags = PROBE_GPU | PROBE_QUICK,
+	.opts = gclk_opt_rows,
+	.opts_size = sizeof(struct gclk_opts),
+	.quick_opts = "idle=1 load=1.5",
+	.timeout_s = 120,
+	.supported = gclk_supported,
+	.run = gclk_run,
+};

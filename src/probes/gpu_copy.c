@@ -1,0 +1,293 @@
+/* gpu_copy.c - gpu.copy
+ * measures: host<->device copy bandwidth (cudaMemcpyAsync) from pinned (cudaHostAlloc),
+ *   pageable (plain mmap) and registered (cudaHostRegister) host memory, sizes swept, H2D, D2H
+ *   and both at once on two streams.
+ * method: nvbandwidth's: each stream is held behind a spin kernel waiting on a host-mapped flag
+ *   while warm-ups and the timed copies are queued, then released by one host store; CUDA
+ *   events; streams of a bidirectional pair start together; the destination is poisoned before
+ *   and checked word by word after every sample; host memory on the GPU's NUMA node.
+ * why this way: queuing and launch cost never enter the time; pageable copies are staged by the
+ *   driver through the calling thread, so they cannot be queued behind a gate (the host would
+ *   block): they are timed ungated with events, and have no bidirectional variant.
+ * cross-check: tools/gpu_crosscheck.cu (pinned cudaMemcpy with events), nvbandwidth
+ *   host_to_device_memcpy_ce / device_to_host_memcpy_ce: medians should agree within a few %.
+ */
+#include <inttypes.h>
+#include <numa.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../core/list.h"
+#include "../core/measure.h"
+#include "../core/mem.h"
+#include "../core/opt.h"
+#include "../core/results.h"
+#include "../core/util.h"
+#include "../gpu/gpu.h"
+#include "probes.h"
+
+struct gcopy_opts {
+	char sizes[OPT_STR_MAX];
+	uint32_t mems;
+	uint32_t dirs;
+};
+
+static const struct opt gcopy_opt_rows[] = {
+	OPT_STR("sizes", struct gcopy_opts, sizes, "64K,1M,16M,256M", "bytes per copy"),
+	OPT_LIST("mems", struct gcopy_opts, mems, "pinned|pageable|registered", "all",
+		 "host memory kinds"),
+	OPT_LIST("dirs", struct gcopy_opts, dirs, "h2d|d2h|bidir", "all",
+		 "directions (bidir: H2D and D2H at once on two streams)"),
+	OPT_END,
+};
+
+enum { M_PINNED, M_PAGEABLE, M_REGISTERED, M_N };
+enum { D_H2D, D_D2H, D_BIDIR, D_N };
+static const char *const mem_name[M_N] = {"pinned", "pageable", "registered"};
+static const char *const dir_name[D_N] = {"h2d", "d2h", "bidir"};
+
+#define SEED_H2D 0xc0de1
+#define SEED_D2H 0xc0de2
+
+struct gcopy {
+	void *h_src, *h_dst; /* host: H2D source, D2H destination */
+	void *d_dst, *d_src; /* device: H2D destination, D2H source */
+	struct mem_buf mb_src, mb_dst;
+	size_t size;
+	int dir;
+};
+
+/* Stream k of a bidirectional pair: 0 is H2D, 1 is D2H. */
+static int enqueue(void *arg, unsigned k, struct CUstream_st *s, uint64_t iters)
+{
+	struct gcopy *c = arg;
+	int h2d = c->dir == D_H2D || (c->dir == D_BIDIR && k == 0);
+
+	for (uint64_t i = 0; i < iters; i++)
+		if (h2d ? gpu_memcpy_async(c->d_dst, c->h_src, c->size, s)
+			: gpu_memcpy_async(c->h_dst, c->d_src, c->size, s))
+			return -1;
+	return 0;
+}
+
+static int before(void *arg)
+{
+	struct gcopy *c = arg;
+
+	if (c->dir != D_D2H && (gpu_memset_async(c->d_dst, 0, c->size, NULL) || gpu_device_sync()))
+		return -1;
+	if (c->dir != D_H2D)
+		memset(c->h_dst, 0, c->size);
+	return 0;
+}
+
+static int check(void *arg)
+{
+	struct gcopy *c = arg;
+	uint64_t bad = 0;
+
+	if (c->dir != D_D2H) {
+		if (gpu_pattern_verify(c->d_dst, c->size, SEED_H2D, &bad))
+			return -1;
+		if (bad)
+			return gpu_error("h2d copy of %zu bytes: %" PRIu64 " words wrong", c->size,
+					 bad);
+	}
+	if (c->dir != D_H2D) {
+		const uint64_t *w = c->h_dst;
+
+		for (size_t i = 0; i < c->size / 8; i++)
+			bad += w[i] != gpu_pattern_word(SEED_D2H, i);
+		if (bad)
+			return gpu_error("d2h copy of %zu bytes: %" PRIu64 " words wrong", c->size,
+					 bad);
+	}
+	return 0;
+}
+
+static void host_fill(void *p, size_t bytes, uint64_t seed)
+{
+	uint64_t *w = p;
+
+	for (size_t i = 0; i < bytes / 8; i++)
+		w[i] = gpu_pattern_word(seed, i);
+}
+
+static int host_alloc(struct gcopy *c, int mem, size_t bytes)
+{
+	memset(&c->mb_src, 0, sizeof(c->mb_src));
+	memset(&c->mb_dst, 0, sizeof(c->mb_dst));
+	if (mem == M_PINNED) {
+		if (gpu_malloc_host(&c->h_src, bytes, 0) || gpu_malloc_host(&c->h_dst, bytes, 0))
+			return -1;
+	} else {
+		if (mem_map(&c->mb_src, bytes, MEM_PAGES_4K, 0) ||
+		    mem_map(&c->mb_dst, bytes, MEM_PAGES_4K, 0))
+			return gpu_error("cannot map 2 x %zu bytes of host memory", bytes);
+		c->h_src = c->mb_src.addr;
+		c->h_dst = c->mb_dst.addr;
+		memset(c->h_dst, 0, bytes); /* first touch outside any timing */
+		if (mem == M_REGISTERED &&
+		    (gpu_host_register(c->h_src, bytes) || gpu_host_register(c->h_dst, bytes)))
+			return -1;
+	}
+	host_fill(c->h_src, bytes, SEED_H2D);
+	return 0;
+}
+
+static void host_free(struct gcopy *c, int mem)
+{
+	if (mem == M_PINNED) {
+		gpu_free_host(c->h_src);
+		gpu_free_host(c->h_dst);
+	} else {
+		if (mem == M_REGISTERED) {
+			if (c->h_src)
+				gpu_host_unregister(c->h_src);
+			if (c->h_dst)
+				gpu_host_unregister(c->h_dst);
+		}
+		if (c->mb_src.map_addr)
+			mem_unmap(&c->mb_src);
+		if (c->mb_dst.map_addr)
+			mem_unmap(&c->mb_dst);
+	}
+	c->h_src = c->h_dst = NULL;
+}
+
+static int measure(struct probe_ctx *ctx, struct gcopy *c, int mem)
+{
+	struct gpu_work w = {.enqueue = enqueue,
+			     .before = before,
+			     .check = check,
+			     .arg = c,
+			     .n_streams = c->dir == D_BIDIR ? 2 : 1,
+			     .gated = mem != M_PAGEABLE,
+			     .max_batch = 64,
+			     .max_iters = 200000};
+	struct gpu_samples s;
+	struct metric *m;
+	char sz[32];
+	const char *desc = mem == M_PAGEABLE
+				   ? "bytes copied once per direction (GB = 1e9); cudaMemcpyAsync "
+				     "from/to pageable memory, driver-staged; CUDA events, ungated"
+				   : "bytes copied once per direction (GB = 1e9); cudaMemcpyAsync; "
+				     "CUDA events, streams held behind a spin kernel while queued";
+
+	opt_format_size(c->size, sz, sizeof(sz));
+	progress("gpu.copy: %s %s %s", mem_name[mem], dir_name[c->dir], sz);
+	if (gpu_measure(ctx, &w, &s))
+		return -1;
+	m = probe_add_metric(ctx->res, "copy_bw", UNIT_GB_S, BETTER_HIGHER,
+			     c->dir == D_BIDIR ? "H2D + D2H bytes over the pair's span (first "
+						 "start to last end), GB = 1e9; gated, events"
+					       : desc,
+			     "mem", mem_name[mem], "dir", dir_name[c->dir], "size", sz, NULL);
+	gpu_samples_record(&s, m, (c->dir == D_BIDIR ? 2.0 : 1.0) * (double)c->size, MEASURE_RATE,
+			   1e-9, -1);
+	for (unsigned k = 0; c->dir == D_BIDIR && k < 2; k++) {
+		m = probe_add_metric(
+			ctx->res, "copy_bw", UNIT_GB_S, BETTER_HIGHER,
+			"one direction of the simultaneous pair, over its own stream's "
+			"span, GB = 1e9",
+			"mem", mem_name[mem], "dir", k ? "bidir_d2h" : "bidir_h2d", "size", sz,
+			NULL);
+		gpu_samples_record(&s, m, (double)c->size, MEASURE_RATE, 1e-9, (int)k);
+	}
+	gpu_samples_free(&s);
+	return 0;
+}
+
+static const char *gcopy_supported(const void *opts)
+{
+	return gpu_unsupported_reason();
+}
+
+static int gcopy_run(struct probe_ctx *ctx, const void *opts)
+{
+	const struct gcopy_opts *o = opts;
+	struct gcopy c = {0};
+	struct gpu_props props;
+	uint64_t sizes[LIST_MAX], max = 0;
+	size_t n;
+	struct gpu_sampler *smp;
+	int rc = PROBE_OK;
+	char buf[64];
+
+	if (list_parse_sizes(o->sizes, sizes, &n)) {
+		probe_result_set_status(ctx->res, STATUS_FAIL, "bad sizes list '%s'", o->sizes);
+		return PROBE_FAIL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		sizes[i] = (sizes[i] + 7) / 8 * 8;
+		max = sizes[i] > max ? sizes[i] : max;
+	}
+	if (gpu_get_props(&props))
+		return gpu_fail(ctx->res, "gpu.copy setup");
+	if (mem_check_size(2 * max, ctx->force, "gpu.copy host buffers (2 x largest size)")) {
+		probe_result_set_status(ctx->res, STATUS_FAIL,
+					"2 x %" PRIu64 " bytes exceed 80%% of MemAvailable", max);
+		return PROBE_FAIL;
+	}
+	/* Host memory on the GPU's node: run there and prefer it for allocations. */
+	if (numa_available() >= 0 && props.host_numa_node >= 0) {
+		numa_run_on_node(props.host_numa_node);
+		numa_set_preferred(props.host_numa_node);
+	}
+	snprintf(buf, sizeof(buf), "%d (of %d nodes)", props.host_numa_node,
+		 numa_available() >= 0 ? numa_num_configured_nodes() : 1);
+	probe_result_add_param(ctx->res, "host_numa_node", buf);
+	probe_result_add_param(ctx->res, "gpu", props.name);
+	probe_result_add_param(ctx->res, "pageable_pages", "4k (MADV_NOHUGEPAGE)");
+	if (o->mems & (1u << M_PAGEABLE))
+		probe_result_add_param(ctx->res, "pageable_bidir",
+				       "not measured: pageable copies block the calling thread");
+
+	smp = gpu_sampler_start(100);
+	if (gpu_malloc(&c.d_dst, max) || gpu_malloc(&c.d_src, max) ||
+	    gpu_pattern_fill(c.d_src, max, SEED_D2H, NULL)) {
+		rc = gpu_fail(ctx->res, "gpu.copy setup");
+		goto out;
+	}
+	for (int mem = 0; mem < M_N; mem++) {
+		if (!(o->mems & (1u << mem)))
+			continue;
+		if (host_alloc(&c, mem, max)) {
+			host_free(&c, mem);
+			rc = gpu_fail(ctx->res, mem_name[mem]);
+			goto out;
+		}
+		for (int d = 0; d < D_N; d++) {
+			if (!(o->dirs & (1u << d)) || (d == D_BIDIR && mem == M_PAGEABLE))
+				continue;
+			c.dir = d;
+			for (size_t i = 0; i < n; i++) {
+				c.size = sizes[i];
+				if (measure(ctx, &c, mem)) {
+					host_free(&c, mem);
+					rc = gpu_fail(ctx->res, mem_name[mem]);
+					goto out;
+				}
+			}
+		}
+		host_free(&c, mem);
+	}
+out:
+	gpu_sampler_stop(smp, ctx->res, "probe");
+	gpu_free(c.d_dst);
+	gpu_free(c.d_src);
+	return rc;
+}
+
+const struct probe probe_gpu_copy = {
+	.name = "gpu.copy",
+	.summary = "host<->device copies: pinned, pageable, registered; H2D, D2H, both at once; "
+		   "nvbandwidth-style gated timing",
+	.flags = PROBE_GPU | PROBE_QUICK,
+	.opts = gcopy_opt_rows,
+	.opts_size = sizeof(struct gcopy_opts),
+	.quick_opts = "sizes=1M,64M",
+	.timeout_s = 600,
+	.supported = gcopy_supported,
+	.run = gcopy_run,
+};

@@ -1,0 +1,255 @@
+/* gpu_latency.c - gpu.latency
+ * measures: dependent-load latency of one GPU thread, ns per load, from 16 KiB to several GiB
+ *   of device memory: the L1, L2 and HBM plateaus, and what translation adds at large sizes.
+ * method: one thread chases a pointer cycle whose nodes sit 128 B apart (one per cache line) in
+ *   a randomised order, built on the host, linked on the device; two orders: fully random and
+ *   page-local (random within 256 KiB groups, groups in random order). Timing: CUDA events
+ *   around gated launches of 65536 loads each (not clock64), samples >= min_sample_ns.
+ * why this way: a dependent chase is latency and nothing else (DESIGN 4.11); random order
+ *   defeats prefetch and line reuse; random minus page-local is the translation cost (4.2).
+ * cross-check: the small-size plateau matches published Hopper L1 hit latency (~30-40 cycles),
+ *   the large-size one HBM latency (~500-700 ns); gpu.random's rates are far above 1/latency.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../core/measure.h"
+#include "../core/opt.h"
+#include "../core/results.h"
+#include "../core/util.h"
+#include "../gpu/gpu.h"
+#include "probes.h"
+
+struct glat_opts {
+	uint64_t min_bytes, max_bytes, steps, factor;
+	uint32_t orders;
+};
+
+static const struct opt glat_opt_rows[] = {
+	OPT_SIZE("min", struct glat_opts, min_bytes, "16K", "smallest chain"),
+	OPT_SIZE("max", struct glat_opts, max_bytes, "4G",
+		 "largest chain (capped by free device memory)"),
+	OPT_UINT("factor", struct glat_opts, factor, "2", "size step (x factor)"),
+	OPT_UINT("steps", struct glat_opts, steps, "65536", "dependent loads per launch"),
+	OPT_LIST("orders", struct glat_opts, orders, "random|local", "all",
+		 "random: one random cycle; local: random within 256 KiB groups"),
+	OPT_END,
+};
+
+#define NODE_BYTES  128ull
+#define GROUP_BYTES (256ull << 10)
+
+struct glat {
+	uint64_t *buf;
+	uint64_t steps;
+	unsigned long long *pos;
+};
+
+static int enqueue(void *arg, unsigned k, struct CUstream_st *s, uint64_t iters)
+{
+	struct glat *g = arg;
+
+	for (uint64_t i = 0; i < iters; i++)
+		if (GPU_CHECK(gpu_launch_chase(g->buf, g->steps, (uint64_t *)g->pos, s)))
+			return -1;
+	return 0;
+}
+
+static void shuffle(uint32_t *a, uint64_t n, struct rng *r)
+{
+	for (uint64_t i = n - 1; i > 0; i--) {
+		uint64_t j = rng_below(r, i + 1);
+		uint32_t t = a[i];
+
+		a[i] = a[j];
+		a[j] = t;
+	}
+}
+
+/* Visit order of n nodes: all shuffled (random), or groups of g nodes in a
+ * shuffled order, each group's nodes shuffled (local). */
+static void make_order(uint32_t *seq, uint64_t n, int local, uint64_t seed)
+{
+	struct rng r;
+	uint64_t g = GROUP_BYTES / NODE_BYTES, ng = (n + g - 1) / g, o = 0;
+	uint32_t *groups;
+
+	rng_seed(&r, seed);
+	if (!local) {
+		for (uint64_t i = 0; i < n; i++)
+			seq[i] = (uint32_t)i;
+		shuffle(seq, n, &r);
+		return;
+	}
+	groups = xmalloc(ng * sizeof(*groups));
+	for (uint64_t i = 0; i < ng; i++)
+		groups[i] = (uint32_t)i;
+	shuffle(groups, ng, &r);
+	for (uint64_t i = 0; i < ng; i++) {
+		uint64_t lo = groups[i] * g, hi = lo + g < n ? lo + g : n;
+
+		for (uint64_t j = lo; j < hi; j++)
+			seq[o + j - lo] = (uint32_t)j;
+		shuffle(seq + o, hi - lo, &r);
+		o += hi - lo;
+	}
+	free(groups);
+}
+
+static double median_latency(struct probe_result *res, const char *size, const char *order)
+{
+	struct metric *m = probe_find_metric(res, "latency", "size", size, "order", order, NULL);
+
+	if (!m || !m->n_samples)
+		return 0;
+	metric_summarize(m);
+	return m->summary.median;
+}
+
+/* Plateaus read off the curve: L1 at the smallest size, L2 at the largest
+ * size <= L2/4, HBM at the largest size in [4 x L2, 1 GiB] (page-local where measured,
+ * so translation stays out), translation = random - local at the largest. */
+static void plateaus(struct probe_result *res, const uint64_t *sizes, size_t n, uint64_t l2,
+		     int have_local)
+{
+	json_t *o = json_object();
+	char a[32];
+	double v;
+	size_t l2i = 0, hbmi = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (sizes[i] <= l2 / 4)
+			l2i = i;
+		if (sizes[i] <= (1ull << 30) && sizes[i] >= 4 * l2)
+			hbmi = i;
+	}
+	opt_format_size(sizes[0], a, sizeof(a));
+	if ((v = median_latency(res, a, "random")) > 0)
+		json_object_set_new(o, "l1_ns", json_pack("{s:f,s:s}", "ns", v, "size", a));
+	opt_format_size(sizes[l2i], a, sizeof(a));
+	if (l2i && (v = median_latency(res, a, "random")) > 0)
+		json_object_set_new(o, "l2_ns", json_pack("{s:f,s:s}", "ns", v, "size", a));
+	opt_format_size(sizes[hbmi], a, sizeof(a));
+	if (hbmi && (v = median_latency(res, a, have_local ? "local" : "random")) > 0)
+		json_object_set_new(o, "hbm_ns",
+				    json_pack("{s:f,s:s,s:s}", "ns", v, "size", a, "order",
+					      have_local ? "local" : "random"));
+	opt_format_size(sizes[n - 1], a, sizeof(a));
+	if (have_local && (v = median_latency(res, a, "random")) > 0) {
+		double l = median_latency(res, a, "local");
+
+		if (l > 0)
+			json_object_set_new(o, "translation_ns",
+					    json_pack("{s:f,s:s}", "ns", v - l, "size", a));
+	}
+	json_object_set_new(gpu_extra(res), "plateaus", o);
+}
+
+static const char *glat_supported(const void *opts)
+{
+	return gpu_unsupported_reason();
+}
+
+static int glat_run(struct probe_ctx *ctx, const void *opts)
+{
+	const struct glat_opts *o = opts;
+	struct gpu_props props;
+	struct glat g = {.steps = o->steps};
+	struct gpu_work w = {.enqueue = enqueue, .arg = &g, .n_streams = 1, .gated = 1};
+	uint64_t free_b, total_b, margin, max = o->max_bytes, sizes[64];
+	size_t n = 0;
+	uint32_t *seq = NULL, *dseq = NULL;
+	struct gpu_sampler *smp;
+	int rc = PROBE_OK, have_local = 0;
+	char buf[64];
+
+	if (o->factor < 2 || o->steps == 0 || o->min_bytes < 4 * NODE_BYTES) {
+		probe_result_set_status(ctx->res, STATUS_FAIL,
+					"factor must be >= 2, steps > 0, min >= 512 bytes");
+		return PROBE_FAIL;
+	}
+	if (gpu_get_props(&props) || gpu_mem_info(&free_b, &total_b))
+		return gpu_fail(ctx->res, "gpu.latency setup");
+	/* The chain, plus its visit order (4 B per node) on the device. */
+	margin = total_b / 20 > (4ull << 30) ? total_b / 20 : 4ull << 30;
+	while (max > o->min_bytes && max + max / 32 + margin > free_b)
+		max /= 2;
+	if (max > (NODE_BYTES << 31)) /* node numbers are 32-bit */
+		max = NODE_BYTES << 31;
+	for (uint64_t s = o->min_bytes; s <= max && n < 64; s *= o->factor)
+		sizes[n++] = s;
+	if (max < o->max_bytes)
+		probe_result_add_param(ctx->res, "max_capped", "by free device memory");
+	opt_format_size(sizes[n - 1], buf, sizeof(buf));
+	probe_result_add_param(ctx->res, "largest", buf);
+	probe_result_add_param(ctx->res, "node_stride", "128 B (one node per cache line)");
+	probe_result_add_param(ctx->res, "timing",
+			       "CUDA events over gated launches of `steps` "
+			       "dependent loads (not clock64)");
+	probe_result_add_param(ctx->res, "gpu", props.name);
+
+	smp = gpu_sampler_start(100);
+	seq = xmalloc(sizes[n - 1] / NODE_BYTES * sizeof(*seq));
+	if (gpu_malloc((void **)&g.buf, sizes[n - 1]) ||
+	    gpu_malloc((void **)&dseq, sizes[n - 1] / NODE_BYTES * sizeof(*seq)) ||
+	    !(g.pos = gpu_scratch())) {
+		rc = gpu_fail(ctx->res, "gpu.latency setup");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint64_t nodes = sizes[i] / NODE_BYTES;
+
+		for (int local = 0; local < 2; local++) {
+			const char *oname = local ? "local" : "random";
+			struct gpu_samples s;
+			struct metric *m;
+			char sz[32];
+
+			if (!(o->orders & (1u << local)))
+				continue;
+			/* Up to one group, page-local is the same walk as random. */
+			if (local && sizes[i] <= GROUP_BYTES)
+				continue;
+			have_local |= local;
+			opt_format_size(sizes[i], sz, sizeof(sz));
+			progress("gpu.latency: size=%s order=%s", sz, oname);
+			make_order(seq, nodes, local, 0x1a7e + i);
+			if (gpu_memcpy(dseq, seq, nodes * sizeof(*seq)) ||
+			    GPU_CHECK(gpu_launch_chain_build(g.buf, dseq, nodes, NODE_BYTES / 8,
+							     NULL)) ||
+			    gpu_memset_async(g.pos, 0, sizeof(*g.pos), NULL) || gpu_device_sync() ||
+			    gpu_measure(ctx, &w, &s)) {
+				rc = gpu_fail(ctx->res, sz);
+				goto out;
+			}
+			m = probe_add_metric(ctx->res, "latency", UNIT_NS, BETTER_LOWER,
+					     "dependent 8 B loads by one thread, nodes 128 B apart "
+					     "in a randomised cycle; ns per load from CUDA events "
+					     "over launches of `steps` loads",
+					     "size", sz, "order", oname, NULL);
+			gpu_samples_record(&s, m, (double)g.steps, MEASURE_TIME_PER, 1, -1);
+			gpu_samples_free(&s);
+		}
+	}
+	plateaus(ctx->res, sizes, n, props.l2_bytes, have_local);
+out:
+	gpu_sampler_stop(smp, ctx->res, "probe");
+	gpu_free(dseq);
+	gpu_free(g.buf);
+	free(seq);
+	return rc;
+}
+
+const struct probe probe_gpu_latency = {
+	.name = "gpu.latency",
+	.summary = "one-thread dependent pointer chase, 16 KiB to GiBs: L1/L2/HBM plateaus, "
+		   "random vs page-local order",
+	.flags = PROBE_GPU | PROBE_QUICK,
+	.opts = glat_opt_rows,
+	.opts_size = sizeof(struct glat_opts),
+	.quick_opts = "max=256M factor=4 steps=16384",
+	.timeout_s = 600,
+	.supported = glat_supported,
+	.run = glat_run,
+};
