@@ -162,6 +162,38 @@ void mem_random_cycle(uint64_t *next, size_t n, uint64_t seed)
 	free(perm);
 }
 
+void mem_visit_order(uint64_t *seq, size_t n, size_t group, uint64_t seed)
+{
+	size_t n_groups, k = 0;
+	uint64_t *gnext, *inext, g = 0;
+
+	if (n == 0)
+		return;
+	if (group == 0 || group > n)
+		group = n;
+	n_groups = (n + group - 1) / group;
+	gnext = xmalloc(n_groups * sizeof(*gnext));
+	inext = xmalloc(group * sizeof(*inext));
+	if (n_groups > 1)
+		mem_random_cycle(gnext, n_groups, seed);
+	else
+		gnext[0] = 0;
+	for (size_t gi = 0; gi < n_groups; gi++, g = gnext[g]) {
+		size_t start = g * group;
+		size_t m = n - start < group ? n - start : group;
+		uint64_t l = 0;
+
+		if (m > 1)
+			mem_random_cycle(inext, m, seed ^ (0x9e3779b97f4a7c15ull * (g + 1)));
+		else
+			inext[0] = 0;
+		for (size_t li = 0; li < m; li++, l = inext[l])
+			seq[k++] = start + l;
+	}
+	free(inext);
+	free(gnext);
+}
+
 uint64_t mem_knee_from_curve(const uint64_t *sizes, const double *ns, size_t n)
 {
 	double lo, hi, mid;

@@ -68,5 +68,12 @@ uint64_t mem_knee_from_curve(const uint64_t *sizes, const double *ns, size_t n);
 
 /* Randomised single cycle over n slots (Sattolo), as next-index array. */
 void mem_random_cycle(uint64_t *next, size_t n, uint64_t seed);
+/* Visit order of n slots for a chase: seq[] holds each index once. With
+ * group >= n the order is fully random; otherwise slots are taken group by
+ * group (groups of `group` consecutive slots, in random order), each group's
+ * slots in random order, so every run of `group` visits stays in one group:
+ * multichase's page-local order. Linking seq[i] -> seq[i+1] (and the last to
+ * the first) gives one cycle through all slots. */
+void mem_visit_order(uint64_t *seq, size_t n, size_t group, uint64_t seed);
 
 #endif

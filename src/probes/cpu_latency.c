@@ -100,40 +100,6 @@ static void touch_thread(unsigned tid, unsigned nthreads, void *arg)
 	memset(b->addr, 0, b->size_bytes);
 }
 
-/* Visit order of the n lines for order=local: groups of group_lines in the
- * order of a random cycle over groups, each group's lines in the order of its
- * own random cycle; linking seq[i] to seq[i+1] then gives one cycle through
- * every line that finishes a group before it moves to the next. */
-static void build_sequence(uint64_t *seq, size_t n, size_t group_lines, int order, uint64_t seed)
-{
-	size_t n_groups, k = 0;
-	uint64_t *gnext, *inext, g = 0;
-
-	if (order == O_RANDOM || n <= group_lines)
-		group_lines = n;
-	n_groups = (n + group_lines - 1) / group_lines;
-	gnext = xmalloc(n_groups * sizeof(*gnext));
-	inext = xmalloc(group_lines * sizeof(*inext));
-	if (n_groups > 1)
-		mem_random_cycle(gnext, n_groups, seed);
-	else
-		gnext[0] = 0;
-	for (size_t gi = 0; gi < n_groups; gi++, g = gnext[g]) {
-		size_t start = g * group_lines;
-		size_t m = n - start < group_lines ? n - start : group_lines;
-		uint64_t l = 0;
-
-		if (m > 1)
-			mem_random_cycle(inext, m, seed ^ (0x9e3779b97f4a7c15ull * (g + 1)));
-		else
-			inext[0] = 0;
-		for (size_t li = 0; li < m; li++, l = inext[l])
-			seq[k++] = start + l;
-	}
-	free(inext);
-	free(gnext);
-}
-
 static void build_chain(char *base, size_t size, size_t group_bytes, int order)
 {
 	size_t n = size / LINE_BYTES;
@@ -146,7 +112,7 @@ static void build_chain(char *base, size_t size, size_t group_bytes, int order)
 		for (size_t i = 0; i < n; i++)
 			*(void **)(base + i * LINE_BYTES) = base + tab[i] * LINE_BYTES;
 	} else {
-		build_sequence(tab, n, group_bytes / LINE_BYTES, order, 0x6c6174ull ^ size);
+		mem_visit_order(tab, n, order == O_RANDOM ? n : group_bytes / LINE_BYTES, 0x6c6174ull ^ size);
 		for (size_t i = 0; i < n; i++)
 			*(void **)(base + tab[i] * LINE_BYTES) =
 				base + tab[(i + 1) % n] * LINE_BYTES;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "../core/measure.h"
+#include "../core/mem.h"
 #include "../core/opt.h"
 #include "../core/results.h"
 #include "../core/util.h"
@@ -56,45 +57,16 @@ static int enqueue(void *arg, unsigned k, struct CUstream_st *s, uint64_t iters)
 	return 0;
 }
 
-static void shuffle(uint32_t *a, uint64_t n, struct rng *r)
-{
-	for (uint64_t i = n - 1; i > 0; i--) {
-		uint64_t j = rng_below(r, i + 1);
-		uint32_t t = a[i];
-
-		a[i] = a[j];
-		a[j] = t;
-	}
-}
-
-/* Visit order of n nodes: all shuffled (random), or groups of g nodes in a
- * shuffled order, each group's nodes shuffled (local). */
+/* Visit order of n nodes as 32-bit indices (they travel to the device):
+ * mem_visit_order's 64-bit order narrowed in place, which is safe because
+ * entry i is written at byte 4i after it was read at byte 8i. */
 static void make_order(uint32_t *seq, uint64_t n, int local, uint64_t seed)
 {
-	struct rng r;
-	uint64_t g = GROUP_BYTES / NODE_BYTES, ng = (n + g - 1) / g, o = 0;
-	uint32_t *groups;
+	uint64_t *wide = (uint64_t *)(void *)seq;
 
-	rng_seed(&r, seed);
-	if (!local) {
-		for (uint64_t i = 0; i < n; i++)
-			seq[i] = (uint32_t)i;
-		shuffle(seq, n, &r);
-		return;
-	}
-	groups = xmalloc(ng * sizeof(*groups));
-	for (uint64_t i = 0; i < ng; i++)
-		groups[i] = (uint32_t)i;
-	shuffle(groups, ng, &r);
-	for (uint64_t i = 0; i < ng; i++) {
-		uint64_t lo = groups[i] * g, hi = lo + g < n ? lo + g : n;
-
-		for (uint64_t j = lo; j < hi; j++)
-			seq[o + j - lo] = (uint32_t)j;
-		shuffle(seq + o, hi - lo, &r);
-		o += hi - lo;
-	}
-	free(groups);
+	mem_visit_order(wide, n, local ? GROUP_BYTES / NODE_BYTES : n, seed);
+	for (uint64_t i = 0; i < n; i++)
+		seq[i] = (uint32_t)wide[i];
 }
 
 static double median_latency(struct probe_result *res, const char *size, const char *order)
@@ -190,7 +162,7 @@ static int glat_run(struct probe_ctx *ctx, const void *opts)
 	probe_result_add_param(ctx->res, "gpu", props.name);
 
 	smp = gpu_sampler_start(100);
-	seq = xmalloc(sizes[n - 1] / NODE_BYTES * sizeof(*seq));
+	seq = xmalloc(sizes[n - 1] / NODE_BYTES * sizeof(uint64_t)); /* make_order works in 64 bits */
 	if (gpu_malloc((void **)&g.buf, sizes[n - 1]) ||
 	    gpu_malloc((void **)&dseq, sizes[n - 1] / NODE_BYTES * sizeof(*seq)) ||
 	    !(g.pos = gpu_scratch())) {

@@ -1,0 +1,109 @@
+/* test_order.c - chase orders (CPU and GPU latency probes share them) and the
+ * GPU data pattern: pure logic checked without a GPU. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/mem.h"
+#include "gpu/gpu.h"
+#include "gpu/kernels/pattern.h"
+
+static void assert_permutation(const uint64_t *seq, size_t n)
+{
+	char *seen = calloc(n, 1);
+	for (size_t i = 0; i < n; i++) {
+		assert_true(seq[i] < n);
+		assert_false(seen[seq[i]]);
+		seen[seq[i]] = 1;
+	}
+	free(seen);
+}
+
+static void test_random_order_is_permutation(void **state)
+{
+	size_t n = 10007;
+	uint64_t *seq = malloc(n * sizeof(*seq));
+	size_t in_place = 0;
+	(void)state;
+	mem_visit_order(seq, n, n, 42);
+	assert_permutation(seq, n);
+	for (size_t i = 0; i < n; i++)
+		in_place += seq[i] == i;
+	assert_true(in_place < 10); /* shuffled, not the identity */
+	free(seq);
+}
+
+static void test_local_order_stays_in_groups(void **state)
+{
+	size_t n = 4096 + 100, group = 512; /* a partial last group too */
+	uint64_t *seq = malloc(n * sizeof(*seq));
+	int groups_in_order = 1;
+	(void)state;
+	mem_visit_order(seq, n, group, 7);
+	assert_permutation(seq, n);
+	/* Each run of visits covers one whole group before the next starts. */
+	for (size_t i = 0; i < n;) {
+		uint64_t g = seq[i] / group;
+		size_t m = (g + 1) * group <= n ? group : n - g * group;
+		for (size_t k = 0; k < m; k++)
+			assert_int_equal(seq[i + k] / group, g);
+		if (i > 0 && g != seq[i - 1] / group + 1)
+			groups_in_order = 0;
+		i += m;
+	}
+	assert_false(groups_in_order); /* groups are visited in random order */
+	free(seq);
+}
+
+static void test_order_edge_sizes(void **state)
+{
+	uint64_t seq[2] = {9, 9};
+	(void)state;
+	mem_visit_order(seq, 0, 1, 1); /* nothing to do, nothing touched */
+	assert_int_equal(seq[0], 9);
+	mem_visit_order(seq, 1, 256, 1);
+	assert_int_equal(seq[0], 0);
+	mem_visit_order(seq, 2, 0, 1); /* group 0 means fully random */
+	assert_permutation(seq, 2);
+}
+
+static void test_pattern_words(void **state)
+{
+	(void)state;
+	for (uint64_t i = 0; i < 100000; i++) {
+		uint64_t w = gpu_pattern_word(3, i);
+		assert_true(w != 0);
+		assert_true(w != gpu_pattern_word(3, i + 1));
+		assert_true(w != gpu_pattern_word(4, i)); /* seeds give other data */
+	}
+	assert_true(gpu_pattern_word(3, 5) == gpu_pattern_word(3, 5)); /* checkable anywhere */
+}
+
+static void test_addressing_mode(void **state)
+{
+	struct gpu_props p;
+	(void)state;
+	memset(&p, 0, sizeof(p));
+	assert_string_equal(gpu_addressing_mode(&p), "none");
+	p.pageable_access = 1;
+	assert_string_equal(gpu_addressing_mode(&p), "HMM");
+	p.pageable_host_pt = 1;
+	assert_string_equal(gpu_addressing_mode(&p), "ATS");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_random_order_is_permutation),
+		cmocka_unit_test(test_local_order_stays_in_groups),
+		cmocka_unit_test(test_order_edge_sizes),
+		cmocka_unit_test(test_pattern_words),
+		cmocka_unit_test(test_addressing_mode),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
