@@ -17,6 +17,8 @@ static const struct command {
 	{"report", cmd_report, "render a results file (term, md, json, csv)"},
 	{"compare", cmd_compare, "per-metric verdicts of A/B/A' results files"},
 	{"ab", cmd_ab, "run A/B/A legs with your setup commands, restore, compare"},
+	{"wrap", cmd_wrap, "run any workload N times: its numbers, rusage, vmstat per iteration"},
+	{"phantom", cmd_phantom, "memory not returned after a command exits (driver pools)"},
 };
 
 static void usage(FILE *f)

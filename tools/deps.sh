@@ -3,7 +3,7 @@
 # missing ones with apt-get, otherwise prints the exact command to run.
 set -u
 missing=""
-have_header() { [ -f "/usr/include/$1" ] || [ -f "/usr/include/$(uname -m)-linux-gnu/$1" ]; }
+have_header() { [ -f "/usr/include/$1" ] || [ -f "/usr/local/include/$1" ] || [ -f "/usr/include/$(uname -m)-linux-gnu/$1" ]; }
 have_header jansson.h || missing="$missing libjansson-dev"
 have_header numa.h || missing="$missing libnuma-dev"
 have_header cmocka.h || missing="$missing libcmocka-dev"

@@ -221,7 +221,8 @@ static int check_leg_args(int argc, char **argv)
 		if (strcmp(argv[0], refused[i]) == 0)
 			return error("'%s' does not measure; ab runs e.g. '-- run --suite quick'",
 				     argv[0]);
-	for (int i = 1; i < argc; i++)
+	/* Past a "--" the words are a wrapped workload's own (llama-bench -o json). */
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
 		if (strcmp(argv[i], "-o") == 0 || str_starts_with(argv[i], "--output") ||
 		    str_starts_with(argv[i], "--label"))
 			return error("'%s' after --: ab sets the results path and label itself",
@@ -405,11 +406,14 @@ int cmd_ab(int argc, char **argv)
 			 v->label, argv[optind]);
 		args = xcalloc((size_t)sub_argc + 7, sizeof(*args));
 		args[0] = exe;
-		memcpy(args + 1, argv + optind, (size_t)sub_argc * sizeof(*args));
-		args[sub_argc + 1] = "-o";
-		args[sub_argc + 2] = leg_paths[i];
-		args[sub_argc + 3] = "--label";
-		args[sub_argc + 4] = (char *)v->label;
+		/* Ours go right after the command name, so they come before any
+		 * "--" (wrap -n 5 -- CMD) and stay mempath's, not the workload's. */
+		args[1] = argv[optind];
+		args[2] = "-o";
+		args[3] = leg_paths[i];
+		args[4] = "--label";
+		args[5] = (char *)v->label;
+		memcpy(args + 6, argv + optind + 1, (size_t)(sub_argc - 1) * sizeof(*args));
 		fd = open(out_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		status = spawn_wait(args, v->env, v->n_env, fd, 0, 1);
 		if (fd >= 0)

@@ -15,7 +15,8 @@ int cmd_usage(const char *name, FILE *f)
 		const char *text;
 	} usages[] = {{"run", usage_run},	  {"probe", usage_probe},     {"list", usage_list},
 		      {"help", usage_help},	  {"sysinfo", usage_sysinfo}, {"report", usage_report},
-		      {"compare", usage_compare}, {"ab", usage_ab}};
+		      {"compare", usage_compare}, {"ab", usage_ab},
+		      {"wrap", usage_wrap},	  {"phantom", usage_phantom}};
 	for (size_t i = 0; i < sizeof(usages) / sizeof(usages[0]); i++)
 		if (strcmp(name, usages[i].name) == 0) {
 			fputs(usages[i].text, f);

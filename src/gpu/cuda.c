@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <cuda_runtime_api.h>
 
@@ -144,13 +146,6 @@ static int props_of(int dev, struct gpu_props *p)
 int gpu_get_props(struct gpu_props *p)
 {
 	return props_of(0, p);
-}
-
-const char *gpu_addressing_mode(const struct gpu_props *p)
-{
-	if (p->pageable_access > 0)
-		return p->pageable_host_pt > 0 ? "ATS" : "HMM";
-	return "none";
 }
 
 int gpu_mem_info(uint64_t *free_bytes, uint64_t *total_bytes)
@@ -517,5 +512,41 @@ int gpu_pattern_verify(const void *p, size_t bytes, uint64_t seed, uint64_t *bad
 	    GPU_CHECK(cudaMemcpy(&n, s + 1, sizeof(n), cudaMemcpyDeviceToHost)))
 		return -1;
 	*bad = n;
+	return 0;
+}
+
+/* ---- a process that holds device memory (phantom) ----------------------- */
+
+int gpu_hold_memory(uint64_t bytes, double hold_s, int ready_fd, char *err, size_t errlen)
+{
+	void *p = NULL;
+
+	cuda_env();
+	if (GPU_CHECK(cudaMalloc(&p, (size_t)bytes)) ||
+	    GPU_CHECK(cudaMemset(p, 0x5a, (size_t)bytes)) || GPU_CHECK(cudaDeviceSynchronize())) {
+		snprintf(err, errlen, "%s", last_err);
+		if (p)
+			cudaFree(p);
+		return -1;
+	}
+	if (ready_fd >= 0 && write(ready_fd, "ok\n", 3) != 3) {
+		snprintf(err, errlen, "cannot report readiness");
+		return -1;
+	}
+	if (hold_s < 0) {
+		for (;;)
+			pause();
+	}
+	if (hold_s > 0) {
+		struct timespec ts = {(time_t)hold_s,
+				      (long)((hold_s - (double)(time_t)hold_s) * 1e9)};
+
+		while (nanosleep(&ts, &ts) != 0)
+			;
+	}
+	if (GPU_CHECK(cudaFree(p))) {
+		snprintf(err, errlen, "%s", last_err);
+		return -1;
+	}
 	return 0;
 }

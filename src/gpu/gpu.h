@@ -77,7 +77,12 @@ struct gpu_props {
 int gpu_get_props(struct gpu_props *p);
 /* "ATS" (pageable access through the host page tables), "HMM" (pageable
  * access, own page tables) or "none". */
-const char *gpu_addressing_mode(const struct gpu_props *p);
+static inline const char *gpu_addressing_mode(const struct gpu_props *p)
+{
+	if (p->pageable_access > 0)
+		return p->pageable_host_pt > 0 ? "ATS" : "HMM";
+	return "none";
+}
 /* Free and total device memory now (cudaMemGetInfo; creates the context). */
 int gpu_mem_info(uint64_t *free_bytes, uint64_t *total_bytes);
 
@@ -244,5 +249,15 @@ struct gpu_sampler *gpu_sampler_start(unsigned period_ms);
  * into res, and the fraction of samples each throttle reason was active
  * into res->extra.nvml.<during>; frees s. NULL s does nothing. */
 void gpu_sampler_stop(struct gpu_sampler *s, struct probe_result *res, const char *during);
+
+/* ---- a process that holds device memory (phantom) ----------------------- */
+
+/* cudaMalloc(bytes), writes every byte (cudaMemset, synchronised, so the
+ * driver really backs it), writes "ok\n" to ready_fd (if >= 0), holds it
+ * hold_s seconds (< 0: until killed), then frees it and returns; the caller
+ * exits next, so what `mempath phantom` watches is the free and the process
+ * exit. Only in a child that exits right after. Returns 0, or -1 with the
+ * failing call and CUDA error in err. */
+int gpu_hold_memory(uint64_t bytes, double hold_s, int ready_fd, char *err, size_t errlen);
 
 #endif

@@ -57,11 +57,6 @@ int gpu_get_props(struct gpu_props *p)
 	return gpu_error(NO_CUDA);
 }
 
-const char *gpu_addressing_mode(const struct gpu_props *p)
-{
-	return "none";
-}
-
 int gpu_mem_info(uint64_t *free_bytes, uint64_t *total_bytes)
 {
 	*free_bytes = *total_bytes = 0;
@@ -250,5 +245,11 @@ int gpu_launch_chain_build(uint64_t *buf, const uint32_t *seq, uint64_t n, uint6
 
 int gpu_launch_chase(const uint64_t *buf, uint64_t steps, uint64_t *pos, struct CUstream_st *s)
 {
+	return -1;
+}
+
+int gpu_hold_memory(uint64_t bytes, double hold_s, int ready_fd, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s", NO_CUDA);
 	return -1;
 }

@@ -22,6 +22,7 @@
 #include "../core/list.h"
 #include "../core/measure.h"
 #include "../core/mem.h"
+#include "../core/numa.h"
 #include "../core/results.h"
 #include "../core/team.h"
 #include "../core/util.h"
@@ -33,6 +34,8 @@ struct stream_opts {
 	uint32_t kernels;
 	uint32_t stores;
 	uint32_t pages;
+	uint32_t policy;
+	char nodes[OPT_STR_MAX];
 };
 
 static const struct opt stream_opt_rows[] = {
@@ -47,6 +50,11 @@ static const struct opt stream_opt_rows[] = {
 		 "store kind: temporal, or nt (non-temporal _mm_stream_pd, x86-64 only)"),
 	OPT_LIST("pages", struct stream_opts, pages, "4k|thp", "4k,thp",
 		 "page size intent: 4k (MADV_NOHUGEPAGE) or thp (MADV_HUGEPAGE)"),
+	OPT_LIST("policy", struct stream_opts, policy, NUMA_POLICY_CHOICES, "none",
+		 "memory policy of the arrays (mbind before first touch), one choice; the "
+		 "placement obtained is read back from /proc/self/numa_maps"),
+	OPT_STR("nodes", struct stream_opts, nodes, "all",
+		"nodes for policy (0, 0,2, 1-3; all = every node with memory)"),
 	OPT_END,
 };
 
@@ -206,6 +214,8 @@ struct stream_job {
 	int kernel, store;
 	double *sums; /* per-thread read sums, one 64 B line apart */
 	unsigned nthreads;
+	enum numa_policy policy; /* placement requested for the arrays */
+	uint64_t node_mask;
 };
 
 #define SUM_STRIDE 8
@@ -328,6 +338,33 @@ static uint64_t stream_array_bytes(struct probe_ctx *ctx, const struct stream_op
 	return bytes;
 }
 
+/* Verify the mechanism (DESIGN 4.3): the share of the arrays' pages on each
+ * node and the policy the kernel reports, from /proc/self/numa_maps. */
+static void stream_placement(struct probe_ctx *ctx, const struct mem_buf *buf, const char *pname,
+			     const char *tname)
+{
+	struct numa_maps_info mi;
+	char node[16];
+
+	if (numa_maps_range(buf->addr, buf->size_bytes, &mi) || mi.total_pages == 0) {
+		probe_result_add_param(ctx->res, "placement",
+				       "numa_maps has no pages for the arrays");
+		return;
+	}
+	probe_result_add_param(ctx->res, "policy_obtained", mi.policy);
+	for (int i = 0; i < NUMA_MAX_NODES; i++) {
+		if (!mi.pages[i])
+			continue;
+		snprintf(node, sizeof(node), "%d", i);
+		metric_add_sample(probe_add_metric(ctx->res, "pages_on_node", UNIT_PCT, BETTER_NONE,
+						   "share of the arrays' pages on this node after "
+						   "first touch (/proc/self/numa_maps N<node>=)",
+						   "node", node, "pages", pname, "threads", tname,
+						   NULL),
+				  100.0 * (double)mi.pages[i] / (double)mi.total_pages);
+	}
+}
+
 /* Maps and first-touches the arrays for one (pages, threads) pair and records
  * the THP actually backing them. */
 static int stream_setup(struct probe_ctx *ctx, struct stream_job *j, struct mem_buf *buf,
@@ -346,7 +383,11 @@ static int stream_setup(struct probe_ctx *ctx, struct stream_job *j, struct mem_
 	j->b = (double *)((char *)buf->addr + stride + 17 * 64);
 	j->c = (double *)((char *)buf->addr + 2 * stride + 34 * 64);
 	j->n = array_bytes / sizeof(double);
+	if (numa_policy_apply(buf->addr, buf->size_bytes, j->policy, j->node_mask))
+		return -1;
 	team_run(j->team, stream_touch, j);
+	if (j->policy != NUMA_POLICY_NONE)
+		stream_placement(ctx, buf, pname, tname);
 	if (mem_smaps_range(buf->addr, buf->size_bytes, &si) == 0) {
 		m = probe_add_metric(ctx->res, "thp_backed", UNIT_MIB, BETTER_NONE,
 				     "AnonHugePages backing the three arrays after first touch "
@@ -416,7 +457,8 @@ static int stream_run(struct probe_ctx *ctx, const void *opts)
 	const struct stream_opts *o = opts;
 	unsigned threads[LIST_MAX], dropped = 0, online = team_online_cpus();
 	size_t n_threads = 0;
-	uint64_t array_bytes;
+	uint64_t array_bytes, node_mask = 0;
+	enum numa_policy policy;
 	char buf[64];
 
 	if (list_parse_threads(o->threads, online, threads, &n_threads, &dropped)) {
@@ -437,6 +479,26 @@ static int stream_run(struct probe_ctx *ctx, const void *opts)
 		probe_result_add_param(ctx->res, "nt_skipped",
 				       "non-temporal stores use SSE2 _mm_stream_pd: x86-64 only");
 
+	/* One policy per run: a variant list would multiply every other one. */
+	if (__builtin_popcount(o->policy) != 1) {
+		probe_result_set_status(ctx->res, STATUS_FAIL, "policy takes one choice of %s",
+					NUMA_POLICY_CHOICES);
+		return PROBE_FAIL;
+	}
+	policy = (enum numa_policy)__builtin_ctz(o->policy);
+	if (policy != NUMA_POLICY_NONE) {
+		struct numa_topology topo;
+		int have = numa_topology_read("/sys", &topo) == 0;
+		int bad = numa_nodes_parse(o->nodes, have ? &topo : NULL, &node_mask);
+
+		if (have)
+			numa_topology_free(&topo);
+		if (bad) {
+			probe_result_set_status(ctx->res, STATUS_FAIL,
+						"bad nodes '%s' (0, 0,2, 1-3, all)", o->nodes);
+			return PROBE_FAIL;
+		}
+	}
 	array_bytes = stream_array_bytes(ctx, o);
 	if (mem_check_size(3 * array_bytes, ctx->force, "cpu.stream arrays (3 x size)")) {
 		probe_result_set_status(ctx->res, STATUS_FAIL,
@@ -463,6 +525,8 @@ static int stream_run(struct probe_ctx *ctx, const void *opts)
 			snprintf(tname, sizeof(tname), "%u", threads[ti]);
 			progress("cpu.stream: pages=%s threads=%s", pname, tname);
 			j.nthreads = threads[ti];
+			j.policy = policy;
+			j.node_mask = node_mask;
 			j.team = team_start(threads[ti], NULL);
 			if (!j.team) {
 				probe_result_set_status(ctx->res, STATUS_FAIL,
@@ -478,8 +542,9 @@ static int stream_run(struct probe_ctx *ctx, const void *opts)
 				mem_unmap(&mb);
 			} else {
 				probe_result_set_status(ctx->res, STATUS_FAIL,
-							"cannot map %" PRIu64 " bytes of arrays",
-							3 * array_bytes);
+							"cannot map %" PRIu64 " bytes of arrays or "
+							"apply policy %s",
+							3 * array_bytes, numa_policy_name(policy));
 			}
 			free(j.sums);
 			team_stop(j.team);

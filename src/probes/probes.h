@@ -44,6 +44,8 @@ struct probe {
 	PROBE(cpu_blocks)                                                          \
 	PROBE(cpu_cycler)                                                          \
 	PROBE(cpu_wake)                                                            \
+	PROBE(cpu_numa)                                                            \
+	PROBE(work_decode)                                                         \
 	PROBE(gpu_stream)                                                          \
 	PROBE(gpu_random)                                                          \
 	PROBE(gpu_latency)                                                         \

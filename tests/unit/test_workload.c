@@ -1,0 +1,278 @@
+/* test_workload.c - what a wrapped workload says about itself (llama-bench
+ * JSON and JSONL, JSON lines, name value lines) and the vmstat deltas around
+ * it, on fixtures; one iteration recorded into a probe result. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "core/workload.h"
+
+static const struct workload_value *find(const struct workload_values *v, const char *name,
+					 const char *test, const char *config)
+{
+	for (size_t i = 0; i < v->n; i++) {
+		const struct workload_value *x = &v->items[i];
+		const char *t = NULL, *c = NULL;
+		for (size_t k = 0; k < x->n_labels; k++) {
+			if (!strcmp(x->labels[k].key, "test"))
+				t = x->labels[k].value;
+			if (!strcmp(x->labels[k].key, "config"))
+				c = x->labels[k].value;
+		}
+		if (!strcmp(x->name, name) && (!test || (t && !strcmp(t, test))) &&
+		    ((!config && !c) || (config && c && !strcmp(c, config))))
+			return x;
+	}
+	return NULL;
+}
+
+static void test_llama_json(void **state)
+{
+	char *text = read_file_str("tests/data/llama-bench.json", NULL);
+	struct workload_values v = {0};
+	const struct workload_value *x;
+	assert_non_null(text);
+	assert_int_equal(workload_parse_llama(text, &v), 0);
+	assert_int_equal(v.n, 4);
+	/* pp512 appears twice (n_threads 64 and 32): config labels in order. */
+	x = find(&v, "tokens_per_s", "pp512", "1");
+	assert_non_null(x);
+	assert_true(fabs(x->value - 69.31) < 1e-9);
+	assert_true(fabs(x->spread - 2.70) < 1e-9);
+	assert_int_equal(x->unit, UNIT_TOKENS_S);
+	assert_int_equal(x->better, BETTER_HIGHER);
+	assert_int_equal(json_array_size(x->reps), 2);
+	x = find(&v, "tokens_per_s", "pp512", "2");
+	assert_non_null(x);
+	assert_true(fabs(x->value - 51.49) < 1e-9);
+	/* tg128 once: no config label. */
+	x = find(&v, "tokens_per_s", "tg128", NULL);
+	assert_non_null(x);
+	assert_true(fabs(x->value - 4.262) < 1e-9);
+	/* n_prompt and n_gen both set, with a depth. */
+	assert_non_null(find(&v, "tokens_per_s", "pp512+tg128@d4096", NULL));
+	workload_values_free(&v);
+	assert_int_equal(v.n, 0);
+	/* auto finds llama-bench first */
+	assert_int_equal(workload_parse_output(text, WORKLOAD_PARSE_AUTO, &v),
+			 WORKLOAD_PARSE_LLAMA);
+	assert_int_equal(v.n, 4);
+	workload_values_free(&v);
+	free(text);
+}
+
+static void test_llama_jsonl(void **state)
+{
+	char *text = read_file_str("tests/data/llama-bench.jsonl", NULL);
+	struct workload_values v = {0};
+	const struct workload_value *x;
+	assert_non_null(text);
+	/* Noise lines and a truncated last object are skipped. */
+	assert_int_equal(workload_parse_output(text, WORKLOAD_PARSE_AUTO, &v),
+			 WORKLOAD_PARSE_LLAMA);
+	assert_int_equal(v.n, 2);
+	x = find(&v, "tokens_per_s", "tg128", NULL);
+	assert_non_null(x);
+	assert_true(fabs(x->value - 4.625) < 1e-9);
+	workload_values_free(&v);
+	/* Not llama-bench output at all. */
+	assert_int_equal(workload_parse_llama("hello 1\n[1, 2]\n{\"a\": 1}\n", &v), -1);
+	assert_int_equal(workload_parse_llama("", &v), -1);
+	assert_int_equal(v.n, 0);
+	free(text);
+}
+
+static void test_jsonl(void **state)
+{
+	struct workload_values v = {0};
+	const char *text = "starting\n"
+			   "{\"name\": \"read_bw\", \"value\": 20.5, \"unit\": \"GB/s\"}\n"
+			   "{\"metric\": \"p99\", \"value\": 1.5, \"unit\": \"ms\"}\n"
+			   "{\"step\": 3, \"loss\": 0.25, \"tag\": \"x\", \"ok\": true}\n"
+			   "{\"step\": 4, \"loss\": 0.20}\n"
+			   "{broken\n";
+	const struct workload_value *x;
+	assert_int_equal(workload_parse_output(text, WORKLOAD_PARSE_AUTO, &v),
+			 WORKLOAD_PARSE_JSONL);
+	assert_int_equal(v.n, 4); /* read_bw, p99, step, loss: last value wins */
+	x = find(&v, "read_bw", NULL, NULL);
+	assert_non_null(x);
+	assert_int_equal(x->unit, UNIT_GB_S);
+	assert_int_equal(x->better, BETTER_HIGHER);
+	x = find(&v, "p99", NULL, NULL);
+	assert_int_equal(x->unit, UNIT_MS);
+	assert_int_equal(x->better, BETTER_LOWER);
+	x = find(&v, "loss", NULL, NULL);
+	assert_true(fabs(x->value - 0.20) < 1e-12);
+	assert_int_equal(x->better, BETTER_NONE);
+	workload_values_free(&v);
+}
+
+static void test_lines(void **state)
+{
+	struct workload_values v = {0};
+	const char *text = "fake workload starting (call 1)\n"
+			   "bandwidth 20.10 GB/s\n"
+			   "latency: 90.5 ns\n"
+			   "requests=1001\n"
+			   "tput 12.5 t/s\r\n"
+			   "copy 3 MB/s\n"
+			   "this line has too many words 1 2 3\n"
+			   "1abc 5\n"
+			   "name notanumber\n"
+			   "nan_value nan\n"
+			   "rate 1e3";
+	const struct workload_value *x;
+	assert_int_equal(workload_parse_output(text, WORKLOAD_PARSE_AUTO, &v),
+			 WORKLOAD_PARSE_LINES);
+	assert_int_equal(v.n, 6);
+	x = find(&v, "bandwidth", NULL, NULL);
+	assert_true(fabs(x->value - 20.1) < 1e-12);
+	assert_int_equal(x->unit, UNIT_GB_S);
+	x = find(&v, "latency", NULL, NULL);
+	assert_non_null(x);
+	assert_int_equal(x->better, BETTER_LOWER);
+	x = find(&v, "requests", NULL, NULL);
+	assert_true(x->value == 1001);
+	assert_int_equal(x->unit, UNIT_NONE);
+	assert_null(x->unit_text);
+	x = find(&v, "tput", NULL, NULL);
+	assert_int_equal(x->unit, UNIT_TOKENS_S);
+	x = find(&v, "copy", NULL, NULL); /* MB/s is not one of ours: kept as text */
+	assert_int_equal(x->unit, UNIT_NONE);
+	assert_string_equal(x->unit_text, "MB/s");
+	assert_int_equal(x->better, BETTER_HIGHER);
+	assert_true(find(&v, "rate", NULL, NULL)->value == 1000);
+	workload_values_free(&v);
+	/* Forced modes find nothing in the wrong format. */
+	assert_int_equal(workload_parse_output(text, WORKLOAD_PARSE_LLAMA, &v),
+			 WORKLOAD_PARSE_NONE);
+	assert_int_equal(workload_parse_output("no numbers here\n", WORKLOAD_PARSE_AUTO, &v),
+			 WORKLOAD_PARSE_NONE);
+	assert_int_equal(workload_parse_output(text, WORKLOAD_PARSE_NONE, &v), WORKLOAD_PARSE_NONE);
+	assert_int_equal(v.n, 0);
+}
+
+static void test_modes(void **state)
+{
+	enum workload_parse m;
+	assert_int_equal(workload_parse_mode("llama-bench", &m), 0);
+	assert_int_equal(m, WORKLOAD_PARSE_LLAMA);
+	assert_string_equal(workload_parse_name(m), "llama-bench");
+	assert_int_equal(workload_parse_mode("lines", &m), 0);
+	assert_int_equal(workload_parse_mode("json", &m), -1);
+	assert_int_equal(workload_parse_mode("", &m), -1);
+}
+
+static void read_kv(const char *path, struct kv_list *l)
+{
+	char *text = read_file_str(path, NULL);
+	assert_non_null(text);
+	assert_int_equal(kv_parse_vmstat(text, l), 0);
+	free(text);
+}
+
+static void test_vmstat_delta(void **state)
+{
+	struct kv_list b, a, d;
+	int found;
+	read_kv("tests/data/vmstat-tier-before.txt", &b);
+	read_kv("tests/data/vmstat-tier-after.txt", &a);
+	workload_vmstat_delta(&b, &a, &d);
+	/* Seed 001 table 2 r2's deltas. */
+	assert_int_equal(kv_get(&d, "pgpromote_success", &found), 3050000);
+	assert_int_equal(kv_get(&d, "pgdemote_kswapd", NULL), 5020000);
+	assert_int_equal(kv_get(&d, "numa_hint_faults", NULL), 27770000);
+	assert_int_equal(kv_get(&d, "hwhint_total_events", NULL), 34030000);
+	assert_int_equal(kv_get(&d, "pghot_recorded_accesses", &found), 0);
+	assert_int_equal(found, 1); /* present and unchanged: zero, not absent */
+	/* Absent on one side: absent, never zero. */
+	kv_get(&d, "pghot_recorded_hwhints", &found);
+	assert_int_equal(found, 0);
+	kv_get(&d, "pgpromote_new_counter", &found);
+	assert_int_equal(found, 0);
+	/* Levels are not counters mempath records. */
+	kv_get(&d, "nr_free_pages", &found);
+	assert_int_equal(found, 0);
+	kv_get(&d, "nr_anon_pages", &found);
+	assert_int_equal(found, 0);
+	assert_true(workload_counter_is_key("pgpromote_success"));
+	assert_true(workload_counter_is_key("pghot_recorded_hwhints"));
+	assert_true(workload_counter_is_key("hwhint_dram_accesses"));
+	assert_false(workload_counter_is_key("pgfault"));
+	kv_free(&b);
+	kv_free(&a);
+	kv_free(&d);
+}
+
+static void test_numastat_delta(void **state)
+{
+	json_t *b = workload_numastat_read("tests/data/sysfs-2socket");
+	json_t *a = json_deep_copy(b), *d;
+	json_object_set_new(json_object_get(a, "node1"), "numa_hit", json_integer(2500));
+	d = workload_numastat_delta(b, a);
+	assert_int_equal(json_object_size(b), 2);
+	assert_int_equal(
+		json_integer_value(json_object_get(json_object_get(d, "node1"), "numa_hit")), 500);
+	assert_int_equal(
+		json_integer_value(json_object_get(json_object_get(d, "node0"), "numa_hit")), 0);
+	json_decref(a);
+	json_decref(b);
+	json_decref(d);
+	b = workload_numastat_read("tests/data/no-such-root");
+	assert_int_equal(json_object_size(b), 0);
+	json_decref(b);
+}
+
+/* One ok iteration and one failed one: samples line up, the failure adds no
+ * workload value and keeps its stderr tail. */
+static void test_record(void **state)
+{
+	struct probe_result p;
+	struct workload_iter it;
+	json_t *iters;
+	probe_result_init(&p, "work.wrap");
+	memset(&it, 0, sizeof(it));
+	it.index = 1;
+	it.run.started = 1;
+	it.run.status = 0; /* exit 0 */
+	it.run.wall_s = 2.0;
+	it.run.max_rss_kib = 2048;
+	it.parsed_as = workload_parse_output("bandwidth 20 GB/s\n", WORKLOAD_PARSE_AUTO, &it.vals);
+	workload_record_iter(&p, &it);
+	workload_values_free(&it.vals);
+	it.index = 2;
+	it.run.status = 3 << 8; /* exit 3 */
+	it.run.err_tail = "cannot open model\n";
+	workload_record_iter(&p, &it);
+	assert_non_null(probe_find_metric(&p, "wall_time", NULL));
+	assert_int_equal(probe_find_metric(&p, "wall_time", NULL)->n_samples, 2);
+	assert_int_equal(probe_find_metric(&p, "bandwidth", NULL)->n_samples, 1);
+	assert_true(probe_find_metric(&p, "max_rss", NULL)->samples[0] == 2.0);
+	iters = json_object_get(p.extra, "iterations");
+	assert_int_equal(json_array_size(iters), 2);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(iters, 1), "status")),
+			    "exit 3");
+	assert_string_equal(
+		json_string_value(json_object_get(json_array_get(iters, 1), "stderr_tail")),
+		"cannot open model\n");
+	probe_result_clear(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_llama_json),     cmocka_unit_test(test_llama_jsonl),
+		cmocka_unit_test(test_jsonl),	       cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_modes),	       cmocka_unit_test(test_vmstat_delta),
+		cmocka_unit_test(test_numastat_delta), cmocka_unit_test(test_record),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
