@@ -4,19 +4,21 @@
 grep -q "timeout" to.txt || fail "timeout not reported: $(cat to.txt)"
 "$MEMPATH" report to.json --format csv | awk -F, 'NR == 2 { exit !($2 == "timeout") }' ||
 	fail "timeout status not stored"
-# A crash: kill the probe's child with SIGSEGV while it runs.
-"$MEMPATH" probe cpu.first_touch size=1G --reps 50 -o seg.json >seg.txt 2>&1 &
+# A crash: kill the probe's child with SIGSEGV while it runs. The progress
+# line is printed just before the probe's child is forked (an earlier child
+# collects the GPU part of the fingerprint and must not be the one killed).
+"$MEMPATH" probe cpu.first_touch size=1G --reps 50 -o seg.json >seg.txt 2>seg.err &
 pid=$!
 child=""
 i=0
-while [ -z "$child" ] && [ $i -lt 100 ]; do
+while [ -z "$child" ] && [ $i -lt 300 ]; do
 	sleep 0.1
-	child=$(pgrep -P $pid | head -n 1)
+	grep -q "cpu.first_touch \.\.\." seg.err && child=$(pgrep -P $pid | head -n 1)
 	i=$((i + 1))
 done
 [ -n "$child" ] || fail "no probe child seen"
 sleep 0.3
 kill -SEGV "$child"
 wait $pid || fail "the run should survive a crashed probe"
-grep -q "crashed: signal 11" seg.txt || fail "crash not reported: $(cat seg.txt)"
+grep -q "crashed: signal 11" seg.txt seg.err || fail "crash not reported: $(cat seg.txt seg.err)"
 exit 0
