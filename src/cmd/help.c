@@ -13,8 +13,9 @@ int cmd_usage(const char *name, FILE *f)
 	static const struct {
 		const char *name;
 		const char *text;
-	} usages[] = {{"run", usage_run},	  {"probe", usage_probe},     {"list", usage_list},
-		      {"help", usage_help},	  {"sysinfo", usage_sysinfo}, {"report", usage_report},
+	} usages[] = {{"run", usage_run},	  {"probe", usage_probe},
+		      {"list", usage_list},	  {"help", usage_help},
+		      {"sysinfo", usage_sysinfo}, {"report", usage_report},
 		      {"compare", usage_compare}, {"ab", usage_ab},
 		      {"wrap", usage_wrap},	  {"phantom", usage_phantom}};
 	for (size_t i = 0; i < sizeof(usages) / sizeof(usages[0]); i++)
@@ -52,7 +53,8 @@ int cmd_help(int argc, char **argv)
 		return 0;
 	p = probe_find(argv[1]);
 	if (!p) {
-		fprintf(stderr, "mempath: error: no command or probe named '%s' (see 'mempath list')\n",
+		fprintf(stderr,
+			"mempath: error: no command or probe named '%s' (see 'mempath list')\n",
 			argv[1]);
 		return 2;
 	}

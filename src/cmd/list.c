@@ -4,10 +4,11 @@
 #include "../probes/probes.h"
 #include "cmd.h"
 
-const char usage_list[] = "usage: mempath list\n"
-			  "\n"
-			  "Lists every probe with the suites it belongs to and a one-line summary.\n"
-			  "Suites: quick (Q), cpu, gpu, p2p; full runs them all.\n";
+const char usage_list[] =
+	"usage: mempath list\n"
+	"\n"
+	"Lists every probe with the suites it belongs to and a one-line summary.\n"
+	"Suites: quick (Q), cpu, gpu, p2p; full runs them all.\n";
 
 int cmd_list(int argc, char **argv)
 {

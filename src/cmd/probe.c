@@ -21,13 +21,18 @@ int parse_count(const char *s, unsigned *out, unsigned min, const char *what);
 
 int cmd_probe(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"opt", required_argument, NULL, 'p'},	   {"quick", no_argument, NULL, 'Q'},
-		{"reps", required_argument, NULL, 'r'},	   {"warmups", required_argument, NULL, 'w'},
-		{"timeout", required_argument, NULL, 't'}, {"output", required_argument, NULL, 'o'},
-		{"format", required_argument, NULL, 'f'},  {"force", no_argument, NULL, 'F'},
-		{"quiet", no_argument, NULL, 'q'},	   {"help", no_argument, NULL, 'h'},
-		{"label", required_argument, NULL, 'l'},   {NULL, 0, NULL, 0}};
+	static const struct option longopts[] = {{"opt", required_argument, NULL, 'p'},
+						 {"quick", no_argument, NULL, 'Q'},
+						 {"reps", required_argument, NULL, 'r'},
+						 {"warmups", required_argument, NULL, 'w'},
+						 {"timeout", required_argument, NULL, 't'},
+						 {"output", required_argument, NULL, 'o'},
+						 {"format", required_argument, NULL, 'f'},
+						 {"force", no_argument, NULL, 'F'},
+						 {"quiet", no_argument, NULL, 'q'},
+						 {"help", no_argument, NULL, 'h'},
+						 {"label", required_argument, NULL, 'l'},
+						 {NULL, 0, NULL, 0}};
 	const char *label = NULL;
 	enum report_format fmt = REPORT_TERM;
 	const struct probe *p = NULL;

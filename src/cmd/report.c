@@ -9,9 +9,10 @@
 #include "../report/report.h"
 #include "cmd.h"
 
-const char usage_report[] = "usage: mempath report FILE [--format term|md|json|csv] [-o OUT]\n"
-			    "\n"
-			    "Renders a results file. Summaries are recomputed from the raw samples.\n";
+const char usage_report[] =
+	"usage: mempath report FILE [--format term|md|json|csv] [-o OUT]\n"
+	"\n"
+	"Renders a results file. Summaries are recomputed from the raw samples.\n";
 
 int cmd_report(int argc, char **argv)
 {
@@ -28,7 +29,8 @@ int cmd_report(int argc, char **argv)
 		switch (c) {
 		case 'f':
 			if (report_format_parse(optarg, &fmt) != 0)
-				return error("unknown format '%s' (term, md, json, csv)", optarg), 2;
+				return error("unknown format '%s' (term, md, json, csv)", optarg),
+				       2;
 			break;
 		case 'o':
 			out = optarg;
@@ -42,7 +44,8 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1)
-		return error("report needs exactly one results file (see 'mempath report --help')"), 2;
+		return error("report needs exactly one results file (see 'mempath report --help')"),
+		       2;
 	r = run_read_file(argv[optind]);
 	if (!r)
 		return 2;

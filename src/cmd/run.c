@@ -56,13 +56,18 @@ static int in_list(const char *list, const char *name)
 
 int cmd_run(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"suite", required_argument, NULL, 's'},   {"label", required_argument, NULL, 'l'},
-		{"output", required_argument, NULL, 'o'},  {"reps", required_argument, NULL, 'r'},
-		{"warmups", required_argument, NULL, 'w'}, {"timeout", required_argument, NULL, 't'},
-		{"format", required_argument, NULL, 'f'},  {"only", required_argument, NULL, 'O'},
-		{"force", no_argument, NULL, 'F'},	   {"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},	   {NULL, 0, NULL, 0}};
+	static const struct option longopts[] = {{"suite", required_argument, NULL, 's'},
+						 {"label", required_argument, NULL, 'l'},
+						 {"output", required_argument, NULL, 'o'},
+						 {"reps", required_argument, NULL, 'r'},
+						 {"warmups", required_argument, NULL, 'w'},
+						 {"timeout", required_argument, NULL, 't'},
+						 {"format", required_argument, NULL, 'f'},
+						 {"only", required_argument, NULL, 'O'},
+						 {"force", no_argument, NULL, 'F'},
+						 {"quiet", no_argument, NULL, 'q'},
+						 {"help", no_argument, NULL, 'h'},
+						 {NULL, 0, NULL, 0}};
 	const char *suite = "quick", *label = NULL, *only = NULL;
 	char *out_path = NULL;
 	enum report_format fmt = REPORT_TERM;
@@ -100,7 +105,8 @@ int cmd_run(int argc, char **argv)
 		}
 		case 'f':
 			if (report_format_parse(optarg, &fmt) != 0)
-				return error("unknown format '%s' (term, md, json, csv)", optarg), 2;
+				return error("unknown format '%s' (term, md, json, csv)", optarg),
+				       2;
 			break;
 		case 'O':
 			only = optarg;
@@ -120,7 +126,8 @@ int cmd_run(int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		return error("unexpected argument '%s' (see 'mempath run --help')", argv[optind]), 2;
+		return error("unexpected argument '%s' (see 'mempath run --help')", argv[optind]),
+		       2;
 	if (!session_suite_valid(suite))
 		return error("unknown suite '%s' (quick, full, cpu, gpu, p2p)", suite), 2;
 	if (only) {
@@ -149,7 +156,8 @@ int cmd_run(int argc, char **argv)
 		warning("suite '%s' has no probe that applies to this machine", suite);
 	for (size_t i = 0; i < probe_table_len && !runner_interrupted(); i++) {
 		const struct probe *p = probe_table[i];
-		if (!session_suite_has(suite, p, s.gpu_present) || (only && !in_list(only, p->name)))
+		if (!session_suite_has(suite, p, s.gpu_present) ||
+		    (only && !in_list(only, p->name)))
 			continue;
 		if (session_run_probe(&s, p, NULL, 0) != 0) {
 			rc = 1;
@@ -158,8 +166,10 @@ int cmd_run(int argc, char **argv)
 	}
 	if (session_end(&s) != 0)
 		rc = 1;
-	if (s.run->knobs_start && s.run->knobs_end && !json_equal(s.run->knobs_start, s.run->knobs_end))
-		warning("machine knobs changed during the run (see knobs.start and knobs.end in '%s')",
+	if (s.run->knobs_start && s.run->knobs_end &&
+	    !json_equal(s.run->knobs_start, s.run->knobs_end))
+		warning("machine knobs changed during the run (see knobs.start and knobs.end in "
+			"'%s')",
 			out_path);
 	report_write(s.run, fmt, stdout);
 	fflush(stdout);

@@ -110,9 +110,9 @@ void kv_free(struct kv_list *l)
 int vmstat_is_recorded(const char *name)
 {
 	static const char *const prefixes[] = {
-		"pgfault",   "pgmajfault", "thp_",	 "compact_", "numa_",  "pgmigrate_",
-		"pgpromote_", "pgdemote_", "pswp",	 "swap_",    "pghot_", "hwhint_",
-		"pgalloc_",  "pgfree",	   "pgsteal_",	 "pgscan_",  "oom_kill", "drop_",
+		"pgfault",    "pgmajfault", "thp_",	"compact_", "numa_",	"pgmigrate_",
+		"pgpromote_", "pgdemote_",  "pswp",	"swap_",    "pghot_",	"hwhint_",
+		"pgalloc_",   "pgfree",	    "pgsteal_", "pgscan_",  "oom_kill", "drop_",
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++)
 		if (str_starts_with(name, prefixes[i]))

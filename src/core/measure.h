@@ -18,11 +18,11 @@ enum { PROBE_OK = 0, PROBE_SKIP = 1, PROBE_FAIL = 2 };
 
 struct probe_ctx {
 	struct probe_result *res;
-	unsigned reps;          /* counted samples per metric (default 10) */
-	unsigned warmups;       /* warm-up samples per metric (default 2) */
+	unsigned reps;		/* counted samples per metric (default 10) */
+	unsigned warmups;	/* warm-up samples per metric (default 2) */
 	uint64_t min_sample_ns; /* shortest sample (default 50 ms) */
-	int quick;              /* quick sizes were applied */
-	int force;              /* sizes above 80% of MemAvailable allowed */
+	int quick;		/* quick sizes were applied */
+	int force;		/* sizes above 80% of MemAvailable allowed */
 };
 
 /* Does the measured operation `iters` times. Returns 0, or -1 on a failure
@@ -30,7 +30,7 @@ struct probe_ctx {
 typedef int (*measure_op_fn)(void *arg, uint64_t iters);
 
 enum measure_kind {
-	MEASURE_RATE,     /* sample = work_per_iter * iters / seconds * scale */
+	MEASURE_RATE,	  /* sample = work_per_iter * iters / seconds * scale */
 	MEASURE_TIME_PER, /* sample = nanoseconds / (work_per_iter * iters) * scale */
 };
 

@@ -3,8 +3,8 @@
 #include "mem.h"
 
 #include <errno.h>
-#include <math.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -86,7 +86,7 @@ int mem_smaps_parse(const char *text, uintptr_t start, uintptr_t end, struct sma
 			else if ((v = field_kb(p, "AnonHugePages")) != UINT64_MAX)
 				out->anon_huge_bytes += v;
 		}
-next:
+	next:
 		p = eol ? eol + 1 : NULL;
 	}
 	return out->n_vmas ? 0 : -1;
@@ -124,9 +124,10 @@ int mem_check_size(uint64_t bytes, int force, const char *what)
 	if (avail == 0)
 		return 0; /* cannot tell; the child's OOM is then caught by the runner */
 	if ((double)bytes > 0.8 * (double)avail && !force)
-		return error("%s of %.2f GiB is above 80%% of MemAvailable (%.2f GiB); use a smaller "
-			     "size or --force",
-			     what, (double)bytes / (1 << 30), (double)avail / (1 << 30));
+		return error(
+			"%s of %.2f GiB is above 80%% of MemAvailable (%.2f GiB); use a smaller "
+			"size or --force",
+			what, (double)bytes / (1 << 30), (double)avail / (1 << 30));
 	return 0;
 }
 
@@ -306,7 +307,8 @@ uint64_t mem_cache_knee_bytes(int *measured_now)
 	}
 	/* 256 KiB .. 256 MiB on huge pages, so the curve shows cache capacity and
 	 * not translation. */
-	if (mem_available_bytes() < (1ull << 30) || mem_map(&b, 256u << 20, MEM_PAGES_THP, 0) != 0) {
+	if (mem_available_bytes() < (1ull << 30) ||
+	    mem_map(&b, 256u << 20, MEM_PAGES_THP, 0) != 0) {
 		free(dir);
 		free(path);
 		free(key);

@@ -19,9 +19,9 @@
 enum mem_pages { MEM_PAGES_4K = 0, MEM_PAGES_THP = 1, MEM_PAGES_DEFAULT = 2 };
 
 struct mem_buf {
-	void *addr;        /* 2 MiB aligned start */
+	void *addr;	   /* 2 MiB aligned start */
 	size_t size_bytes; /* usable size requested */
-	void *map_addr;    /* what munmap needs */
+	void *map_addr;	   /* what munmap needs */
 	size_t map_bytes;
 	enum mem_pages pages;
 };
@@ -35,9 +35,9 @@ int mem_map(struct mem_buf *b, size_t size, enum mem_pages pages, int extra_flag
 void mem_unmap(struct mem_buf *b);
 
 struct smaps_info {
-	uint64_t size_bytes;       /* VMA sizes overlapping the range */
+	uint64_t size_bytes; /* VMA sizes overlapping the range */
 	uint64_t rss_bytes;
-	uint64_t anon_huge_bytes;  /* AnonHugePages: THP actually backing it */
+	uint64_t anon_huge_bytes; /* AnonHugePages: THP actually backing it */
 	unsigned n_vmas;
 };
 

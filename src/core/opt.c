@@ -28,11 +28,28 @@ int opt_parse_size(const char *s, uint64_t *out)
 	if (errno || end == s || !isfinite(v) || v < 0)
 		return -1;
 	switch (*end) {
-	case 'k': case 'K': mult = 1024.0; end++; break;
-	case 'm': case 'M': mult = 1048576.0; end++; break;
-	case 'g': case 'G': mult = 1073741824.0; end++; break;
-	case 't': case 'T': mult = 1099511627776.0; end++; break;
-	default: break;
+	case 'k':
+	case 'K':
+		mult = 1024.0;
+		end++;
+		break;
+	case 'm':
+	case 'M':
+		mult = 1048576.0;
+		end++;
+		break;
+	case 'g':
+	case 'G':
+		mult = 1073741824.0;
+		end++;
+		break;
+	case 't':
+	case 'T':
+		mult = 1099511627776.0;
+		end++;
+		break;
+	default:
+		break;
 	}
 	if (mult > 1 && *end == 'i')
 		end++;
@@ -158,13 +175,14 @@ static int set_value(const struct opt *o, void *dst, const char *v, const char *
 	switch (o->type) {
 	case OPT_T_SIZE:
 		if (opt_parse_size(v, (uint64_t *)field) != 0)
-			return error("bad size '%s' for option '%s'%s%s (examples: 4096, 64K, 512M, 1G)", v,
-				     o->name, ctx ? " of " : "", ctx ? ctx : "");
+			return error(
+				"bad size '%s' for option '%s'%s%s (examples: 4096, 64K, 512M, 1G)",
+				v, o->name, ctx ? " of " : "", ctx ? ctx : "");
 		return 0;
 	case OPT_T_UINT:
 		if (parse_uint(v, (uint64_t *)field) != 0)
-			return error("bad number '%s' for option '%s'%s%s", v, o->name, ctx ? " of " : "",
-				     ctx ? ctx : "");
+			return error("bad number '%s' for option '%s'%s%s", v, o->name,
+				     ctx ? " of " : "", ctx ? ctx : "");
 		return 0;
 	case OPT_T_DOUBLE: {
 		char *end;
@@ -172,14 +190,15 @@ static int set_value(const struct opt *o, void *dst, const char *v, const char *
 		errno = 0;
 		d = strtod(v, &end);
 		if (!*v || *end || errno || !isfinite(d))
-			return error("bad number '%s' for option '%s'%s%s", v, o->name, ctx ? " of " : "",
-				     ctx ? ctx : "");
+			return error("bad number '%s' for option '%s'%s%s", v, o->name,
+				     ctx ? " of " : "", ctx ? ctx : "");
 		*(double *)field = d;
 		return 0;
 	}
 	case OPT_T_LIST:
 		if (parse_list(o, v, (uint32_t *)field) != 0)
-			return error("bad value '%s' for option '%s'%s%s: choose from %s (comma-separated) or all",
+			return error("bad value '%s' for option '%s'%s%s: choose from %s "
+				     "(comma-separated) or all",
 				     v, o->name, ctx ? " of " : "", ctx ? ctx : "", o->choices);
 		return 0;
 	case OPT_T_STR:
@@ -209,8 +228,9 @@ int opt_set(const struct opt *opts, void *dst, const char *kv, const char *ctx)
 		return error("option '%s' is not of the form name=value", kv);
 	o = find_opt(opts, kv, (size_t)(eq - kv));
 	if (!o)
-		return error("unknown option '%.*s'%s%s (see 'mempath help%s%s')", (int)(eq - kv), kv,
-			     ctx ? " for " : "", ctx ? ctx : "", ctx ? " " : "", ctx ? ctx : "");
+		return error("unknown option '%.*s'%s%s (see 'mempath help%s%s')", (int)(eq - kv),
+			     kv, ctx ? " for " : "", ctx ? ctx : "", ctx ? " " : "",
+			     ctx ? ctx : "");
 	return set_value(o, dst, eq + 1, ctx);
 }
 
@@ -272,8 +292,10 @@ void opt_print_help(const struct opt *opts, FILE *f)
 	for (const struct opt *o = opts; o->name; o++) {
 		char lhs[64];
 		snprintf(lhs, sizeof(lhs), "%s=<%s>", o->name, type_names[o->type]);
-		fprintf(f, "  %-22s %s (default: %s)\n", lhs, o->help, o->def && *o->def ? o->def : "none");
+		fprintf(f, "  %-22s %s (default: %s)\n", lhs, o->help,
+			o->def && *o->def ? o->def : "none");
 		if (o->type == OPT_T_LIST)
-			fprintf(f, "  %-22s choices: %s, comma-separated, or all\n", "", o->choices);
+			fprintf(f, "  %-22s choices: %s, comma-separated, or all\n", "",
+				o->choices);
 	}
 }

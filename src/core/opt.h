@@ -23,24 +23,42 @@ enum opt_type {
 	OPT_T_STR,    /* char[OPT_STR_MAX] */
 };
 
-#define OPT_STR_MAX 128
+#define OPT_STR_MAX	128
 #define OPT_MAX_CHOICES 16
 
 struct opt {
 	const char *name;
 	enum opt_type type;
 	size_t offset;
-	const char *def;     /* default, parsed like user input */
+	const char *def; /* default, parsed like user input */
 	const char *help;
 	const char *choices; /* OPT_T_LIST: "4k|thp" */
 };
 
-#define OPT_SIZE(n, st, f, d, h) {n, OPT_T_SIZE, offsetof(st, f), d, h, NULL}
-#define OPT_UINT(n, st, f, d, h) {n, OPT_T_UINT, offsetof(st, f), d, h, NULL}
-#define OPT_DOUBLE(n, st, f, d, h) {n, OPT_T_DOUBLE, offsetof(st, f), d, h, NULL}
-#define OPT_LIST(n, st, f, c, d, h) {n, OPT_T_LIST, offsetof(st, f), d, h, c}
-#define OPT_STR(n, st, f, d, h) {n, OPT_T_STR, offsetof(st, f), d, h, NULL}
-#define OPT_END {NULL, OPT_T_END, 0, NULL, NULL, NULL}
+#define OPT_SIZE(n, st, f, d, h)                           \
+	{                                                  \
+		n, OPT_T_SIZE, offsetof(st, f), d, h, NULL \
+	}
+#define OPT_UINT(n, st, f, d, h)                           \
+	{                                                  \
+		n, OPT_T_UINT, offsetof(st, f), d, h, NULL \
+	}
+#define OPT_DOUBLE(n, st, f, d, h)                           \
+	{                                                    \
+		n, OPT_T_DOUBLE, offsetof(st, f), d, h, NULL \
+	}
+#define OPT_LIST(n, st, f, c, d, h)                     \
+	{                                               \
+		n, OPT_T_LIST, offsetof(st, f), d, h, c \
+	}
+#define OPT_STR(n, st, f, d, h)                           \
+	{                                                 \
+		n, OPT_T_STR, offsetof(st, f), d, h, NULL \
+	}
+#define OPT_END                                      \
+	{                                            \
+		NULL, OPT_T_END, 0, NULL, NULL, NULL \
+	}
 
 /* "4k" -> 4096. Accepts k/K, m/M, g/G, t/T (binary), optional "iB"/"B", and a
  * decimal fraction ("1.5G"). Rejects empty, negative, trailing junk, overflow.

@@ -21,25 +21,25 @@
 /* Units: fixed strings in the file. GB = 1e9 bytes, GiB = 2^30 bytes. */
 enum unit {
 	UNIT_NONE = 0,
-	UNIT_GB_S,      /* "GB/s"   1e9 bytes per second */
-	UNIT_GIB_S,     /* "GiB/s"  2^30 bytes per second */
-	UNIT_NS,        /* "ns" */
-	UNIT_US,        /* "us" */
-	UNIT_MS,        /* "ms" */
-	UNIT_S,         /* "s" */
-	UNIT_MACC_S,    /* "Macc/s" million accesses per second */
-	UNIT_MIB,       /* "MiB" */
-	UNIT_GIB,       /* "GiB" */
-	UNIT_BYTES,     /* "B" */
-	UNIT_COUNT,     /* "count" */
-	UNIT_PER_GIB,   /* "/GiB" events per GiB touched */
-	UNIT_WORDS_US,  /* "words/us" 64-bit words per microsecond */
-	UNIT_PCT,       /* "%" */
-	UNIT_MHZ,       /* "MHz" */
-	UNIT_W,         /* "W" */
-	UNIT_C,         /* "C" degrees Celsius */
-	UNIT_RATIO,     /* "x" */
-	UNIT_TOKENS_S,  /* "tok/s" */
+	UNIT_GB_S,     /* "GB/s"   1e9 bytes per second */
+	UNIT_GIB_S,    /* "GiB/s"  2^30 bytes per second */
+	UNIT_NS,       /* "ns" */
+	UNIT_US,       /* "us" */
+	UNIT_MS,       /* "ms" */
+	UNIT_S,	       /* "s" */
+	UNIT_MACC_S,   /* "Macc/s" million accesses per second */
+	UNIT_MIB,      /* "MiB" */
+	UNIT_GIB,      /* "GiB" */
+	UNIT_BYTES,    /* "B" */
+	UNIT_COUNT,    /* "count" */
+	UNIT_PER_GIB,  /* "/GiB" events per GiB touched */
+	UNIT_WORDS_US, /* "words/us" 64-bit words per microsecond */
+	UNIT_PCT,      /* "%" */
+	UNIT_MHZ,      /* "MHz" */
+	UNIT_W,	       /* "W" */
+	UNIT_C,	       /* "C" degrees Celsius */
+	UNIT_RATIO,    /* "x" */
+	UNIT_TOKENS_S, /* "tok/s" */
 	UNIT__COUNT
 };
 
@@ -48,7 +48,7 @@ enum better { BETTER_NONE = 0, BETTER_HIGHER, BETTER_LOWER };
 enum probe_status { STATUS_OK = 0, STATUS_SKIP, STATUS_FAIL, STATUS_TIMEOUT };
 
 const char *unit_name(enum unit u);
-int unit_parse(const char *s, enum unit *out);          /* 0 or -1 */
+int unit_parse(const char *s, enum unit *out); /* 0 or -1 */
 const char *better_name(enum better b);
 int better_parse(const char *s, enum better *out);
 const char *status_name(enum probe_status s);
@@ -60,15 +60,15 @@ struct label {
 };
 
 struct metric {
-	char *name;        /* "read_bw"; a string literal at the call site */
+	char *name; /* "read_bw"; a string literal at the call site */
 	enum unit unit;
 	enum better better;
-	char *desc;        /* granularity and byte rule: "bytes read once, 64 B lines" */
+	char *desc; /* granularity and byte rule: "bytes read once, 64 B lines" */
 	struct label *labels;
 	size_t n_labels;
-	double *samples;   /* counted samples, in order taken */
+	double *samples; /* counted samples, in order taken */
 	size_t n_samples, cap_samples;
-	double *warmups;   /* warm-up samples: run and kept, never summarized */
+	double *warmups; /* warm-up samples: run and kept, never summarized */
 	size_t n_warmups, cap_warmups;
 	struct summary summary; /* recomputed by metric_summarize() */
 };
@@ -79,19 +79,19 @@ struct counter {
 };
 
 struct probe_result {
-	char *name;               /* "cpu.stream" */
+	char *name; /* "cpu.stream" */
 	enum probe_status status;
-	char *reason;             /* why skip/fail/timeout; NULL when ok */
-	struct label *params;     /* effective parameters, canonical text */
+	char *reason;	      /* why skip/fail/timeout; NULL when ok */
+	struct label *params; /* effective parameters, canonical text */
 	size_t n_params;
 	struct metric *metrics;
 	size_t n_metrics, cap_metrics;
 	struct counter *counters; /* /proc/vmstat deltas over the probe; absent = absent */
 	size_t n_counters;
-	double wall_s;            /* child's wall time */
-	double user_s, sys_s;     /* child's rusage */
+	double wall_s;	      /* child's wall time */
+	double user_s, sys_s; /* child's rusage */
 	int64_t max_rss_kib, minflt, majflt;
-	json_t *extra;            /* probe-specific notes (knee found, sizes used); may be NULL */
+	json_t *extra; /* probe-specific notes (knee found, sizes used); may be NULL */
 };
 
 struct run {
@@ -103,13 +103,13 @@ struct run {
 	char *label;
 	char *suite;
 	char *start_time, *end_time;
-	json_t *host;         /* sysinfo fingerprint */
-	json_t *knobs_start;  /* knobs at start */
-	json_t *knobs_end;    /* knobs read again at end */
-	json_t *noise;        /* load average before/after etc. */
+	json_t *host;	     /* sysinfo fingerprint */
+	json_t *knobs_start; /* knobs at start */
+	json_t *knobs_end;   /* knobs read again at end */
+	json_t *noise;	     /* load average before/after etc. */
 	struct probe_result *probes;
 	size_t n_probes, cap_probes;
-	int interrupted;      /* Ctrl-C: partial run */
+	int interrupted; /* Ctrl-C: partial run */
 };
 
 struct run *run_new(void);
@@ -121,9 +121,8 @@ void run_take_probe(struct run *r, struct probe_result *src);
 
 void probe_result_init(struct probe_result *p, const char *name);
 void probe_result_clear(struct probe_result *p);
-void probe_result_set_status(struct probe_result *p, enum probe_status s,
-			     const char *reason_fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+void probe_result_set_status(struct probe_result *p, enum probe_status s, const char *reason_fmt,
+			     ...) __attribute__((format(printf, 3, 4)));
 void probe_result_add_param(struct probe_result *p, const char *key, const char *value);
 
 /* Adds a metric. Labels come as NULL-terminated key,value pairs:

@@ -86,9 +86,10 @@ json_t *run_to_json(const struct run *r)
 {
 	json_t *o = json_object(), *argv = json_array(), *probes = json_array();
 	json_object_set_new(o, "schema", json_string(RESULTS_SCHEMA));
-	json_object_set_new(o, "tool", json_pack("{s:s, s:o, s:o}", "name", "mempath", "version",
-						 str_or_null(r->tool_version), "git",
-						 str_or_null(r->git_hash)));
+	json_object_set_new(o, "tool",
+			    json_pack("{s:s, s:o, s:o}", "name", "mempath", "version",
+				      str_or_null(r->tool_version), "git",
+				      str_or_null(r->git_hash)));
 	for (size_t i = 0; i < r->argc; i++)
 		json_array_append_new(argv, json_string(r->argv[i]));
 	json_object_set_new(o, "argv", argv);
@@ -99,8 +100,9 @@ json_t *run_to_json(const struct run *r)
 	json_object_set_new(o, "interrupted", json_boolean(r->interrupted));
 	json_object_set(o, "host", r->host ? r->host : json_object());
 	json_object_set_new(o, "knobs",
-			    json_pack("{s:O, s:O}", "start", r->knobs_start ? r->knobs_start : json_null(),
-				      "end", r->knobs_end ? r->knobs_end : json_null()));
+			    json_pack("{s:O, s:O}", "start",
+				      r->knobs_start ? r->knobs_start : json_null(), "end",
+				      r->knobs_end ? r->knobs_end : json_null()));
 	if (r->noise)
 		json_object_set(o, "noise", r->noise);
 	for (size_t i = 0; i < r->n_probes; i++)
@@ -149,8 +151,7 @@ static int get_labels(const struct rd *rd, json_t *o, const char *key, struct la
 	if (!json_is_object(v))
 		return bad(rd, key, "is not an object");
 	*out = xcalloc(json_object_size(v) + 1, sizeof(**out));
-	json_object_foreach(v, k, val)
-	{
+	json_object_foreach (v, k, val) {
 		if (!json_is_string(val))
 			return bad(rd, key, "has a value that is not a string");
 		(*out)[*n].key = xstrdup(k);
@@ -173,8 +174,7 @@ static int get_doubles(const struct rd *rd, json_t *o, const char *key, double *
 		return bad(rd, key, "is not an array");
 	*cap = json_array_size(v);
 	*out = xcalloc(*cap + 1, sizeof(double));
-	json_array_foreach(v, i, x)
-	{
+	json_array_foreach (v, i, x) {
 		if (!json_is_number(x))
 			return bad(rd, key, "holds something that is not a number");
 		(*out)[(*n)++] = json_number_value(x);
@@ -277,8 +277,7 @@ static int probe_from_json_rd(struct rd *rd, json_t *j, struct probe_result *p)
 	counters = json_object_get(j, "counters");
 	if (counters && !json_is_object(counters))
 		return bad(rd, "counters", "is not an object");
-	json_object_foreach(counters, k, x)
-	{
+	json_object_foreach (counters, k, x) {
 		if (!json_is_integer(x))
 			return bad(rd, "counters", "holds a value that is not an integer");
 		probe_add_counter(p, k, json_integer_value(x));
@@ -346,8 +345,7 @@ struct run *run_from_json(json_t *j, const char *what)
 	argv = json_object_get(j, "argv");
 	if (argv && json_is_array(argv)) {
 		r->argv = xcalloc(json_array_size(argv) + 1, sizeof(char *));
-		json_array_foreach(argv, i, x)
-		{
+		json_array_foreach (argv, i, x) {
 			if (!json_is_string(x)) {
 				bad(&rd, "argv", "holds something that is not a string");
 				goto fail;

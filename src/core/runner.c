@@ -275,8 +275,8 @@ int runner_run_probe(const struct probe *p, char *const *kvs, size_t n_kvs,
 		if (interrupted)
 			probe_result_set_status(out, STATUS_FAIL, "interrupted");
 		else if (co.timed_out)
-			probe_result_set_status(out, STATUS_TIMEOUT, "no result after %.0f s; killed",
-						timeout);
+			probe_result_set_status(out, STATUS_TIMEOUT,
+						"no result after %.0f s; killed", timeout);
 		else if (WIFSIGNALED(co.status)) {
 			struct kv_list now;
 			int sig = WTERMSIG(co.status);
@@ -285,12 +285,14 @@ int runner_run_probe(const struct probe *p, char *const *kvs, size_t n_kvs,
 			kv_free(&now);
 			if (sig == SIGKILL && oom_before_found && oom_after_found &&
 			    oom_after > oom_before)
-				probe_result_set_status(out, STATUS_FAIL, "killed by the OOM killer");
+				probe_result_set_status(out, STATUS_FAIL,
+							"killed by the OOM killer");
 			else
-				probe_result_set_status(out, STATUS_FAIL, "crashed: signal %d (%s)", sig,
-							strsignal(sig));
+				probe_result_set_status(out, STATUS_FAIL, "crashed: signal %d (%s)",
+							sig, strsignal(sig));
 		} else if (WIFEXITED(co.status))
-			probe_result_set_status(out, STATUS_FAIL, "child exited with status %d and no result",
+			probe_result_set_status(out, STATUS_FAIL,
+						"child exited with status %d and no result",
 						WEXITSTATUS(co.status));
 		else
 			probe_result_set_status(out, STATUS_FAIL, "child ended with no result");

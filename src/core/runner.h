@@ -16,10 +16,10 @@
 #include "results.h"
 
 struct runner_opts {
-	double timeout_s;        /* per probe; 0 = probe's own or 600 s */
+	double timeout_s; /* per probe; 0 = probe's own or 600 s */
 	unsigned reps, warmups;
 	uint64_t min_sample_ns;
-	int quick;               /* apply the probe's quick_opts first */
+	int quick; /* apply the probe's quick_opts first */
 	int force;
 };
 

@@ -13,7 +13,7 @@ struct session {
 	struct run *run;
 	const char *out_path; /* NULL: nothing written */
 	struct runner_opts ropts;
-	int gpu_present;      /* from the fingerprint */
+	int gpu_present; /* from the fingerprint */
 	unsigned done, total;
 };
 

@@ -66,7 +66,8 @@ static json_t *cpuidle_states(int cpu)
 	for (int i = 0; i < 16; i++) {
 		char base[128], path[192];
 		json_t *st;
-		snprintf(base, sizeof(base), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d", cpu, i);
+		snprintf(base, sizeof(base), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d", cpu,
+			 i);
 		snprintf(path, sizeof(path), "%s/name", base);
 		if (access(path, R_OK) != 0)
 			break;
@@ -130,7 +131,8 @@ static json_t *cpu_info(void)
 	if ((s = cpuinfo_field(ci, "flags")) != NULL) {
 		json_object_set_new(o, "avx2", json_boolean(strstr(s, " avx2") != NULL));
 		json_object_set_new(o, "avx512f", json_boolean(strstr(s, " avx512f") != NULL));
-		json_object_set_new(o, "hypervisor", json_boolean(strstr(s, " hypervisor") != NULL));
+		json_object_set_new(o, "hypervisor",
+				    json_boolean(strstr(s, " hypervisor") != NULL));
 		free(s);
 	}
 	free(ci);
@@ -255,11 +257,13 @@ json_t *sysinfo_knobs(void)
 	set_int_file(o, "cpufreq_boost", "/sys/devices/system/cpu/cpufreq/boost");
 	for (int i = 0; i < 16; i++) {
 		char *name, *dis;
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cpuidle/state%d/name", i);
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cpuidle/state%d/name",
+			 i);
 		name = read_line_str(path);
 		if (!name)
 			break;
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cpuidle/state%d/disable", i);
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cpuidle/state%d/disable",
+			 i);
 		dis = read_line_str(path);
 		if (dis && atoi(dis))
 			json_array_append_new(disabled, json_string(str_trim(name)));
@@ -318,8 +322,9 @@ json_t *sysinfo_collect(void)
 	if (meminfo_read(&mi) == 0) {
 		int found;
 		int64_t v;
-		static const char *const keys[] = {"MemTotal", "MemAvailable", "SwapTotal",
-						   "Hugepagesize", "HugePages_Total", "AnonHugePages"};
+		static const char *const keys[] = {"MemTotal",	      "MemAvailable",
+						   "SwapTotal",	      "Hugepagesize",
+						   "HugePages_Total", "AnonHugePages"};
 		for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
 			v = kv_get(&mi, keys[i], &found);
 			if (found)
@@ -346,8 +351,7 @@ static void print_obj(json_t *o, int indent, FILE *f)
 {
 	const char *k;
 	json_t *v;
-	json_object_foreach(o, k, v)
-	{
+	json_object_foreach (o, k, v) {
 		fprintf(f, "%*s%s:", indent, "", k);
 		if (json_is_object(v) || (json_is_array(v) && json_array_size(v) > 0 &&
 					  !json_is_string(json_array_get(v, 0)) &&
@@ -371,10 +375,9 @@ static void print_value(json_t *v, int indent, FILE *f)
 		print_obj(v, indent, f);
 		break;
 	case JSON_ARRAY:
-		if (json_array_size(v) && (json_is_object(json_array_get(v, 0)) ||
-					   json_is_array(json_array_get(v, 0)))) {
-			json_array_foreach(v, i, x)
-			{
+		if (json_array_size(v) &&
+		    (json_is_object(json_array_get(v, 0)) || json_is_array(json_array_get(v, 0)))) {
+			json_array_foreach (v, i, x) {
 				fprintf(f, "%*s- [%zu]\n", indent, "", i);
 				print_value(x, indent + 2, f);
 			}

@@ -37,11 +37,13 @@ static const struct opt first_touch_opts[] = {
 	OPT_SIZE("size", struct first_touch_opts, size_bytes, "1G",
 		 "bytes mapped and touched per sample (capped at 25% of MemAvailable)"),
 	OPT_LIST("pages", struct first_touch_opts, pages, "4k|thp|default", "4k,thp,default",
-		 "page-size intent: MADV_NOHUGEPAGE, MADV_HUGEPAGE, or none (the THP policy decides)"),
+		 "page-size intent: MADV_NOHUGEPAGE, MADV_HUGEPAGE, or none (the THP policy "
+		 "decides)"),
 	OPT_LIST("touch", struct first_touch_opts, touch, "write|read|populate", "all",
 		 "how pages are faulted in: a store or a load per 4 KiB, or MADV_POPULATE_WRITE"),
-	OPT_UINT("streams", struct first_touch_opts, streams, "8",
-		 "independent random-access streams (memory-level parallelism) for the random pass"),
+	OPT_UINT(
+		"streams", struct first_touch_opts, streams, "8",
+		"independent random-access streams (memory-level parallelism) for the random pass"),
 	OPT_END,
 };
 
@@ -134,10 +136,11 @@ static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o, 
 	probe_add_metric(ctx->res, "touch_rate", UNIT_GIB_S, BETTER_HIGHER,
 			 "bytes mapped / time to fault them in", "pages", pl, "touch", tl, NULL);
 	probe_add_metric(ctx->res, "minor_faults", UNIT_PER_GIB, BETTER_LOWER,
-			 "minor faults (getrusage) per GiB touched", "pages", pl, "touch", tl, NULL);
+			 "minor faults (getrusage) per GiB touched", "pages", pl, "touch", tl,
+			 NULL);
 	probe_add_metric(ctx->res, "thp_backed", UNIT_MIB, BETTER_NONE,
-			 "AnonHugePages of the mapping after the touch (smaps)", "pages", pl, "touch",
-			 tl, NULL);
+			 "AnonHugePages of the mapping after the touch (smaps)", "pages", pl,
+			 "touch", tl, NULL);
 	rate = &ctx->res->metrics[first];
 	faults = &ctx->res->metrics[first + 1];
 	thp = &ctx->res->metrics[first + 2];
@@ -158,7 +161,8 @@ static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o, 
 		f1 = minflt_now();
 		if (rc != 0) {
 			mem_unmap(&b);
-			probe_result_set_status(ctx->res, STATUS_FAIL, "madvise(MADV_POPULATE_WRITE): %s",
+			probe_result_set_status(ctx->res, STATUS_FAIL,
+						"madvise(MADV_POPULATE_WRITE): %s",
 						strerror(errno));
 			return PROBE_FAIL;
 		}

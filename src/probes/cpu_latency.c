@@ -112,7 +112,8 @@ static void build_chain(char *base, size_t size, size_t group_bytes, int order)
 		for (size_t i = 0; i < n; i++)
 			*(void **)(base + i * LINE_BYTES) = base + tab[i] * LINE_BYTES;
 	} else {
-		mem_visit_order(tab, n, order == O_RANDOM ? n : group_bytes / LINE_BYTES, 0x6c6174ull ^ size);
+		mem_visit_order(tab, n, order == O_RANDOM ? n : group_bytes / LINE_BYTES,
+				0x6c6174ull ^ size);
 		for (size_t i = 0; i < n; i++)
 			*(void **)(base + tab[i] * LINE_BYTES) =
 				base + tab[(i + 1) % n] * LINE_BYTES;

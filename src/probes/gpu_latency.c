@@ -162,7 +162,8 @@ static int glat_run(struct probe_ctx *ctx, const void *opts)
 	probe_result_add_param(ctx->res, "gpu", props.name);
 
 	smp = gpu_sampler_start(100);
-	seq = xmalloc(sizes[n - 1] / NODE_BYTES * sizeof(uint64_t)); /* make_order works in 64 bits */
+	seq = xmalloc(sizes[n - 1] / NODE_BYTES *
+		      sizeof(uint64_t)); /* make_order works in 64 bits */
 	if (gpu_malloc((void **)&g.buf, sizes[n - 1]) ||
 	    gpu_malloc((void **)&dseq, sizes[n - 1] / NODE_BYTES * sizeof(*seq)) ||
 	    !(g.pos = gpu_scratch())) {

@@ -42,8 +42,9 @@ int report_csv(const struct run *r, FILE *f)
 			field(f, labels);
 			fputc(',', f);
 			field(f, unit_name(m->unit));
-			fprintf(f, ",%s,%zu,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", better_name(m->better), s.n,
-				s.median, s.p5, s.p95, s.min, s.max, s.cov);
+			fprintf(f, ",%s,%zu,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n",
+				better_name(m->better), s.n, s.median, s.p5, s.p95, s.min, s.max,
+				s.cov);
 		}
 	}
 	return 0;

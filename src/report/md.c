@@ -29,16 +29,17 @@ int report_md(const struct run *r, FILE *f)
 	fprintf(f, "# mempath results%s%s\n\n", r->label ? ": " : "", r->label ? r->label : "");
 	fprintf(f, "- date: %s to %s\n", r->start_time ? r->start_time : "?",
 		r->end_time ? r->end_time : "?");
-	fprintf(f, "- host: %s, kernel %s, %s\n", jstr(r->host, "hostname"), jstr(r->host, "kernel"),
-		jstr(cpu, "model"));
+	fprintf(f, "- host: %s, kernel %s, %s\n", jstr(r->host, "hostname"),
+		jstr(r->host, "kernel"), jstr(cpu, "model"));
 	fprintf(f, "- suite: %s; mempath %s (%s)\n", r->suite ? r->suite : "-",
 		r->tool_version ? r->tool_version : "?", r->git_hash ? r->git_hash : "?");
 	if (knobs)
-		fprintf(f, "- THP enabled=%s defrag=%s; numa_balancing=%s\n", jstr(knobs, "thp_enabled"),
-			jstr(knobs, "thp_defrag"),
+		fprintf(f, "- THP enabled=%s defrag=%s; numa_balancing=%s\n",
+			jstr(knobs, "thp_enabled"), jstr(knobs, "thp_defrag"),
 			json_is_integer(json_object_get(knobs, "numa_balancing"))
-				? (json_integer_value(json_object_get(knobs, "numa_balancing")) ? "on"
-												: "off")
+				? (json_integer_value(json_object_get(knobs, "numa_balancing"))
+					   ? "on"
+					   : "off")
 				: "?");
 	if (r->interrupted)
 		fprintf(f, "\n**Interrupted: partial results.**\n");
@@ -72,8 +73,8 @@ int report_md(const struct run *r, FILE *f)
 			report_fmt_value(s.p95, p95, sizeof(p95));
 			fprintf(f, "| %s | ", m->name);
 			cell(f, labels);
-			fprintf(f, " | %s | %s | %s | %.1f%% | %zu | %s |\n", med, p5, p95, 100.0 * s.cov,
-				s.n, unit_name(m->unit));
+			fprintf(f, " | %s | %s | %s | %.1f%% | %zu | %s |\n", med, p5, p95,
+				100.0 * s.cov, s.n, unit_name(m->unit));
 		}
 	}
 	return 0;

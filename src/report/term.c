@@ -29,8 +29,8 @@ int report_term(const struct run *r, FILE *f)
 		fprintf(f, "  (%.1f s)\n", p->wall_s);
 		if (p->n_metrics == 0)
 			continue;
-		fprintf(f, "   %-22s %-34s %12s %12s %12s %6s %3s  %s\n", "metric", "labels", "median",
-			"p5", "p95", "CoV%", "n", "unit");
+		fprintf(f, "   %-22s %-34s %12s %12s %12s %6s %3s  %s\n", "metric", "labels",
+			"median", "p5", "p95", "CoV%", "n", "unit");
 		for (size_t k = 0; k < p->n_metrics; k++) {
 			const struct metric *m = &p->metrics[k];
 			struct summary s;
@@ -40,8 +40,8 @@ int report_term(const struct run *r, FILE *f)
 			report_fmt_value(s.median, med, sizeof(med));
 			report_fmt_value(s.p5, p5, sizeof(p5));
 			report_fmt_value(s.p95, p95, sizeof(p95));
-			fprintf(f, "   %-22s %-34s %12s %12s %12s %6.1f %3zu  %s\n", m->name, labels, med,
-				p5, p95, 100.0 * s.cov, s.n, unit_name(m->unit));
+			fprintf(f, "   %-22s %-34s %12s %12s %12s %6.1f %3zu  %s\n", m->name,
+				labels, med, p5, p95, 100.0 * s.cov, s.n, unit_name(m->unit));
 		}
 	}
 	return 0;
