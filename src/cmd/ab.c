@@ -20,6 +20,7 @@
 
 #include "../core/compare.h"
 #include "../core/results_json.h"
+#include "../core/sig.h"
 #include "../core/util.h"
 #include "../report/report.h"
 #include "cmd.h"
@@ -58,16 +59,6 @@ const char usage_ab[] =
 
 int compare_write(const struct comparison *c, const char *fmt, const char *out);
 int parse_threshold(const char *s, double *out);
-
-static volatile sig_atomic_t got_signal;
-static volatile pid_t forward_pgid; /* the child group a signal is passed on to; 0: none */
-
-static void on_signal(int sig)
-{
-	got_signal = sig;
-	if (forward_pgid > 0)
-		kill(-forward_pgid, sig);
-}
 
 struct variant {
 	const char *setup; /* NULL: none */
@@ -109,17 +100,14 @@ static int spawn_wait(char *const *args, char *const *env, size_t n_env, int out
 		_exit(127);
 	}
 	setpgid(pid, pid); /* also here: no window in which a signal misses it */
-	if (forward) {
-		forward_pgid = pid;
-		if (got_signal)
-			kill(-pid, got_signal);
-	}
+	if (forward)
+		sig_watch(pid, 0);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR) {
-			forward_pgid = 0;
+			sig_unwatch();
 			return error("cannot wait for '%s': %s", args[0], strerror(errno));
 		}
-	forward_pgid = 0;
+	sig_unwatch();
 	return status;
 }
 
@@ -254,7 +242,6 @@ int cmd_ab(int argc, char **argv)
 	const char **expect = NULL;
 	size_t n_controls = 0, n_expect = 0, n_legs = 0, n_done = 0;
 	struct compare_opts co;
-	struct sigaction sa;
 	char exe[4096], **leg_paths = NULL;
 	const struct run **runs = NULL;
 	struct comparison *cmp = NULL;
@@ -359,15 +346,10 @@ int cmd_ab(int argc, char **argv)
 	exe[len] = '\0';
 	if (!restore_cmd)
 		restore_cmd = va.setup;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	sig_install();
 	leg_paths = xcalloc(n_legs + 1, sizeof(*leg_paths));
 	rc = 1;
-	for (size_t i = 0; i < n_legs && !got_signal; i++) {
+	for (size_t i = 0; i < n_legs && !sig_received(); i++) {
 		const struct variant *v = legs[i] == 'A' ? &va : &vb;
 		char *label = safe_label(v->label), **args, *st;
 		char *log = xasprintf("%s/leg-%zu-setup.log", dir, i + 1);
@@ -390,14 +372,14 @@ int cmd_ab(int argc, char **argv)
 			}
 		}
 		ok = status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-		if (!ok && !got_signal) {
+		if (!ok && !sig_received()) {
 			st = status_str(status);
 			error("setup of leg %zu (%c, %s) %s: '%s' (output in '%s')", i + 1, legs[i],
 			      v->label, st, v->setup, log);
 			free(st);
 		}
 		free(log);
-		if (!ok || got_signal) {
+		if (!ok || sig_received()) {
 			free(label);
 			free(out_log);
 			break;
@@ -420,7 +402,7 @@ int cmd_ab(int argc, char **argv)
 			close(fd);
 		free(args);
 		ok = status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-		if (!ok && !got_signal) {
+		if (!ok && !sig_received()) {
 			st = status_str(status);
 			error("leg %zu (%c, %s) %s (its table is in '%s')", i + 1, legs[i],
 			      v->label, st, out_log);
@@ -432,10 +414,10 @@ int cmd_ab(int argc, char **argv)
 			break;
 		n_done++;
 	}
-	if (got_signal) {
-		char *why = xasprintf("interrupted by %s", got_signal == SIGINT	   ? "SIGINT"
-							   : got_signal == SIGTERM ? "SIGTERM"
-										   : "SIGHUP");
+	if (sig_received()) {
+		char *why = xasprintf("interrupted by %s", sig_received() == SIGINT    ? "SIGINT"
+							   : sig_received() == SIGTERM ? "SIGTERM"
+										       : "SIGHUP");
 		restore(restore_cmd, restore_cmd == va.setup ? &va : NULL, dir, why);
 		free(why);
 		fprintf(stderr,

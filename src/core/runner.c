@@ -17,32 +17,17 @@
 
 #include "kv.h"
 #include "results_json.h"
+#include "sig.h"
 #include "util.h"
-
-static volatile sig_atomic_t interrupted;
-static volatile pid_t current_child;
-
-static void on_signal(int sig)
-{
-	interrupted = sig;
-	if (current_child > 0)
-		kill(-current_child, SIGKILL);
-}
 
 void runner_install_signals(void)
 {
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	sig_install();
 }
 
 int runner_interrupted(void)
 {
-	return interrupted != 0;
+	return sig_received() != 0;
 }
 
 void runner_opts_default(struct runner_opts *o)
@@ -117,7 +102,7 @@ static int run_child(json_t *(*fn)(void *), void *arg, double timeout_s, struct 
 		_exit(text ? 0 : 3);
 	}
 	setpgid(pid, pid);
-	current_child = pid;
+	sig_watch(pid, SIGKILL);
 	close(fds[1]);
 	deadline = t0 + (uint64_t)(timeout_s * 1e9);
 	out->buf = xmalloc(cap);
@@ -125,7 +110,7 @@ static int run_child(json_t *(*fn)(void *), void *arg, double timeout_s, struct 
 		struct pollfd pfd = {.fd = fds[0], .events = POLLIN};
 		uint64_t now = time_now_ns();
 		int wait_ms, rc;
-		if (interrupted)
+		if (sig_received())
 			break;
 		if (now >= deadline) {
 			out->timed_out = 1;
@@ -151,11 +136,11 @@ static int run_child(json_t *(*fn)(void *), void *arg, double timeout_s, struct 
 	}
 	out->buf[out->len] = '\0';
 	close(fds[0]);
-	if (interrupted)
+	if (sig_received())
 		kill(-pid, SIGKILL);
 	while (wait4(pid, &out->status, 0, &out->ru) < 0 && errno == EINTR)
 		;
-	current_child = 0;
+	sig_unwatch();
 	out->wall_s = (double)(time_now_ns() - t0) * 1e-9;
 	return 0;
 }
@@ -272,7 +257,7 @@ int runner_run_probe(const struct probe *p, char *const *kvs, size_t n_kvs,
 	}
 	if (!j || probe_result_from_json(j, out, p->name) != 0) {
 		probe_result_init(out, p->name);
-		if (interrupted)
+		if (sig_received())
 			probe_result_set_status(out, STATUS_FAIL, "interrupted");
 		else if (co.timed_out)
 			probe_result_set_status(out, STATUS_TIMEOUT,

@@ -21,32 +21,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sig.h"
 #include "util.h"
-
-static volatile sig_atomic_t got_signal;
-static volatile pid_t current_pgid;
-
-static void on_signal(int sig)
-{
-	got_signal = sig;
-	if (current_pgid > 0)
-		kill(-current_pgid, SIGTERM);
-}
 
 void workload_install_signals(void)
 {
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	sig_install();
 }
 
 int workload_interrupted(void)
 {
-	return got_signal != 0;
+	return sig_received() != 0;
 }
 
 /* Keeps the last WORKLOAD_ERR_TAIL bytes seen. */
@@ -109,9 +94,7 @@ int workload_exec(char *const *argv, double timeout_s, int echo, struct workload
 	if (pid == 0)
 		child_exec(argv, out_p[1], err_p[1]);
 	setpgid(pid, pid); /* also here: no window in which a signal misses it */
-	current_pgid = pid;
-	if (got_signal)
-		kill(-pid, SIGTERM);
+	sig_watch(pid, SIGTERM);
 	/* A pidfd wakes poll() the moment the command exits, so wall time is
 	 * exact; without one (old kernel) poll every 10 ms instead. */
 	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
@@ -134,10 +117,10 @@ int workload_exec(char *const *argv, double timeout_s, int echo, struct workload
 		int rc;
 		if (reaped && now >= drain_until)
 			break;
-		if (!reaped && !killed && (now >= deadline || got_signal)) {
+		if (!reaped && !killed && (now >= deadline || sig_received())) {
 			/* TERM first so the command can clean up; KILL 2 s later. */
-			r->timed_out = !got_signal;
-			r->interrupted = got_signal != 0;
+			r->timed_out = !sig_received();
+			r->interrupted = sig_received() != 0;
 			kill(-pid, SIGTERM);
 			killed = 1;
 			kill_at = now + 2000000000ull;
@@ -192,7 +175,7 @@ int workload_exec(char *const *argv, double timeout_s, int echo, struct workload
 		;
 	if (!t_end)
 		t_end = time_now_ns();
-	current_pgid = 0;
+	sig_unwatch();
 	r->out[r->out_len] = '\0';
 	r->err_tail[tail_len] = '\0';
 	r->status = status;
