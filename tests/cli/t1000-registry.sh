@@ -5,6 +5,11 @@
 . "$top/tests/cli/lib.sh"
 probes=$("$MEMPATH" list | awk 'NR > 1 && /^[a-z0-9]+\.[a-z0-9_]+ / { print $1 }')
 [ -n "$probes" ] || fail "no probes listed"
+# Where a GPU is usable, single-GPU probes must run, not skip.
+gpu_probes=""
+if "$MEMPATH" sysinfo --json | grep -q '"devices"'; then
+	gpu_probes=$("$MEMPATH" list | awk '$2 ~ /gpu/ { print $1 }')
+fi
 for p in $probes; do
 	"$MEMPATH" probe "$p" --quick --reps 3 --warmups 1 --quiet -o "$p.json" >"$p.txt" 2>"$p.err" ||
 		fail "$p exited $?: $(cat "$p.err")"
@@ -18,6 +23,7 @@ for p in $probes; do
 		;;
 	skip)
 		grep -q "skip: ." "$p.txt" || fail "$p skipped without a reason"
+		case " $(echo $gpu_probes) " in *" $p "*) fail "$p skipped although a GPU is present: $(grep -o 'skip: .*' "$p.txt")" ;; esac
 		echo "$p: skip ($(grep -o 'skip: .*' "$p.txt" | head -n 1 | cut -c7-))"
 		;;
 	*) fail "$p: status $status: $(grep -o "$status: .*" "$p.txt" | head -n 1)" ;;
