@@ -1,4 +1,4 @@
-/* list.c - comma-separated thread-count and size lists (see list.h). */
+/* list.c - comma-separated thread-count, size and device lists (see list.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,6 +92,39 @@ int list_parse_sizes(const char *spec, uint64_t *out, size_t *n_out)
 	}
 	if (n == 0)
 		return -1;
+	*n_out = n;
+	return 0;
+}
+
+int list_parse_devices(const char *spec, int count, int *out, size_t *n_out)
+{
+	const char *s = spec;
+	size_t n = 0;
+
+	if (!spec || !*spec)
+		return -1;
+	if (strcmp(spec, "all") == 0) {
+		for (int d = 0; d < count && n < LIST_MAX; d++)
+			out[n++] = d;
+		*n_out = n;
+		return n ? 0 : -1;
+	}
+	while (*s) {
+		char *end;
+		long v = strtol(s, &end, 10);
+
+		if (end == s || *s == '-' || *s == '+' || v >= count || n >= LIST_MAX)
+			return -1;
+		for (size_t i = 0; i < n; i++)
+			if (out[i] == v)
+				return -1;
+		out[n++] = (int)v;
+		if (*end == ',' && end[1])
+			end++;
+		else if (*end)
+			return -1;
+		s = end;
+	}
 	*n_out = n;
 	return 0;
 }

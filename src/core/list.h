@@ -1,4 +1,5 @@
-/* list.h - comma-separated lists in probe options: thread counts and sizes.
+/* list.h - comma-separated lists in probe options: thread counts, sizes and
+ * device numbers.
  *
  * Option rows carry these as OPT_STR text (opt.h has no list-of-numbers type);
  * the probe parses them at run time with the helpers below so every probe
@@ -23,5 +24,10 @@ int list_parse_threads(const char *spec, unsigned max_cpus, unsigned *out, size_
 /* Sizes with suffixes as opt_parse_size takes them: "256M,1G". Zero entries
  * are rejected. Kept in the order given (duplicates removed). Returns 0 or -1. */
 int list_parse_sizes(const char *spec, uint64_t *out, size_t *n_out);
+
+/* Device numbers: "all" (0 .. count-1, at most LIST_MAX) or distinct numbers
+ * below count, "0,1,3", kept in the order given. Returns 0, or -1 on a
+ * malformed list, a repeated or absent device, or an empty result. */
+int list_parse_devices(const char *spec, int count, int *out, size_t *n_out);
 
 #endif

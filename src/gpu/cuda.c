@@ -1,9 +1,10 @@
 /* cuda.c - the GPU API (gpu.h) over the CUDA runtime, in C.
  *
  * Every CUDA call goes through GPU_CHECK(), which keeps the call's text and
- * the error name for the probe's FAIL reason. Device 0 throughout; nothing
- * here calls cudaSetDevice (since CUDA 12 it creates the context), so asking
- * whether a GPU exists initialises the driver but creates no context.
+ * the error name for the probe's FAIL reason. The current device throughout
+ * (device 0 unless a probe calls gpu_set_device); only gpu_set_device and the
+ * peer-access calls (peer.c) call cudaSetDevice (since CUDA 12 it creates the context),
+ * so asking whether a GPU exists initialises the driver but creates no context.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -66,6 +67,11 @@ static void cuda_env(void)
 		setenv("CUDA_MODULE_LOADING", "EAGER", 0);
 		done = 1;
 	}
+}
+
+void gpu_clear_error(void)
+{
+	(void)cudaGetLastError();
 }
 
 const char *gpu_unsupported_reason(void)
@@ -146,6 +152,11 @@ static int props_of(int dev, struct gpu_props *p)
 int gpu_get_props(struct gpu_props *p)
 {
 	return props_of(0, p);
+}
+
+int gpu_get_props_of(int dev, struct gpu_props *p)
+{
+	return props_of(dev, p);
 }
 
 int gpu_mem_info(uint64_t *free_bytes, uint64_t *total_bytes)
@@ -278,12 +289,41 @@ json_t *gpu_driver_sysinfo(void)
 	return o;
 }
 
+/* ---- several devices -------------------------------------------------- */
+
+int gpu_set_device(int dev)
+{
+	cuda_env();
+	return GPU_CHECK(cudaSetDevice(dev));
+}
+
+int gpu_get_device(int *dev)
+{
+	*dev = 0;
+	return GPU_CHECK(cudaGetDevice(dev));
+}
+
 /* ---- context ---------------------------------------------------------- */
 
-/* Per-context helpers: gone with the context on reset. */
+/* Per-context helpers, one per device: gone with the context on reset. */
+#define MAX_DEVICES 64
 static struct {
-	unsigned long long *scratch; /* [0] kernel results, [1] verify count */
+	unsigned long long *scratch[MAX_DEVICES]; /* [0] kernel results, [1] verify count */
 } ctxs;
+
+/* The current device's scratch slot, or NULL (error recorded). */
+static unsigned long long **scratch_slot(void)
+{
+	int dev = 0;
+
+	if (GPU_CHECK(cudaGetDevice(&dev)))
+		return NULL;
+	if (dev < 0 || dev >= MAX_DEVICES) {
+		gpu_error("device %d: at most %d devices", dev, MAX_DEVICES);
+		return NULL;
+	}
+	return &ctxs.scratch[dev];
+}
 
 int gpu_context_create(enum gpu_sched sched)
 {
@@ -298,7 +338,10 @@ int gpu_context_create(enum gpu_sched sched)
 
 int gpu_context_reset(void)
 {
-	memset(&ctxs, 0, sizeof(ctxs));
+	unsigned long long **slot = scratch_slot();
+
+	if (slot)
+		*slot = NULL; /* cudaDeviceReset frees the current device's only */
 	gpu_timing_forget();
 	return GPU_CHECK(cudaDeviceReset());
 }
@@ -482,9 +525,15 @@ int gpu_event_elapsed_ns(struct CUevent_st *a, struct CUevent_st *b, double *ns)
 
 unsigned long long *gpu_scratch(void)
 {
-	if (!ctxs.scratch && GPU_CHECK(cudaMalloc((void **)&ctxs.scratch, 4 * sizeof(uint64_t))))
+	unsigned long long **slot = scratch_slot();
+
+	if (!slot)
 		return NULL;
-	return ctxs.scratch;
+	if (!*slot && GPU_CHECK(cudaMalloc((void **)slot, 4 * sizeof(uint64_t)))) {
+		*slot = NULL;
+		return NULL;
+	}
+	return *slot;
 }
 
 int gpu_scratch_read(unsigned long long *v)

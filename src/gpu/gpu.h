@@ -1,6 +1,6 @@
 /* gpu.h - the GPU API used by probes and sysinfo.
  *
- * Built from cuda.c + nvml.c + kernels/ *.cu when nvcc is found, from none.c
+ * Built from cuda.c, peer.c, timing.c, nvml.c, kernels/ *.cu when nvcc is found, from none.c
  * otherwise (make GPU=0), so probe files compile and link the same way in both
  * builds and report skip with the reason where there is no usable GPU. Probe
  * files never include CUDA headers: everything they need is here.
@@ -9,8 +9,10 @@
  * contexts do not survive fork. Probes run in children; sysinfo collects GPU
  * facts through runner_json_in_child().
  *
- * Device: every call works on CUDA device 0 of this process (the first one
- * CUDA_VISIBLE_DEVICES leaves).
+ * Device: every call works on the calling thread's current CUDA device, which
+ * is device 0 of this process (the first one CUDA_VISIBLE_DEVICES leaves)
+ * unless a probe picks another with gpu_set_device() (gpu.p2p); memory,
+ * streams and events belong to the device current when they were made.
  *
  * Errors: functions returning int give 0, or -1 after recording the failing
  * call's text and CUDA error name ("cudaMalloc(&p, n): cudaErrorMemoryAllocation")
@@ -55,6 +57,10 @@ const char *gpu_last_error(void);
 /* Sets res FAIL with the last GPU error, prefixed by what (may be NULL);
  * returns PROBE_FAIL. */
 int gpu_fail(struct probe_result *res, const char *what);
+/* Clears the CUDA runtime's latched error (cudaGetLastError), so a probe that
+ * goes on after a failed measurement does not see it again in the next
+ * launcher's check. A sticky error (context lost) stays: later calls fail. */
+void gpu_clear_error(void);
 
 /* ---- device facts ----------------------------------------------------- */
 
@@ -94,6 +100,32 @@ json_t *gpu_sysinfo(void);
  * module parameters (/sys/module/nvidia_uvm/parameters/ *), driver and CUDA
  * versions; readable ones only. A new object, never NULL. */
 json_t *gpu_driver_sysinfo(void);
+
+/* ---- several devices (gpu.p2p) ----------------------------------------- */
+
+/* Makes dev the calling thread's current device (cudaSetDevice: creates its
+ * primary context) / reads it. */
+int gpu_set_device(int dev);
+int gpu_get_device(int *dev);
+/* Device facts of device dev (gpu_get_props is device 0's). Creates no context. */
+int gpu_get_props_of(int dev, struct gpu_props *p);
+/* cudaDeviceCanAccessPeer: whether dev can map peer's memory, into *can. */
+int gpu_can_access_peer(int dev, int peer, int *can);
+
+enum gpu_p2p_attr { GPU_P2P_ACCESS, GPU_P2P_NATIVE_ATOMICS, GPU_P2P_PERF_RANK };
+/* cudaDeviceGetP2PAttribute of the link src -> dst: cudaDevP2PAttrAccessSupported,
+ * ...NativeAtomicSupported, ...PerformanceRank (lower is faster), into *v. */
+int gpu_p2p_attr(enum gpu_p2p_attr a, int src, int dst, int *v);
+/* Lets dev map peer's memory (cudaDeviceEnablePeerAccess with dev current);
+ * *was_enabled = 1 when it already could (nothing changed, nothing to undo).
+ * The current device is kept. */
+int gpu_peer_enable(int dev, int peer, int *was_enabled);
+/* Undoes gpu_peer_enable (cudaDeviceDisablePeerAccess); the current device is kept. */
+int gpu_peer_disable(int dev, int peer);
+/* cudaMemcpyPeerAsync on s (a stream of either device): the driver stages it
+ * through host memory when the stream's device cannot map the other's memory. */
+int gpu_memcpy_peer_async(void *dst, int dst_dev, const void *src, int src_dev, size_t bytes,
+			  struct CUstream_st *s);
 
 /* ---- context and scheduling ------------------------------------------- */
 
@@ -155,8 +187,8 @@ int gpu_event_elapsed_ns(struct CUevent_st *a, struct CUevent_st *b, double *ns)
  * (synchronous; *bad = 0 means the data is intact). */
 int gpu_pattern_fill(void *p, size_t bytes, uint64_t seed, struct CUstream_st *s);
 int gpu_pattern_verify(const void *p, size_t bytes, uint64_t seed, uint64_t *bad);
-/* A small device scratch word for kernel results (reductions, chase
- * positions): valid until the context is reset. */
+/* A small scratch word on the current device for kernel results
+ * (reductions, chase positions): valid until its context is reset. */
 unsigned long long *gpu_scratch(void);
 /* Reads the scratch word (synchronous). */
 int gpu_scratch_read(unsigned long long *v);
@@ -179,6 +211,16 @@ struct gpu_work {
 	uint64_t max_batch; /* most repetitions queued behind one gate (0: 64) */
 	uint64_t iters;	    /* repetitions per sample; 0: calibrate to ctx->min_sample_ns */
 	uint64_t max_iters; /* calibration cap (0: 1e7) */
+	/* Streams on several devices (gpu.p2p): stream k lives on CUDA device
+	 * device[k] and its work is queued with that device current (a kernel
+	 * launch fails on another device's stream). Only stream 0 is gated;
+	 * streams k > 0 wait for stream 0's start event, so they start with it,
+	 * and the overall time runs from that event to one on stream 0 that waits
+	 * for every stream's end (events of two devices cannot be compared). The
+	 * caller's current device is current again for before/check and on
+	 * return. 0: every stream on the current device, as above. */
+	int multi_device;
+	int device[GPU_MAX_STREAMS];
 };
 
 /* Raw timings: ns of each sample (first repetition's start to last one's

@@ -51,7 +51,17 @@ int gpu_fail(struct probe_result *res, const char *what)
 	return PROBE_FAIL;
 }
 
+void gpu_clear_error(void)
+{
+}
+
 int gpu_get_props(struct gpu_props *p)
+{
+	memset(p, 0, sizeof(*p));
+	return gpu_error(NO_CUDA);
+}
+
+int gpu_get_props_of(int dev, struct gpu_props *p)
 {
 	memset(p, 0, sizeof(*p));
 	return gpu_error(NO_CUDA);
@@ -124,6 +134,14 @@ FAIL_FN(int gpu_pattern_fill(void *p, size_t bytes, uint64_t seed, struct CUstre
 FAIL_FN(int gpu_pattern_verify(const void *p, size_t bytes, uint64_t seed, uint64_t *bad))
 FAIL_FN(int gpu_scratch_read(unsigned long long *v))
 FAIL_FN(int gpu_measure(struct probe_ctx *ctx, const struct gpu_work *w, struct gpu_samples *out))
+FAIL_FN(int gpu_set_device(int dev))
+FAIL_FN(int gpu_get_device(int *dev))
+FAIL_FN(int gpu_can_access_peer(int dev, int peer, int *can))
+FAIL_FN(int gpu_p2p_attr(enum gpu_p2p_attr a, int src, int dst, int *v))
+FAIL_FN(int gpu_peer_enable(int dev, int peer, int *was_enabled))
+FAIL_FN(int gpu_peer_disable(int dev, int peer))
+FAIL_FN(int gpu_memcpy_peer_async(void *dst, int dst_dev, const void *src, int src_dev,
+				  size_t bytes, struct CUstream_st *s))
 
 /* Freeing nothing succeeds, as free(NULL) does. */
 int gpu_free(void *p)

@@ -40,9 +40,81 @@ static int gate_init(void)
 
 struct timing {
 	const struct gpu_work *w;
+	int home; /* multi_device: the caller's current device */
 	cudaStream_t s[GPU_MAX_STREAMS];
 	cudaEvent_t start[GPU_MAX_STREAMS], end[GPU_MAX_STREAMS];
+	cudaEvent_t join; /* multi_device: on stream 0, after every stream's end */
 };
+
+/* Makes stream k's device current (multi_device only). */
+static int stream_device(const struct timing *t, unsigned k)
+{
+	return t->w->multi_device ? GPU_CHECK(cudaSetDevice(t->w->device[k])) : 0;
+}
+
+static int home_device(const struct timing *t)
+{
+	return t->w->multi_device ? GPU_CHECK(cudaSetDevice(t->home)) : 0;
+}
+
+/* One batch on streams of several devices (gpu_work.multi_device): stream 0
+ * alone is gated, the others start behind its start event, and the overall
+ * time is stream 0's start to a join event that waits for every end. */
+static int run_batch_multi(struct timing *t, uint64_t iters, double *ns, double *sns)
+{
+	const struct gpu_work *w = t->w;
+	unsigned n = w->n_streams;
+	float ms = 0;
+
+	if (w->gated) {
+		gate.host[0] = 0;
+		gate.host[1] = 0;
+		__sync_synchronize();
+	}
+	for (unsigned k = 0; k < n; k++) {
+		if (stream_device(t, k))
+			return -1;
+		if (k == 0 && w->gated &&
+		    GPU_CHECK(gpu_launch_gate((volatile int *)gate.dev, gate.dev + 1,
+					      GATE_TIMEOUT_NS, t->s[0])))
+			return -1;
+		if (k > 0 && GPU_CHECK(cudaStreamWaitEvent(t->s[k], t->start[0], 0)))
+			return -1;
+		if (GPU_CHECK(cudaEventRecord(t->start[k], t->s[k])) ||
+		    w->enqueue(w->arg, k, t->s[k], iters) != 0 ||
+		    GPU_CHECK(cudaEventRecord(t->end[k], t->s[k])))
+			return -1;
+	}
+	if (stream_device(t, 0))
+		return -1;
+	for (unsigned k = 1; k < n; k++)
+		if (GPU_CHECK(cudaStreamWaitEvent(t->s[0], t->end[k], 0)))
+			return -1;
+	if (GPU_CHECK(cudaEventRecord(t->join, t->s[0])))
+		return -1;
+	if (w->gated) {
+		__sync_synchronize();
+		gate.host[0] = 1;
+	}
+	if (GPU_CHECK(cudaEventSynchronize(t->join)))
+		return -1;
+	for (unsigned k = 0; k < n; k++)
+		if (GPU_CHECK(cudaEventSynchronize(t->end[k])))
+			return -1;
+	if (w->gated && gate.host[1])
+		return gpu_error("gate kernel timed out after %llu s: the host blocked while "
+				 "queuing %llu repetitions (lower max_batch)",
+				 GATE_TIMEOUT_NS / 1000000000ull, (unsigned long long)iters);
+	for (unsigned k = 0; k < n; k++) {
+		if (GPU_CHECK(cudaEventElapsedTime(&ms, t->start[k], t->end[k])))
+			return -1;
+		sns[k] += (double)ms * 1e6;
+	}
+	if (GPU_CHECK(cudaEventElapsedTime(&ms, t->start[0], t->join)))
+		return -1;
+	*ns += (double)ms * 1e6;
+	return home_device(t);
+}
 
 /* One batch of iters repetitions on every stream: adds the overall time
  * (first start to last end) to *ns and each stream's own to sns[k]. */
@@ -52,6 +124,8 @@ static int run_batch(struct timing *t, uint64_t iters, double *ns, double *sns)
 	unsigned n = w->n_streams;
 	double first = 0, last = 0;
 
+	if (w->multi_device)
+		return run_batch_multi(t, iters, ns, sns);
 	if (w->gated) {
 		gate.host[0] = 0;
 		gate.host[1] = 0;
@@ -147,13 +221,19 @@ int gpu_measure(struct probe_ctx *ctx, const struct gpu_work *w, struct gpu_samp
 		return gpu_error("gpu_measure: %u streams (at most %d)", n, GPU_MAX_STREAMS);
 	w1.n_streams = n;
 	t.w = &w1;
+	if (w->multi_device && GPU_CHECK(cudaGetDevice(&t.home)))
+		return -1;
 	if (w->gated && gate_init())
 		return -1;
 	for (unsigned k = 0; k < n; k++)
-		if (GPU_CHECK(cudaStreamCreateWithFlags(&t.s[k], cudaStreamNonBlocking)) ||
+		if (stream_device(&t, k) ||
+		    GPU_CHECK(cudaStreamCreateWithFlags(&t.s[k], cudaStreamNonBlocking)) ||
 		    GPU_CHECK(cudaEventCreate(&t.start[k])) ||
-		    GPU_CHECK(cudaEventCreate(&t.end[k])))
+		    GPU_CHECK(cudaEventCreate(&t.end[k])) ||
+		    (w->multi_device && k == 0 && GPU_CHECK(cudaEventCreate(&t.join))))
 			goto out;
+	if (home_device(&t))
+		goto out;
 	/* One ungated repetition first: module loads, first-touch of buffers
 	 * and any other one-time host wait happen here, never behind a gate. */
 	if (w->gated) {
@@ -199,14 +279,24 @@ int gpu_measure(struct probe_ctx *ctx, const struct gpu_work *w, struct gpu_samp
 	}
 	rc = 0;
 out:
+	/* After a failure mid-batch the gate may still hold queued work: let it
+	 * go now rather than after the gate's timeout. */
+	if (w->gated && gate.host)
+		gate.host[0] = 1;
 	for (unsigned k = 0; k < n; k++) {
+		if (w->multi_device)
+			cudaSetDevice(w->device[k]);
 		if (t.start[k])
 			cudaEventDestroy(t.start[k]);
 		if (t.end[k])
 			cudaEventDestroy(t.end[k]);
 		if (t.s[k])
 			cudaStreamDestroy(t.s[k]);
+		if (k == 0 && t.join)
+			cudaEventDestroy(t.join);
 	}
+	if (w->multi_device)
+		cudaSetDevice(t.home);
 	return rc;
 }
 

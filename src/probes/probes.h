@@ -53,7 +53,8 @@ struct probe {
 	PROBE(gpu_copy)        \
 	PROBE(gpu_alloc)       \
 	PROBE(gpu_sync)        \
-	PROBE(gpu_clocks)
+	PROBE(gpu_clocks)      \
+	PROBE(gpu_p2p)
 
 #define PROBE(x) extern const struct probe probe_##x;
 PROBE_LIST

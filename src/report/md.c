@@ -1,7 +1,9 @@
-/* md.c - Markdown: a header with the machine, then a table per probe. */
+/* md.c - Markdown: a header with the machine, then a table per probe; metrics
+ * labelled src/dst as matrices (matrix.h). */
 #include <string.h>
 
 #include "../core/util.h"
+#include "matrix.h"
 #include "report.h"
 
 static const char *jstr(json_t *o, const char *key)
@@ -45,6 +47,8 @@ int report_md(const struct run *r, FILE *f)
 		fprintf(f, "\n**Interrupted: partial results.**\n");
 	for (size_t i = 0; i < r->n_probes; i++) {
 		const struct probe_result *p = &r->probes[i];
+		struct matrix_set ms;
+		size_t n_cells = 0;
 		fprintf(f, "\n## %s (%s", p->name, status_name(p->status));
 		if (p->reason) {
 			fputs(": ", f);
@@ -60,12 +64,20 @@ int report_md(const struct run *r, FILE *f)
 		}
 		if (p->n_metrics == 0)
 			continue;
-		fputs("| metric | labels | median | p5 | p95 | CoV | n | unit |\n", f);
-		fputs("|---|---|---:|---:|---:|---:|---:|---|\n", f);
+		matrix_build(p, &ms);
+		for (size_t k = 0; k < p->n_metrics; k++)
+			n_cells += matrix_is_cell(&p->metrics[k]);
+		if (p->n_metrics > n_cells) {
+			fputs("| metric | labels | median | p5 | p95 | CoV | n | unit |\n", f);
+			fputs("|---|---|---:|---:|---:|---:|---:|---|\n", f);
+		}
 		for (size_t k = 0; k < p->n_metrics; k++) {
 			const struct metric *m = &p->metrics[k];
 			struct summary s;
 			char labels[256], med[32], p5[32], p95[32];
+			/* src/dst cells are shown as matrices below (rows in the JSON) */
+			if (matrix_is_cell(m))
+				continue;
 			stats_summarize(m->samples, m->n_samples, &s);
 			metric_labels_str(m, labels, sizeof(labels));
 			report_fmt_value(s.median, med, sizeof(med));
@@ -76,6 +88,9 @@ int report_md(const struct run *r, FILE *f)
 			fprintf(f, " | %s | %s | %s | %.1f%% | %zu | %s |\n", med, p5, p95,
 				100.0 * s.cov, s.n, unit_name(m->unit));
 		}
+		for (size_t t = 0; t < ms.n; t++)
+			matrix_write_md(&ms.tables[t], f);
+		matrix_set_free(&ms);
 	}
 	return 0;
 }

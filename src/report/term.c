@@ -1,7 +1,9 @@
-/* term.c - the terminal table: one block per probe, one row per metric. */
+/* term.c - the terminal table: one block per probe, one row per metric; metrics
+ * labelled src/dst as matrices (matrix.h). */
 #include <string.h>
 
 #include "../core/util.h"
+#include "matrix.h"
 #include "report.h"
 
 static const char *host_str(const struct run *r, const char *key)
@@ -23,18 +25,25 @@ int report_term(const struct run *r, FILE *f)
 		fprintf(f, "INTERRUPTED: partial results\n");
 	for (size_t i = 0; i < r->n_probes; i++) {
 		const struct probe_result *p = &r->probes[i];
+		struct matrix_set ms;
+		size_t n_cells = 0;
 		fprintf(f, "\n== %s  %s", p->name, status_name(p->status));
 		if (p->reason)
 			fprintf(f, ": %s", p->reason);
 		fprintf(f, "  (%.1f s)\n", p->wall_s);
-		if (p->n_metrics == 0)
-			continue;
-		fprintf(f, "   %-22s %-34s %12s %12s %12s %6s %3s  %s\n", "metric", "labels",
-			"median", "p5", "p95", "CoV%", "n", "unit");
+		matrix_build(p, &ms);
+		for (size_t k = 0; k < p->n_metrics; k++)
+			n_cells += matrix_is_cell(&p->metrics[k]);
+		if (p->n_metrics > n_cells)
+			fprintf(f, "   %-22s %-34s %12s %12s %12s %6s %3s  %s\n", "metric",
+				"labels", "median", "p5", "p95", "CoV%", "n", "unit");
 		for (size_t k = 0; k < p->n_metrics; k++) {
 			const struct metric *m = &p->metrics[k];
 			struct summary s;
 			char labels[256], med[32], p5[32], p95[32];
+			/* src/dst cells are shown as matrices below (rows in the JSON) */
+			if (matrix_is_cell(m))
+				continue;
 			stats_summarize(m->samples, m->n_samples, &s);
 			metric_labels_str(m, labels, sizeof(labels));
 			report_fmt_value(s.median, med, sizeof(med));
@@ -43,6 +52,11 @@ int report_term(const struct run *r, FILE *f)
 			fprintf(f, "   %-22s %-34s %12s %12s %12s %6.1f %3zu  %s\n", m->name,
 				labels, med, p5, p95, 100.0 * s.cov, s.n, unit_name(m->unit));
 		}
+		for (size_t t = 0; t < ms.n; t++) {
+			fputc('\n', f);
+			matrix_write_text(&ms.tables[t], "   ", f);
+		}
+		matrix_set_free(&ms);
 	}
 	return 0;
 }

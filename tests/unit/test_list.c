@@ -78,12 +78,37 @@ static void test_sizes(void **state)
 	assert_int_equal(list_parse_sizes(many, out, &n), -1);
 }
 
+static void test_devices(void **state)
+{
+	int out[LIST_MAX];
+	size_t n = 0;
+
+	assert_int_equal(list_parse_devices("all", 4, out, &n), 0);
+	assert_int_equal(n, 4);
+	assert_int_equal(out[3], 3);
+	assert_int_equal(list_parse_devices("3,0,1", 4, out, &n), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(out[0], 3);
+	assert_int_equal(out[2], 1);
+	assert_int_equal(list_parse_devices("1", 2, out, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(list_parse_devices("all", 0, out, &n), -1);
+	assert_int_equal(list_parse_devices("2", 2, out, &n), -1);   /* absent */
+	assert_int_equal(list_parse_devices("0,0", 2, out, &n), -1); /* repeated */
+	assert_int_equal(list_parse_devices("-1", 2, out, &n), -1);
+	assert_int_equal(list_parse_devices("0,", 2, out, &n), -1);
+	assert_int_equal(list_parse_devices("0;1", 2, out, &n), -1);
+	assert_int_equal(list_parse_devices("", 2, out, &n), -1);
+	assert_int_equal(list_parse_devices("x", 2, out, &n), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_threads_good),
 		cmocka_unit_test(test_threads_bad),
 		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_devices),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

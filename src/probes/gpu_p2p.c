@@ -1,0 +1,678 @@
+/* gpu_p2p.c - gpu.p2p
+ * measures: for every ordered pair of GPUs (src, dst): the driver's answer about the link (can
+ *   access peer, native atomics, performance rank: what nvidia-smi topo -p2p shows); one-way
+ *   bandwidth by copy engine (cudaMemcpyPeerAsync) pushed by src (write) or pulled by dst (read)
+ *   with peer access enabled, and with it disabled (the driver's staged path); by SM copy kernel
+ *   storing to (write) or loading from (read) the peer; both directions at once; and two
+ *   latencies: a one-thread pointer chase through the peer's memory (ns per load) and the
+ *   issue-to-completion time of a 4-byte peer copy (us).
+ * method: nvbandwidth's timing (gpu_measure): the issuing stream is held behind a spin kernel
+ *   while warm-ups and timed work are queued, CUDA events, >= reps samples of >= min_sample_ns;
+ *   a bidirectional pair's second stream (on dst) starts behind the first one's start event;
+ *   destinations are poisoned before and checked word by word after every sample; peer access
+ *   is enabled per pair and disabled again after it, so each pair starts from the default.
+ * why this way: copy engines are dedicated DMA units that keep the link full with a few large
+ *   requests; an SM copy moves data with loads and stores and is limited by the requests each
+ *   SM can keep outstanding over the link's latency, so it needs a full-occupancy grid (every
+ *   SM full, 4 x 16 B per thread in flight) and still lands at or below CE, furthest below for
+ *   reads (a read waits a round trip, a write is posted) and on PCIe. Staged copies bounce
+ *   through host memory: what software falls back to without P2P.
+ * cross-check: nvidia-smi topo -p2p r / w (access), cuda-samples p2pBandwidthLatencyTest (CE
+ *   write, P2P=Disabled, bidirectional and latency matrices: medians within a few %),
+ *   nvbandwidth device_to_device_memcpy_{read,write}_ce and _sm.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/list.h"
+#include "../core/measure.h"
+#include "../core/mem.h"
+#include "../core/opt.h"
+#include "../core/results.h"
+#include "../core/util.h"
+#include "../gpu/gpu.h"
+#include "probes.h"
+
+struct gp2p_opts {
+	uint64_t size_bytes, chase_bytes, steps;
+	uint32_t tests;
+	char gpus[OPT_STR_MAX];
+};
+
+static const struct opt gp2p_opt_rows[] = {
+	OPT_SIZE("size", struct gp2p_opts, size_bytes, "256M",
+		 "bytes per copy; each GPU holds a source and a destination of this size"),
+	OPT_SIZE("chase", struct gp2p_opts, chase_bytes, "256M",
+		 "bytes of each GPU's pointer chains for the peer chase (random and page-local)"),
+	OPT_UINT("steps", struct gp2p_opts, steps, "16384", "dependent loads per chase launch"),
+	OPT_LIST("tests", struct gp2p_opts, tests, "access|ce|sm|staged|bidir|latency", "all",
+		 "access: the driver's answer; ce, sm: one-way copies; staged: peer access off; "
+		 "bidir: both ways at once; latency: chase and 4 B copy"),
+	OPT_STR("gpus", struct gp2p_opts, gpus, "all",
+		"CUDA devices to pair: all, or a list such as 0,1,3"),
+	OPT_END,
+};
+
+enum { T_ACCESS, T_CE, T_SM, T_STAGED, T_BIDIR, T_LATENCY };
+enum { K_CE, K_SM, K_SMALL, K_CHASE };
+
+#define NODE_BYTES  128ull
+#define GROUP_BYTES (256ull << 10)
+#define SMALL_BYTES 4
+#define MAX_ERRORS  8
+#define SEED(d)	    (0x9e3700ull + (uint64_t)(d)) /* per source: a wrong source fails the check */
+
+struct dev {
+	int id;
+	char name[16]; /* the id as a label */
+	struct gpu_props props;
+	void *src, *dst;	 /* size bytes: src holds SEED(id) pattern words */
+	uint64_t *chain[2];	 /* random, page-local */
+	unsigned long long *pos; /* this device's scratch word: where a chase ended */
+	struct gpu_grid grid;	 /* SM copy kernels issued here */
+};
+
+#define NEED_AB 1u /* src maps dst's memory */
+#define NEED_BA 2u /* dst maps src's memory */
+#define TB(t)	(1u << (t))
+
+/* One measurement: data moves from a (src) to b (dst); stream 0 runs on b when
+ * pulling or chasing, else on a. Staged ones need no mapping and run first. */
+struct variant {
+	const char *what;
+	int kind, bidir, staged, pull, order;
+	unsigned tests; /* option bits that must all be set */
+	unsigned needs; /* peer mappings */
+};
+
+/* what, kind, bidir, staged, pull, order, tests, needs; in the order they run */
+static const struct variant variants[] = {
+	{"staged", K_CE, 0, 1, 0, 0, TB(T_STAGED), 0},
+	{"staged 4 B copy latency", K_SMALL, 0, 1, 0, 0, TB(T_STAGED) | TB(T_LATENCY), 0},
+	{"staged bidir", K_CE, 1, 1, 0, 0, TB(T_STAGED) | TB(T_BIDIR), 0},
+	{"ce write", K_CE, 0, 0, 0, 0, TB(T_CE), NEED_AB},
+	{"ce read", K_CE, 0, 0, 1, 0, TB(T_CE), NEED_BA},
+	{"sm write", K_SM, 0, 0, 0, 0, TB(T_SM), NEED_AB},
+	{"sm read", K_SM, 0, 0, 1, 0, TB(T_SM), NEED_BA},
+	{"4 B copy latency", K_SMALL, 0, 0, 0, 0, TB(T_LATENCY), NEED_AB},
+	{"chase random", K_CHASE, 0, 0, 0, 0, TB(T_LATENCY), NEED_BA},
+	{"chase local", K_CHASE, 0, 0, 0, 1, TB(T_LATENCY), NEED_BA},
+	{"bidir ce", K_CE, 1, 0, 0, 0, TB(T_BIDIR) | TB(T_CE), NEED_AB | NEED_BA},
+	{"bidir sm", K_SM, 1, 0, 0, 0, TB(T_BIDIR) | TB(T_SM), NEED_AB | NEED_BA},
+};
+#define N_VARIANTS (sizeof(variants) / sizeof(variants[0]))
+
+struct gp2p {
+	struct probe_ctx *ctx;
+	const struct gp2p_opts *o;
+	struct dev *devs;
+	int n, have_local, staged_ungated;
+	size_t size;
+	uint64_t nodes;
+	unsigned n_err;
+	char *first_err;
+	const struct variant *v; /* the measurement at hand */
+	struct dev *a, *b, *issuer;
+};
+
+/* Stream 0 carries a -> b from the issuer; stream 1 (bidirectional) b -> a from b. */
+static int enqueue(void *arg, unsigned k, struct CUstream_st *s, uint64_t iters)
+{
+	struct gp2p *g = arg;
+	struct dev *from = k ? g->b : g->a, *to = k ? g->a : g->b, *on = k ? g->b : g->issuer;
+
+	for (uint64_t i = 0; i < iters; i++) {
+		int rc = 0;
+
+		switch (g->v->kind) {
+		case K_CE:
+		case K_SMALL:
+			rc = gpu_memcpy_peer_async(to->dst, to->id, from->src, from->id,
+						   g->v->kind == K_SMALL ? SMALL_BYTES : g->size,
+						   s);
+			break;
+		case K_SM:
+			rc = GPU_CHECK(gpu_launch_copy(to->dst, from->src, g->size, &on->grid, s));
+			break;
+		case K_CHASE:
+			rc = GPU_CHECK(gpu_launch_chase(g->a->chain[g->v->order], g->o->steps,
+							(uint64_t *)g->b->pos, s));
+			break;
+		}
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+/* Zeroes bytes of d's memory at p (on d). */
+static int poison(struct dev *d, void *p, size_t bytes)
+{
+	return gpu_set_device(d->id) || gpu_memset_async(p, 0, bytes, NULL) || gpu_device_sync();
+}
+
+static int before(void *arg)
+{
+	struct gp2p *g = arg;
+	int rc = 0;
+
+	if (g->v->kind == K_CE || g->v->kind == K_SM)
+		rc = poison(g->b, g->b->dst, g->size) ||
+		     (g->v->bidir && poison(g->a, g->a->dst, g->size));
+	else if (g->v->kind == K_SMALL)
+		rc = poison(g->b, g->b->dst, 8);
+	return rc || gpu_set_device(g->issuer->id) ? -1 : 0;
+}
+
+/* The copy in to->dst must hold from's pattern words (checked on to). */
+static int verify(struct dev *from, struct dev *to, size_t bytes)
+{
+	uint64_t bad = 0;
+
+	if (gpu_set_device(to->id) || gpu_pattern_verify(to->dst, bytes, SEED(from->id), &bad))
+		return -1;
+	if (bad)
+		return gpu_error("copy %s->%s: %" PRIu64 " of %zu words differ from the source",
+				 from->name, to->name, bad, bytes / 8);
+	return 0;
+}
+
+static int check(void *arg)
+{
+	struct gp2p *g = arg;
+	unsigned long long pos = 0;
+	uint64_t got = 0, want = gpu_pattern_word(SEED(g->a->id), 0) & 0xffffffffull;
+	int rc = 0;
+
+	switch (g->v->kind) {
+	case K_CE:
+	case K_SM:
+		rc = verify(g->a, g->b, g->size) || (g->v->bidir && verify(g->b, g->a, g->size));
+		break;
+	case K_SMALL: /* 4 bytes of the pattern, then the poison (little-endian) */
+		rc = gpu_set_device(g->b->id) || gpu_memcpy(&got, g->b->dst, sizeof(got));
+		if (!rc && got != want)
+			rc = gpu_error("4 B copy %s->%s: read 0x%016" PRIx64
+				       ", expected 0x%016" PRIx64,
+				       g->a->name, g->b->name, got, want);
+		break;
+	case K_CHASE: /* the chase must end on a node */
+		rc = gpu_set_device(g->b->id) || gpu_scratch_read(&pos);
+		if (!rc && (pos % (NODE_BYTES / 8) || pos / (NODE_BYTES / 8) >= g->nodes))
+			rc = gpu_error("chase %s->%s ended at word %llu, not a node", g->a->name,
+				       g->b->name, pos);
+		break;
+	}
+	return rc || gpu_set_device(g->issuer->id) ? -1 : 0;
+}
+
+/* Gated; but if the driver's staged path blocks the host while copies are
+ * queued behind the gate (the gate then times out), staged copies are timed
+ * ungated from then on, as gpu.copy times pageable ones, and the run says so. */
+static int measure(struct gp2p *g, struct gpu_samples *s)
+{
+	const struct variant *v = g->v;
+	struct gpu_work w = {.enqueue = enqueue,
+			     .before = before,
+			     .check = check,
+			     .arg = g,
+			     .n_streams = v->bidir ? 2 : 1,
+			     .gated = !(v->staged && g->staged_ungated),
+			     .max_batch = v->kind == K_SMALL   ? (v->staged ? 100 : 128)
+					  : v->kind == K_CHASE ? 16
+					  : v->staged	       ? 4
+							       : 64,
+			     .multi_device = 1,
+			     .device = {g->issuer->id, g->b->id}};
+
+	if (v->kind == K_CHASE && poison(g->b, g->b->pos, sizeof(*g->b->pos)))
+		return -1;
+	if (gpu_set_device(g->issuer->id))
+		return -1;
+	if (gpu_measure(g->ctx, &w, s) == 0)
+		return 0;
+	if (!w.gated || !v->staged || !strstr(gpu_last_error(), "gate kernel timed out"))
+		return -1;
+	g->staged_ungated = 1;
+	probe_result_add_param(g->ctx->res, "staged_timing",
+			       "ungated (the staged path blocked the host behind the gate)");
+	w.gated = 0;
+	gpu_samples_free(s);
+	gpu_clear_error();
+	return gpu_set_device(g->issuer->id) || gpu_measure(g->ctx, &w, s);
+}
+
+/* How a bandwidth variant moves the bytes, for its metric's description. */
+static const char *how(const struct variant *v)
+{
+	if (v->staged)
+		return "cudaMemcpyPeerAsync on a stream of src with peer access NOT enabled: the "
+		       "driver's own path, usually staged through host memory (param "
+		       "staged_timing)";
+	if (v->kind == K_CE)
+		return v->pull ? "cudaMemcpyPeerAsync on a stream of dst: its copy engine pulls "
+				 "(read)"
+			       : "cudaMemcpyPeerAsync on a stream of src: its copy engine pushes "
+				 "(write)";
+	return v->pull ? "copy kernel on dst, 16 B loads from src's memory (read), full occupancy"
+		       : "copy kernel on src, 16 B stores to dst's memory (write), full occupancy";
+}
+
+static void record(struct gp2p *g, const struct gpu_samples *s)
+{
+	static const char *const part[3] = {"sum", "fwd", "rev"};
+	const struct variant *v = g->v;
+	const char *src = g->a->name, *dst = g->b->name, *peer = v->staged ? "disabled" : "enabled";
+	const char *engine = v->kind == K_SM ? "sm" : "ce";
+	char *desc = NULL;
+	struct metric *m;
+
+	if (v->kind == K_CHASE) {
+		m = probe_add_metric(
+			g->ctx->res, "p2p_chase_latency", UNIT_NS, BETTER_LOWER,
+			"dependent 8 B loads by one thread on dst through src's memory, "
+			"nodes 128 B apart in a randomised cycle (local: random within "
+			"256 KiB groups); ns per load, CUDA events over gated launches",
+			"order", v->order ? "local" : "random", "src", src, "dst", dst, NULL);
+		gpu_samples_record(s, m, (double)g->o->steps, MEASURE_TIME_PER, 1, -1);
+	} else if (v->kind == K_SMALL) {
+		m = probe_add_metric(
+			g->ctx->res, "p2p_copy_latency", UNIT_US, BETTER_LOWER,
+			"time per 4 B cudaMemcpyPeerAsync src->dst queued back to back "
+			"on a stream of src (each starts when the one before ends): "
+			"issue-to-completion on the device, not host API time "
+			"(p2pBandwidthLatencyTest's latency); CUDA events, gated",
+			"peer", peer, "src", src, "dst", dst, NULL);
+		gpu_samples_record(s, m, 1, MEASURE_TIME_PER, 1e-3, -1);
+	} else if (!v->bidir) {
+		desc = xasprintf("bytes copied src->dst counted once (what crossed the link; GB = "
+				 "1e9); %s; gated, CUDA events; checked after every sample",
+				 how(v));
+		m = probe_add_metric(g->ctx->res, "p2p_bw", UNIT_GB_S, BETTER_HIGHER, desc,
+				     "engine", engine, "peer", peer, "mode",
+				     v->staged ? "staged" : (v->pull ? "read" : "write"), "src",
+				     src, "dst", dst, NULL);
+		gpu_samples_record(s, m, (double)g->size, MEASURE_RATE, 1e-9, -1);
+	} else {
+		desc = xasprintf(
+			"both directions at once, src->dst on a stream of src and dst->src "
+			"on a stream of dst, started together behind the gate; %s: bytes "
+			"counted once (GB = 1e9); %s engine, each source pushes%s",
+			"sum: both directions over the pair's span; fwd, rev: src->dst, "
+			"dst->src over their own stream's span",
+			engine, v->staged ? ", peer access NOT enabled (staged)" : "");
+		for (int k = -1; k < 2; k++) {
+			m = probe_add_metric(g->ctx->res, "p2p_bidir_bw", UNIT_GB_S, BETTER_HIGHER,
+					     desc, "engine", engine, "peer", peer, "part",
+					     part[k + 1], "src", src, "dst", dst, NULL);
+			gpu_samples_record(s, m, (k < 0 ? 2.0 : 1.0) * (double)g->size,
+					   MEASURE_RATE, 1e-9, k);
+		}
+	}
+	free(desc);
+}
+
+/* Appends text to the array extra.<key> unless it is there. */
+static void note(struct gp2p *g, const char *key, const char *text)
+{
+	json_t *a = json_object_get(gpu_extra(g->ctx->res), key), *v;
+	size_t i;
+
+	json_array_foreach (a, i, v)
+		if (strcmp(json_string_value(v), text) == 0)
+			return;
+	if (!a) {
+		a = json_array();
+		json_object_set_new(gpu_extra(g->ctx->res), key, a);
+	}
+	json_array_append_new(a, json_string(text));
+}
+
+/* Notes a failure in extra.errors and clears it so the next measurement can
+ * run; -1 when the devices no longer answer (a lost context fails every later
+ * call) or too many failed. */
+static int note_error(struct gp2p *g, const char *what)
+{
+	char *msg = xasprintf("%s->%s %s: %s", g->a->name, g->b->name, what, gpu_last_error());
+
+	note(g, "errors", msg);
+	if (!g->first_err)
+		g->first_err = msg;
+	else
+		free(msg);
+	gpu_clear_error();
+	if (++g->n_err >= MAX_ERRORS || gpu_set_device(g->a->id) || gpu_device_sync() ||
+	    gpu_set_device(g->b->id) || gpu_device_sync())
+		return -1;
+	gpu_clear_error();
+	return 0;
+}
+
+/* Measures and records one variant for the pair (g->a, g->b): 0, or -1 to stop. */
+static int run_variant(struct gp2p *g, const struct variant *v)
+{
+	struct gpu_samples s;
+
+	memset(&s, 0, sizeof(s));
+	g->v = v;
+	g->issuer = v->pull || v->kind == K_CHASE ? g->b : g->a;
+	progress("gpu.p2p: %s->%s %s", g->a->name, g->b->name, v->what);
+	if (measure(g, &s)) {
+		gpu_samples_free(&s);
+		return note_error(g, v->what);
+	}
+	record(g, &s);
+	gpu_samples_free(&s);
+	return 0;
+}
+
+static int wanted(const struct gp2p *g, const struct variant *v)
+{
+	return (g->o->tests & v->tests) == v->tests && !(v->order && !g->have_local);
+}
+
+/* Lets x map y's memory for the variants that need it: 0, or -1 to stop. */
+static int enable(struct gp2p *g, struct dev *x, struct dev *y, unsigned need, unsigned *on,
+		  unsigned *was)
+{
+	int can = 0, was_on = 0;
+	char buf[160];
+
+	if (gpu_can_access_peer(x->id, y->id, &can))
+		return note_error(g, "cudaDeviceCanAccessPeer");
+	if (!can) {
+		snprintf(buf, sizeof(buf), "%s cannot map %s's memory: its variants not measured",
+			 x->name, y->name);
+		note(g, "without_peer_access", buf);
+		return 0;
+	}
+	if (gpu_peer_enable(x->id, y->id, &was_on))
+		return note_error(g, "cudaDeviceEnablePeerAccess");
+	*on |= need;
+	if (was_on) {
+		*was |= need;
+		snprintf(buf, sizeof(buf),
+			 "%s->%s: peer access was on before the probe: "
+			 "peer=disabled cells are not staged copies",
+			 x->name, y->name);
+		note(g, "notes", buf);
+	}
+	return 0;
+}
+
+/* One ordered pair: staged paths with peer access off (the default in a fresh
+ * process), then enabled in each direction a variant needs and the devices
+ * allow, then disabled again, so every pair starts from the same state.
+ * 0, or -1 to stop. */
+static int run_pair(struct gp2p *g, struct dev *a, struct dev *b)
+{
+	unsigned want = 0, on = 0, was = 0;
+	int rc = 0;
+
+	g->a = a;
+	g->b = b;
+	for (size_t i = 0; i < N_VARIANTS; i++) {
+		if (!wanted(g, &variants[i]))
+			continue;
+		want |= variants[i].needs;
+		if (!rc && !variants[i].needs)
+			rc = run_variant(g, &variants[i]);
+	}
+	if (rc || !want)
+		return rc;
+	if ((want & NEED_AB) && enable(g, a, b, NEED_AB, &on, &was))
+		rc = -1;
+	if (!rc && (want & NEED_BA) && enable(g, b, a, NEED_BA, &on, &was))
+		rc = -1;
+	for (size_t i = 0; i < N_VARIANTS && !rc; i++)
+		if (wanted(g, &variants[i]) && variants[i].needs &&
+		    (variants[i].needs & on) == variants[i].needs)
+			rc = run_variant(g, &variants[i]);
+	/* Restore: off again unless it was on before we came. */
+	if (gpu_set_device(a->id) || gpu_device_sync() || gpu_set_device(b->id) ||
+	    gpu_device_sync() || ((on & ~was & NEED_AB) && gpu_peer_disable(a->id, b->id)) ||
+	    ((on & ~was & NEED_BA) && gpu_peer_disable(b->id, a->id)))
+		return note_error(g, "restoring peer access") ? -1 : rc;
+	return rc;
+}
+
+/* Visit order of n nodes as 32-bit indices: mem_visit_order's 64-bit order
+ * narrowed in place (entry i is written at byte 4i after it was read at 8i). */
+static void make_order(uint32_t *seq, uint64_t n, int local, uint64_t seed)
+{
+	uint64_t *wide = (uint64_t *)(void *)seq;
+
+	mem_visit_order(wide, n, local ? GROUP_BYTES / NODE_BYTES : n, seed);
+	for (uint64_t i = 0; i < n; i++)
+		seq[i] = (uint32_t)wide[i];
+}
+
+/* The chase chains in d's memory (d current). */
+static int build_chains(struct gp2p *g, struct dev *d)
+{
+	uint32_t *seq = xmalloc(g->nodes * sizeof(uint64_t)), *dseq = NULL;
+	int rc = -1;
+
+	if (gpu_malloc((void **)&dseq, g->nodes * sizeof(*seq)))
+		goto out;
+	for (int order = 0; order < 1 + g->have_local; order++) {
+		make_order(seq, g->nodes, order, 0x1a7e + 2 * (uint64_t)d->id + (uint64_t)order);
+		if (gpu_malloc((void **)&d->chain[order], g->nodes * NODE_BYTES) ||
+		    gpu_memcpy(dseq, seq, g->nodes * sizeof(*seq)) ||
+		    GPU_CHECK(gpu_launch_chain_build(d->chain[order], dseq, g->nodes,
+						     NODE_BYTES / 8, NULL)) ||
+		    gpu_device_sync())
+			goto out;
+	}
+	rc = 0;
+out:
+	gpu_free(dseq);
+	free(seq);
+	return rc;
+}
+
+/* Buffers, pattern, chains and SM grid on d: 0, -1 GPU error, -2 status set. */
+static int setup_dev(struct gp2p *g, struct dev *d)
+{
+	uint64_t free_b = 0, total_b = 0, need, margin;
+	int latency = (g->o->tests & TB(T_LATENCY)), per_sm;
+
+	if (gpu_set_device(d->id) || gpu_get_props_of(d->id, &d->props))
+		return -1;
+	/* props_of tolerates attributes an older driver lacks; their errors stay
+	 * latched and the first launcher's check would report them as its own. */
+	gpu_clear_error();
+	if (gpu_mem_info(&free_b, &total_b))
+		return -1;
+	need = 2 * g->size + (latency ? 2 * g->nodes * NODE_BYTES + g->nodes * 4 : 0);
+	margin = total_b / 20 > (1ull << 30) ? total_b / 20 : 1ull << 30;
+	if (need + margin > free_b) {
+		probe_result_set_status(g->ctx->res, STATUS_SKIP,
+					"GPU %d: %" PRIu64 " MiB of buffers do not fit in %" PRIu64
+					" MiB free (margin %" PRIu64 " MiB)",
+					d->id, need >> 20, free_b >> 20, margin >> 20);
+		return -2;
+	}
+	/* Every SM at full occupancy: the outstanding requests an SM copy needs. */
+	per_sm = d->props.max_threads_per_sm / 512;
+	d->grid = (struct gpu_grid){(unsigned)(d->props.sm_count * (per_sm > 0 ? per_sm : 1)), 512,
+				    4};
+	if (gpu_malloc(&d->src, g->size) || gpu_malloc(&d->dst, g->size) ||
+	    gpu_pattern_fill(d->src, g->size, SEED(d->id), NULL) || !(d->pos = gpu_scratch()))
+		return -1;
+	json_array_append_new(
+		json_object_get(gpu_extra(g->ctx->res), "devices"),
+		json_pack("{s:i,s:s,s:s,s:i,s:i,s:i,s:i}", "device", d->id, "name", d->props.name,
+			  "pci_bus_id", d->props.pci_bus_id, "sm_count", d->props.sm_count,
+			  "sm_copy_blocks", (int)d->grid.blocks, "sm_copy_threads",
+			  (int)d->grid.threads, "sm_copy_unroll", (int)d->grid.unroll));
+	return latency ? build_chains(g, d) : 0;
+}
+
+/* The driver's answer per ordered pair, before any peer access is enabled. */
+static int record_access(struct gp2p *g)
+{
+	static const struct {
+		const char *name;
+		int attr; /* enum gpu_p2p_attr, or -1: cudaDeviceCanAccessPeer */
+		const char *desc;
+	} rows[] = {
+		{"can_access_peer", -1,
+		 "cudaDeviceCanAccessPeer: src can map dst's memory (topo -p2p)"},
+		{"p2p_access_supported", GPU_P2P_ACCESS,
+		 "cudaDeviceGetP2PAttribute AccessSupported"},
+		{"p2p_native_atomics", GPU_P2P_NATIVE_ATOMICS,
+		 "NativeAtomicSupported: all atomics"},
+		{"p2p_perf_rank", GPU_P2P_PERF_RANK, "PerformanceRank: relative, 0 = best link"},
+	};
+
+	for (int i = 0; i < g->n; i++)
+		for (int j = 0; j < g->n; j++)
+			for (size_t r = 0; i != j && r < sizeof(rows) / sizeof(rows[0]); r++) {
+				struct dev *a = &g->devs[i], *b = &g->devs[j];
+				int v = 0;
+
+				g->a = a;
+				g->b = b;
+				if (rows[r].attr < 0 ? gpu_can_access_peer(a->id, b->id, &v)
+						     : gpu_p2p_attr((enum gpu_p2p_attr)rows[r].attr,
+								    a->id, b->id, &v)) {
+					if (note_error(g, rows[r].name))
+						return -1;
+					continue;
+				}
+				metric_add_sample(probe_add_metric(g->ctx->res, rows[r].name,
+								   UNIT_COUNT, BETTER_NONE,
+								   rows[r].desc, "src", a->name,
+								   "dst", b->name, NULL),
+						  v);
+			}
+	return 0;
+}
+
+static const char *gp2p_supported(const void *opts)
+{
+	const struct gp2p_opts *o = opts;
+	static char why[OPT_STR_MAX + 64];
+	const char *no = gpu_unsupported_reason();
+	int ids[LIST_MAX], count;
+	size_t n = 0;
+
+	if (no)
+		return no;
+	count = gpu_count();
+	if (count < 2) {
+		snprintf(why, sizeof(why), "needs 2 GPUs, found %d", count);
+		return why;
+	}
+	if (list_parse_devices(o->gpus, count, ids, &n) == 0 && n < 2) {
+		snprintf(why, sizeof(why), "needs 2 GPUs, found %zu in gpus=%s", n, o->gpus);
+		return why;
+	}
+	return NULL;
+}
+
+static int gp2p_run(struct probe_ctx *ctx, const void *opts)
+{
+	const struct gp2p_opts *o = opts;
+	struct gp2p g = {.ctx = ctx, .o = o};
+	struct gpu_sampler *smp = NULL;
+	int ids[LIST_MAX], rc = PROBE_OK, count = gpu_count();
+	size_t n = 0;
+	char buf[64];
+
+	if (list_parse_devices(o->gpus, count, ids, &n)) {
+		probe_result_set_status(ctx->res, STATUS_FAIL,
+					"bad gpus '%s': all, or distinct devices below %d", o->gpus,
+					count);
+		return PROBE_FAIL;
+	}
+	if (n < 2) {
+		probe_result_set_status(ctx->res, STATUS_SKIP, "needs 2 GPUs, found %zu", n);
+		return PROBE_SKIP;
+	}
+	g.n = (int)n;
+	if (o->size_bytes < 4096 || o->steps == 0 ||
+	    ((o->tests & TB(T_LATENCY)) &&
+	     (o->chase_bytes < 4 * NODE_BYTES || o->chase_bytes / NODE_BYTES > (1ull << 31)))) {
+		probe_result_set_status(ctx->res, STATUS_FAIL,
+					"size must be >= 4K, steps > 0, chase 512 .. 256G");
+		return PROBE_FAIL;
+	}
+	g.size = (o->size_bytes + 4095) / 4096 * 4096; /* whole 16 B copy units */
+	g.nodes = o->chase_bytes / NODE_BYTES;
+	g.have_local = g.nodes * NODE_BYTES > GROUP_BYTES;
+	g.devs = xcalloc((size_t)g.n, sizeof(*g.devs));
+	for (int i = 0; i < g.n; i++) {
+		g.devs[i].id = ids[i];
+		snprintf(g.devs[i].name, sizeof(g.devs[i].name), "%d", ids[i]);
+	}
+	opt_format_size(g.size, buf, sizeof(buf));
+	probe_result_add_param(ctx->res, "copy_bytes", buf);
+	snprintf(buf, sizeof(buf), "%d GPUs, %d ordered pairs", g.n, g.n * (g.n - 1));
+	probe_result_add_param(ctx->res, "pairs", buf);
+	probe_result_add_param(ctx->res, "timing",
+			       "CUDA events, issuing stream gated behind a spin kernel");
+	probe_result_add_param(ctx->res, "sm_copy",
+			       "16 B loads and stores, every SM at full "
+			       "occupancy, 4 in flight per thread");
+	if (o->tests & TB(T_STAGED))
+		probe_result_add_param(ctx->res, "staged_timing",
+				       "gated, at most 4 copies (100 small ones) behind a gate");
+	json_object_set_new(gpu_extra(ctx->res), "devices", json_array());
+
+	smp = gpu_sampler_start(100);
+	for (int i = 0; i < g.n && rc == PROBE_OK; i++) {
+		int r = setup_dev(&g, &g.devs[i]);
+
+		if (r == -1)
+			rc = gpu_fail(ctx->res, "gpu.p2p setup");
+		else if (r == -2)
+			rc = PROBE_SKIP;
+	}
+	if (rc != PROBE_OK)
+		goto out;
+	if ((o->tests & TB(T_ACCESS)) && record_access(&g))
+		goto done;
+	for (int i = 0; i < g.n; i++)
+		for (int j = 0; j < g.n; j++)
+			if (i != j && run_pair(&g, &g.devs[i], &g.devs[j]))
+				goto done;
+done:
+	if (g.n_err) {
+		probe_result_set_status(ctx->res, STATUS_FAIL,
+					"%u measurement%s failed%s; first: %s", g.n_err,
+					g.n_err > 1 ? "s" : "",
+					g.n_err >= MAX_ERRORS ? " (stopped)" : "", g.first_err);
+		rc = PROBE_FAIL;
+	}
+out:
+	gpu_sampler_stop(smp, ctx->res, "probe");
+	for (int i = 0; i < g.n; i++) {
+		struct dev *d = &g.devs[i];
+
+		gpu_set_device(d->id);
+		gpu_free(d->src);
+		gpu_free(d->dst);
+		gpu_free(d->chain[0]);
+		gpu_free(d->chain[1]);
+	}
+	free(g.devs);
+	free(g.first_err);
+	return rc;
+}
+
+const struct probe probe_gpu_p2p = {
+	.name = "gpu.p2p",
+	.summary = "every ordered GPU pair: peer access facts, CE and SM copies (read, write, "
+		   "staged), bidirectional, chase and 4 B copy latency; as matrices",
+	.flags = PROBE_P2P,
+	.opts = gp2p_opt_rows,
+	.opts_size = sizeof(struct gp2p_opts),
+	.quick_opts = "size=64M chase=64M steps=4096",
+	.timeout_s = 1800,
+	.supported = gp2p_supported,
+	.run = gp2p_run,
+};
