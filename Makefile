@@ -95,7 +95,34 @@ check-style:
 format:
 	clang-format -i $(shell git ls-files 'src/*.c' 'src/*.h' 'tests/unit/*.c')
 
+# libFuzzer targets (tests/fuzz/fuzz_*.c) built with clang against the library
+# compiled with coverage and ASan+UBSan in build-fuzz/, each run for
+# FUZZ_SECONDS; not part of `make test`. Corpora grow in build-fuzz/corpus/,
+# seeded from tests/data/*.json; crashes are written to build-fuzz/.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := results compare opt
+FUZZ_CFLAGS  := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
+		-fno-sanitize-recover=undefined
+
+fuzz:
+	@$(MAKE) --no-print-directory BUILD=build-fuzz GPU=0 CC=$(FUZZ_CC) CFLAGS="$(FUZZ_CFLAGS)" \
+		$(FUZZ_TARGETS:%=build-fuzz/fuzz_%)
+	@mkdir -p build-fuzz/seeds-json && cp tests/data/*.json build-fuzz/seeds-json/
+	@for t in $(FUZZ_TARGETS); do \
+		mkdir -p build-fuzz/corpus/$$t || exit 1; \
+		case $$t in opt) seeds=tests/fuzz/seeds-opt;; *) seeds=build-fuzz/seeds-json;; esac; \
+		echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
+		(cd build-fuzz && ./fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+			-close_fd_mask=2 -dict=../tests/fuzz/$$t.dict -artifact_prefix=crash-$$t- \
+			corpus/$$t ../$$seeds) || exit 1; \
+	done
+
+# Only `make fuzz` builds these, with clang and the fuzzing flags above.
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(BUILD)/libmempath.a
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -fsanitize=fuzzer -Isrc -o $@ $< $(BUILD)/libmempath.a $(LDLIBS)
+
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
 
 -include $(LIB_OBJ:.o=.d) $(BUILD)/src/main.d

@@ -50,13 +50,7 @@ int compare_write(const struct comparison *c, const char *fmt, const char *out)
 	if (!m)
 		return error("cannot allocate the report");
 	if (strcmp(fmt, "json") == 0) {
-		json_t *j = comparison_to_json(c);
-		rc = json_dumpf(j, m,
-				JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12)) == 0
-			     ? 0
-			     : -1;
-		fputc('\n', m);
-		json_decref(j);
+		rc = report_compare_json(c, m);
 	} else if (strcmp(fmt, "md") == 0) {
 		rc = report_compare_md(c, m);
 	} else {

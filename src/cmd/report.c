@@ -1,9 +1,12 @@
-/* report.c - `mempath report FILE --format ...`: render any results file. */
+/* report.c - `mempath report FILE --format ...`: render a results file or a
+ * comparison file, chosen by its "schema". A comparison is rendered as it was
+ * decided: the legs' results files it names are not read again. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/compare.h"
 #include "../core/results_json.h"
 #include "../core/util.h"
 #include "../report/report.h"
@@ -12,7 +15,15 @@
 const char usage_report[] =
 	"usage: mempath report FILE [--format term|md|json|csv] [-o OUT]\n"
 	"\n"
-	"Renders a results file. Summaries are recomputed from the raw samples.\n";
+	"Renders a results file (mempath/run/1; summaries are recomputed from the raw\n"
+	"samples) or a comparison file (mempath/compare/1, from 'compare --format json'\n"
+	"or 'ab'; verdicts as recorded, one CSV row per metric).\n";
+
+/* One file, either kind: exactly one of r and c is set. */
+static int render(const struct run *r, const struct comparison *c, enum report_format fmt, FILE *f)
+{
+	return c ? report_compare_write(c, fmt, f) : report_write(r, fmt, f);
+}
 
 int cmd_report(int argc, char **argv)
 {
@@ -21,8 +32,10 @@ int cmd_report(int argc, char **argv)
 						 {"help", no_argument, NULL, 'h'},
 						 {NULL, 0, NULL, 0}};
 	enum report_format fmt = REPORT_TERM;
-	const char *out = NULL;
-	struct run *r;
+	const char *out = NULL, *schema;
+	struct run *r = NULL;
+	struct comparison *cmp = NULL;
+	json_t *j;
 	int c, rc = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "f:o:h", longopts, NULL)) != -1) {
@@ -46,14 +59,24 @@ int cmd_report(int argc, char **argv)
 	if (optind != argc - 1)
 		return error("report needs exactly one results file (see 'mempath report --help')"),
 		       2;
-	r = run_read_file(argv[optind]);
-	if (!r)
+	j = results_load_file(argv[optind]);
+	if (!j)
+		return 2;
+	/* Anything but a comparison goes to the results reader, whose errors
+	 * name what is wrong (no schema, another schema, bad fields). */
+	schema = json_string_value(json_object_get(j, "schema"));
+	if (schema && strcmp(schema, COMPARE_SCHEMA) == 0)
+		cmp = comparison_from_json(j, argv[optind]);
+	else
+		r = run_from_json(j, argv[optind]);
+	json_decref(j);
+	if (!r && !cmp)
 		return 2;
 	if (out) {
 		char *buf = NULL;
 		size_t len = 0;
 		FILE *m = open_memstream(&buf, &len);
-		if (!m || report_write(r, fmt, m) != 0) {
+		if (!m || render(r, cmp, fmt, m) != 0) {
 			rc = 1;
 			if (m)
 				fclose(m);
@@ -63,8 +86,9 @@ int cmd_report(int argc, char **argv)
 		}
 		free(buf);
 	} else {
-		rc = report_write(r, fmt, stdout) == 0 ? 0 : 1;
+		rc = render(r, cmp, fmt, stdout) == 0 ? 0 : 1;
 	}
 	run_free(r);
+	comparison_free(cmp);
 	return rc;
 }

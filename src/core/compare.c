@@ -414,6 +414,7 @@ void comparison_free(struct comparison *c)
 	for (size_t i = 0; i < c->n_notes; i++)
 		free(c->notes[i]);
 	free(c->notes);
+	compare_owned_free(c->owned);
 	free(c);
 }
 

@@ -28,7 +28,8 @@
  * control behind their correction.
  *
  * Ownership: a comparison points into the runs it was built from (not
- * owned; they must outlive it) and borrows the option strings.
+ * owned; they must outlive it) and borrows the option strings; one read
+ * from a file (comparison_from_json) owns its own copies instead.
  */
 #ifndef MEMPATH_COMPARE_H
 #define MEMPATH_COMPARE_H
@@ -129,6 +130,21 @@ struct compare_summary {
 	size_t n_geomean; /* over the WIN, LOSS, NOWIN, UNSTABLE (and REFUSED) rows */
 };
 
+/* What a comparison read back from a file owns (comparison_from_json):
+ * there are no caller runs to point into, so the legs' runs (label, times,
+ * host), one probe result per row (its name, params and one metric with the
+ * labels, marking the legs that had it) and the strings the legs and options
+ * borrow live here. Freed by comparison_free. */
+struct compare_owned {
+	struct run *legs[COMPARE_MAX_LEGS];
+	struct probe_result *probes; /* one per row */
+	size_t n_probes;
+	char **strs; /* file names, option strings */
+	size_t n_strs;
+	char **controls, **expect_diff; /* arrays; their strings are in strs */
+	json_t *tool;			/* "tool" as read: a re-dump keeps who wrote the file */
+};
+
 struct comparison {
 	struct compare_opts opts;
 	struct compare_leg legs[COMPARE_MAX_LEGS];
@@ -141,6 +157,7 @@ struct comparison {
 	char **notes; /* probes not ok, found parameters differing, no drift check */
 	size_t n_notes;
 	struct compare_summary summary;
+	struct compare_owned *owned; /* NULL unless read from a file */
 };
 
 /* Compares n runs (files[i] names them in messages). Returns a new
@@ -164,5 +181,13 @@ char *comparison_summary_line(const struct comparison *c);
 
 /* compare_json.c: the comparison as JSON (schema mempath/compare/1), new reference. */
 json_t *comparison_to_json(const struct comparison *c);
+/* Rebuilds a comparison from its JSON, strictly: what the writers print
+ * (legs, rows with medians, change, CI, p values, verdicts, reasons, moved
+ * controls, knobs, notes, summary) comes from the file as written, nothing is
+ * recomputed and the legs' results files are not opened. Returns a new
+ * comparison that owns everything (c->owned), or NULL after one error line
+ * naming `what` (e.g. the path) and the JSON path of the fault. */
+struct comparison *comparison_from_json(json_t *j, const char *what);
+void compare_owned_free(struct compare_owned *o);
 
 #endif

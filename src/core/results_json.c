@@ -98,7 +98,8 @@ json_t *run_to_json(const struct run *r)
 	json_object_set_new(o, "start_time", str_or_null(r->start_time));
 	json_object_set_new(o, "end_time", str_or_null(r->end_time));
 	json_object_set_new(o, "interrupted", json_boolean(r->interrupted));
-	json_object_set(o, "host", r->host ? r->host : json_object());
+	/* set_new: json_object_set would keep a second reference to a new empty host */
+	json_object_set_new(o, "host", r->host ? json_incref(r->host) : json_object());
 	json_object_set_new(o, "knobs",
 			    json_pack("{s:O, s:O}", "start",
 				      r->knobs_start ? r->knobs_start : json_null(), "end",
@@ -398,11 +399,10 @@ int run_write_file(const struct run *r, const char *path)
 	return rc;
 }
 
-struct run *run_read_file(const char *path)
+json_t *results_load_file(const char *path)
 {
 	json_error_t err;
 	json_t *j;
-	struct run *r;
 	FILE *f = fopen(path, "r");
 	if (!f) {
 		error("cannot open '%s': %s", path, strerror(errno));
@@ -410,11 +410,18 @@ struct run *run_read_file(const char *path)
 	}
 	j = json_loadf(f, JSON_REJECT_DUPLICATES, &err);
 	fclose(f);
-	if (!j) {
+	if (!j)
 		error("'%s' is not valid JSON (line %d, column %d): %s", path, err.line, err.column,
 		      err.text);
+	return j;
+}
+
+struct run *run_read_file(const char *path)
+{
+	json_t *j = results_load_file(path);
+	struct run *r;
+	if (!j)
 		return NULL;
-	}
 	r = run_from_json(j, path);
 	json_decref(j);
 	return r;

@@ -18,6 +18,10 @@ struct run *run_from_json(json_t *j, const char *what);
 json_t *probe_result_to_json(const struct probe_result *p);
 int probe_result_from_json(json_t *j, struct probe_result *out, const char *what);
 
+/* Parses a JSON file (duplicate keys refused) for any of mempath's schemas:
+ * a new reference, or NULL after one error line naming the path. */
+json_t *results_load_file(const char *path);
+
 int run_write_file(const struct run *r, const char *path);
 struct run *run_read_file(const char *path);
 

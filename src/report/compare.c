@@ -29,7 +29,8 @@ static void fmt_cell(const struct comparison *c, const struct compare_row *row, 
 	double base = row->median_a;
 	size_t n;
 	fmt_median(row, j, buf, len);
-	if (!with_change || c->legs[j].variant != 'B' || !row->m[j] || row->better == BETTER_NONE)
+	if (!with_change || c->legs[j].variant != 'B' || !row->m[j] || isnan(row->median[j]) ||
+	    row->better == BETTER_NONE)
 		return;
 	if (!isfinite(base))
 		for (size_t k = 0; k < c->n_legs && !isfinite(base); k++)
@@ -168,7 +169,8 @@ int report_compare_term(const struct comparison *c, FILE *f)
 	}
 	for (size_t i = 0; i < c->n_rows; i++)
 		if (c->rows[i].verdict == VERDICT_MISSING)
-			fprintf(f, "missing: %s (%s)\n", c->rows[i].key, c->rows[i].reason);
+			fprintf(f, "missing: %s (%s)\n", c->rows[i].key,
+				c->rows[i].reason ? c->rows[i].reason : "?");
 	for (size_t i = 0; i < c->n_notes; i++)
 		fprintf(f, "note: %s\n", c->notes[i]);
 	line = comparison_summary_line(c);
@@ -283,7 +285,7 @@ int report_compare_md(const struct comparison *c, FILE *f)
 		if (c->rows[i].verdict == VERDICT_MISSING) {
 			fputs("- missing: ", f);
 			cell(f, c->rows[i].key);
-			fprintf(f, " (%s)\n", c->rows[i].reason);
+			fprintf(f, " (%s)\n", c->rows[i].reason ? c->rows[i].reason : "?");
 		}
 	for (size_t i = 0; i < c->n_notes; i++) {
 		fputs("- ", f);
@@ -292,4 +294,65 @@ int report_compare_md(const struct comparison *c, FILE *f)
 	}
 	fputs("\nRaw samples: the legs' results files above.\n", f);
 	return 0;
+}
+
+int report_compare_json(const struct comparison *c, FILE *f)
+{
+	json_t *j = comparison_to_json(c);
+	int rc = json_dumpf(j, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+	json_decref(j);
+	fputc('\n', f);
+	return rc == 0 ? 0 : -1;
+}
+
+/* A number for CSV: empty when undefined, as a spreadsheet expects. */
+static void csv_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, ",%.6g", v);
+	else
+		fputc(',', f);
+}
+
+int report_compare_csv(const struct comparison *c, FILE *f)
+{
+	fputs("key,unit,better", f);
+	for (size_t j = 0; j < c->n_legs; j++) {
+		fputc(',', f);
+		report_csv_field(f, c->legs[j].name);
+	}
+	fputs(",change,ci_lo,ci_hi,p_adjusted,verdict,control\n", f);
+	for (size_t i = 0; i < c->n_rows; i++) {
+		const struct compare_row *row = &c->rows[i];
+		report_csv_field(f, row->key);
+		fputc(',', f);
+		report_csv_field(f, unit_name(row->unit));
+		fprintf(f, ",%s", better_name(row->better));
+		for (size_t j = 0; j < c->n_legs; j++)
+			csv_num(f, row->m[j] ? row->median[j] : NAN);
+		csv_num(f, row->change);
+		csv_num(f, row->ci_lo);
+		csv_num(f, row->ci_hi);
+		csv_num(f, row->p_effect_adj);
+		fprintf(f, ",%s,%s\n", verdict_id(row->verdict),
+			!row->control ? "no"
+			: row->moved  ? "moved"
+				      : "yes");
+	}
+	return 0;
+}
+
+int report_compare_write(const struct comparison *c, enum report_format fmt, FILE *f)
+{
+	switch (fmt) {
+	case REPORT_TERM:
+		return report_compare_term(c, f);
+	case REPORT_MD:
+		return report_compare_md(c, f);
+	case REPORT_JSON:
+		return report_compare_json(c, f);
+	case REPORT_CSV:
+		return report_compare_csv(c, f);
+	}
+	return -1;
 }

@@ -3,7 +3,7 @@
 
 #include "report.h"
 
-static void field(FILE *f, const char *s)
+void report_csv_field(FILE *f, const char *s)
 {
 	if (!s)
 		s = "";
@@ -26,7 +26,7 @@ int report_csv(const struct run *r, FILE *f)
 	for (size_t i = 0; i < r->n_probes; i++) {
 		const struct probe_result *p = &r->probes[i];
 		if (p->n_metrics == 0) {
-			field(f, p->name);
+			report_csv_field(f, p->name);
 			fprintf(f, ",%s,,,,,0,,,,,,\n", status_name(p->status));
 		}
 		for (size_t k = 0; k < p->n_metrics; k++) {
@@ -35,13 +35,13 @@ int report_csv(const struct run *r, FILE *f)
 			char labels[256];
 			stats_summarize(m->samples, m->n_samples, &s);
 			metric_labels_str(m, labels, sizeof(labels));
-			field(f, p->name);
+			report_csv_field(f, p->name);
 			fprintf(f, ",%s,", status_name(p->status));
-			field(f, m->name);
+			report_csv_field(f, m->name);
 			fputc(',', f);
-			field(f, labels);
+			report_csv_field(f, labels);
 			fputc(',', f);
-			field(f, unit_name(m->unit));
+			report_csv_field(f, unit_name(m->unit));
 			fprintf(f, ",%s,%zu,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n",
 				better_name(m->better), s.n, s.median, s.p5, s.p95, s.min, s.max,
 				s.cov);

@@ -19,10 +19,18 @@ int report_md(const struct run *r, FILE *f);
 int report_json(const struct run *r, FILE *f);
 int report_csv(const struct run *r, FILE *f);
 
-/* compare.c: a comparison (core/compare.h) as a terminal table or Markdown. */
+/* compare.c: a comparison (core/compare.h) as a terminal table, Markdown,
+ * JSON (schema mempath/compare/1) or CSV: one row per metric with key, unit,
+ * better, each leg's median, change, ci_lo, ci_hi (fractions), p_adjusted,
+ * verdict id and control (no, yes, moved); undefined numbers are empty. */
 struct comparison;
 int report_compare_term(const struct comparison *c, FILE *f);
 int report_compare_md(const struct comparison *c, FILE *f);
+int report_compare_json(const struct comparison *c, FILE *f);
+int report_compare_csv(const struct comparison *c, FILE *f);
+int report_compare_write(const struct comparison *c, enum report_format fmt, FILE *f);
+/* csv.c: one RFC 4180 field (quoted when it holds a comma, quote or newline). */
+void report_csv_field(FILE *f, const char *s);
 
 /* Shared by writers: a value with a sensible number of significant digits. */
 void report_fmt_value(double v, char *buf, size_t len);

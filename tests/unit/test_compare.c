@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+#include <math.h>
 #include <string.h>
 
 #include "core/compare.h"
@@ -457,6 +458,59 @@ static void test_bad_legs_and_json(void **state)
 	free_all(c, a, b, NULL);
 }
 
+/* A comparison read back from its JSON is the one written: the same JSON
+ * again, undefined numbers NAN, an infinite drift infinite (both are null in
+ * the file), the legs that lacked a metric still lacking it. */
+static void test_json_read_back(void **state)
+{
+	static const char *const ctl[] = {"t.probe,pages=thp"};
+	struct compare_opts o;
+	struct run *a, *b, *a2;
+	struct comparison *c, *back;
+	const struct compare_row *lat;
+	json_t *j, *j2;
+	compare_opts_default(&o);
+	o.controls = ctl;
+	o.n_controls = 1;
+	rng_seed(&gen, 9);
+	a = mk_leg("s", 0, 50, 16, 10); /* a zero first median: drift infinite */
+	b = mk_leg("p", 80, 50, 16, 10);
+	a2 = mk_leg(NULL, 100, 50, 16, 10);
+	probe_add_metric(&b->probes[0], "only_b", UNIT_NS, BETTER_LOWER, "t", NULL);
+	c = cmp3(a, b, a2, &o);
+	j = comparison_to_json(c);
+	back = comparison_from_json(j, "test");
+	assert_non_null(back);
+	j2 = comparison_to_json(back);
+	assert_true(json_equal(j, j2));
+	json_decref(j2);
+	assert_int_equal(back->n_legs, 3);
+	assert_int_equal(back->n_rows, c->n_rows);
+	assert_string_equal(back->legs[2].name, c->legs[2].name);
+	assert_int_equal(back->opts.n_controls, 1);
+	lat = row(back, "t.probe latency pages=4k");
+	assert_true(lat->change == row(c, "t.probe latency pages=4k")->change);
+	assert_true(isnan(row(back, "t.probe thp_backed pages=thp")->change)); /* a fact */
+	assert_true(isinf(lat->drift) && isinf(lat->threshold));
+	assert_int_equal(lat->verdict, row(c, "t.probe latency pages=4k")->verdict);
+	assert_null(row(back, "t.probe only_b")->m[0]);
+	assert_non_null(row(back, "t.probe only_b")->m[1]);
+	assert_int_equal(row(back, "t.probe rate pages=thp")->control, 1);
+	assert_int_equal(back->summary.count[VERDICT_MISSING], 1);
+	comparison_free(back);
+	/* strict: a negative count, or another schema, is refused */
+	json_object_set_new(
+		json_array_get(
+			json_object_get(json_array_get(json_object_get(j, "metrics"), 0), "legs"),
+			0),
+		"n", json_integer(-1));
+	assert_null(comparison_from_json(j, "test"));
+	json_object_set_new(j, "schema", json_string(RESULTS_SCHEMA));
+	assert_null(comparison_from_json(j, "test"));
+	json_decref(j);
+	free_all(c, a, b, a2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -474,6 +528,7 @@ int main(void)
 		cmocka_unit_test(test_primary_and_holm),
 		cmocka_unit_test(test_property_aa_splits),
 		cmocka_unit_test(test_bad_legs_and_json),
+		cmocka_unit_test(test_json_read_back),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
