@@ -82,10 +82,7 @@ static int spawn_wait(char *const *args, char *const *env, size_t n_env, int out
 		return error("cannot fork: %s", strerror(errno));
 	if (pid == 0) {
 		int null = open("/dev/null", O_RDONLY);
-		setpgid(0, 0);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
+		sig_child_defaults();
 		if (null >= 0)
 			dup2(null, 0);
 		if (out_fd >= 0) {

@@ -379,7 +379,7 @@ int cmd_wrap(int argc, char **argv)
 		}
 		done = i + 1;
 		if (have_b && vmstat_read(&a) == 0) {
-			workload_vmstat_delta(&b, &a, &it->vm_delta);
+			vmstat_delta(&b, &a, &it->vm_delta);
 			it->have_vm = 1;
 			kv_free(&a);
 		}
@@ -426,7 +426,7 @@ int cmd_wrap(int argc, char **argv)
 	res.wall_s = wall;
 	if (have_vm0 && vmstat_read(&vm1) == 0) {
 		struct kv_list d;
-		workload_vmstat_delta(&vm0, &vm1, &d);
+		vmstat_delta(&vm0, &vm1, &d);
 		for (size_t i = 0; i < d.n; i++)
 			probe_add_counter(&res, d.items[i].name, d.items[i].value);
 		kv_free(&d);

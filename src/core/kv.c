@@ -119,3 +119,18 @@ int vmstat_is_recorded(const char *name)
 			return 1;
 	return 0;
 }
+
+void vmstat_delta(const struct kv_list *before, const struct kv_list *after, struct kv_list *delta)
+{
+	memset(delta, 0, sizeof(*delta));
+	for (size_t i = 0; i < after->n; i++) {
+		int found;
+		int64_t b;
+		if (!vmstat_is_recorded(after->items[i].name))
+			continue;
+		b = kv_get(before, after->items[i].name, &found);
+		if (found) /* absent before or after: absent, never zero */
+			kv_push(delta, after->items[i].name, strlen(after->items[i].name),
+				after->items[i].value - b);
+	}
+}

@@ -32,4 +32,8 @@ void kv_free(struct kv_list *l);
  * numa_*, pgmigrate_*, pgpromote_*, pgdemote_*, swap, pghot_*, hwhint_*)? */
 int vmstat_is_recorded(const char *name);
 
+/* after - before for every recorded counter (vmstat_is_recorded) present in
+ * both; delta is initialised here, kv_free() it. */
+void vmstat_delta(const struct kv_list *before, const struct kv_list *after, struct kv_list *delta);
+
 #endif

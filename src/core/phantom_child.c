@@ -15,6 +15,7 @@
 #include "../gpu/gpu.h"
 #include "mem.h"
 #include "phantom.h"
+#include "sig.h"
 #include "util.h"
 
 static void sleep_s(double s)
@@ -114,11 +115,7 @@ int phantom_child_start(struct phantom_child *c, enum phantom_kind kind, char *c
 	}
 	if (c->pid == 0) {
 		int null = open("/dev/null", O_RDONLY);
-		setpgid(0, 0);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
+		sig_child_defaults();
 		if (null >= 0)
 			dup2(null, 0);
 		dup2(2, 1); /* its output must not mix into our table on stdout */

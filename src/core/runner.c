@@ -38,14 +38,6 @@ void runner_opts_default(struct runner_opts *o)
 	o->min_sample_ns = 50ull * 1000 * 1000;
 }
 
-static void child_reset_signals(void)
-{
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-}
-
 static void write_all(int fd, const char *s, size_t n)
 {
 	while (n > 0) {
@@ -91,8 +83,7 @@ static int run_child(json_t *(*fn)(void *), void *arg, double timeout_s, struct 
 	if (pid == 0) {
 		json_t *j;
 		char *text;
-		setpgid(0, 0);
-		child_reset_signals();
+		sig_child_defaults();
 		close(fds[0]);
 		j = fn(arg);
 		text = j ? json_dumps(j, JSON_COMPACT) : NULL;
@@ -217,15 +208,11 @@ static int parse_probe_opts(const struct probe *p, char *const *kvs, size_t n_kv
 static void record_vmstat(struct probe_result *p, const struct kv_list *before,
 			  const struct kv_list *after)
 {
-	for (size_t i = 0; i < after->n; i++) {
-		int found;
-		int64_t b;
-		if (!vmstat_is_recorded(after->items[i].name))
-			continue;
-		b = kv_get(before, after->items[i].name, &found);
-		if (found)
-			probe_add_counter(p, after->items[i].name, after->items[i].value - b);
-	}
+	struct kv_list d;
+	vmstat_delta(before, after, &d);
+	for (size_t i = 0; i < d.n; i++)
+		probe_add_counter(p, d.items[i].name, d.items[i].value);
+	kv_free(&d);
 }
 
 int runner_run_probe(const struct probe *p, char *const *kvs, size_t n_kvs,

@@ -3,6 +3,7 @@
 
 #include <signal.h>
 #include <string.h>
+#include <unistd.h>
 
 static volatile sig_atomic_t received;
 static volatile pid_t watched_pgid;
@@ -42,4 +43,13 @@ void sig_watch(pid_t pgid, int fwd)
 void sig_unwatch(void)
 {
 	watched_pgid = 0;
+}
+
+void sig_child_defaults(void)
+{
+	setpgid(0, 0);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
 }

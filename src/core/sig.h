@@ -17,4 +17,8 @@ void sig_watch(pid_t pgid, int fwd);
 /* Stops passing signals on (the child was reaped). */
 void sig_unwatch(void);
 
+/* In a forked child: its own process group (so the watched-group signal
+ * reaches everything it starts) and default signal dispositions. */
+void sig_child_defaults(void);
+
 #endif

@@ -54,11 +54,7 @@ static void tail_append(char *tail, size_t *len, const char *data, size_t n)
 static void child_exec(char *const *argv, int out_fd, int err_fd)
 {
 	int null = open("/dev/null", O_RDONLY);
-	setpgid(0, 0);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
+	sig_child_defaults();
 	if (null >= 0)
 		dup2(null, 0);
 	dup2(out_fd, 1);
@@ -218,32 +214,6 @@ int workload_run_ok(const struct workload_run *r)
 }
 
 /* ---- counters ------------------------------------------------------------ */
-
-static void kv_append(struct kv_list *l, const char *name, int64_t v)
-{
-	if (l->n == l->cap) {
-		l->cap = l->cap ? 2 * l->cap : 32;
-		l->items = xrealloc(l->items, l->cap * sizeof(*l->items));
-	}
-	l->items[l->n].name = xstrdup(name);
-	l->items[l->n].value = v;
-	l->n++;
-}
-
-void workload_vmstat_delta(const struct kv_list *before, const struct kv_list *after,
-			   struct kv_list *delta)
-{
-	memset(delta, 0, sizeof(*delta));
-	for (size_t i = 0; i < after->n; i++) {
-		int found;
-		int64_t b;
-		if (!vmstat_is_recorded(after->items[i].name))
-			continue;
-		b = kv_get(before, after->items[i].name, &found);
-		if (found)
-			kv_append(delta, after->items[i].name, after->items[i].value - b);
-	}
-}
 
 int workload_counter_is_key(const char *name)
 {

@@ -110,11 +110,6 @@ void workload_install_signals(void);
 int workload_interrupted(void);
 
 /* ---- counters around it ------------------------------------------------- */
-
-/* after - before for the counters vmstat_is_recorded() keeps and both lists
- * have, in after's order. delta is initialised here. */
-void workload_vmstat_delta(const struct kv_list *before, const struct kv_list *after,
-			   struct kv_list *delta);
 /* The counters shown per iteration (seed 001 table 2: promotion, demotion,
  * migration, NUMA hinting, pghot_*, hwhint_*) */
 int workload_counter_is_key(const char *name);

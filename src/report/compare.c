@@ -179,18 +179,6 @@ int report_compare_term(const struct comparison *c, FILE *f)
 	return 0;
 }
 
-/* Markdown table cells must not contain '|'. */
-static void cell(FILE *f, const char *s)
-{
-	for (; s && *s; s++)
-		if (*s == '|')
-			fputs("\\|", f);
-		else if (*s == '\n')
-			fputc(' ', f);
-		else
-			fputc(*s, f);
-}
-
 static const char *host_str(const struct run *r, const char *key)
 {
 	json_t *v = r->host ? json_object_get(r->host, key) : NULL;
@@ -230,7 +218,7 @@ int report_compare_md(const struct comparison *c, FILE *f)
 	fputs("\n| metric |", f);
 	for (size_t j = 0; j < c->n_legs; j++) {
 		fputc(' ', f);
-		cell(f, c->legs[j].name);
+		report_md_cell(f, c->legs[j].name);
 		fputs(" |", f);
 	}
 	fputs(" verdict |\n|---|", f);
@@ -242,15 +230,15 @@ int report_compare_md(const struct comparison *c, FILE *f)
 		if (row->verdict == VERDICT_MISSING)
 			continue;
 		fputs("| ", f);
-		cell(f, row->key);
+		report_md_cell(f, row->key);
 		for (size_t j = 0; j < c->n_legs; j++) {
 			fmt_cell(c, row, j, buf, sizeof(buf), 1);
 			fputs(" | ", f);
-			cell(f, buf);
+			report_md_cell(f, buf);
 		}
 		fmt_verdict(row, 1, buf, sizeof(buf));
 		fputs(" | ", f);
-		cell(f, buf);
+		report_md_cell(f, buf);
 		fputs(" |\n", f);
 	}
 	line = comparison_summary_line(c);
@@ -272,7 +260,7 @@ int report_compare_md(const struct comparison *c, FILE *f)
 		fmt_p(row->p_effect_adj, pa, sizeof(pa));
 		fmt_p(row->p_drift_adj, pd, sizeof(pd));
 		fputs("| ", f);
-		cell(f, row->key);
+		report_md_cell(f, row->key);
 		fprintf(f, " | %s | %s | %s | %s | %.1f%% (%s) | %.1f%% |", chg, ci, p, pa,
 			100.0 * row->drift, pd, 100.0 * row->threshold);
 		for (size_t j = 0; j < c->n_legs; j++)
@@ -284,12 +272,12 @@ int report_compare_md(const struct comparison *c, FILE *f)
 	for (size_t i = 0; i < c->n_rows; i++)
 		if (c->rows[i].verdict == VERDICT_MISSING) {
 			fputs("- missing: ", f);
-			cell(f, c->rows[i].key);
+			report_md_cell(f, c->rows[i].key);
 			fprintf(f, " (%s)\n", c->rows[i].reason ? c->rows[i].reason : "?");
 		}
 	for (size_t i = 0; i < c->n_notes; i++) {
 		fputs("- ", f);
-		cell(f, c->notes[i]);
+		report_md_cell(f, c->notes[i]);
 		fputc('\n', f);
 	}
 	fputs("\nRaw samples: the legs' results files above.\n", f);

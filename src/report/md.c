@@ -12,8 +12,8 @@ static const char *jstr(json_t *o, const char *key)
 	return v && json_is_string(v) ? json_string_value(v) : "?";
 }
 
-/* Markdown table cells must not contain '|'. */
-static void cell(FILE *f, const char *s)
+/* Markdown table cells must not contain '|' or newlines. */
+void report_md_cell(FILE *f, const char *s)
 {
 	for (; s && *s; s++)
 		if (*s == '|')
@@ -52,7 +52,7 @@ int report_md(const struct run *r, FILE *f)
 		fprintf(f, "\n## %s (%s", p->name, status_name(p->status));
 		if (p->reason) {
 			fputs(": ", f);
-			cell(f, p->reason);
+			report_md_cell(f, p->reason);
 		}
 		fprintf(f, ", %.1f s)\n\n", p->wall_s);
 		if (p->n_params) {
@@ -84,7 +84,7 @@ int report_md(const struct run *r, FILE *f)
 			report_fmt_value(s.p5, p5, sizeof(p5));
 			report_fmt_value(s.p95, p95, sizeof(p95));
 			fprintf(f, "| %s | ", m->name);
-			cell(f, labels);
+			report_md_cell(f, labels);
 			fprintf(f, " | %s | %s | %s | %.1f%% | %zu | %s |\n", med, p5, p95,
 				100.0 * s.cov, s.n, unit_name(m->unit));
 		}

@@ -32,6 +32,9 @@ int report_compare_write(const struct comparison *c, enum report_format fmt, FIL
 /* csv.c: one RFC 4180 field (quoted when it holds a comma, quote or newline). */
 void report_csv_field(FILE *f, const char *s);
 
+/* Shared by writers: text as one Markdown table cell ('|' escaped, newlines
+ * as spaces). */
+void report_md_cell(FILE *f, const char *s);
 /* Shared by writers: a value with a sensible number of significant digits. */
 void report_fmt_value(double v, char *buf, size_t len);
 

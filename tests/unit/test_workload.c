@@ -185,7 +185,7 @@ static void test_vmstat_delta(void **state)
 	int found;
 	read_kv("tests/data/vmstat-tier-before.txt", &b);
 	read_kv("tests/data/vmstat-tier-after.txt", &a);
-	workload_vmstat_delta(&b, &a, &d);
+	vmstat_delta(&b, &a, &d);
 	/* Seed 001 table 2 r2's deltas. */
 	assert_int_equal(kv_get(&d, "pgpromote_success", &found), 3050000);
 	assert_int_equal(kv_get(&d, "pgdemote_kswapd", NULL), 5020000);
