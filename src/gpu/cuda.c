@@ -211,7 +211,7 @@ json_t *gpu_sysinfo(void)
 		set_version(o, "cuda_driver_api", p.driver_version);
 		set_version(o, "cuda_runtime", p.runtime_version);
 		gpu_nvml_sysinfo(p.pci_bus_id, o);
-		/* Driver-wide facts are repeated per device so the lead's "devices"
+		/* Driver-wide facts are repeated per device so sysinfo's "devices"
 		 * array carries them (one GPU is the common case). */
 		json_object_set_new(o, "driver", gpu_driver_sysinfo());
 		json_array_append_new(arr, o);
