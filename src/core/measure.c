@@ -1,6 +1,10 @@
 /* measure.c - the one timing loop (DESIGN §4.1). */
 #include "measure.h"
 
+#include <stdio.h>
+
+#include "list.h"
+#include "team.h"
 #include "util.h"
 
 uint64_t measure_calibrate(measure_op_fn op, void *arg, uint64_t min_sample_ns)
@@ -48,4 +52,27 @@ int measure_op(struct probe_ctx *ctx, struct metric *m, measure_op_fn op, void *
 			metric_add_sample(m, v);
 	}
 	return 0;
+}
+
+int probe_threads(struct probe_ctx *ctx, const char *spec, unsigned *out, size_t *n_out)
+{
+	unsigned dropped = 0, online = team_online_cpus();
+	char buf[64];
+
+	*n_out = 0;
+	if (list_parse_threads(spec, online, out, n_out, &dropped) != 0) {
+		probe_result_set_status(ctx->res, STATUS_FAIL, "bad threads list '%s'", spec);
+		return PROBE_FAIL;
+	}
+	if (*n_out == 0) {
+		probe_result_set_status(ctx->res, STATUS_SKIP,
+					"all thread counts in '%s' exceed the %u CPUs here", spec,
+					online);
+		return PROBE_SKIP;
+	}
+	if (dropped) {
+		snprintf(buf, sizeof(buf), "%u (above %u CPUs)", dropped, online);
+		probe_result_add_param(ctx->res, "threads_dropped", buf);
+	}
+	return PROBE_OK;
 }

@@ -41,6 +41,13 @@ enum measure_kind {
 int measure_op(struct probe_ctx *ctx, struct metric *m, measure_op_fn op, void *arg,
 	       double work_per_iter, enum measure_kind kind, double scale);
 
+/* A probe's "threads" option ("1,2,8", "max", "all"; list.h) resolved
+ * against the CPUs this process may use: PROBE_OK with the counts in out,
+ * PROBE_FAIL for a malformed list, PROBE_SKIP when no count fits; counts above
+ * the CPU count are dropped and recorded as the "threads_dropped" parameter.
+ * out has room for LIST_MAX counts. */
+int probe_threads(struct probe_ctx *ctx, const char *spec, unsigned *out, size_t *n_out);
+
 /* The iteration count measure_op would use (exposed for tests and for probes
  * that run several metrics over one calibrated loop). */
 uint64_t measure_calibrate(measure_op_fn op, void *arg, uint64_t min_sample_ns);

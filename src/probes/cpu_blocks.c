@@ -272,7 +272,7 @@ static int blocks_spans(struct probe_ctx *ctx, const struct blocks_opts *o, uint
 static int blocks_run(struct probe_ctx *ctx, const void *opts)
 {
 	const struct blocks_opts *o = opts;
-	unsigned threads[LIST_MAX], dropped = 0, online = team_online_cpus(), max_threads;
+	unsigned threads[LIST_MAX], online = team_online_cpus(), max_threads;
 	uint64_t spans[SPANS_MAX], list_len = 1;
 	size_t n_threads = 0, n_spans = 0;
 	struct blocks_job j = {0};
@@ -284,12 +284,9 @@ static int blocks_run(struct probe_ctx *ctx, const void *opts)
 					"block must be a multiple of 64 B and indices > 0");
 		return PROBE_FAIL;
 	}
-	if (list_parse_threads(o->threads, online, threads, &n_threads, &dropped) ||
-	    n_threads == 0) {
-		probe_result_set_status(ctx->res, STATUS_FAIL, "bad threads list '%s' (%u CPUs)",
-					o->threads, online);
-		return PROBE_FAIL;
-	}
+	rc = probe_threads(ctx, o->threads, threads, &n_threads);
+	if (rc != PROBE_OK)
+		return rc;
 	if (blocks_spans(ctx, o, spans, &n_spans)) {
 		probe_result_set_status(ctx->res, STATUS_FAIL, "bad spans list '%s'", o->spans);
 		return PROBE_FAIL;

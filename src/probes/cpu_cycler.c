@@ -309,23 +309,16 @@ out:
 static int cycler_run(struct probe_ctx *ctx, const void *opts)
 {
 	const struct cycler_opts *o = opts;
-	unsigned threads[LIST_MAX], dropped = 0, online = team_online_cpus();
+	unsigned threads[LIST_MAX];
 	struct team *teams[LIST_MAX] = {0};
 	size_t n_threads = 0;
 	uint64_t size;
 	char buf[64], *notes = NULL;
 	int rc = PROBE_OK;
 
-	if (list_parse_threads(o->threads, online, threads, &n_threads, &dropped) != 0) {
-		probe_result_set_status(ctx->res, STATUS_FAIL, "bad threads list '%s'", o->threads);
-		return PROBE_FAIL;
-	}
-	if (n_threads == 0) {
-		probe_result_set_status(ctx->res, STATUS_SKIP,
-					"all thread counts in '%s' exceed the %u CPUs here",
-					o->threads, online);
-		return PROBE_SKIP;
-	}
+	rc = probe_threads(ctx, o->threads, threads, &n_threads);
+	if (rc != PROBE_OK)
+		return rc;
 	size = ctx->force ? o->size_bytes : mem_cap(o->size_bytes, 0.5);
 	size &= ~(MEM_HUGE_BYTES - 1);
 	if (size < MEM_HUGE_BYTES * threads[n_threads - 1]) {
@@ -345,10 +338,6 @@ static int cycler_run(struct probe_ctx *ctx, const void *opts)
 	probe_result_add_param(ctx->res, "size_bytes", buf);
 	if (size < o->size_bytes)
 		probe_result_add_param(ctx->res, "size_note", "capped at 50% of MemAvailable");
-	if (dropped) {
-		snprintf(buf, sizeof(buf), "%u (above %u CPUs)", dropped, online);
-		probe_result_add_param(ctx->res, "threads_dropped", buf);
-	}
 	probe_result_add_param(ctx->res, "split_method",
 			       "mprotect one 4 KiB page per chosen 2 MiB page to PROT_READ and "
 			       "back: PMD mapping split, folio kept");

@@ -434,21 +434,15 @@ static int reach_run(struct probe_ctx *ctx, const void *opts)
 	struct reach_state st = {.ctx = ctx, .o = o};
 	uint64_t spans[LIST_MAX], smallest = UINT64_MAX;
 	size_t n_spans = 0;
-	unsigned dropped = 0, online = team_online_cpus();
 	int measured_now = 0, rc = 0;
 
-	if (parse_spans(o->spans, spans, &n_spans) != 0 ||
-	    list_parse_threads(o->threads, online, st.threads, &st.n_threads, &dropped) != 0) {
-		probe_result_set_status(ctx->res, STATUS_FAIL, "bad spans '%s' or threads '%s'",
-					o->spans, o->threads);
+	if (parse_spans(o->spans, spans, &n_spans) != 0) {
+		probe_result_set_status(ctx->res, STATUS_FAIL, "bad spans '%s'", o->spans);
 		return PROBE_FAIL;
 	}
-	if (st.n_threads == 0) {
-		probe_result_set_status(ctx->res, STATUS_SKIP,
-					"all thread counts in '%s' exceed the %u CPUs here",
-					o->threads, online);
-		return PROBE_SKIP;
-	}
+	rc = probe_threads(ctx, o->threads, st.threads, &st.n_threads);
+	if (rc != PROBE_OK)
+		return rc;
 	for (size_t i = 0; i < n_spans; i++)
 		smallest = min_u64(smallest, spans[i]);
 
@@ -484,8 +478,6 @@ static int reach_run(struct probe_ctx *ctx, const void *opts)
 	add_param_u64(ctx->res, "cache_set_lines", st.lines[SET_CACHE]);
 	add_param_size(ctx->res, "cache_set_bytes", st.lines[SET_CACHE] * LINE_BYTES);
 	add_param_size(ctx->res, "rss_cap_bytes", st.rss_cap);
-	if (dropped)
-		add_param_u64(ctx->res, "threads_dropped", dropped);
 	if ((o->sets & (1u << SET_DRAM)) && st.lines[SET_DRAM] * LINE_BYTES < 4 * st.knee)
 		probe_result_add_param(ctx->res, "dram_set_note",
 				       "under 4x the knee: partly cache-resident");

@@ -455,26 +455,16 @@ static int stream_measure(struct probe_ctx *ctx, const struct stream_opts *o, st
 static int stream_run(struct probe_ctx *ctx, const void *opts)
 {
 	const struct stream_opts *o = opts;
-	unsigned threads[LIST_MAX], dropped = 0, online = team_online_cpus();
+	unsigned threads[LIST_MAX];
 	size_t n_threads = 0;
 	uint64_t array_bytes, node_mask = 0;
 	enum numa_policy policy;
 	char buf[64];
 
-	if (list_parse_threads(o->threads, online, threads, &n_threads, &dropped)) {
-		probe_result_set_status(ctx->res, STATUS_FAIL, "bad threads list '%s'", o->threads);
-		return PROBE_FAIL;
-	}
-	if (n_threads == 0) {
-		probe_result_set_status(ctx->res, STATUS_SKIP,
-					"all thread counts in '%s' exceed the %u CPUs here",
-					o->threads, online);
-		return PROBE_SKIP;
-	}
-	if (dropped) {
-		snprintf(buf, sizeof(buf), "%u (above %u CPUs)", dropped, online);
-		probe_result_add_param(ctx->res, "threads_dropped", buf);
-	}
+	int trc = probe_threads(ctx, o->threads, threads, &n_threads);
+
+	if (trc != PROBE_OK)
+		return trc;
 	if ((o->stores & (1u << S_NT)) && !HAVE_NT)
 		probe_result_add_param(ctx->res, "nt_skipped",
 				       "non-temporal stores use SSE2 _mm_stream_pd: x86-64 only");
