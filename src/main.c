@@ -14,7 +14,7 @@ static const struct command {
 	{"list", cmd_list, "list probes, suites and options"},
 	{"help", cmd_help, "help for a command or a probe"},
 	{"sysinfo", cmd_sysinfo, "print this machine's fingerprint"},
-	{"report", cmd_report, "render a results file (term, md, json, csv)"},
+	{"report", cmd_report, "render a results or comparison file (term, md, json, csv, html)"},
 	{"compare", cmd_compare, "per-metric verdicts of A/B/A' results files"},
 	{"ab", cmd_ab, "run A/B/A legs with your setup commands, restore, compare"},
 	{"wrap", cmd_wrap, "run any workload N times: its numbers, rusage, vmstat per iteration"},

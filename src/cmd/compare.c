@@ -14,7 +14,7 @@ const char usage_compare[] =
 	"usage: mempath compare A.json B.json [A2.json ...] [--legs ABA] [--threshold PCT]\n"
 	"                       [--control PATTERN]... [--primary PATTERN]\n"
 	"                       [--expect-diff KNOB]... [--allow-diff]\n"
-	"                       [--format term|md|json] [-o FILE] [--fail-on-loss]\n"
+	"                       [--format term|md|json|html] [-o FILE] [--fail-on-loss]\n"
 	"\n"
 	"Compares runs measured in the order given: A, B, then A again (A/B/A') checks\n"
 	"that the baseline did not drift. Metrics are joined on probe, metric, labels\n"
@@ -34,39 +34,30 @@ const char usage_compare[] =
 	"  --primary PAT     the metric that matters: tested at alpha without correction\n"
 	"  --expect-diff K   knob K (e.g. thp_enabled) is the change; others must match\n"
 	"  --allow-diff      give verdicts even when other knobs differ\n"
-	"  --format F        term (default), md (seed 000 layout) or json\n"
+	"  --format F        term (default), md (seed 000 layout), json or html\n"
 	"  -o FILE           write the report to FILE instead of stdout\n"
 	"  --fail-on-loss    exit 1 when a metric that is not a control reads LOSS\n"
 	"\n"
 	"Exit status: 0 when compared (whatever the verdicts), 1 with --fail-on-loss and\n"
 	"a LOSS, 2 for bad input.\n";
 
+struct compare_out {
+	const struct comparison *c;
+	enum report_format fmt;
+};
+
+static int render_comparison(const void *arg, FILE *f)
+{
+	const struct compare_out *a = arg;
+	return report_compare_write(a->c, a->fmt, f);
+}
+
 int compare_write(const struct comparison *c, const char *fmt, const char *out)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-	int rc = 0;
-	if (!m)
-		return error("cannot allocate the report");
-	if (strcmp(fmt, "json") == 0) {
-		rc = report_compare_json(c, m);
-	} else if (strcmp(fmt, "md") == 0) {
-		rc = report_compare_md(c, m);
-	} else {
-		rc = report_compare_term(c, m);
-	}
-	fclose(m);
-	if (rc == 0) {
-		if (out)
-			rc = write_file_atomic(out, buf, len);
-		else if (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0)
-			rc = error("cannot write the report to stdout");
-	} else {
-		error("cannot render the comparison");
-	}
-	free(buf);
-	return rc;
+	struct compare_out a = {c, REPORT_TERM};
+	if (report_format_parse(fmt, &a.fmt) != 0)
+		return error("unknown format '%s'", fmt);
+	return write_rendered(out, render_comparison, &a);
 }
 
 /* Appends the comma-separated items of s to a growing list. */
@@ -137,8 +128,8 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case 'f':
 			if (strcmp(optarg, "term") && strcmp(optarg, "md") &&
-			    strcmp(optarg, "json")) {
-				error("unknown format '%s' (term, md, json)", optarg);
+			    strcmp(optarg, "json") && strcmp(optarg, "html")) {
+				error("unknown format '%s' (term, md, json, html)", optarg);
 				goto out;
 			}
 			fmt = optarg;

@@ -11,7 +11,7 @@
 const char usage_probe[] =
 	"usage: mempath probe NAME [--opt name=value ...] [name=value ...] [--quick]\n"
 	"                     [--reps N] [--warmups N] [--timeout S] [-o FILE]\n"
-	"                     [--format term|md|json|csv] [--label L] [--force] [--quiet]\n"
+	"                     [--format term|md|json|csv|html] [--label L] [--force] [--quiet]\n"
 	"\n"
 	"Runs one probe in a child process and prints its table. Options are the\n"
 	"probe's own (see 'mempath help NAME'); --quick applies its small sizes first.\n"
@@ -91,7 +91,7 @@ int cmd_probe(int argc, char **argv)
 			break;
 		case 'f':
 			if (report_format_parse(optarg, &fmt) != 0) {
-				error("unknown format '%s' (term, md, json, csv)", optarg);
+				error("unknown format '%s' (term, md, json, csv, html)", optarg);
 				rc = 2;
 			}
 			break;

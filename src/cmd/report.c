@@ -13,16 +13,23 @@
 #include "cmd.h"
 
 const char usage_report[] =
-	"usage: mempath report FILE [--format term|md|json|csv] [-o OUT]\n"
+	"usage: mempath report FILE [--format term|md|json|csv|html] [-o OUT]\n"
 	"\n"
 	"Renders a results file (mempath/run/1; summaries are recomputed from the raw\n"
 	"samples) or a comparison file (mempath/compare/1, from 'compare --format json'\n"
 	"or 'ab'; verdicts as recorded, one CSV row per metric).\n";
 
 /* One file, either kind: exactly one of r and c is set. */
-static int render(const struct run *r, const struct comparison *c, enum report_format fmt, FILE *f)
+struct report_out {
+	const struct run *r;
+	const struct comparison *c;
+	enum report_format fmt;
+};
+
+static int render(const void *arg, FILE *f)
 {
-	return c ? report_compare_write(c, fmt, f) : report_write(r, fmt, f);
+	const struct report_out *a = arg;
+	return a->c ? report_compare_write(a->c, a->fmt, f) : report_write(a->r, a->fmt, f);
 }
 
 int cmd_report(int argc, char **argv)
@@ -35,6 +42,7 @@ int cmd_report(int argc, char **argv)
 	const char *out = NULL, *schema;
 	struct run *r = NULL;
 	struct comparison *cmp = NULL;
+	struct report_out a;
 	json_t *j;
 	int c, rc = 0;
 	optind = 1;
@@ -42,7 +50,8 @@ int cmd_report(int argc, char **argv)
 		switch (c) {
 		case 'f':
 			if (report_format_parse(optarg, &fmt) != 0)
-				return error("unknown format '%s' (term, md, json, csv)", optarg),
+				return error("unknown format '%s' (term, md, json, csv, html)",
+					     optarg),
 				       2;
 			break;
 		case 'o':
@@ -72,22 +81,8 @@ int cmd_report(int argc, char **argv)
 	json_decref(j);
 	if (!r && !cmp)
 		return 2;
-	if (out) {
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *m = open_memstream(&buf, &len);
-		if (!m || render(r, cmp, fmt, m) != 0) {
-			rc = 1;
-			if (m)
-				fclose(m);
-		} else {
-			fclose(m);
-			rc = write_file_atomic(out, buf, len) == 0 ? 0 : 1;
-		}
-		free(buf);
-	} else {
-		rc = render(r, cmp, fmt, stdout) == 0 ? 0 : 1;
-	}
+	a = (struct report_out){r, cmp, fmt};
+	rc = write_rendered(out, render, &a) == 0 ? 0 : 1;
 	run_free(r);
 	comparison_free(cmp);
 	return rc;

@@ -12,8 +12,9 @@
 
 const char usage_run[] =
 	"usage: mempath run [--suite quick|full|cpu|gpu|p2p] [--label L] [-o FILE]\n"
-	"                   [--reps N] [--warmups N] [--timeout S] [--format term|md|json|csv]\n"
-	"                   [--only PROBE[,PROBE...]] [--force] [--quiet]\n"
+	"                   [--reps N] [--warmups N] [--timeout S]\n"
+	"                   [--format term|md|json|csv|html] [--only PROBE[,PROBE...]]\n"
+	"                   [--force] [--quiet]\n"
 	"\n"
 	"Runs a suite of probes, each in its own child process, prints a table and\n"
 	"saves every sample with the machine's fingerprint to a results file\n"
@@ -105,7 +106,8 @@ int cmd_run(int argc, char **argv)
 		}
 		case 'f':
 			if (report_format_parse(optarg, &fmt) != 0)
-				return error("unknown format '%s' (term, md, json, csv)", optarg),
+				return error("unknown format '%s' (term, md, json, csv, html)",
+					     optarg),
 				       2;
 			break;
 		case 'O':

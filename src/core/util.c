@@ -266,3 +266,23 @@ uint64_t rng_below(struct rng *r, uint64_t bound)
 	}
 	return (uint64_t)(m >> 64);
 }
+
+int write_rendered(const char *path, int (*render)(const void *arg, FILE *f), const void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int rc;
+
+	if (!m)
+		return error("cannot allocate the report");
+	rc = render(arg, m);
+	if (fclose(m) != 0 || rc != 0)
+		rc = error("cannot render the report");
+	else if (path)
+		rc = write_file_atomic(path, buf, len);
+	else if (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0)
+		rc = error("cannot write the report to stdout");
+	free(buf);
+	return rc;
+}

@@ -46,6 +46,10 @@ void time_iso8601(char *buf, size_t len);
 /* Writes data to path atomically: a temporary file created with O_EXCL in the
  * same directory, fsync, rename. Returns 0 or -1 (error printed). */
 int write_file_atomic(const char *path, const char *data, size_t len);
+/* Renders into memory first, then writes it all to path (atomically) or, when
+ * path is NULL, to stdout: a render that fails leaves no half-written report.
+ * Returns 0 or -1 (error printed). */
+int write_rendered(const char *path, int (*render)(const void *arg, FILE *f), const void *arg);
 
 /* Deterministic, fast PRNG (splitmix64 seeding xoshiro256**). */
 struct rng {

@@ -23,8 +23,8 @@ static void fmt_median(const struct compare_row *row, size_t j, char *buf, size_
 
 /* A leg's cell: its median, and for a B leg (Markdown, the seed's layout) its
  * change against pooled A. */
-static void fmt_cell(const struct comparison *c, const struct compare_row *row, size_t j, char *buf,
-		     size_t len, int with_change)
+void report_compare_cell(const struct comparison *c, const struct compare_row *row, size_t j,
+			 char *buf, size_t len, int with_change)
 {
 	double base = row->median_a;
 	size_t n;
@@ -41,7 +41,7 @@ static void fmt_cell(const struct comparison *c, const struct compare_row *row, 
 		snprintf(buf + n, len - n, " (%+.1f%%)", 100.0 * (row->median[j] / base - 1));
 }
 
-static void fmt_pct(double v, char *buf, size_t len)
+void report_compare_pct(double v, char *buf, size_t len)
 {
 	if (isnan(v))
 		snprintf(buf, len, "-");
@@ -49,7 +49,7 @@ static void fmt_pct(double v, char *buf, size_t len)
 		snprintf(buf, len, "%+.1f%%", 100.0 * v);
 }
 
-static void fmt_ci(const struct compare_row *row, char *buf, size_t len)
+void report_compare_ci(const struct compare_row *row, char *buf, size_t len)
 {
 	if (isnan(row->ci_lo))
 		snprintf(buf, len, "-");
@@ -57,7 +57,7 @@ static void fmt_ci(const struct compare_row *row, char *buf, size_t len)
 		snprintf(buf, len, "[%+.1f, %+.1f]%%", 100.0 * row->ci_lo, 100.0 * row->ci_hi);
 }
 
-static void fmt_p(double p, char *buf, size_t len)
+void report_compare_p(double p, char *buf, size_t len)
 {
 	if (isnan(p))
 		snprintf(buf, len, "-");
@@ -70,7 +70,7 @@ static void fmt_p(double p, char *buf, size_t len)
 /* Verdict cell: the verdict, a mark for controls, the reason where there is one.
  * A control that could not be checked (too few samples, void, missing) is
  * "not verified"; one that read WIN, LOSS, UNSTABLE or a different fact moved. */
-static void fmt_verdict(const struct compare_row *row, int with_reason, char *buf, size_t len)
+void report_compare_verdict(const struct compare_row *row, int with_reason, char *buf, size_t len)
 {
 	int unverified = row->verdict == VERDICT_FEW || row->verdict == VERDICT_VOID ||
 			 row->verdict == VERDICT_MISSING;
@@ -83,6 +83,15 @@ static void fmt_verdict(const struct compare_row *row, int with_reason, char *bu
 		 with_reason && row->reason ? row->reason : "");
 }
 
+const char *report_compare_knob_heading(const struct comparison *c)
+{
+	if (!c->n_knob_diffs)
+		return NULL;
+	return c->refused ? "knobs differ between legs - no verdict (name the intended "
+			    "change with --expect-diff KNOB, or --allow-diff):"
+			  : "knobs differ between legs (allowed with --allow-diff):";
+}
+
 static void head_lines(const struct comparison *c, FILE *f, const char *strong)
 {
 	char *line = comparison_controls_line(c);
@@ -90,16 +99,12 @@ static void head_lines(const struct comparison *c, FILE *f, const char *strong)
 		fprintf(f, "%s%s%s\n", strong, line, strong);
 	free(line);
 	if (c->n_knob_diffs)
-		fprintf(f, "%s%s%s\n", strong,
-			c->refused ? "knobs differ between legs - no verdict (name the intended "
-				     "change with --expect-diff KNOB, or --allow-diff):"
-				   : "knobs differ between legs (allowed with --allow-diff):",
-			strong);
+		fprintf(f, "%s%s%s\n", strong, report_compare_knob_heading(c), strong);
 	for (size_t i = 0; i < c->n_knob_diffs; i++)
 		fprintf(f, "%s  knob %s\n", *strong ? "-" : "", c->knob_diffs[i]);
 }
 
-static size_t family_size(const struct comparison *c)
+size_t report_compare_family(const struct comparison *c)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < c->n_rows; i++)
@@ -108,7 +113,7 @@ static size_t family_size(const struct comparison *c)
 	return n;
 }
 
-static void rules_line(const struct comparison *c, FILE *f, const char *prefix)
+void report_compare_rules(const struct comparison *c, FILE *f, const char *prefix)
 {
 	fprintf(f,
 		"%srules: two-sided Mann-Whitney U on raw samples, alpha %g; bootstrap 95%% CI "
@@ -130,10 +135,10 @@ int report_compare_term(const struct comparison *c, FILE *f)
 	fputc('\n', f);
 	if (c->opts.primary)
 		fprintf(f, "primary metric %s at alpha %g; Holm-Bonferroni over the other %zu\n",
-			c->opts.primary, c->opts.alpha, family_size(c));
+			c->opts.primary, c->opts.alpha, report_compare_family(c));
 	else
 		fprintf(f, "Holm-Bonferroni over %zu metrics (controls separately), alpha %g\n",
-			family_size(c), c->opts.alpha);
+			report_compare_family(c), c->opts.alpha);
 	for (size_t i = 0; i < c->n_rows; i++)
 		if (strlen(c->rows[i].key) > kw)
 			kw = strlen(c->rows[i].key);
@@ -142,7 +147,7 @@ int report_compare_term(const struct comparison *c, FILE *f)
 	for (size_t j = 0; j < c->n_legs; j++) {
 		cw[j] = strlen(c->legs[j].name);
 		for (size_t i = 0; i < c->n_rows; i++) {
-			fmt_cell(c, &c->rows[i], j, buf, sizeof(buf), 0);
+			report_compare_cell(c, &c->rows[i], j, buf, sizeof(buf), 0);
 			if (strlen(buf) > cw[j])
 				cw[j] = strlen(buf);
 		}
@@ -158,13 +163,13 @@ int report_compare_term(const struct comparison *c, FILE *f)
 			continue;
 		fprintf(f, "%-*s", (int)kw, row->key);
 		for (size_t j = 0; j < c->n_legs; j++) {
-			fmt_cell(c, row, j, buf, sizeof(buf), 0);
+			report_compare_cell(c, row, j, buf, sizeof(buf), 0);
 			fprintf(f, "  %*s", (int)cw[j], buf);
 		}
-		fmt_pct(row->change, chg, sizeof(chg));
-		fmt_ci(row, ci, sizeof(ci));
-		fmt_p(row->p_effect_adj, p, sizeof(p));
-		fmt_verdict(row, 1, buf, sizeof(buf));
+		report_compare_pct(row->change, chg, sizeof(chg));
+		report_compare_ci(row, ci, sizeof(ci));
+		report_compare_p(row->p_effect_adj, p, sizeof(p));
+		report_compare_verdict(row, 1, buf, sizeof(buf));
 		fprintf(f, "  %8s  %-18s  %8s  %s\n", chg, ci, p, buf);
 	}
 	for (size_t i = 0; i < c->n_rows; i++)
@@ -206,13 +211,13 @@ int report_compare_md(const struct comparison *c, FILE *f)
 			c->legs[j].variant, c->legs[j].file,
 			c->legs[j].run->start_time ? c->legs[j].run->start_time : "?",
 			c->legs[j].run->end_time ? c->legs[j].run->end_time : "?");
-	rules_line(c, f, "- ");
+	report_compare_rules(c, f, "- ");
 	if (c->opts.primary)
 		fprintf(f, "- primary metric: `%s` (alpha %g uncorrected); Holm over the rest\n",
 			c->opts.primary, c->opts.alpha);
 	else
 		fprintf(f, "- Holm-Bonferroni over the %zu compared metrics; controls separately\n",
-			family_size(c));
+			report_compare_family(c));
 	for (size_t k = 0; k < c->opts.n_controls; k++)
 		fprintf(f, "- control: `%s`\n", c->opts.controls[k]);
 	fputs("\n| metric |", f);
@@ -232,11 +237,11 @@ int report_compare_md(const struct comparison *c, FILE *f)
 		fputs("| ", f);
 		report_md_cell(f, row->key);
 		for (size_t j = 0; j < c->n_legs; j++) {
-			fmt_cell(c, row, j, buf, sizeof(buf), 1);
+			report_compare_cell(c, row, j, buf, sizeof(buf), 1);
 			fputs(" | ", f);
 			report_md_cell(f, buf);
 		}
-		fmt_verdict(row, 1, buf, sizeof(buf));
+		report_compare_verdict(row, 1, buf, sizeof(buf));
 		fputs(" | ", f);
 		report_md_cell(f, buf);
 		fputs(" |\n", f);
@@ -254,11 +259,11 @@ int report_compare_md(const struct comparison *c, FILE *f)
 			      "(p) | "
 			      "threshold | n per leg |\n|---|---:|---:|---:|---:|---:|---:|---|\n",
 			      f);
-		fmt_pct(row->change, chg, sizeof(chg));
-		fmt_ci(row, ci, sizeof(ci));
-		fmt_p(row->p_effect, p, sizeof(p));
-		fmt_p(row->p_effect_adj, pa, sizeof(pa));
-		fmt_p(row->p_drift_adj, pd, sizeof(pd));
+		report_compare_pct(row->change, chg, sizeof(chg));
+		report_compare_ci(row, ci, sizeof(ci));
+		report_compare_p(row->p_effect, p, sizeof(p));
+		report_compare_p(row->p_effect_adj, pa, sizeof(pa));
+		report_compare_p(row->p_drift_adj, pd, sizeof(pd));
 		fputs("| ", f);
 		report_md_cell(f, row->key);
 		fprintf(f, " | %s | %s | %s | %s | %.1f%% (%s) | %.1f%% |", chg, ci, p, pa,
@@ -341,6 +346,8 @@ int report_compare_write(const struct comparison *c, enum report_format fmt, FIL
 		return report_compare_json(c, f);
 	case REPORT_CSV:
 		return report_compare_csv(c, f);
+	case REPORT_HTML:
+		return report_compare_html(c, f);
 	}
 	return -1;
 }

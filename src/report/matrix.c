@@ -259,7 +259,7 @@ void matrix_set_free(struct matrix_set *s)
 }
 
 /* "GB/s; median of 10 samples, CoV max 0.4%": how far to trust the cells */
-static void describe(const struct matrix_table *t, char *buf, size_t len)
+void matrix_describe(const struct matrix_table *t, char *buf, size_t len)
 {
 	if (t->n_cells == 0)
 		snprintf(buf, len, "%s; no samples", unit_name(t->unit));
@@ -276,7 +276,7 @@ static void describe(const struct matrix_table *t, char *buf, size_t len)
 /* Two decimals below 100, as p2pBandwidthLatencyTest prints: a matrix is read
  * by comparing neighbours, and 1.80 vs 1.84 us must not both read "1.8".
  * Whole numbers (counts, ranks) stay whole. */
-static void cell_text(const struct matrix_table *t, size_t i, size_t j, char *buf, size_t len)
+void matrix_cell_text(const struct matrix_table *t, size_t i, size_t j, char *buf, size_t len)
 {
 	double v = t->median[i * t->n + j], a = fabs(v);
 
@@ -303,11 +303,11 @@ void matrix_write_text(const struct matrix_table *t, const char *indent, FILE *f
 		w0 = l > w0 ? l : w0;
 		w = l > w ? l : w;
 		for (size_t j = 0; j < t->n; j++) {
-			cell_text(t, i, j, buf, sizeof(buf));
+			matrix_cell_text(t, i, j, buf, sizeof(buf));
 			w = (int)strlen(buf) > w ? (int)strlen(buf) : w;
 		}
 	}
-	describe(t, about, sizeof(about));
+	matrix_describe(t, about, sizeof(about));
 	fprintf(f, "%s%s%s%s (%s)\n", indent, t->name, t->labels[0] ? " " : "", t->labels, about);
 	fprintf(f, "%s%*s", indent, w0, "D\\D");
 	for (size_t j = 0; j < t->n; j++)
@@ -316,7 +316,7 @@ void matrix_write_text(const struct matrix_table *t, const char *indent, FILE *f
 	for (size_t i = 0; i < t->n; i++) {
 		fprintf(f, "%s%*s", indent, w0, t->ids[i]);
 		for (size_t j = 0; j < t->n; j++) {
-			cell_text(t, i, j, buf, sizeof(buf));
+			matrix_cell_text(t, i, j, buf, sizeof(buf));
 			fprintf(f, " %*s", w, buf);
 		}
 		fputc('\n', f);
@@ -337,7 +337,7 @@ void matrix_write_md(const struct matrix_table *t, FILE *f)
 {
 	char buf[64], about[128];
 
-	describe(t, about, sizeof(about));
+	matrix_describe(t, about, sizeof(about));
 	fprintf(f, "\n**%s**%s%s (%s); rows src, columns dst\n\n| D\\D |", t->name,
 		t->labels[0] ? " " : "", t->labels, about);
 	for (size_t j = 0; j < t->n; j++) {
@@ -354,7 +354,7 @@ void matrix_write_md(const struct matrix_table *t, FILE *f)
 		md_cell(f, t->ids[i]);
 		fputs(" |", f);
 		for (size_t j = 0; j < t->n; j++) {
-			cell_text(t, i, j, buf, sizeof(buf));
+			matrix_cell_text(t, i, j, buf, sizeof(buf));
 			fprintf(f, " %s |", buf);
 		}
 		fputc('\n', f);

@@ -59,5 +59,10 @@ int matrix_id_cmp(const char *a, const char *b);
 void matrix_write_text(const struct matrix_table *t, const char *indent, FILE *f);
 /* The same as a Markdown paragraph and table, preceded by a blank line. */
 void matrix_write_md(const struct matrix_table *t, FILE *f);
+/* For writers that lay a table out themselves (html.c), the same words and
+ * numbers: "GB/s; median of 3 samples, CoV max 0.2%", and cell (i, j) as
+ * text, "-" where missing. */
+void matrix_describe(const struct matrix_table *t, char *buf, size_t len);
+void matrix_cell_text(const struct matrix_table *t, size_t i, size_t j, char *buf, size_t len);
 
 #endif

@@ -6,12 +6,6 @@
 #include "matrix.h"
 #include "report.h"
 
-static const char *jstr(json_t *o, const char *key)
-{
-	json_t *v = o ? json_object_get(o, key) : NULL;
-	return v && json_is_string(v) ? json_string_value(v) : "?";
-}
-
 /* Markdown table cells must not contain '|' or newlines. */
 void report_md_cell(FILE *f, const char *s)
 {
@@ -31,13 +25,13 @@ int report_md(const struct run *r, FILE *f)
 	fprintf(f, "# mempath results%s%s\n\n", r->label ? ": " : "", r->label ? r->label : "");
 	fprintf(f, "- date: %s to %s\n", r->start_time ? r->start_time : "?",
 		r->end_time ? r->end_time : "?");
-	fprintf(f, "- host: %s, kernel %s, %s\n", jstr(r->host, "hostname"),
-		jstr(r->host, "kernel"), jstr(cpu, "model"));
+	fprintf(f, "- host: %s, kernel %s, %s\n", report_jstr(r->host, "hostname"),
+		report_jstr(r->host, "kernel"), report_jstr(cpu, "model"));
 	fprintf(f, "- suite: %s; mempath %s (%s)\n", r->suite ? r->suite : "-",
 		r->tool_version ? r->tool_version : "?", r->git_hash ? r->git_hash : "?");
 	if (knobs)
 		fprintf(f, "- THP enabled=%s defrag=%s; numa_balancing=%s\n",
-			jstr(knobs, "thp_enabled"), jstr(knobs, "thp_defrag"),
+			report_jstr(knobs, "thp_enabled"), report_jstr(knobs, "thp_defrag"),
 			json_is_integer(json_object_get(knobs, "numa_balancing"))
 				? (json_integer_value(json_object_get(knobs, "numa_balancing"))
 					   ? "on"

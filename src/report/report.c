@@ -12,7 +12,8 @@ int report_format_parse(const char *s, enum report_format *out)
 	} names[] = {{"term", REPORT_TERM},
 		     {"md", REPORT_MD},
 		     {"json", REPORT_JSON},
-		     {"csv", REPORT_CSV}};
+		     {"csv", REPORT_CSV},
+		     {"html", REPORT_HTML}};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (strcmp(s, names[i].name) == 0) {
 			*out = names[i].fmt;
@@ -32,6 +33,8 @@ int report_write(const struct run *r, enum report_format fmt, FILE *f)
 		return report_json(r, f);
 	case REPORT_CSV:
 		return report_csv(r, f);
+	case REPORT_HTML:
+		return report_html(r, f);
 	}
 	return -1;
 }
@@ -49,4 +52,10 @@ void report_fmt_value(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.3g", v);
 	else
 		snprintf(buf, len, "%.3g", v);
+}
+
+const char *report_jstr(const json_t *o, const char *key)
+{
+	const char *s = o ? json_string_value(json_object_get(o, key)) : NULL;
+	return s ? s : "?";
 }

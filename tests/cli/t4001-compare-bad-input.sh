@@ -16,6 +16,6 @@ expect_fail 2 "$MEMPATH" compare "$a" "$a" --legs AAB
 expect_fail 2 "$MEMPATH" compare "$a" "$a" --legs AA
 expect_fail 2 "$MEMPATH" compare "$a" "$a" --threshold much
 expect_fail 2 "$MEMPATH" compare "$a" "$a" --control 'cpu.x,pages'
-expect_fail 2 "$MEMPATH" compare "$a" "$a" --format html
+expect_fail 2 "$MEMPATH" compare "$a" "$a" --format xml
 [ ! -s out.txt ] || fail "output on bad input: $(cat out.txt)"
 exit 0

@@ -15,7 +15,8 @@ static FILE *devnull;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const enum report_format fmts[] = {REPORT_TERM, REPORT_MD, REPORT_JSON, REPORT_CSV};
+	static const enum report_format fmts[] = {REPORT_TERM, REPORT_MD, REPORT_JSON, REPORT_CSV,
+						  REPORT_HTML};
 	json_t *j = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES, NULL), *j2;
 	struct run *r, *back;
 	if (!j)

@@ -1,0 +1,424 @@
+/* html.c - a results or comparison file as one self-contained HTML5 page: the
+ * facts the Markdown writers print, plus inline SVG that makes them readable
+ * at a glance (matrices shaded by value, bar charts of medians with p5-p95
+ * whiskers, a forest plot of each change with its CI).
+ *
+ * Why no scripts, fonts or external style sheets: the page is attached to bug
+ * reports and opened offline, so it must look the same everywhere and can run
+ * nothing. Why one escaping function: every string in a results file (labels,
+ * parameters, reasons, argv, host names) was written on another machine, and
+ * a results file must never become markup; report_html_text() is the only way
+ * text from a file reaches the page. Numbers that are not finite print as "-"
+ * and never become SVG coordinates.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "../core/compare.h"
+#include "../core/util.h"
+#include "html.h"
+#include "matrix.h"
+#include "report.h"
+
+static const char page_style[] =
+	"body{font:14px/1.4 sans-serif;color:#222;margin:1em auto;max-width:72em;padding:0 1em}\n"
+	"table{border-collapse:collapse;margin:.5em 0 1em}\n"
+	"th,td{border:1px solid #ccc;padding:.15em .5em;text-align:left}\n"
+	"td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
+	".st{font-size:.75em;padding:0 .4em;border-radius:3px;background:#eee}\n"
+	".st-ok{background:#dafbe1}.st-fail,.st-timeout{background:#ffd8d3}\n"
+	".warn{background:#ffd8d3;border-left:4px solid #c62828;padding:.4em .8em;"
+	"font-weight:bold}\n"
+	"svg{display:block;margin:.5em 0 1.5em;font:12px sans-serif}\n"
+	"svg .bar{fill:#8fb3dc}svg .wh{stroke:#222}svg .ax{stroke:#888}svg .band{fill:#e4e4e4}\n"
+	"svg .zero{stroke:#444;stroke-dasharray:4 3}svg circle{fill:#777}\n"
+	"td.v-win{background:#dafbe1}td.v-loss{background:#ffd8d3}"
+	"td.v-unstable{background:#fff1c2}td.v-void,td.v-refused{background:#e4e4e4}\n"
+	"svg circle.v-win{fill:#1a7f37}svg circle.v-loss{fill:#c62828}"
+	"svg circle.v-unstable{fill:#c78400}\n";
+
+void report_html_text(FILE *f, const char *s)
+{
+	static const char special[] = "&<>\"'";
+	static const char *const entity[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&#39;"};
+
+	for (; s && *s; s++) {
+		const char *e = strchr(special, *s);
+
+		if (e)
+			fputs(entity[e - special], f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/* before, then s escaped, then after: before and after are this file's own
+ * markup, s is text from the file. */
+void html_put(FILE *f, const char *before, const char *s, const char *after)
+{
+	fputs(before, f);
+	report_html_text(f, s);
+	fputs(after, f);
+}
+
+/* Table cells: text, a number already formatted (right-aligned), a value
+ * as report_fmt_value writes it, "-" when not finite ("nan" and "inf" mean
+ * nothing to a reader). */
+void html_cell_text(FILE *f, const char *s)
+{
+	html_put(f, "<td>", s, "</td>");
+}
+
+void html_cell_num(FILE *f, const char *s)
+{
+	html_put(f, "<td class=\"n\">", s, "</td>");
+}
+
+void html_cell_value(FILE *f, double v)
+{
+	char buf[64] = "-";
+
+	if (isfinite(v))
+		report_fmt_value(v, buf, sizeof(buf));
+	html_cell_num(f, buf);
+}
+
+void html_page_begin(FILE *f, const char *title)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
+	      f);
+	report_html_text(f, title);
+	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", page_style);
+	html_put(f, "", title, "</h1>\n");
+}
+
+int html_page_end(FILE *f)
+{
+	fputs("</body>\n</html>\n", f);
+	return ferror(f) ? -1 : 0;
+}
+
+/* ---- SVG ---- */
+
+/* A scale over at least lo..hi with ticks at 1, 2, 2.5 or 5 times a power of
+ * ten, the steps people read at a glance; 0, or -1 when lo..hi is not a
+ * finite, non-empty range (only absurd samples give one). */
+int html_scale_make(struct html_scale *s, double lo, double hi, double x0, double x1)
+{
+	static const double mult[] = {1, 2, 2.5, 5};
+	double want = (hi - lo) / 5, p;
+
+	if (!(hi > lo) || !isfinite(hi - lo) || !(want > 0))
+		return -1;
+	p = pow(10, floor(log10(want)));
+	s->step = 10 * p; /* also where log10 rounded down a power */
+	for (size_t i = sizeof(mult) / sizeof(mult[0]); i-- > 0;)
+		if (mult[i] * p >= want)
+			s->step = mult[i] * p;
+	s->lo = floor(lo / s->step) * s->step;
+	s->hi = ceil(hi / s->step) * s->step;
+	s->x0 = x0;
+	s->x1 = x1;
+	return s->hi > s->lo && isfinite(s->hi - s->lo) ? 0 : -1;
+}
+
+double html_scale_x(const struct html_scale *s, double v)
+{
+	double x = s->x0 + (v - s->lo) / (s->hi - s->lo) * (s->x1 - s->x0);
+
+	return x < s->x0 ? s->x0 : x > s->x1 ? s->x1 : x;
+}
+
+/* The opening tag and a <title> that screen readers and tooltips show. */
+void html_svg_begin(FILE *f, double w, double h, const char *title)
+{
+	fprintf(f,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+		"viewBox=\"0 0 %.0f %.0f\" role=\"img\">\n",
+		w, h, w, h);
+	html_put(f, "<title>", title, "</title>\n");
+}
+
+void html_svg_text(FILE *f, double x, double y, const char *anchor, const char *s)
+{
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">", x, y, anchor);
+	html_put(f, "", s, "</text>\n");
+}
+
+void html_svg_line(FILE *f, const char *cls, double x1, double y1, double x2, double y2)
+{
+	fprintf(f, "<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", cls,
+		x1, y1, x2, y2);
+}
+
+/* A horizontal axis at y: a tick and its value every step, the title below.
+ * pct: values are fractions shown as signed percentages. */
+void html_svg_axis(FILE *f, const struct html_scale *s, double y, int pct, const char *title)
+{
+	char buf[64];
+
+	html_svg_line(f, "ax", s->x0, y, s->x1, y);
+	for (int k = 0; k <= 16 && s->lo + k * s->step <= s->hi + s->step / 2; k++) {
+		double v = s->lo + k * s->step, x = html_scale_x(s, v);
+
+		if (fabs(v) < s->step / 1e6)
+			v = 0; /* not "-0" or 1e-17 */
+		if (pct)
+			snprintf(buf, sizeof(buf), v ? "%+.1f%%" : "0%%", 100.0 * v);
+		else
+			report_fmt_value(v, buf, sizeof(buf));
+		html_svg_line(f, "ax", x, y, x, y + 4);
+		html_svg_text(f, x, y + 16, "middle", buf);
+	}
+	html_svg_text(f, (s->x0 + s->x1) / 2, y + 34, "middle", title);
+}
+
+/* Label column width for labels of up to `chars` characters: a wide enough
+ * guess for a proportional 12 px font, capped so the scale keeps its room;
+ * longer labels are clipped at the left edge. */
+double html_label_width(size_t chars, double cap)
+{
+	double w = 12 + 6.6 * (double)chars;
+
+	return w < 60 ? 60 : w > cap ? cap : w;
+}
+
+/* ---- results ---- */
+
+/* Bars share a chart when they are one quantity measured under several
+ * label sets: same name and unit (src/dst cells are matrices instead). */
+static int same_quantity(const struct metric *a, const struct metric *b)
+{
+	return !matrix_is_cell(b) && strcmp(a->name, b->name) == 0 && a->unit == b->unit;
+}
+
+/* One bar per metric of p like p->metrics[first] (from first on): the median,
+ * a whisker from p5 to p95, the median as text at the right. */
+static void bar_chart(FILE *f, const struct probe_result *p, size_t first)
+{
+	const struct metric *m0 = &p->metrics[first];
+	char labels[256];
+	size_t n = 0, chars = 0;
+	double lo = 0, hi = 0, y = 8, base; /* the scale includes 0: bars start there */
+	struct html_scale sc;
+
+	for (size_t k = first; k < p->n_metrics; k++) {
+		const struct metric *m = &p->metrics[k];
+		struct summary s;
+
+		if (!same_quantity(m0, m))
+			continue;
+		n++;
+		metric_labels_str(m, labels, sizeof(labels));
+		chars = strlen(labels) > chars ? strlen(labels) : chars;
+		stats_summarize(m->samples, m->n_samples, &s);
+		if (s.n == 0)
+			continue;
+		for (int i = 0; i < 3; i++) {
+			double v = i == 0 ? s.p5 : i == 1 ? s.median : s.p95;
+
+			if (isfinite(v)) {
+				lo = v < lo ? v : lo;
+				hi = v > hi ? v : hi;
+			}
+		}
+	}
+	if (!(hi > lo))
+		hi = lo + 1; /* all zero: an axis from 0 to 1 */
+	if (n < 2 || html_scale_make(&sc, lo, hi, html_label_width(chars, 360), CHART_W - 80) != 0)
+		return;
+	base = html_scale_x(&sc, 0);
+	html_put(f, "<p><b>", m0->name, "</b> per label set (");
+	html_put(f, "", unit_name(m0->unit), "; median, whiskers p5-p95)</p>\n");
+	html_svg_begin(f, CHART_W, 8 + (double)n * ROW_H + AXIS_H, m0->name);
+	for (size_t k = first; k < p->n_metrics; k++) {
+		const struct metric *m = &p->metrics[k];
+		struct summary s;
+		char val[64];
+		double xm, mid = y + ROW_H / 2.0;
+
+		if (!same_quantity(m0, m))
+			continue;
+		metric_labels_str(m, labels, sizeof(labels));
+		html_svg_text(f, sc.x0 - 6, mid + 4, "end", labels[0] ? labels : "(no labels)");
+		stats_summarize(m->samples, m->n_samples, &s);
+		if (s.n == 0 || !isfinite(s.median)) {
+			html_svg_text(f, sc.x0 + 4, mid + 4, "start", s.n ? "-" : "no samples");
+			y += ROW_H;
+			continue;
+		}
+		xm = html_scale_x(&sc, s.median);
+		fprintf(f,
+			"<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+			"height=\"%d\"/>\n",
+			xm < base ? xm : base, y + 3, fabs(xm - base), ROW_H - 6);
+		if (isfinite(s.p5) && isfinite(s.p95) && s.p95 > s.p5) {
+			double a = html_scale_x(&sc, s.p5), b = html_scale_x(&sc, s.p95);
+
+			html_svg_line(f, "wh", a, mid, b, mid);
+			html_svg_line(f, "wh", a, mid - 5, a, mid + 5);
+			html_svg_line(f, "wh", b, mid - 5, b, mid + 5);
+		}
+		report_fmt_value(s.median, val, sizeof(val));
+		html_svg_text(f, sc.x1 + 6, mid + 4, "start", val);
+		y += ROW_H;
+	}
+	html_svg_axis(f, &sc, y + 4, 0, unit_name(m0->unit));
+	fputs("</svg>\n", f);
+}
+
+/* A matrix as an HTML table, each present cell shaded by its share of the
+ * table's largest median (from 0, so a 3% spread stays a 3% difference in
+ * shade), so a slow link or a missing pair stands out before any number is
+ * read. */
+static void matrix_html(FILE *f, const struct matrix_table *t)
+{
+	char buf[128];
+	double lo = 0, hi = 0;
+
+	for (size_t i = 0; i < t->n * t->n; i++)
+		if (isfinite(t->median[i])) {
+			lo = t->median[i] < lo ? t->median[i] : lo;
+			hi = t->median[i] > hi ? t->median[i] : hi;
+		}
+	html_put(f, "<p><b>", t->name, "</b>");
+	html_put(f, t->labels[0] ? " " : "", t->labels, "");
+	matrix_describe(t, buf, sizeof(buf));
+	html_put(f, " (", buf, "); rows src, columns dst</p>\n<table>\n<tr><th>D\\D</th>");
+	for (size_t j = 0; j < t->n; j++)
+		html_put(f, "<th>", t->ids[j], "</th>");
+	fputs("</tr>\n", f);
+	for (size_t i = 0; i < t->n; i++) {
+		html_put(f, "<tr><th>", t->ids[i], "</th>");
+		for (size_t j = 0; j < t->n; j++) {
+			double v = t->median[i * t->n + j];
+
+			if (!isfinite(v)) {
+				fputs("<td class=\"n\">-</td>", f);
+				continue;
+			}
+			matrix_cell_text(t, i, j, buf, sizeof(buf));
+			if (hi > lo && isfinite(hi - lo))
+				fprintf(f,
+					"<td class=\"n\" "
+					"style=\"background:hsl(212,70%%,%.0f%%)\">",
+					96 - 36 * (v - lo) / (hi - lo));
+			else
+				fputs("<td class=\"n\">", f);
+			html_put(f, "", buf, "</td>");
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+static void probe_html(FILE *f, const struct probe_result *p)
+{
+	struct matrix_set ms;
+	size_t n_cells = 0;
+
+	html_put(f, "<h2>", p->name, "");
+	fprintf(f, " <span class=\"st st-%s\">%s</span>", status_name(p->status),
+		status_name(p->status));
+	if (isfinite(p->wall_s))
+		fprintf(f, " <small>%.1f s</small>", p->wall_s);
+	fputs("</h2>\n", f);
+	if (p->reason)
+		html_put(f, "<p>", p->reason, "</p>\n");
+	if (p->n_params) {
+		fputs("<p>Parameters:", f);
+		for (size_t k = 0; k < p->n_params; k++) {
+			html_put(f, k ? ", " : " ", p->params[k].key, "=");
+			report_html_text(f, p->params[k].value);
+		}
+		fputs("</p>\n", f);
+	}
+	for (size_t k = 0; k < p->n_metrics; k++)
+		n_cells += matrix_is_cell(&p->metrics[k]);
+	if (p->n_metrics > n_cells)
+		fputs("<table>\n<tr><th>metric</th><th>labels</th><th>median</th><th>p5</th>"
+		      "<th>p95</th><th>CoV</th><th>n</th><th>unit</th></tr>\n",
+		      f);
+	for (size_t k = 0; k < p->n_metrics; k++) {
+		const struct metric *m = &p->metrics[k];
+		struct summary s;
+		char labels[256];
+
+		/* src/dst cells are shown as matrices below */
+		if (matrix_is_cell(m))
+			continue;
+		stats_summarize(m->samples, m->n_samples, &s);
+		metric_labels_str(m, labels, sizeof(labels));
+		fputs("<tr>", f);
+		html_cell_text(f, m->name);
+		html_cell_text(f, labels);
+		html_cell_value(f, s.n ? s.median : NAN);
+		html_cell_value(f, s.n ? s.p5 : NAN);
+		html_cell_value(f, s.n ? s.p95 : NAN);
+		if (s.n && isfinite(s.cov))
+			fprintf(f, "<td class=\"n\">%.1f%%</td>", 100.0 * s.cov);
+		else
+			fputs("<td class=\"n\">-</td>", f);
+		fprintf(f, "<td class=\"n\">%zu</td>", s.n);
+		html_cell_text(f, unit_name(m->unit));
+		fputs("</tr>\n", f);
+	}
+	if (p->n_metrics > n_cells)
+		fputs("</table>\n", f);
+	matrix_build(p, &ms);
+	for (size_t t = 0; t < ms.n; t++)
+		matrix_html(f, &ms.tables[t]);
+	matrix_set_free(&ms);
+	/* one chart per quantity, drawn where it first appears */
+	for (size_t k = 0; k < p->n_metrics; k++) {
+		size_t j = 0;
+
+		if (matrix_is_cell(&p->metrics[k]))
+			continue;
+		while (j < k && !same_quantity(&p->metrics[k], &p->metrics[j]))
+			j++;
+		if (j == k)
+			bar_chart(f, p, k);
+	}
+}
+
+int report_html(const struct run *r, FILE *f)
+{
+	json_t *cpu = r->host ? json_object_get(r->host, "cpu") : NULL;
+	json_t *knobs = r->knobs_start;
+	json_t *nb = knobs ? json_object_get(knobs, "numa_balancing") : NULL;
+	char *title =
+		xasprintf("mempath results%s%s", r->label ? ": " : "", r->label ? r->label : "");
+
+	html_page_begin(f, title);
+	free(title);
+	html_put(f, "<ul>\n<li>date: ", r->start_time ? r->start_time : "?", " to ");
+	report_html_text(f, r->end_time ? r->end_time : "?");
+	html_put(f, "</li>\n<li>host: ", report_jstr(r->host, "hostname"), ", kernel ");
+	report_html_text(f, report_jstr(r->host, "kernel"));
+	html_put(f, ", ", report_jstr(cpu, "model"), "</li>\n<li>suite: ");
+	report_html_text(f, r->suite ? r->suite : "-");
+	html_put(f, "; mempath ", r->tool_version ? r->tool_version : "?", " (");
+	html_put(f, "", r->git_hash ? r->git_hash : "?", ")</li>\n");
+	if (knobs) {
+		html_put(f, "<li>THP enabled=", report_jstr(knobs, "thp_enabled"), " defrag=");
+		report_html_text(f, report_jstr(knobs, "thp_defrag"));
+		fprintf(f, "; numa_balancing=%s</li>\n",
+			json_is_integer(nb) ? (json_integer_value(nb) ? "on" : "off") : "?");
+	}
+	if (r->argc) {
+		fputs("<li>command: <code>", f);
+		for (size_t i = 0; i < r->argc; i++) {
+			fputs(i ? " " : "", f);
+			report_html_text(f, r->argv[i]);
+		}
+		fputs("</code></li>\n", f);
+	}
+	fputs("</ul>\n", f);
+	if (r->interrupted)
+		fputs("<p class=\"warn\">Interrupted: partial results.</p>\n", f);
+	for (size_t i = 0; i < r->n_probes; i++)
+		probe_html(f, &r->probes[i]);
+	return html_page_end(f);
+}

@@ -1,0 +1,229 @@
+/* html_compare.c - a comparison file as one HTML page (html.h has the page
+ * and SVG helpers it shares with the results page): the warnings that void
+ * verdicts first, the verdict table coloured by verdict, a forest plot of each
+ * change with its CI against the row's threshold, and the statistics behind
+ * every judged verdict, the facts the Markdown writer prints. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/compare.h"
+#include "../core/util.h"
+#include "html.h"
+#include "report.h"
+
+/* One dot per judged metric at its change, the 95% CI as a whisker, the
+ * row's practical threshold as a grey band around zero: a verdict can be
+ * checked by eye (a WIN's whisker clears the band). */
+static void forest_plot(FILE *f, const struct comparison *c)
+{
+	size_t n = 0, chars = 0;
+	double m = 0.02, y = 8;
+	struct html_scale sc;
+
+	for (size_t i = 0; i < c->n_rows; i++) {
+		const struct compare_row *row = &c->rows[i];
+
+		if (row->verdict == VERDICT_MISSING || !isfinite(row->change))
+			continue;
+		n++;
+		chars = strlen(row->key) > chars ? strlen(row->key) : chars;
+		m = fmax(m, fabs(row->change));
+		if (isfinite(row->ci_lo) && isfinite(row->ci_hi))
+			m = fmax(m, fmax(fabs(row->ci_lo), fabs(row->ci_hi)));
+		if (isfinite(row->threshold))
+			m = fmax(m, row->threshold);
+	}
+	if (n == 0 || html_scale_make(&sc, -m, m, html_label_width(chars, 460), CHART_W - 20) != 0)
+		return;
+	fputs("<h2>Change per metric</h2>\n", f);
+	html_svg_begin(f, CHART_W, 8 + (double)n * ROW_H + AXIS_H, "change per metric with 95% CI");
+	for (size_t i = 0; i < c->n_rows; i++) {
+		const struct compare_row *row = &c->rows[i];
+		double mid = y + ROW_H / 2.0, t = row->threshold;
+		char buf[64];
+
+		if (row->verdict == VERDICT_MISSING || !isfinite(row->change))
+			continue;
+		if (isfinite(t) && t > 0) {
+			double a = html_scale_x(&sc, -t), b = html_scale_x(&sc, t);
+
+			fprintf(f,
+				"<rect class=\"band\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+				"height=\"%d\"/>\n",
+				a, y + 1, b - a, ROW_H - 2);
+		}
+		html_svg_text(f, sc.x0 - 6, mid + 4, "end", row->key);
+		if (isfinite(row->ci_lo) && isfinite(row->ci_hi))
+			html_svg_line(f, "wh", html_scale_x(&sc, row->ci_lo), mid,
+				      html_scale_x(&sc, row->ci_hi), mid);
+		fprintf(f, "<circle class=\"v-%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"><title>",
+			verdict_id(row->verdict), html_scale_x(&sc, row->change), mid);
+		report_compare_pct(row->change, buf, sizeof(buf));
+		report_html_text(f, buf);
+		fputc(' ', f);
+		html_put(f, "", verdict_name(row->verdict), "</title></circle>\n");
+		y += ROW_H;
+	}
+	html_svg_line(f, "zero", html_scale_x(&sc, 0), 4, html_scale_x(&sc, 0), y + 4);
+	html_svg_axis(f, &sc, y + 4, 1,
+		      "change of B against A, 95% CI; grey: the row's practical threshold");
+	fputs("</svg>\n", f);
+}
+
+static void compare_head(FILE *f, const struct comparison *c)
+{
+	const struct run *r0 = c->legs[0].run;
+	json_t *cpu = r0->host ? json_object_get(r0->host, "cpu") : NULL;
+	char *line = comparison_controls_line(c);
+
+	/* what invalidates the verdicts comes first, as in every other format */
+	if (line)
+		html_put(f, "<p class=\"warn\">", line, "</p>\n");
+	free(line);
+	if (c->n_knob_diffs) {
+		html_put(f, "<p class=\"warn\">", report_compare_knob_heading(c), "</p>\n<ul>\n");
+		for (size_t i = 0; i < c->n_knob_diffs; i++)
+			html_put(f, "<li>knob ", c->knob_diffs[i], "</li>\n");
+		fputs("</ul>\n", f);
+	}
+	html_put(f, "<ul>\n<li>host: ", report_jstr(r0->host, "hostname"), ", kernel ");
+	report_html_text(f, report_jstr(r0->host, "kernel"));
+	html_put(f, ", ", report_jstr(cpu, "model"), "</li>\n");
+	for (size_t j = 0; j < c->n_legs; j++) {
+		const struct run *r = c->legs[j].run;
+		const char variant[2] = {c->legs[j].variant, '\0'}; /* read from a file too */
+
+		fprintf(f, "<li>leg %zu, ", j + 1);
+		html_put(f, "", c->legs[j].name, " (");
+		html_put(f, "", variant, "): <code>");
+		report_html_text(f, c->legs[j].file);
+		html_put(f, "</code>, ", r->start_time ? r->start_time : "?", " to ");
+		html_put(f, "", r->end_time ? r->end_time : "?", "</li>\n");
+	}
+	fputs("<li>", f);
+	report_compare_rules(c, f, ""); /* numbers and fixed words only */
+	fputs("</li>\n", f);
+	if (c->opts.primary) {
+		html_put(f, "<li>primary metric: <code>", c->opts.primary, "");
+		fprintf(f, "</code> (alpha %g uncorrected); Holm over the rest</li>\n",
+			c->opts.alpha);
+	} else {
+		fprintf(f,
+			"<li>Holm-Bonferroni over the %zu compared metrics; controls "
+			"separately</li>\n",
+			report_compare_family(c));
+	}
+	for (size_t k = 0; k < c->opts.n_controls; k++)
+		html_put(f, "<li>control: <code>", c->opts.controls[k], "</code></li>\n");
+	fputs("</ul>\n", f);
+}
+
+/* The verdict table: each leg's median (B legs with their change), the
+ * verdict cell coloured by its class (v-win, v-loss, ...). */
+static void verdict_table(FILE *f, const struct comparison *c)
+{
+	char buf[1024];
+
+	fputs("<table>\n<tr><th>metric</th>", f);
+	for (size_t j = 0; j < c->n_legs; j++)
+		html_put(f, "<th>", c->legs[j].name, "</th>");
+	fputs("<th>verdict</th></tr>\n", f);
+	for (size_t i = 0; i < c->n_rows; i++) {
+		const struct compare_row *row = &c->rows[i];
+
+		if (row->verdict == VERDICT_MISSING)
+			continue;
+		fputs("<tr>", f);
+		html_cell_text(f, row->key);
+		for (size_t j = 0; j < c->n_legs; j++) {
+			report_compare_cell(c, row, j, buf, sizeof(buf), 1);
+			html_cell_num(f, buf);
+		}
+		report_compare_verdict(row, 1, buf, sizeof(buf));
+		fprintf(f, "<td class=\"v-%s\">", verdict_id(row->verdict));
+		html_put(f, "", buf, "</td></tr>\n");
+	}
+	fputs("</table>\n", f);
+}
+
+/* The statistics behind each judged verdict, as the Markdown details table. */
+static void detail_table(FILE *f, const struct comparison *c)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < c->n_rows; i++) {
+		const struct compare_row *row = &c->rows[i];
+		char buf[64];
+
+		if (isnan(row->p_effect))
+			continue;
+		if (!any++)
+			fputs("<table>\n<tr><th>metric</th><th>change</th><th>95% CI</th><th>p</th>"
+			      "<th>p adjusted</th><th>same-variant gap (p)</th><th>threshold</th>"
+			      "<th>n per leg</th></tr>\n",
+			      f);
+		fputs("<tr>", f);
+		html_cell_text(f, row->key);
+		report_compare_pct(isfinite(row->change) ? row->change : NAN, buf, sizeof(buf));
+		html_cell_num(f, buf);
+		report_compare_ci(row, buf, sizeof(buf));
+		html_cell_num(f, isfinite(row->ci_lo) && isfinite(row->ci_hi) ? buf : "-");
+		report_compare_p(row->p_effect, buf, sizeof(buf));
+		html_cell_num(f, buf);
+		report_compare_p(row->p_effect_adj, buf, sizeof(buf));
+		html_cell_num(f, buf);
+		fputs("<td class=\"n\">", f);
+		if (isfinite(row->drift))
+			fprintf(f, "%.1f%% ", 100.0 * row->drift);
+		report_compare_p(row->p_drift_adj, buf, sizeof(buf));
+		fprintf(f, "(%s)</td>", buf);
+		if (isfinite(row->threshold))
+			fprintf(f, "<td class=\"n\">%.1f%%</td>", 100.0 * row->threshold);
+		else
+			fputs("<td class=\"n\">-</td>", f);
+		fputs("<td class=\"n\">", f);
+		for (size_t j = 0; j < c->n_legs; j++)
+			fprintf(f, "%s%zu", j ? "/" : "", row->n[j]);
+		fputs("</td></tr>\n", f);
+	}
+	if (any)
+		fputs("</table>\n", f);
+}
+
+int report_compare_html(const struct comparison *c, FILE *f)
+{
+	char *title = xstrdup("mempath comparison:"), *line;
+	size_t missing = 0;
+
+	for (size_t j = 0; j < c->n_legs; j++) {
+		char *t = xasprintf("%s%s %s", title, j ? " ->" : "", c->legs[j].name);
+
+		free(title);
+		title = t;
+	}
+	html_page_begin(f, title);
+	free(title);
+	compare_head(f, c);
+	verdict_table(f, c);
+	line = comparison_summary_line(c);
+	html_put(f, "<p>", line, "</p>\n");
+	free(line);
+	forest_plot(f, c);
+	detail_table(f, c);
+	for (size_t i = 0; i < c->n_rows; i++)
+		missing += c->rows[i].verdict == VERDICT_MISSING; /* controls too */
+	if (c->n_notes || missing)
+		fputs("<h2>Notes</h2>\n<ul>\n", f);
+	for (size_t i = 0; i < c->n_rows; i++)
+		if (c->rows[i].verdict == VERDICT_MISSING) {
+			html_put(f, "<li>missing: ", c->rows[i].key, " (");
+			html_put(f, "", c->rows[i].reason ? c->rows[i].reason : "?", ")</li>\n");
+		}
+	for (size_t i = 0; i < c->n_notes; i++)
+		html_put(f, "<li>", c->notes[i], "</li>\n");
+	if (c->n_notes || missing)
+		fputs("</ul>\n", f);
+	fputs("<p>Raw samples: the legs' results files above.</p>\n", f);
+	return html_page_end(f);
+}
