@@ -19,6 +19,7 @@ static const struct command {
 	{"ab", cmd_ab, "run A/B/A legs with your setup commands, restore, compare"},
 	{"wrap", cmd_wrap, "run any workload N times: its numbers, rusage, vmstat per iteration"},
 	{"phantom", cmd_phantom, "memory not returned after a command exits (driver pools)"},
+	{"doctor", cmd_doctor, "known traps of this machine, with the evidence and the fix"},
 };
 
 static void usage(FILE *f)

@@ -11,6 +11,7 @@
 
 #include "../gpu/gpu.h"
 #include "kv.h"
+#include "phantom.h"
 #include "runner.h"
 #include "util.h"
 
@@ -309,6 +310,7 @@ json_t *sysinfo_collect(void)
 	json_t *o = json_object(), *mem = json_object(), *gpu;
 	struct utsname u;
 	struct kv_list mi;
+	struct phantom_levels lv;
 	char host[256] = "";
 	gethostname(host, sizeof(host) - 1);
 	json_object_set_new(o, "hostname", json_string(host));
@@ -322,9 +324,16 @@ json_t *sysinfo_collect(void)
 	if (meminfo_read(&mi) == 0) {
 		int found;
 		int64_t v;
-		static const char *const keys[] = {"MemTotal",	      "MemAvailable",
-						   "SwapTotal",	      "Hugepagesize",
-						   "HugePages_Total", "AnonHugePages"};
+		/* the sizes, then every counter that owns pages, so a reader can
+		 * tell how much RAM no counter explains (doctor) */
+		static const char *const keys[] = {
+			"MemTotal",	   "MemAvailable",   "SwapTotal",     "Hugepagesize",
+			"HugePages_Total", "HugePages_Free", "AnonHugePages", "MemFree",
+			"Active",	   "Inactive",	     "Unevictable",   "Slab",
+			"SReclaimable",	   "KReclaimable",   "KernelStack",   "PageTables",
+			"SecPageTables",   "Percpu",	     "VmallocUsed",   "Hugetlb",
+			"Zswap",	   "Balloon",	     "Unaccepted",    "GPUActive",
+			"GPUReclaim"};
 		for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
 			v = kv_get(&mi, keys[i], &found);
 			if (found)
@@ -333,6 +342,9 @@ json_t *sysinfo_collect(void)
 	}
 	kv_free(&mi);
 	json_object_set_new(mem, "page_size", json_integer(sysconf(_SC_PAGESIZE)));
+	/* free pages parked on per-CPU lists: in no meminfo counter */
+	if (phantom_levels_read(&lv, 1) == 0 && lv.pcp_bytes >= 0)
+		json_object_set_new(mem, "pcp_free_bytes", json_integer(lv.pcp_bytes));
 	json_object_set_new(o, "memory", mem);
 	json_object_set_new(o, "numa", numa_info());
 	json_object_set_new(o, "iommu", iommu_info());

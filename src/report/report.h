@@ -66,4 +66,19 @@ const char *report_jstr(const json_t *o, const char *key);
 /* Shared by writers: a value with a sensible number of significant digits. */
 void report_fmt_value(double v, char *buf, size_t len);
 
+/* doctor.c: a doctor report (core/doctor.h) for the fingerprint `host`, read
+ * from `source` ("this machine" or a file) at `time`: term, md, or JSON
+ * (schema mempath/doctor/1: findings, counts per level, and the host). */
+struct doctor_report;
+struct doctor_doc {
+	const struct doctor_report *report;
+	const json_t *host;
+	const char *source, *time;
+};
+int report_doctor_term(const struct doctor_doc *d, FILE *f);
+int report_doctor_md(const struct doctor_doc *d, FILE *f);
+int report_doctor_json(const struct doctor_doc *d, FILE *f);
+json_t *report_doctor_to_json(const struct doctor_doc *d);
+int report_doctor_write(const struct doctor_doc *d, enum report_format fmt, FILE *f);
+
 #endif

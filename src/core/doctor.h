@@ -1,0 +1,52 @@
+/* doctor.h - known traps of a machine, each with the evidence read and the fix.
+ *
+ * The rules read a fingerprint only (sysinfo_collect's object, or the "host"
+ * of any results file), never the machine, so the same rules explain a file
+ * recorded elsewhere and are tested on fixture fingerprints. Every rule gives
+ * exactly one finding, also when nothing is wrong, so a report shows what was
+ * checked and what could not be.
+ */
+#ifndef MEMPATH_DOCTOR_H
+#define MEMPATH_DOCTOR_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+enum doctor_level {
+	DOCTOR_WARN,	/* a trap that costs memory-path performance here */
+	DOCTOR_INFO,	/* worth knowing when reading results from this machine */
+	DOCTOR_OK,	/* checked, nothing found */
+	DOCTOR_NA,	/* does not apply (no GPU, one NUMA node) */
+	DOCTOR_UNKNOWN, /* the facts it needs are not in the fingerprint */
+};
+#define DOCTOR_LEVELS 5
+
+struct doctor_finding {
+	const char *id;	   /* stable name, e.g. "thp_mode" */
+	const char *title; /* what the rule checks */
+	enum doctor_level level;
+	char *evidence;	     /* the facts read, with their values (owned) */
+	const char *fix;     /* what to do; NULL when level is OK, NA or UNKNOWN */
+	const char *measure; /* the mempath command that measures the cost; may be NULL */
+};
+
+struct doctor_report {
+	struct doctor_finding *items; /* one per rule, in rule order */
+	size_t n;
+	size_t count[DOCTOR_LEVELS];
+};
+
+/* Runs every rule on a fingerprint. Returns 0, or -1 if host is not an object. */
+int doctor_check(const json_t *host, struct doctor_report *out);
+void doctor_report_free(struct doctor_report *r);
+/* "warn", "info", "ok", "n/a", "unknown"; and back (0 or -1). */
+const char *doctor_level_name(enum doctor_level l);
+int doctor_level_parse(const char *s, enum doctor_level *out);
+/* Bytes of RAM in no /proc/meminfo counter, from the fingerprint's "memory"
+ * object: MemTotal minus free, LRU, slab, stacks, page tables, per-CPU,
+ * vmalloc, hugetlb, zswap, balloon, per-CPU free lists and self-reported
+ * driver pools. Sets *have to 0 (and returns 0) when the fingerprint lacks
+ * the counters. */
+long long doctor_unaccounted_bytes(const json_t *memory, int *have);
+
+#endif

@@ -1,0 +1,150 @@
+/* doctor.c - a doctor report (core/doctor.h) as terminal text, Markdown or JSON
+ * (schema mempath/doctor/1). Warnings come first, then notes, then what was
+ * fine, then what could not be checked, so the top of the page is the work. */
+#include <string.h>
+
+#include "../core/doctor.h"
+#include "../core/util.h"
+#include "report.h"
+
+/* Findings in display order: by level, rule order within a level. */
+#define FOREACH_FINDING(d, lv, fi)                             \
+	for (int lv = 0; lv < DOCTOR_LEVELS; lv++)             \
+		for (size_t fi = 0; fi < (d)->report->n; fi++) \
+			if ((int)(d)->report->items[fi].level == lv)
+
+/* Prints text wrapped at `width` columns, every line after the first indented. */
+static void wrap(FILE *f, const char *text, int indent, int width)
+{
+	int col = indent;
+	const char *p = text;
+
+	while (*p) {
+		size_t word = strcspn(p, " ");
+		if (col > indent && col + 1 + (int)word > width) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', f);
+			col++;
+		}
+		fwrite(p, 1, word, f);
+		col += (int)word;
+		p += word;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', f);
+}
+
+static void summary_line(const struct doctor_doc *d, FILE *f)
+{
+	const size_t *c = d->report->count;
+	fprintf(f, "%zu warn, %zu info, %zu ok, %zu n/a, %zu unknown\n", c[DOCTOR_WARN],
+		c[DOCTOR_INFO], c[DOCTOR_OK], c[DOCTOR_NA], c[DOCTOR_UNKNOWN]);
+}
+
+int report_doctor_term(const struct doctor_doc *d, FILE *f)
+{
+	fprintf(f, "mempath doctor: %s (host %s, kernel %s), %s\n\n", d->source,
+		report_jstr(d->host, "hostname"), report_jstr(d->host, "kernel"),
+		d->time ? d->time : "?");
+	FOREACH_FINDING(d, lv, i)
+	{
+		const struct doctor_finding *x = &d->report->items[i];
+		char head[160];
+		snprintf(head, sizeof(head), "%-7s %-18s %s",
+			 lv == DOCTOR_WARN   ? "WARN"
+			 : lv == DOCTOR_INFO ? "INFO"
+					     : doctor_level_name(x->level),
+			 x->id, x->title);
+		fprintf(f, "%s\n        ", head);
+		wrap(f, x->evidence, 8, 100);
+		if (x->fix) {
+			fputs("        fix: ", f);
+			wrap(f, x->fix, 13, 100);
+		}
+		if (x->measure && (x->level == DOCTOR_WARN || x->level == DOCTOR_INFO))
+			fprintf(f, "        measure: %s\n", x->measure);
+	}
+	fputc('\n', f);
+	summary_line(d, f);
+	return 0;
+}
+
+int report_doctor_md(const struct doctor_doc *d, FILE *f)
+{
+	fprintf(f, "# mempath doctor\n\n- source: ");
+	report_md_cell(f, d->source);
+	fprintf(f,
+		"\n- host: %s, kernel %s\n- date: %s\n- result: ", report_jstr(d->host, "hostname"),
+		report_jstr(d->host, "kernel"), d->time ? d->time : "?");
+	summary_line(d, f);
+	fprintf(f, "\n| level | check | evidence | fix | measure |\n|---|---|---|---|---|\n");
+	FOREACH_FINDING(d, lv, i)
+	{
+		const struct doctor_finding *x = &d->report->items[i];
+		fprintf(f, "| %s | %s | ",
+			lv == DOCTOR_WARN ? "**WARN**" : doctor_level_name(x->level), x->id);
+		report_md_cell(f, x->evidence);
+		fputs(" | ", f);
+		report_md_cell(f, x->fix ? x->fix : "");
+		fputs(" | ", f);
+		if (x->measure && x->fix)
+			fprintf(f, "`%s`", x->measure);
+		fputs(" |\n", f);
+	}
+	return 0;
+}
+
+json_t *report_doctor_to_json(const struct doctor_doc *d)
+{
+	json_t *o = json_object(), *a = json_array(), *counts = json_object();
+
+	json_object_set_new(o, "schema", json_string("mempath/doctor/1"));
+	json_object_set_new(
+		o, "tool", json_pack("{s:s, s:s}", "version", MEMPATH_VERSION, "git", MEMPATH_GIT));
+	json_object_set_new(o, "time", json_string(d->time ? d->time : ""));
+	json_object_set_new(o, "source", json_string(d->source));
+	for (size_t i = 0; i < d->report->n; i++) {
+		const struct doctor_finding *x = &d->report->items[i];
+		json_t *e =
+			json_pack("{s:s, s:s, s:s, s:s}", "id", x->id, "title", x->title, "level",
+				  doctor_level_name(x->level), "evidence", x->evidence);
+		if (x->fix)
+			json_object_set_new(e, "fix", json_string(x->fix));
+		if (x->measure)
+			json_object_set_new(e, "measure", json_string(x->measure));
+		json_array_append_new(a, e);
+	}
+	json_object_set_new(o, "findings", a);
+	for (int l = 0; l < DOCTOR_LEVELS; l++)
+		json_object_set_new(counts, doctor_level_name((enum doctor_level)l),
+				    json_integer((json_int_t)d->report->count[l]));
+	json_object_set_new(o, "counts", counts);
+	json_object_set(o, "host", (json_t *)d->host);
+	return o;
+}
+
+int report_doctor_json(const struct doctor_doc *d, FILE *f)
+{
+	json_t *o = report_doctor_to_json(d);
+	int rc = json_dumpf(o, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', f);
+	json_decref(o);
+	return rc == 0 ? 0 : -1;
+}
+
+int report_doctor_write(const struct doctor_doc *d, enum report_format fmt, FILE *f)
+{
+	switch (fmt) {
+	case REPORT_TERM:
+		return report_doctor_term(d, f);
+	case REPORT_MD:
+		return report_doctor_md(d, f);
+	case REPORT_JSON:
+		return report_doctor_json(d, f);
+	default:
+		return error("doctor reports are term, md or json");
+	}
+}

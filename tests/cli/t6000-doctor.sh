@@ -1,0 +1,64 @@
+# doctor: the known traps of this machine or of a recorded fingerprint, with
+# evidence and fix; exit 1 on a warning, 0 without, 2 on bad input. The
+# fixtures tests/data/doctor-traps.json (a two-node box with seed 000's idle
+# states, 55 GiB in no meminfo counter, a x8 GPU link ...) and doctor-clean.json
+# hold every trap and none.
+. "$top/tests/cli/lib.sh"
+d=$top/tests/data
+
+# this machine: runs, and every rule gives one finding
+"$MEMPATH" doctor --format json -o here.json
+rc=$?
+[ $rc -eq 0 ] || [ $rc -eq 1 ] || fail "doctor on this machine exited $rc"
+grep -q '"schema": "mempath/doctor/1"' here.json || fail "doctor json schema: $(head -3 here.json)"
+ids=$(grep -c '"id":' here.json)
+sum=$(awk '/"counts"/ { on = 1; next } on && /}/ { on = 0 } on { gsub(/[^0-9]/, ""); s += $0 } END { print s }' here.json)
+[ "$ids" -ge 10 ] && [ "$ids" -eq "$sum" ] || fail "$ids findings but counts add to $sum"
+warns=$(grep -c '"level": "warn"' here.json)
+{ [ "$warns" -gt 0 ] && [ $rc -eq 1 ]; } || { [ "$warns" -eq 0 ] && [ $rc -eq 0 ]; } ||
+	fail "exit $rc with $warns warnings"
+"$MEMPATH" doctor >here.txt
+tail -1 here.txt | grep -Eq '^[0-9]+ warn, [0-9]+ info, [0-9]+ ok, [0-9]+ n/a, [0-9]+ unknown$' ||
+	fail "summary line: $(tail -1 here.txt)"
+
+# its own JSON reads back with the same findings
+"$MEMPATH" doctor --from here.json --format json -o again.json
+grep -E '"(id|level)":' here.json >a.txt
+grep -E '"(id|level)":' again.json >b.txt
+cmp -s a.txt b.txt || fail "doctor --from its own json differs: $(diff a.txt b.txt)"
+# and so does a bare fingerprint
+"$MEMPATH" sysinfo --json >fp.json
+"$MEMPATH" doctor --from fp.json >/dev/null
+[ $? -le 1 ] || fail "doctor --from sysinfo --json output"
+
+# every trap: exit 1, warnings first, evidence and fix printed
+"$MEMPATH" doctor --from "$d/doctor-traps.json" >traps.txt
+[ $? -eq 1 ] || fail "traps fixture should exit 1"
+tail -1 traps.txt | grep -qx '7 warn, 4 info, 1 ok, 0 n/a, 0 unknown' || fail "traps: $(tail -1 traps.txt)"
+for id in thp_mode deep_idle cpufreq zone_reclaim unaccounted_memory gpu_persistence gpu_pcie; do
+	grep -Eq "^WARN +$id " traps.txt || fail "no WARN for $id: $(cat traps.txt)"
+done
+grep -q '55.00 GiB of 120.0 GiB RAM' traps.txt || fail "unaccounted evidence"
+grep -q 'LPI-3 433 us' traps.txt || fail "idle evidence"
+first=$(grep -nE '^(WARN|INFO|ok|n/a|unknown) ' traps.txt | head -1)
+case $first in *WARN*) ;; *) fail "warnings are not first: $first" ;; esac
+"$MEMPATH" doctor --from "$d/doctor-traps.json" --format md >traps.md
+grep -q '^| \*\*WARN\*\* | deep_idle | cpu0 idle states enabled' traps.md || fail "md row: $(cat traps.md)"
+
+# no trap: exit 0
+"$MEMPATH" doctor --from "$d/doctor-clean.json" >clean.txt || fail "clean fixture should exit 0"
+tail -1 clean.txt | grep -qx '0 warn, 0 info, 10 ok, 2 n/a, 0 unknown' || fail "clean: $(tail -1 clean.txt)"
+
+# a results file whose fingerprint lacks the facts: unknown, never guessed
+"$MEMPATH" doctor --from "$d/cmp-aa-1.json" >old.txt
+grep -Eq '^unknown +unaccounted_memory ' old.txt || fail "missing counters not unknown: $(cat old.txt)"
+grep -Eq '^unknown +thp_mode ' old.txt || fail "missing THP knob not unknown"
+
+# bad input: one line, exit 2, nothing written
+expect_fail 2 "$MEMPATH" doctor --from nosuch.json
+expect_fail 2 "$MEMPATH" doctor --from "$d/corrupt-truncated.json"
+expect_fail 2 "$MEMPATH" doctor --from "$d/llama-bench.json"
+expect_fail 2 "$MEMPATH" doctor --format csv
+expect_fail 2 "$MEMPATH" doctor extra
+expect_fail 2 "$MEMPATH" doctor --from "$d/doctor-clean.json" -o nosuchdir/x.json
+exit 0

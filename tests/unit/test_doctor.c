@@ -1,0 +1,244 @@
+/* test_doctor.c - the known-trap rules on fingerprints: each rule fires on the
+ * fact it names, stays quiet when the fact is fine, says n/a or unknown when
+ * it does not apply or the fact is missing; the RAM accounting adds up. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/doctor.h"
+#include "core/util.h"
+
+#define GIB 1073741824LL
+
+static json_t *load(const char *path)
+{
+	json_error_t err;
+	json_t *j = json_load_file(path, 0, &err);
+	assert_non_null(j);
+	return j;
+}
+
+static const struct doctor_finding *find(const struct doctor_report *r, const char *id)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (strcmp(r->items[i].id, id) == 0)
+			return &r->items[i];
+	fail_msg("no finding '%s'", id);
+	return NULL;
+}
+
+/* Runs the rules on host and returns the level of one of them; *ev gets a copy
+ * of its evidence when ev is not NULL. */
+static enum doctor_level level_of(json_t *host, const char *id, char **ev)
+{
+	struct doctor_report r;
+	const struct doctor_finding *f;
+	enum doctor_level l;
+	size_t total = 0;
+
+	assert_int_equal(doctor_check(host, &r), 0);
+	for (int i = 0; i < DOCTOR_LEVELS; i++)
+		total += r.count[i];
+	assert_int_equal(total, r.n);
+	f = find(&r, id);
+	l = f->level;
+	/* a fix is offered exactly when something is to be done */
+	if (l == DOCTOR_WARN || l == DOCTOR_INFO)
+		assert_non_null(f->fix);
+	else
+		assert_null(f->fix);
+	if (ev)
+		*ev = xstrdup(f->evidence);
+	doctor_report_free(&r);
+	return l;
+}
+
+static void set_path(json_t *host, const char *obj, const char *key, json_t *v)
+{
+	json_t *o = json_object_get(host, obj);
+	if (!o) {
+		o = json_object();
+		json_object_set_new(host, obj, o);
+	}
+	json_object_set_new(o, key, v);
+}
+
+static void test_traps_fixture_fires(void **state)
+{
+	json_t *h = load("tests/data/doctor-traps.json");
+	char *ev = NULL;
+	assert_int_equal(level_of(h, "thp_mode", &ev), DOCTOR_WARN);
+	assert_non_null(strstr(ev, "enabled=madvise"));
+	free(ev);
+	assert_int_equal(level_of(h, "deep_idle", &ev), DOCTOR_WARN);
+	assert_non_null(strstr(ev, "433 us"));
+	free(ev);
+	assert_int_equal(level_of(h, "unaccounted_memory", &ev), DOCTOR_WARN);
+	assert_non_null(strstr(ev, "55.00 GiB"));
+	free(ev);
+	assert_int_equal(level_of(h, "zone_reclaim", NULL), DOCTOR_WARN);
+	assert_int_equal(level_of(h, "cpufreq", NULL), DOCTOR_WARN);
+	assert_int_equal(level_of(h, "gpu_persistence", NULL), DOCTOR_WARN);
+	assert_int_equal(level_of(h, "gpu_pcie", &ev), DOCTOR_WARN);
+	assert_non_null(strstr(ev, "x8 of x16"));
+	free(ev);
+	assert_int_equal(level_of(h, "thp_defrag", NULL), DOCTOR_INFO);
+	assert_int_equal(level_of(h, "numa_balancing", NULL), DOCTOR_INFO);
+	assert_int_equal(level_of(h, "pcp_free", &ev), DOCTOR_INFO);
+	assert_non_null(strstr(ev, "6.00 GiB"));
+	free(ev);
+	assert_int_equal(level_of(h, "gpu_system_memory", &ev), DOCTOR_INFO);
+	assert_non_null(strstr(ev, "uvm_disable_hmm=N"));
+	free(ev);
+	json_decref(h);
+}
+
+static void test_clean_fixture_quiet(void **state)
+{
+	json_t *h = load("tests/data/doctor-clean.json");
+	struct doctor_report r;
+	assert_int_equal(doctor_check(h, &r), 0);
+	assert_int_equal(r.count[DOCTOR_WARN], 0);
+	assert_int_equal(r.count[DOCTOR_INFO], 0);
+	assert_int_equal(r.count[DOCTOR_UNKNOWN], 0);
+	doctor_report_free(&r);
+	/* the disabled 170 us state does not count, but enabled it does */
+	json_integer_set(json_object_get(json_array_get(json_object_get(json_object_get(h, "cpu"),
+									"cpuidle_states_cpu0"),
+							2),
+					 "disabled"),
+			 0);
+	assert_int_equal(level_of(h, "deep_idle", NULL), DOCTOR_WARN);
+	/* powersave is intel_pstate's normal mode, acpi-cpufreq's lowest clock */
+	assert_int_equal(level_of(h, "cpufreq", NULL), DOCTOR_OK);
+	set_path(h, "cpu", "scaling_driver", json_string("acpi-cpufreq"));
+	assert_int_equal(level_of(h, "cpufreq", NULL), DOCTOR_WARN);
+	json_decref(h);
+}
+
+static void test_thp_modes(void **state)
+{
+	json_t *h = json_object();
+	assert_int_equal(level_of(h, "thp_mode", NULL), DOCTOR_UNKNOWN);
+	set_path(h, "knobs", "thp_enabled", json_string("always"));
+	assert_int_equal(level_of(h, "thp_mode", NULL), DOCTOR_OK);
+	set_path(h, "knobs", "thp_enabled", json_string("never"));
+	assert_int_equal(level_of(h, "thp_mode", NULL), DOCTOR_WARN);
+	set_path(h, "knobs", "thp_defrag", json_string("never"));
+	assert_int_equal(level_of(h, "thp_defrag", NULL), DOCTOR_NA); /* THP off */
+	set_path(h, "knobs", "thp_enabled", json_string("madvise"));
+	assert_int_equal(level_of(h, "thp_defrag", NULL), DOCTOR_INFO);
+	set_path(h, "knobs", "thp_defrag", json_string("defer+madvise"));
+	assert_int_equal(level_of(h, "thp_defrag", NULL), DOCTOR_OK);
+	json_decref(h);
+}
+
+/* The arithmetic on a hand-made /proc/meminfo: every owner subtracted once. */
+static void test_unaccounted_sum(void **state)
+{
+	json_t *m = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "MemTotal", 100 * GIB,
+			      "MemFree", 10 * GIB, "Active", 20 * GIB, "Inactive", 5 * GIB, "Slab",
+			      2 * GIB, "KernelStack", GIB, "PageTables", GIB);
+	int have = -1;
+	assert_int_equal(doctor_unaccounted_bytes(m, &have), 61 * GIB);
+	assert_int_equal(have, 1);
+	/* optional owners, hugetlb from the pool size when Hugetlb is absent,
+	 * reclaimable kernel memory beyond slab */
+	json_object_set_new(m, "VmallocUsed", json_integer(GIB));
+	json_object_set_new(m, "GPUActive", json_integer(30 * GIB));
+	json_object_set_new(m, "HugePages_Total", json_integer(1024));
+	json_object_set_new(m, "Hugepagesize", json_integer(2 * 1024 * 1024));
+	json_object_set_new(m, "SReclaimable", json_integer(GIB));
+	json_object_set_new(m, "KReclaimable", json_integer(4 * GIB));
+	assert_int_equal(doctor_unaccounted_bytes(m, &have), (61 - 1 - 30 - 2 - 3) * GIB);
+	json_object_set_new(m, "Hugetlb", json_integer(4 * GIB)); /* all sizes: preferred */
+	assert_int_equal(doctor_unaccounted_bytes(m, &have), (61 - 1 - 30 - 4 - 3) * GIB);
+	json_object_set_new(m, "pcp_free_bytes", json_integer(GIB)); /* free, on per-CPU lists */
+	assert_int_equal(doctor_unaccounted_bytes(m, &have), (61 - 1 - 30 - 4 - 3 - 1) * GIB);
+	/* a needed counter missing: no answer rather than a wrong one */
+	json_object_del(m, "Active");
+	assert_int_equal(doctor_unaccounted_bytes(m, &have), 0);
+	assert_int_equal(have, 0);
+	json_decref(m);
+}
+
+static void test_unaccounted_limits(void **state)
+{
+	json_t *h = load("tests/data/doctor-clean.json");
+	json_t *mem = json_object_get(h, "memory");
+	long long free0 = json_integer_value(json_object_get(mem, "MemFree"));
+	/* 0.58 GiB unexplained on 64 GiB: fine; 3.58 GiB (5.6%): warn */
+	assert_int_equal(level_of(h, "unaccounted_memory", NULL), DOCTOR_OK);
+	json_object_set_new(mem, "MemFree", json_integer(free0 - 3 * GIB));
+	assert_int_equal(level_of(h, "unaccounted_memory", NULL), DOCTOR_WARN);
+	/* 2.08 GiB (3.2%) is over 1 GiB but under 4%: fine */
+	json_object_set_new(mem, "MemFree", json_integer(free0 - 3 * GIB / 2));
+	assert_int_equal(level_of(h, "unaccounted_memory", NULL), DOCTOR_OK);
+	json_object_del(mem, "Slab");
+	assert_int_equal(level_of(h, "unaccounted_memory", NULL), DOCTOR_UNKNOWN);
+	json_decref(h);
+}
+
+static void test_numa_and_gpu_not_applicable(void **state)
+{
+	json_t *h = json_pack("{s:{s:i}, s:{s:i, s:i}, s:{s:s}}", "numa", "nodes", 1, "knobs",
+			      "zone_reclaim_mode", 1, "numa_balancing", 1, "gpu", "unsupported",
+			      "no usable CUDA device");
+	char *ev = NULL;
+	assert_int_equal(level_of(h, "zone_reclaim", NULL), DOCTOR_NA);
+	assert_int_equal(level_of(h, "numa_balancing", NULL), DOCTOR_NA);
+	assert_int_equal(level_of(h, "gpu_persistence", &ev), DOCTOR_NA);
+	assert_non_null(strstr(ev, "no usable CUDA device"));
+	free(ev);
+	json_object_del(h, "gpu"); /* an older file: the GPU part was never read */
+	assert_int_equal(level_of(h, "gpu_pcie", NULL), DOCTOR_UNKNOWN);
+	json_decref(h);
+}
+
+static void test_gpu_link_generation_only(void **state)
+{
+	json_t *h = load("tests/data/doctor-clean.json");
+	json_t *dev = json_array_get(json_object_get(json_object_get(h, "gpu"), "devices"), 0);
+	json_object_set_new(dev, "pcie_link_gen", json_integer(1));
+	assert_int_equal(level_of(h, "gpu_pcie", NULL), DOCTOR_INFO); /* may be idle power saving */
+	json_object_del(dev, "persistence_mode");
+	assert_int_equal(level_of(h, "gpu_persistence", NULL), DOCTOR_UNKNOWN);
+	json_decref(h);
+}
+
+static void test_levels_and_bad_input(void **state)
+{
+	enum doctor_level l;
+	struct doctor_report r;
+	json_t *a = json_array();
+	for (int i = 0; i < DOCTOR_LEVELS; i++) {
+		assert_int_equal(doctor_level_parse(doctor_level_name((enum doctor_level)i), &l),
+				 0);
+		assert_int_equal(l, i);
+	}
+	assert_int_equal(doctor_level_parse("fine", &l), -1);
+	util_set_quiet(1);
+	assert_int_equal(doctor_check(a, &r), -1);
+	assert_int_equal(r.n, 0);
+	json_decref(a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_traps_fixture_fires),
+		cmocka_unit_test(test_clean_fixture_quiet),
+		cmocka_unit_test(test_thp_modes),
+		cmocka_unit_test(test_unaccounted_sum),
+		cmocka_unit_test(test_unaccounted_limits),
+		cmocka_unit_test(test_numa_and_gpu_not_applicable),
+		cmocka_unit_test(test_gpu_link_generation_only),
+		cmocka_unit_test(test_levels_and_bad_input),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
