@@ -211,47 +211,42 @@ static long long numa_nodes(const json_t *h)
 	return int_at(h, "numa", "nodes", &n) ? n : 0;
 }
 
+/* A NUMA knob that matters on two or more nodes, and only when set. */
+static void numa_knob(const json_t *h, struct doctor_finding *f, const char *knob,
+		      const char *sysctl, enum doctor_level when_set, const char *fix,
+		      const char *what)
+{
+	long long nodes = numa_nodes(h), mode = 0;
+
+	if (!int_at(h, "knobs", knob, &mode))
+		set(f, DOCTOR_UNKNOWN, NULL, "no %s recorded", sysctl);
+	else if (nodes < 2)
+		set(f, DOCTOR_NA, NULL, "one NUMA node (%s=%lld)", sysctl, mode);
+	else if (mode != 0)
+		set(f, when_set, fix, "%s=%lld on %lld nodes: %s", sysctl, mode, nodes, what);
+	else
+		set(f, DOCTOR_OK, NULL, "%s=0 on %lld nodes", sysctl, nodes);
+}
+
 /* With zone_reclaim_mode set the kernel reclaims a node's page cache before it
  * allocates from another node: a node that fills up thrashes its file pages. */
 static void rule_zone_reclaim(const json_t *h, struct doctor_finding *f)
 {
-	long long nodes = numa_nodes(h), mode = 0;
-
-	if (!int_at(h, "knobs", "zone_reclaim_mode", &mode))
-		set(f, DOCTOR_UNKNOWN, NULL, "no vm.zone_reclaim_mode recorded");
-	else if (nodes < 2)
-		set(f, DOCTOR_NA, NULL, "one NUMA node (zone_reclaim_mode=%lld)", mode);
-	else if (mode != 0)
-		set(f, DOCTOR_WARN,
-		    "sysctl vm.zone_reclaim_mode=0, and place memory explicitly (numactl "
-		    "--membind/--preferred; cpu.stream policy=) where locality matters",
-		    "vm.zone_reclaim_mode=%lld on %lld nodes: a full node reclaims its own page "
-		    "cache before it allocates remotely",
-		    mode, nodes);
-	else
-		set(f, DOCTOR_OK, NULL, "vm.zone_reclaim_mode=0 on %lld nodes", nodes);
+	numa_knob(h, f, "zone_reclaim_mode", "vm.zone_reclaim_mode", DOCTOR_WARN,
+		  "sysctl vm.zone_reclaim_mode=0, and place memory explicitly (numactl "
+		  "--membind/--preferred; cpu.stream policy=) where locality matters",
+		  "a full node reclaims its own page cache before it allocates remotely");
 }
 
 /* Automatic NUMA balancing (or tiering, mode 2) unmaps pages to sample them
  * and migrates them: the pages under a measurement may move while it runs. */
 static void rule_numa_balancing(const json_t *h, struct doctor_finding *f)
 {
-	long long nodes = numa_nodes(h), mode = 0;
-
-	if (!int_at(h, "knobs", "numa_balancing", &mode))
-		set(f, DOCTOR_UNKNOWN, NULL, "no kernel.numa_balancing recorded");
-	else if (nodes < 2)
-		set(f, DOCTOR_NA, NULL, "one NUMA node (numa_balancing=%lld)", mode);
-	else if (mode != 0)
-		set(f, DOCTOR_INFO,
-		    "keep it equal across A/B legs (compare refuses legs whose knobs differ); "
-		    "wrap records numa_hint_faults and pgmigrate_* per iteration, so a workload's "
-		    "convergence can be read",
-		    "kernel.numa_balancing=%lld on %lld nodes: hinting faults and migrations "
-		    "run while anything is measured",
-		    mode, nodes);
-	else
-		set(f, DOCTOR_OK, NULL, "kernel.numa_balancing=0 on %lld nodes", nodes);
+	numa_knob(h, f, "numa_balancing", "kernel.numa_balancing", DOCTOR_INFO,
+		  "keep it equal across A/B legs (compare refuses legs whose knobs differ); "
+		  "wrap records numa_hint_faults and pgmigrate_* per iteration, so a workload's "
+		  "convergence can be read",
+		  "hinting faults and migrations run while anything is measured");
 }
 
 long long doctor_unaccounted_bytes(const json_t *memory, int *have)
