@@ -11,12 +11,12 @@
  *   a bidirectional pair's second stream (on dst) starts behind the first one's start event;
  *   destinations are poisoned before and checked word by word after every sample; peer access
  *   is enabled per pair and disabled again after it, so each pair starts from the default.
- * why this way: copy engines are dedicated DMA units that keep the link full with a few large
- *   requests; an SM copy moves data with loads and stores and is limited by the requests each
- *   SM can keep outstanding over the link's latency, so it needs a full-occupancy grid (every
- *   SM full, 4 x 16 B per thread in flight) and still lands at or below CE, furthest below for
- *   reads (a read waits a round trip, a write is posted) and on PCIe. Staged copies bounce
- *   through host memory: what software falls back to without P2P. Every CE copy pays a
+ * why this way: copy engines are dedicated DMA units; an SM copy is what a kernel touching
+ *   peer memory gets: 16 B loads and stores from every SM (full occupancy, 4 in flight per
+ *   thread; sm_unroll= and sm_blocks= change the shape). On NV18 it lands 5-7% under CE for
+ *   every shape from 1 K to 16 K loads in flight per SM (within 0.3%), so the gap is not
+ *   requests in flight; nvbandwidth's 12-deep kernel lands at the same place. Staged copies
+ *   bounce through host memory: what software falls back to without P2P. Every CE copy pays a
  *   fixed cost besides its bytes (on NV18 about 4 us pushed, 13 us pulled), so the default
  *   copy is nvbandwidth's 512 MiB: at 256 MiB the same link reads 1% lower.
  * cross-check: nvidia-smi topo -p2p r / w (access), cuda-samples p2pBandwidthLatencyTest (CE
@@ -38,7 +38,7 @@
 #include "probes.h"
 
 struct gp2p_opts {
-	uint64_t size_bytes, chase_bytes, steps;
+	uint64_t size_bytes, chase_bytes, steps, sm_unroll, sm_blocks;
 	uint32_t tests;
 	char gpus[OPT_STR_MAX];
 };
@@ -50,6 +50,10 @@ static const struct opt gp2p_opt_rows[] = {
 	OPT_SIZE("chase", struct gp2p_opts, chase_bytes, "256M",
 		 "bytes of each GPU's pointer chains for the peer chase (random and page-local)"),
 	OPT_UINT("steps", struct gp2p_opts, steps, "16384", "dependent loads per chase launch"),
+	OPT_UINT("sm_unroll", struct gp2p_opts, sm_unroll, "4",
+		 "16 B loads each thread of an SM copy keeps in flight: 1, 2, 4 or 8"),
+	OPT_UINT("sm_blocks", struct gp2p_opts, sm_blocks, "0",
+		 "512-thread blocks per SM for SM copies; 0: as many as fit (full occupancy)"),
 	OPT_LIST("tests", struct gp2p_opts, tests, "access|ce|sm|staged|bidir|latency", "all",
 		 "access: the driver's answer; ce, sm: one-way copies; staged: peer access off; "
 		 "bidir: both ways at once; latency: chase and 4 B copy"),
@@ -500,8 +504,10 @@ static int setup_dev(struct gp2p *g, struct dev *d)
 	}
 	/* Every SM at full occupancy: the outstanding requests an SM copy needs. */
 	per_sm = d->props.max_threads_per_sm / 512;
+	if (g->o->sm_blocks && (int)g->o->sm_blocks < per_sm)
+		per_sm = (int)g->o->sm_blocks;
 	d->grid = (struct gpu_grid){(unsigned)(d->props.sm_count * (per_sm > 0 ? per_sm : 1)), 512,
-				    4};
+				    (unsigned)g->o->sm_unroll};
 	if (gpu_malloc(&d->src, g->size) || gpu_malloc(&d->dst, g->size) ||
 	    gpu_pattern_fill(d->src, g->size, SEED(d->id), NULL) || !(d->pos = gpu_scratch()))
 		return -1;
@@ -584,7 +590,7 @@ static int gp2p_run(struct probe_ctx *ctx, const void *opts)
 	struct gpu_sampler *smp = NULL;
 	int ids[LIST_MAX], rc = PROBE_OK, count = gpu_count();
 	size_t n = 0;
-	char buf[64];
+	char buf[128];
 
 	if (list_parse_devices(o->gpus, count, ids, &n)) {
 		probe_result_set_status(ctx->res, STATUS_FAIL,
@@ -597,6 +603,10 @@ static int gp2p_run(struct probe_ctx *ctx, const void *opts)
 		return PROBE_SKIP;
 	}
 	g.n = (int)n;
+	if (o->sm_unroll != 1 && o->sm_unroll != 2 && o->sm_unroll != 4 && o->sm_unroll != 8) {
+		probe_result_set_status(ctx->res, STATUS_FAIL, "sm_unroll must be 1, 2, 4 or 8");
+		return PROBE_FAIL;
+	}
 	if (o->size_bytes < 4096 || o->steps == 0 ||
 	    ((o->tests & TB(T_LATENCY)) &&
 	     (o->chase_bytes < 4 * NODE_BYTES || o->chase_bytes / NODE_BYTES > (1ull << 31)))) {
@@ -618,9 +628,10 @@ static int gp2p_run(struct probe_ctx *ctx, const void *opts)
 	probe_result_add_param(ctx->res, "pairs", buf);
 	probe_result_add_param(ctx->res, "timing",
 			       "CUDA events, issuing stream gated behind a spin kernel");
-	probe_result_add_param(ctx->res, "sm_copy",
-			       "16 B loads and stores, every SM at full "
-			       "occupancy, 4 in flight per thread");
+	snprintf(buf, sizeof(buf), "16 B loads and stores, %s, %u in flight per thread",
+		 o->sm_blocks ? "sm_blocks x 512 threads per SM" : "every SM at full occupancy",
+		 (unsigned)o->sm_unroll);
+	probe_result_add_param(ctx->res, "sm_copy", buf);
 	if (o->tests & TB(T_STAGED))
 		probe_result_add_param(ctx->res, "staged_timing",
 				       "gated, at most 4 copies (100 small ones) behind a gate");
