@@ -192,6 +192,12 @@ int gpu_pattern_verify(const void *p, size_t bytes, uint64_t seed, uint64_t *bad
 unsigned long long *gpu_scratch(void);
 /* Reads the scratch word (synchronous). */
 int gpu_scratch_read(unsigned long long *v);
+/* chain.c: a pointer-chase cycle through n nodes node_bytes apart in buf
+ * (n * node_bytes of device memory on the current device), in a random order
+ * (mem_visit_order), page-local within groups of group_nodes when that is
+ * below n; n < 2^32. Synchronous; 0 or -1. */
+int gpu_chain_make(uint64_t *buf, uint64_t n, uint64_t node_bytes, uint64_t group_nodes,
+		   uint64_t seed);
 
 /* ---- the GPU timing loop ----------------------------------------------- */
 

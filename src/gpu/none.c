@@ -133,6 +133,8 @@ FAIL_FN(int gpu_event_elapsed_ns(struct CUevent_st *a, struct CUevent_st *b, dou
 FAIL_FN(int gpu_pattern_fill(void *p, size_t bytes, uint64_t seed, struct CUstream_st *s))
 FAIL_FN(int gpu_pattern_verify(const void *p, size_t bytes, uint64_t seed, uint64_t *bad))
 FAIL_FN(int gpu_scratch_read(unsigned long long *v))
+FAIL_FN(int gpu_chain_make(uint64_t *buf, uint64_t n, uint64_t node_bytes, uint64_t group_nodes,
+			   uint64_t seed))
 FAIL_FN(int gpu_measure(struct probe_ctx *ctx, const struct gpu_work *w, struct gpu_samples *out))
 FAIL_FN(int gpu_set_device(int dev))
 FAIL_FN(int gpu_get_device(int *dev))

@@ -57,18 +57,6 @@ static int enqueue(void *arg, unsigned k, struct CUstream_st *s, uint64_t iters)
 	return 0;
 }
 
-/* Visit order of n nodes as 32-bit indices (they travel to the device):
- * mem_visit_order's 64-bit order narrowed in place, which is safe because
- * entry i is written at byte 4i after it was read at byte 8i. */
-static void make_order(uint32_t *seq, uint64_t n, int local, uint64_t seed)
-{
-	uint64_t *wide = (uint64_t *)(void *)seq;
-
-	mem_visit_order(wide, n, local ? GROUP_BYTES / NODE_BYTES : n, seed);
-	for (uint64_t i = 0; i < n; i++)
-		seq[i] = (uint32_t)wide[i];
-}
-
 static double median_latency(struct probe_result *res, const char *size, const char *order)
 {
 	struct metric *m = probe_find_metric(res, "latency", "size", size, "order", order, NULL);
@@ -131,7 +119,6 @@ static int glat_run(struct probe_ctx *ctx, const void *opts)
 	struct gpu_work w = {.enqueue = enqueue, .arg = &g, .n_streams = 1, .gated = 1};
 	uint64_t free_b, total_b, margin, max = o->max_bytes, sizes[64];
 	size_t n = 0;
-	uint32_t *seq = NULL, *dseq = NULL;
 	struct gpu_sampler *smp;
 	int rc = PROBE_OK, have_local = 0;
 	char buf[64];
@@ -162,11 +149,7 @@ static int glat_run(struct probe_ctx *ctx, const void *opts)
 	probe_result_add_param(ctx->res, "gpu", props.name);
 
 	smp = gpu_sampler_start(100);
-	seq = xmalloc(sizes[n - 1] / NODE_BYTES *
-		      sizeof(uint64_t)); /* make_order works in 64 bits */
-	if (gpu_malloc((void **)&g.buf, sizes[n - 1]) ||
-	    gpu_malloc((void **)&dseq, sizes[n - 1] / NODE_BYTES * sizeof(*seq)) ||
-	    !(g.pos = gpu_scratch())) {
+	if (gpu_malloc((void **)&g.buf, sizes[n - 1]) || !(g.pos = gpu_scratch())) {
 		rc = gpu_fail(ctx->res, "gpu.latency setup");
 		goto out;
 	}
@@ -187,10 +170,8 @@ static int glat_run(struct probe_ctx *ctx, const void *opts)
 			have_local |= local;
 			opt_format_size(sizes[i], sz, sizeof(sz));
 			progress("gpu.latency: size=%s order=%s", sz, oname);
-			make_order(seq, nodes, local, 0x1a7e + i);
-			if (gpu_memcpy(dseq, seq, nodes * sizeof(*seq)) ||
-			    GPU_CHECK(gpu_launch_chain_build(g.buf, dseq, nodes, NODE_BYTES / 8,
-							     NULL)) ||
+			if (gpu_chain_make(g.buf, nodes, NODE_BYTES,
+					   local ? GROUP_BYTES / NODE_BYTES : nodes, 0x1a7e + i) ||
 			    gpu_memset_async(g.pos, 0, sizeof(*g.pos), NULL) || gpu_device_sync() ||
 			    gpu_measure(ctx, &w, &s)) {
 				rc = gpu_fail(ctx->res, sz);
@@ -208,9 +189,7 @@ static int glat_run(struct probe_ctx *ctx, const void *opts)
 	plateaus(ctx->res, sizes, n, props.l2_bytes, have_local);
 out:
 	gpu_sampler_stop(smp, ctx->res, "probe");
-	gpu_free(dseq);
 	gpu_free(g.buf);
-	free(seq);
 	return rc;
 }
 

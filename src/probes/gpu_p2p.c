@@ -445,39 +445,16 @@ static int run_pair(struct gp2p *g, struct dev *a, struct dev *b)
 	return rc;
 }
 
-/* Visit order of n nodes as 32-bit indices: mem_visit_order's 64-bit order
- * narrowed in place (entry i is written at byte 4i after it was read at 8i). */
-static void make_order(uint32_t *seq, uint64_t n, int local, uint64_t seed)
-{
-	uint64_t *wide = (uint64_t *)(void *)seq;
-
-	mem_visit_order(wide, n, local ? GROUP_BYTES / NODE_BYTES : n, seed);
-	for (uint64_t i = 0; i < n; i++)
-		seq[i] = (uint32_t)wide[i];
-}
-
-/* The chase chains in d's memory (d current). */
+/* The chase chains in d's memory (d current): random, and page-local. */
 static int build_chains(struct gp2p *g, struct dev *d)
 {
-	uint32_t *seq = xmalloc(g->nodes * sizeof(uint64_t)), *dseq = NULL;
-	int rc = -1;
-
-	if (gpu_malloc((void **)&dseq, g->nodes * sizeof(*seq)))
-		goto out;
-	for (int order = 0; order < 1 + g->have_local; order++) {
-		make_order(seq, g->nodes, order, 0x1a7e + 2 * (uint64_t)d->id + (uint64_t)order);
+	for (int order = 0; order < 1 + g->have_local; order++)
 		if (gpu_malloc((void **)&d->chain[order], g->nodes * NODE_BYTES) ||
-		    gpu_memcpy(dseq, seq, g->nodes * sizeof(*seq)) ||
-		    GPU_CHECK(gpu_launch_chain_build(d->chain[order], dseq, g->nodes,
-						     NODE_BYTES / 8, NULL)) ||
-		    gpu_device_sync())
-			goto out;
-	}
-	rc = 0;
-out:
-	gpu_free(dseq);
-	free(seq);
-	return rc;
+		    gpu_chain_make(d->chain[order], g->nodes, NODE_BYTES,
+				   order ? GROUP_BYTES / NODE_BYTES : g->nodes,
+				   0x1a7e + 2 * (uint64_t)d->id + (uint64_t)order))
+			return -1;
+	return 0;
 }
 
 /* Buffers, pattern, chains and SM grid on d: 0, -1 GPU error, -2 status set. */
