@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "util.h"
 
@@ -404,8 +405,14 @@ json_t *results_load_file(const char *path)
 	json_error_t err;
 	json_t *j;
 	FILE *f = fopen(path, "r");
+	struct stat st;
 	if (!f) {
 		error("cannot open '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		error("'%s' is a directory, not a results file", path);
 		return NULL;
 	}
 	j = json_loadf(f, JSON_REJECT_DUPLICATES, &err);

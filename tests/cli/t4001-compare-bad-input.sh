@@ -11,6 +11,9 @@ expect_fail 2 "$MEMPATH" compare "$d/cmp-badtype.json" "$a"
 grep -q 'samples holds something that is not a number' err.txt || fail "bad type: $(cat err.txt)"
 expect_fail 2 "$MEMPATH" compare "$a" nonexistent.json
 grep -q "cannot open 'nonexistent.json'" err.txt || fail "missing file: $(cat err.txt)"
+mkdir -p adir
+expect_fail 2 "$MEMPATH" compare "$a" adir
+grep -q "'adir' is a directory" err.txt || fail "a directory is not named as one: $(cat err.txt)"
 expect_fail 2 "$MEMPATH" compare "$a"
 expect_fail 2 "$MEMPATH" compare "$a" "$a" --legs AAB
 expect_fail 2 "$MEMPATH" compare "$a" "$a" --legs AA
