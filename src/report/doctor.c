@@ -135,6 +135,31 @@ int report_doctor_json(const struct doctor_doc *d, FILE *f)
 	return rc == 0 ? 0 : -1;
 }
 
+void report_doctor_traps(const json_t *host, enum report_format fmt, FILE *f)
+{
+	struct doctor_report rep;
+
+	if (!json_is_object(host) || doctor_check(host, &rep) != 0)
+		return;
+	for (size_t i = 0; i < rep.n; i++) {
+		const struct doctor_finding *x = &rep.items[i];
+		if (x->level != DOCTOR_WARN)
+			continue;
+		if (fmt == REPORT_HTML) {
+			fprintf(f, "<li>trap (doctor): %s: ", x->id);
+			report_html_text(f, x->evidence);
+			fputs("</li>\n", f);
+		} else if (fmt == REPORT_MD) {
+			fprintf(f, "- trap (doctor): %s: ", x->id);
+			report_md_cell(f, x->evidence);
+			fputc('\n', f);
+		} else {
+			fprintf(f, "trap (doctor): %s: %s\n", x->id, x->evidence);
+		}
+	}
+	doctor_report_free(&rep);
+}
+
 int report_doctor_write(const struct doctor_doc *d, enum report_format fmt, FILE *f)
 {
 	switch (fmt) {

@@ -415,6 +415,7 @@ int report_html(const struct run *r, FILE *f)
 		}
 		fputs("</code></li>\n", f);
 	}
+	report_doctor_traps(r->host, REPORT_HTML, f);
 	fputs("</ul>\n", f);
 	if (r->interrupted)
 		fputs("<p class=\"warn\">Interrupted: partial results.</p>\n", f);

@@ -37,6 +37,7 @@ int report_md(const struct run *r, FILE *f)
 					   ? "on"
 					   : "off")
 				: "?");
+	report_doctor_traps(r->host, REPORT_MD, f);
 	if (r->interrupted)
 		fprintf(f, "\n**Interrupted: partial results.**\n");
 	for (size_t i = 0; i < r->n_probes; i++) {

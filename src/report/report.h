@@ -80,5 +80,8 @@ int report_doctor_md(const struct doctor_doc *d, FILE *f);
 int report_doctor_json(const struct doctor_doc *d, FILE *f);
 json_t *report_doctor_to_json(const struct doctor_doc *d);
 int report_doctor_write(const struct doctor_doc *d, enum report_format fmt, FILE *f);
+/* The doctor's warnings for a run's fingerprint, one line each (term, md,
+ * html list items), for the header of a results report; nothing when none. */
+void report_doctor_traps(const json_t *host, enum report_format fmt, FILE *f);
 
 #endif

@@ -54,6 +54,24 @@ tail -1 clean.txt | grep -qx '0 warn, 0 info, 10 ok, 2 n/a, 0 unknown' || fail "
 grep -Eq '^unknown +unaccounted_memory ' old.txt || fail "missing counters not unknown: $(cat old.txt)"
 grep -Eq '^unknown +thp_mode ' old.txt || fail "missing THP knob not unknown"
 
+# a results report names the warnings of its machine in its header
+for fp in traps clean; do
+	{ printf ' "host": '; cat "$d/doctor-$fp.json"; printf ',\n'; } >host-$fp.txt
+	sed -e "/^ \"host\": /{r host-$fp.txt" -e 'd}' "$d/cmp-aa-1.json" >run-$fp.json
+	"$MEMPATH" doctor --from run-$fp.json >/dev/null
+	[ $? -eq "$([ $fp = traps ] && echo 1 || echo 0)" ] || fail "run-$fp.json: wrong doctor exit"
+done
+"$MEMPATH" report run-traps.json --format md >rt.md || fail "report md"
+[ "$(grep -c '^- trap (doctor): ' rt.md)" -eq 7 ] || fail "md trap lines: $(grep trap rt.md)"
+grep -q '^- trap (doctor): deep_idle: cpu0 idle states enabled with exit latency up to 433 us' rt.md ||
+	fail "md deep_idle line"
+"$MEMPATH" report run-traps.json >rt.txt || fail "report term"
+grep -q '^trap (doctor): unaccounted_memory: 55.00 GiB of 120.0 GiB RAM' rt.txt || fail "term trap line"
+"$MEMPATH" report run-traps.json --format html >rt.html || fail "report html"
+[ "$(grep -c '^<li>trap (doctor): ' rt.html)" -eq 7 ] || fail "html trap items"
+"$MEMPATH" report run-clean.json --format md >rc.md || fail "report md clean"
+grep -q 'trap (doctor)' rc.md && fail "a clean machine shows traps: $(grep trap rc.md)"
+
 # bad input: one line, exit 2, nothing written
 expect_fail 2 "$MEMPATH" doctor --from nosuch.json
 expect_fail 2 "$MEMPATH" doctor --from "$d/corrupt-truncated.json"
