@@ -277,8 +277,12 @@ long long doctor_unaccounted_bytes(const json_t *memory, int *have)
 	else if (int_at(memory, "HugePages_Total", NULL, &hp) &&
 		 int_at(memory, "Hugepagesize", NULL, &hsz))
 		sum += hp * hsz;
-	/* free pages on per-CPU lists (zoneinfo): free, but not in MemFree */
+	/* free pages on per-CPU lists (zoneinfo): free, but not in MemFree; the
+	 * ZFS ARC (arcstats size; a part of it may sit in Slab or VmallocUsed,
+	 * so this errs towards less unaccounted, not more) */
 	if (int_at(memory, "pcp_free_bytes", NULL, &v))
+		sum += v;
+	if (int_at(memory, "zfs_arc_bytes", NULL, &v))
 		sum += v;
 	/* reclaimable kernel memory other than slab: pools that report themselves */
 	if (int_at(memory, "KReclaimable", NULL, &kr) &&
@@ -300,7 +304,8 @@ long long doctor_unaccounted_bytes(const json_t *memory, int *have)
 static void rule_unaccounted(const json_t *h, struct doctor_finding *f)
 {
 	const json_t *mem = at(h, "memory", NULL);
-	long long total = 0, un, gpu = 0;
+	long long total = 0, un, gpu = 0, arc = 0;
+	char also[96] = "";
 	int have;
 
 	un = doctor_unaccounted_bytes(mem, &have);
@@ -310,8 +315,12 @@ static void rule_unaccounted(const json_t *h, struct doctor_finding *f)
 		    "mempath?)");
 		return;
 	}
-	if (int_at(mem, "GPUActive", NULL, &gpu) || int_at(mem, "GPUReclaim", NULL, &gpu))
-		gpu = 1;
+	gpu = int_at(mem, "GPUActive", NULL, &gpu) || int_at(mem, "GPUReclaim", NULL, &gpu);
+	if (int_at(mem, "zfs_arc_bytes", NULL, &arc) && arc > 0)
+		snprintf(also, sizeof(also), " (ZFS ARC %.2f GiB%s counted as owned)", arc / GiB,
+			 gpu ? ", GPUActive/GPUReclaim" : "");
+	else if (gpu)
+		snprintf(also, sizeof(also), " (GPUActive/GPUReclaim counted as owned)");
 	if (un > UNACCOUNTED_WARN_BYTES && un > UNACCOUNTED_WARN_FRACTION * (double)total)
 		set(f, DOCTOR_WARN,
 		    "stop the GPU/accelerator processes and look again: what stays missing is "
@@ -319,14 +328,13 @@ static void rule_unaccounted(const json_t *h, struct doctor_finding *f)
 		    "command that leaves it; phantom --gpu SIZE checks the GPU driver); kernel "
 		    "buffers that running processes hold (pipe buffers, for one) also count here",
 		    "%.2f GiB of %.1f GiB RAM (%.1f%%) is in no /proc/meminfo counter%s", un / GiB,
-		    total / GiB, 100.0 * (double)un / (double)total,
-		    gpu ? " (GPUActive/GPUReclaim counted as accounted)" : "");
+		    total / GiB, 100.0 * (double)un / (double)total, also);
 	else
 		set(f, DOCTOR_OK, NULL,
 		    "%.2f GiB of %.1f GiB RAM (%.1f%%) in no /proc/meminfo counter (limit: %.0f "
-		    "GiB and %.0f%%)",
+		    "GiB and %.0f%%)%s",
 		    un / GiB, total / GiB, 100.0 * (double)un / (double)total,
-		    UNACCOUNTED_WARN_BYTES / GiB, 100 * UNACCOUNTED_WARN_FRACTION);
+		    UNACCOUNTED_WARN_BYTES / GiB, 100 * UNACCOUNTED_WARN_FRACTION, also);
 }
 
 /* Pages freed to a per-CPU list are free and handed out first, but MemFree and

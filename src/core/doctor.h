@@ -44,9 +44,9 @@ const char *doctor_level_name(enum doctor_level l);
 int doctor_level_parse(const char *s, enum doctor_level *out);
 /* Bytes of RAM in no /proc/meminfo counter, from the fingerprint's "memory"
  * object: MemTotal minus free, LRU, slab, stacks, page tables, per-CPU,
- * vmalloc, hugetlb, zswap, balloon, per-CPU free lists and self-reported
- * driver pools. Sets *have to 0 (and returns 0) when the fingerprint lacks
- * the counters. */
+ * vmalloc, hugetlb, zswap, balloon, per-CPU free lists, the ZFS ARC and
+ * self-reported driver pools. Sets *have to 0 (and returns 0) when the
+ * fingerprint lacks the counters. */
 long long doctor_unaccounted_bytes(const json_t *memory, int *have);
 
 #endif

@@ -26,6 +26,18 @@ char *sysinfo_bracketed(const char *text)
 	return xasprintf("%.*s", (int)(b - a - 1), a + 1);
 }
 
+long long sysinfo_arc_size(const char *t)
+{
+	/* "name type data" rows: "size                            4    8589934592" */
+	for (const char *p = t; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		long long v;
+		int type;
+		if (strncmp(p, "size ", 5) == 0 && sscanf(p + 5, "%d %lld", &type, &v) == 2)
+			return v;
+	}
+	return -1;
+}
+
 /* Sets key to the file's first line (trimmed) if readable. */
 static void set_file(json_t *o, const char *key, const char *path)
 {
@@ -311,7 +323,7 @@ json_t *sysinfo_collect(void)
 	struct utsname u;
 	struct kv_list mi;
 	struct phantom_levels lv;
-	char host[256] = "";
+	char host[256] = "", *arc;
 	gethostname(host, sizeof(host) - 1);
 	json_object_set_new(o, "hostname", json_string(host));
 	if (uname(&u) == 0) {
@@ -345,6 +357,13 @@ json_t *sysinfo_collect(void)
 	/* free pages parked on per-CPU lists: in no meminfo counter */
 	if (phantom_levels_read(&lv, 1) == 0 && lv.pcp_bytes >= 0)
 		json_object_set_new(mem, "pcp_free_bytes", json_integer(lv.pcp_bytes));
+	/* the ZFS ARC lives outside the page cache and most meminfo counters */
+	if ((arc = read_file_str("/proc/spl/kstat/zfs/arcstats", NULL)) != NULL) {
+		long long size = sysinfo_arc_size(arc);
+		if (size >= 0)
+			json_object_set_new(mem, "zfs_arc_bytes", json_integer(size));
+		free(arc);
+	}
 	json_object_set_new(o, "memory", mem);
 	json_object_set_new(o, "numa", numa_info());
 	json_object_set_new(o, "iommu", iommu_info());

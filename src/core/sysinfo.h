@@ -23,6 +23,9 @@ json_t *sysinfo_noise(void);
 /* The active choice of a sysfs multiple-choice file: "always [madvise] never"
  * -> "madvise". Returns a new string or NULL. Pure; for tests. */
 char *sysinfo_bracketed(const char *text);
+/* The ARC's "size" from a /proc/spl/kstat/zfs/arcstats text (bytes), or -1.
+ * Pure; for tests. */
+long long sysinfo_arc_size(const char *arcstats);
 /* Prints a fingerprint as indented "key: value" lines. */
 void sysinfo_print(json_t *host, FILE *f);
 

@@ -161,6 +161,8 @@ static void test_unaccounted_sum(void **state)
 	assert_int_equal(doctor_unaccounted_bytes(m, &have), (61 - 1 - 30 - 4 - 3) * GIB);
 	json_object_set_new(m, "pcp_free_bytes", json_integer(GIB)); /* free, on per-CPU lists */
 	assert_int_equal(doctor_unaccounted_bytes(m, &have), (61 - 1 - 30 - 4 - 3 - 1) * GIB);
+	json_object_set_new(m, "zfs_arc_bytes", json_integer(8 * GIB)); /* outside meminfo */
+	assert_int_equal(doctor_unaccounted_bytes(m, &have), (61 - 1 - 30 - 4 - 3 - 1 - 8) * GIB);
 	/* a needed counter missing: no answer rather than a wrong one */
 	json_object_del(m, "Active");
 	assert_int_equal(doctor_unaccounted_bytes(m, &have), 0);
