@@ -7,13 +7,15 @@
 
 #include "../core/doctor.h"
 #include "../core/results_json.h"
+#include "../core/runner.h"
+#include "../core/session.h"
 #include "../core/sysinfo.h"
 #include "../core/util.h"
 #include "../report/report.h"
 #include "cmd.h"
 
 const char usage_doctor[] =
-	"usage: mempath doctor [--from FILE] [--format term|md|json] [-o OUT]\n"
+	"usage: mempath doctor [--from FILE | --measure] [--format term|md|json] [-o OUT]\n"
 	"\n"
 	"Checks this machine's fingerprint for known traps of the memory paths (THP\n"
 	"in madvise or never mode, deep CPU idle states, RAM in no /proc/meminfo\n"
@@ -23,6 +25,9 @@ const char usage_doctor[] =
 	"\n"
 	"  --from FILE   check the machine a file was recorded on instead: a results\n"
 	"                file, a doctor JSON file, or 'mempath sysinfo --json' output\n"
+	"  --measure     also run, at their quick sizes, the probes that measure what\n"
+	"                a warning costs here (THP: first touch unadvised vs THP;\n"
+	"                idle states: futex vs spin wake-up); JSON keeps their samples\n"
 	"  --format F    term (default), md or json (schema mempath/doctor/1)\n"
 	"  -o OUT        write the report to OUT (atomically) instead of stdout\n"
 	"\n"
@@ -75,20 +80,55 @@ static int render(const void *arg, FILE *f)
 	return report_doctor_write(a->doc, a->fmt, f);
 }
 
+/* doctor --measure: the probes that price this machine's warnings and notes,
+ * run through a session (fingerprint, children, timeouts) like `probe`.
+ * Returns 0, or -1 when a probe could not be started (error printed). */
+static int measure_costs(struct session *s, struct doctor_report *rep)
+{
+	int rc = 0;
+
+	s->ropts.quick = 1;
+	for (size_t i = 0; i < rep->n; i++)
+		s->total += (rep->items[i].level == DOCTOR_WARN ||
+			     rep->items[i].level == DOCTOR_INFO) &&
+			    doctor_cost_of(rep->items[i].id);
+	for (size_t i = 0; i < rep->n && !rc && !runner_interrupted(); i++) {
+		struct doctor_finding *f = &rep->items[i];
+		const struct doctor_cost *cost = doctor_cost_of(f->id);
+		char *opts, *kvs[8], *save = NULL;
+		size_t n = 0;
+
+		if (!cost || (f->level != DOCTOR_WARN && f->level != DOCTOR_INFO))
+			continue;
+		opts = xstrdup(cost->opts);
+		for (char *t = strtok_r(opts, " ", &save); t && n < 8;
+		     t = strtok_r(NULL, " ", &save))
+			kvs[n++] = t;
+		rc = session_run_probe(s, probe_find(cost->probe), kvs, n);
+		if (!rc)
+			doctor_cost_read(cost, &s->run->probes[s->run->n_probes - 1], f);
+		free(opts);
+	}
+	return rc;
+}
+
 int cmd_doctor(int argc, char **argv)
 {
-	static const struct option longopts[] = {{"from", required_argument, NULL, 'F'},
-						 {"format", required_argument, NULL, 'f'},
-						 {"output", required_argument, NULL, 'o'},
-						 {"help", no_argument, NULL, 'h'},
-						 {NULL, 0, NULL, 0}};
+	static const struct option longopts[] = {
+		{"from", required_argument, NULL, 'F'},	  {"format", required_argument, NULL, 'f'},
+		{"output", required_argument, NULL, 'o'}, {"measure", no_argument, NULL, 'M'},
+		{"help", no_argument, NULL, 'h'},	  {NULL, 0, NULL, 0}};
 	const char *from = NULL, *out = NULL;
 	struct doctor_out arg = {NULL, REPORT_TERM};
 	struct doctor_report rep;
 	struct doctor_doc doc;
+	struct session s;
 	char when[32];
 	json_t *host;
-	int c, rc;
+	int c, rc, measure = 0;
+
+	memset(&s, 0, sizeof(s));
+	runner_opts_default(&s.ropts);
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "f:o:h", longopts, NULL)) != -1) {
@@ -105,6 +145,9 @@ int cmd_doctor(int argc, char **argv)
 		case 'o':
 			out = optarg;
 			break;
+		case 'M':
+			measure = 1;
+			break;
 		case 'h':
 			fputs(usage_doctor, stdout);
 			return 0;
@@ -117,21 +160,31 @@ int cmd_doctor(int argc, char **argv)
 		return error("unexpected argument '%s' (see 'mempath doctor --help')",
 			     argv[optind]),
 		       2;
-	host = from ? host_from_file(from) : sysinfo_collect();
-	if (!host)
-		return 2;
-	if (doctor_check(host, &rep) != 0) {
+	if (measure && from)
+		return error("--measure measures this machine; it does not go with --from"), 2;
+	time_iso8601(when, sizeof(when));
+	if (measure) {
+		/* the session's fingerprint is the one the rules read */
+		runner_install_signals();
+		session_begin(&s, argc, argv, "doctor", NULL);
+		host = json_incref(s.run->host);
+	} else {
+		host = from ? host_from_file(from) : sysinfo_collect();
+	}
+	if (!host || doctor_check(host, &rep) != 0) {
 		json_decref(host);
+		run_free(s.run);
 		return 2;
 	}
-	time_iso8601(when, sizeof(when));
-	doc = (struct doctor_doc){&rep, host, from ? from : "this machine", when};
+	rc = measure && (measure_costs(&s, &rep) != 0 || session_end(&s) != 0) ? 2 : 0;
+	doc = (struct doctor_doc){&rep, host, from ? from : "this machine", when, s.run};
 	arg.doc = &doc;
-	if (write_rendered(out, render, &arg) != 0)
-		rc = 2;
-	else
-		rc = rep.count[DOCTOR_WARN] ? 1 : 0;
+	if (!rc)
+		rc = write_rendered(out, render, &arg) != 0 ? 2 : rep.count[DOCTOR_WARN] ? 1 : 0;
+	if (runner_interrupted())
+		rc = 130;
 	doctor_report_free(&rep);
 	json_decref(host);
+	run_free(s.run);
 	return rc;
 }

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results.h"
+#include "stats.h"
 #include "util.h"
 
 #define GiB	(1024.0 * 1024 * 1024)
@@ -523,31 +525,107 @@ static void rule_gpu_system_memory(const json_t *h, struct doctor_finding *f)
 		    mode ? mode : "?", hmm_off ? ", uvm_disable_hmm=" : "", hmm_off ? hmm_off : "");
 }
 
+/* The price of the THP trap: first touch of memory that does not ask (what
+ * THP madvise gives most programs) against MADV_HUGEPAGE memory. */
+static const struct doctor_cost cost_thp = {
+	.probe = "cpu.first_touch",
+	.opts = "pages=default,thp touch=write",
+	.metric = "touch_rate",
+	.key = "pages",
+	.a = "default",
+	.b = "thp",
+	.fixed_key = "touch",
+	.fixed_val = "write",
+	.what = "first touch of memory that does not ask vs MADV_HUGEPAGE memory"};
+/* The price of sleeping, of which the idle states' exit latency is a part. */
+static const struct doctor_cost cost_idle = {
+	.probe = "cpu.wake",
+	.opts = "mode=spin,futex",
+	.metric = "wake_latency",
+	.key = "mode",
+	.a = "futex",
+	.b = "spin",
+	.what = "wake-up of a thread sleeping in futex vs a spinning one"};
+
 static const struct rule {
 	const char *id, *title, *measure;
 	void (*check)(const json_t *host, struct doctor_finding *f);
+	const struct doctor_cost *cost;
 } rules[] = {
 	{"thp_mode", "transparent huge pages for memory that does not ask",
-	 "mempath probe cpu.first_touch pages=default,4k,thp", rule_thp_mode},
+	 "mempath probe cpu.first_touch pages=default,4k,thp", rule_thp_mode, &cost_thp},
 	{"thp_defrag", "what a huge-page fault does without a free 2 MiB block",
-	 "mempath probe cpu.first_touch pages=thp", rule_thp_defrag},
+	 "mempath probe cpu.first_touch pages=thp", rule_thp_defrag, NULL},
 	{"deep_idle", "CPU idle states slow to wake from",
-	 "mempath probe cpu.wake; mempath probe gpu.sync", rule_deep_idle},
-	{"cpufreq", "CPU frequency policy", "mempath probe cpu.latency", rule_governor},
+	 "mempath probe cpu.wake; mempath probe gpu.sync", rule_deep_idle, &cost_idle},
+	{"cpufreq", "CPU frequency policy", "mempath probe cpu.latency", rule_governor, NULL},
 	{"zone_reclaim", "node-local reclaim before remote allocation", "mempath probe cpu.numa",
-	 rule_zone_reclaim},
+	 rule_zone_reclaim, NULL},
 	{"numa_balancing", "pages moved by automatic NUMA balancing while measured",
-	 "mempath wrap -n 5 -- CMD", rule_numa_balancing},
+	 "mempath wrap -n 5 -- CMD", rule_numa_balancing, NULL},
 	{"unaccounted_memory", "RAM in no /proc/meminfo counter (driver pools)",
-	 "mempath phantom -- CMD", rule_unaccounted},
+	 "mempath phantom -- CMD", rule_unaccounted, NULL},
 	{"pcp_free", "free pages parked on per-CPU lists, missing from MemFree",
-	 "mempath phantom --cpu 1G", rule_pcp_free},
-	{"hugetlb_reserved", "memory reserved for hugetlbfs", NULL, rule_hugetlb_reserved},
-	{"gpu_persistence", "GPU driver state kept between processes", NULL, rule_gpu_persistence},
-	{"gpu_pcie", "GPU PCIe link width and generation", "mempath probe gpu.copy", rule_gpu_pcie},
+	 "mempath phantom --cpu 1G", rule_pcp_free, NULL},
+	{"hugetlb_reserved", "memory reserved for hugetlbfs", NULL, rule_hugetlb_reserved, NULL},
+	{"gpu_persistence", "GPU driver state kept between processes", NULL, rule_gpu_persistence,
+	 NULL},
+	{"gpu_pcie", "GPU PCIe link width and generation", "mempath probe gpu.copy", rule_gpu_pcie,
+	 NULL},
 	{"gpu_system_memory", "system-allocated memory reachable by GPU kernels (HMM/ATS)",
-	 "mempath probe gpu.first_touch", rule_gpu_system_memory},
+	 "mempath probe gpu.first_touch", rule_gpu_system_memory, NULL},
 };
+
+const struct doctor_cost *doctor_cost_of(const char *id)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(rules); i++)
+		if (strcmp(rules[i].id, id) == 0)
+			return rules[i].cost;
+	return NULL;
+}
+
+static double cell_median(const struct doctor_cost *c, struct probe_result *res, const char *v,
+			  const char **unit, int *better)
+{
+	struct metric *m = c->fixed_key ? probe_find_metric(res, c->metric, c->key, v, c->fixed_key,
+							    c->fixed_val, NULL)
+					: probe_find_metric(res, c->metric, c->key, v, NULL);
+	struct summary sum;
+
+	if (!m || m->n_samples == 0)
+		return -1;
+	stats_summarize(m->samples, m->n_samples, &sum);
+	*unit = unit_name(m->unit);
+	*better = m->better;
+	return sum.median;
+}
+
+int doctor_cost_read(const struct doctor_cost *c, struct probe_result *res,
+		     struct doctor_finding *f)
+{
+	const char *unit = "", *unit_b = "";
+	int better = BETTER_NONE, better_b = BETTER_NONE;
+	double a, b, factor;
+
+	free(f->measured);
+	if (res->status != STATUS_OK) {
+		f->measured = xasprintf("%s %s: %s", c->probe, status_name(res->status),
+					res->reason ? res->reason : "no reason given");
+		return -1;
+	}
+	a = cell_median(c, res, c->a, &unit, &better);
+	b = cell_median(c, res, c->b, &unit_b, &better_b);
+	if (!(a > 0) || !(b > 0)) {
+		f->measured = xasprintf("%s gave no %s for %s=%s and %s=%s", c->probe, c->metric,
+					c->key, c->a, c->key, c->b);
+		return -1;
+	}
+	/* how many times worse the trap's path is, whichever way is better */
+	factor = better == BETTER_LOWER ? a / b : b / a;
+	f->measured = xasprintf("%s: %.3g vs %.3g %s, %.1fx (%s, medians)", c->what, a, b, unit,
+				factor, c->probe);
+	return 0;
+}
 
 static const char *const level_names[DOCTOR_LEVELS] = {"warn", "info", "ok", "n/a", "unknown"};
 
@@ -585,8 +663,10 @@ int doctor_check(const json_t *host, struct doctor_report *out)
 
 void doctor_report_free(struct doctor_report *r)
 {
-	for (size_t i = 0; i < r->n; i++)
+	for (size_t i = 0; i < r->n; i++) {
 		free(r->items[i].evidence);
+		free(r->items[i].measured);
+	}
 	free(r->items);
 	memset(r, 0, sizeof(*r));
 }

@@ -28,6 +28,7 @@ struct doctor_finding {
 	char *evidence;	     /* the facts read, with their values (owned) */
 	const char *fix;     /* what to do; NULL when level is OK, NA or UNKNOWN */
 	const char *measure; /* the mempath command that measures the cost; may be NULL */
+	char *measured;	     /* doctor --measure: what it cost here (owned), or NULL */
 };
 
 struct doctor_report {
@@ -42,6 +43,23 @@ void doctor_report_free(struct doctor_report *r);
 /* "warn", "info", "ok", "n/a", "unknown"; and back (0 or -1). */
 const char *doctor_level_name(enum doctor_level l);
 int doctor_level_parse(const char *s, enum doctor_level *out);
+/* What a rule's trap costs on this machine, measured by one probe: two cells
+ * of one metric, the trap's path (key=a) against the path that avoids it
+ * (key=b), any other label fixed (fixed_key=fixed_val). */
+struct doctor_cost {
+	const char *probe, *opts; /* run at its quick sizes with these options */
+	const char *metric, *key, *a, *b, *fixed_key, *fixed_val;
+	const char *what; /* what the two cells are, for the sentence */
+};
+/* The cost measurement of rule id, or NULL when none measures it. */
+const struct doctor_cost *doctor_cost_of(const char *id);
+/* Sets f->measured from the probe's result: the two medians and the factor
+ * the trap costs. Returns 0, or -1 when the probe did not give both cells
+ * (measured then says why). */
+struct probe_result;
+int doctor_cost_read(const struct doctor_cost *c, struct probe_result *res,
+		     struct doctor_finding *f);
+
 /* Bytes of RAM in no /proc/meminfo counter, from the fingerprint's "memory"
  * object: MemTotal minus free, LRU, slab, stacks, page tables, per-CPU,
  * vmalloc, hugetlb, zswap, balloon, per-CPU free lists, the ZFS ARC and

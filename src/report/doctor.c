@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../core/doctor.h"
+#include "../core/results_json.h"
 #include "../core/util.h"
 #include "report.h"
 
@@ -64,8 +65,12 @@ int report_doctor_term(const struct doctor_doc *d, FILE *f)
 			fputs("        fix: ", f);
 			wrap(f, x->fix, 13, 100);
 		}
-		if (x->measure && (x->level == DOCTOR_WARN || x->level == DOCTOR_INFO))
+		if (x->measured) {
+			fputs("        measured here: ", f);
+			wrap(f, x->measured, 23, 100);
+		} else if (x->measure && (x->level == DOCTOR_WARN || x->level == DOCTOR_INFO)) {
 			fprintf(f, "        measure: %s\n", x->measure);
+		}
 	}
 	fputc('\n', f);
 	summary_line(d, f);
@@ -87,6 +92,10 @@ int report_doctor_md(const struct doctor_doc *d, FILE *f)
 		fprintf(f, "| %s | %s | ",
 			lv == DOCTOR_WARN ? "**WARN**" : doctor_level_name(x->level), x->id);
 		report_md_cell(f, x->evidence);
+		if (x->measured) {
+			fputs(". Measured here: ", f);
+			report_md_cell(f, x->measured);
+		}
 		fputs(" | ", f);
 		report_md_cell(f, x->fix ? x->fix : "");
 		fputs(" | ", f);
@@ -115,6 +124,8 @@ json_t *report_doctor_to_json(const struct doctor_doc *d)
 			json_object_set_new(e, "fix", json_string(x->fix));
 		if (x->measure)
 			json_object_set_new(e, "measure", json_string(x->measure));
+		if (x->measured)
+			json_object_set_new(e, "measured", json_string(x->measured));
 		json_array_append_new(a, e);
 	}
 	json_object_set_new(o, "findings", a);
@@ -123,6 +134,8 @@ json_t *report_doctor_to_json(const struct doctor_doc *d)
 				    json_integer((json_int_t)d->report->count[l]));
 	json_object_set_new(o, "counts", counts);
 	json_object_set(o, "host", (json_t *)d->host);
+	if (d->run)
+		json_object_set_new(o, "run", run_to_json(d->run));
 	return o;
 }
 

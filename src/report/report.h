@@ -68,12 +68,14 @@ void report_fmt_value(double v, char *buf, size_t len);
 
 /* doctor.c: a doctor report (core/doctor.h) for the fingerprint `host`, read
  * from `source` ("this machine" or a file) at `time`: term, md, or JSON
- * (schema mempath/doctor/1: findings, counts per level, and the host). */
+ * (schema mempath/doctor/1: findings, counts per level, the host, and with
+ * --measure the run of the probes that measured the costs). */
 struct doctor_report;
 struct doctor_doc {
 	const struct doctor_report *report;
 	const json_t *host;
 	const char *source, *time;
+	const struct run *run; /* doctor --measure: the probes it ran, else NULL */
 };
 int report_doctor_term(const struct doctor_doc *d, FILE *f);
 int report_doctor_md(const struct doctor_doc *d, FILE *f);

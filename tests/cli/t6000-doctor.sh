@@ -54,6 +54,25 @@ tail -1 clean.txt | grep -qx '0 warn, 0 info, 10 ok, 2 n/a, 0 unknown' || fail "
 grep -Eq '^unknown +unaccounted_memory ' old.txt || fail "missing counters not unknown: $(cat old.txt)"
 grep -Eq '^unknown +thp_mode ' old.txt || fail "missing THP knob not unknown"
 
+# --measure: the probes that price this machine's warnings run (quick sizes);
+# a measured finding says so, the others do not, and the run's samples are kept
+"$MEMPATH" doctor --measure --format json -o m.json 2>m.err
+rc=$?
+[ $rc -le 1 ] || fail "doctor --measure exited $rc: $(cat m.err)"
+awk '/"id":/ { id = $2 } /"level":/ { lv = $2 } /"measured":/ { print id, lv }' m.json >measured.txt
+while read -r id lv; do
+	case "$id $lv" in
+	'"thp_mode", "warn",' | '"thp_mode", "info",' | '"deep_idle", "warn",' | '"deep_idle", "info",') ;;
+	*) fail "measured a finding that has no cost measurement: $id $lv" ;;
+	esac
+done <measured.txt
+if grep -q '"enabled=madvise' m.json; then
+	grep -q '"measured": "first touch of memory that does not ask vs MADV_HUGEPAGE memory: [0-9.e+]* vs [0-9.e+]* GiB/s, [0-9.]*x' m.json ||
+		fail "THP madvise here but no measured first-touch cost: $(grep -A8 thp_mode m.json)"
+	grep -q '"schema": "mempath/run/1"' m.json || fail "the measuring run is not kept"
+fi
+expect_fail 2 "$MEMPATH" doctor --measure --from "$d/doctor-traps.json"
+
 # a results report names the warnings of its machine in its header
 for fp in traps clean; do
 	{ printf ' "host": '; cat "$d/doctor-$fp.json"; printf ',\n'; } >host-$fp.txt

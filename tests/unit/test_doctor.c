@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/doctor.h"
+#include "core/results.h"
 #include "core/util.h"
 
 #define GIB 1073741824LL
@@ -214,6 +215,52 @@ static void test_gpu_link_generation_only(void **state)
 	json_decref(h);
 }
 
+/* The cost sentence from a probe's result: both medians, the factor the trap
+ * costs whichever way is better; a skipped probe or a missing cell says so. */
+static void test_cost_read(void **state)
+{
+	const struct doctor_cost *thp = doctor_cost_of("thp_mode"), *idle;
+	struct doctor_finding f = {0};
+	struct probe_result res;
+
+	assert_non_null(thp);
+	assert_null(doctor_cost_of("hugetlb_reserved"));
+	probe_result_init(&res, "cpu.first_touch");
+	/* pages=default, pages=thp, and another touch kind that must not be
+	 * taken for the write cells */
+	for (int k = 0; k < 3; k++) {
+		struct metric *m = probe_add_metric(&res, "touch_rate", UNIT_GIB_S, BETTER_HIGHER,
+						    "", "pages", k == 0 ? "default" : "thp",
+						    "touch", k == 2 ? "read" : "write", NULL);
+		for (int i = 0; i < 5; i++)
+			metric_add_sample(m, (k == 0 ? 2.0 : k == 1 ? 9.0 : 1.0) + 0.01 * i);
+	}
+	assert_int_equal(doctor_cost_read(thp, &res, &f), 0);
+	if (!strstr(f.measured, "2.02 vs 9.02 GiB/s, 4.5x"))
+		fail_msg("thp cost: %s", f.measured);
+	probe_result_clear(&res);
+
+	idle = doctor_cost_of("deep_idle");
+	assert_non_null(idle);
+	probe_result_init(&res, "cpu.wake");
+	metric_add_sample(probe_add_metric(&res, "wake_latency", UNIT_NS, BETTER_LOWER, "", "mode",
+					   "futex", NULL),
+			  30000);
+	assert_int_equal(doctor_cost_read(idle, &res, &f), -1); /* no spin cell */
+	assert_non_null(strstr(f.measured, "gave no wake_latency"));
+	metric_add_sample(probe_add_metric(&res, "wake_latency", UNIT_NS, BETTER_LOWER, "", "mode",
+					   "spin", NULL),
+			  100);
+	assert_int_equal(doctor_cost_read(idle, &res, &f), 0);
+	if (!strstr(f.measured, "3e+04 vs 100 ns, 300.0x")) /* lower is better: futex / spin */
+		fail_msg("idle cost: %s", f.measured);
+	probe_result_set_status(&res, STATUS_SKIP, "needs 2 CPUs, found 1");
+	assert_int_equal(doctor_cost_read(idle, &res, &f), -1);
+	assert_non_null(strstr(f.measured, "cpu.wake skip: needs 2 CPUs"));
+	probe_result_clear(&res);
+	free(f.measured);
+}
+
 static void test_levels_and_bad_input(void **state)
 {
 	enum doctor_level l;
@@ -241,6 +288,7 @@ int main(void)
 		cmocka_unit_test(test_unaccounted_limits),
 		cmocka_unit_test(test_numa_and_gpu_not_applicable),
 		cmocka_unit_test(test_gpu_link_generation_only),
+		cmocka_unit_test(test_cost_read),
 		cmocka_unit_test(test_levels_and_bad_input),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
