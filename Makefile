@@ -79,6 +79,9 @@ test: deps
 	@$(MAKE) --no-print-directory test-asan
 
 test-plain: $(BIN) $(UNIT_BIN)
+	@# the fuzz targets are only linked by `make fuzz` (clang); compile-check them here so
+	@# an API change cannot leave them broken
+	@$(CC) $(BASE_CFLAGS) -Isrc -fsyntax-only tests/fuzz/*.c
 	@sh tests/run.sh $(BUILD)
 
 test-asan:

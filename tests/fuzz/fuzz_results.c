@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		report_write(r, fmts[i], devnull);
 	if (json_is_object(r->host)) {
 		struct doctor_report d;
-		struct doctor_doc doc = {&d, r->host, "fuzz", "-"};
+		struct doctor_doc doc = {&d, r->host, "fuzz", "-", r};
 		if (doctor_check(r->host, &d) != 0)
 			abort(); /* any object is a fingerprint, if a poor one */
 		for (size_t i = 0; i < 3; i++)
