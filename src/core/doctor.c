@@ -603,8 +603,8 @@ static double cell_median(const struct doctor_cost *c, struct probe_result *res,
 int doctor_cost_read(const struct doctor_cost *c, struct probe_result *res,
 		     struct doctor_finding *f)
 {
-	const char *unit = "", *unit_b = "";
-	int better = BETTER_NONE, better_b = BETTER_NONE;
+	const char *unit = "";
+	int better = BETTER_NONE;
 	double a, b, factor;
 
 	free(f->measured);
@@ -613,8 +613,9 @@ int doctor_cost_read(const struct doctor_cost *c, struct probe_result *res,
 					res->reason ? res->reason : "no reason given");
 		return -1;
 	}
+	/* two cells of one metric: one unit, one direction */
 	a = cell_median(c, res, c->a, &unit, &better);
-	b = cell_median(c, res, c->b, &unit_b, &better_b);
+	b = cell_median(c, res, c->b, &unit, &better);
 	if (!(a > 0) || !(b > 0)) {
 		f->measured = xasprintf("%s gave no %s for %s=%s and %s=%s", c->probe, c->metric,
 					c->key, c->a, c->key, c->b);

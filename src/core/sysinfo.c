@@ -29,11 +29,13 @@ char *sysinfo_bracketed(const char *text)
 long long sysinfo_arc_size(const char *t)
 {
 	/* "name type data" rows: "size                            4    8589934592" */
-	for (const char *p = t; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+	for (const char *p = t; p && *p;) {
 		long long v;
 		int type;
 		if (strncmp(p, "size ", 5) == 0 && sscanf(p + 5, "%d %lld", &type, &v) == 2)
 			return v;
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
 	}
 	return -1;
 }
