@@ -18,12 +18,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../core/compare.h"
-#include "../core/results_json.h"
-#include "../core/sig.h"
-#include "../core/util.h"
-#include "../report/report.h"
-#include "cmd.h"
+#include "base/sig.h"
+#include "base/util.h"
+#include "cmd/cmd.h"
+#include "report/report.h"
+#include "results/results_json.h"
+#include "verdict/compare.h"
 
 const char usage_ab[] =
 	"usage: mempath ab [--a CMD] [--b CMD] [--restore CMD] [--legs ABA|ABAB|...]\n"

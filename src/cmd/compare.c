@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/compare.h"
-#include "../core/results_json.h"
-#include "../core/util.h"
-#include "../report/report.h"
-#include "cmd.h"
+#include "base/util.h"
+#include "cmd/cmd.h"
+#include "report/report.h"
+#include "results/results_json.h"
+#include "verdict/compare.h"
 
 const char usage_compare[] =
 	"usage: mempath compare A.json B.json [A2.json ...] [--legs ABA] [--threshold PCT]\n"

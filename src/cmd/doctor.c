@@ -5,14 +5,15 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/doctor.h"
-#include "../core/results_json.h"
-#include "../core/runner.h"
-#include "../core/session.h"
-#include "../core/sysinfo.h"
-#include "../core/util.h"
-#include "../report/report.h"
-#include "cmd.h"
+#include "base/util.h"
+#include "cmd/cmd.h"
+#include "exec/runner.h"
+#include "exec/session.h"
+#include "machine/doctor.h"
+#include "machine/sysinfo.h"
+#include "probes/registry.h"
+#include "report/report.h"
+#include "results/results_json.h"
 
 const char usage_doctor[] =
 	"usage: mempath doctor [--from FILE | --measure] [--format term|md|json] [-o OUT]\n"

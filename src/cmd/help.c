@@ -1,8 +1,8 @@
 /* help.c - `mempath help [COMMAND|PROBE]`, generated from the tables. */
 #include <string.h>
 
-#include "../probes/probes.h"
-#include "cmd.h"
+#include "cmd/cmd.h"
+#include "probes/registry.h"
 
 const char usage_help[] = "usage: mempath help [COMMAND | PROBE]\n"
 			  "\n"

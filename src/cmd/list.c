@@ -1,8 +1,8 @@
 /* list.c - `mempath list`: probes with their suites, from the probe table. */
 #include <string.h>
 
-#include "../probes/probes.h"
-#include "cmd.h"
+#include "cmd/cmd.h"
+#include "probes/registry.h"
 
 const char usage_list[] =
 	"usage: mempath list\n"

@@ -17,13 +17,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../core/mem.h"
-#include "../core/opt.h"
-#include "../core/phantom.h"
-#include "../core/results_json.h"
-#include "../core/session.h"
-#include "../core/util.h"
-#include "cmd.h"
+#include "base/opt.h"
+#include "base/util.h"
+#include "cmd/cmd.h"
+#include "exec/session.h"
+#include "machine/mem.h"
+#include "results/results_json.h"
+#include "workload/phantom.h"
 
 const char usage_phantom[] =
 	"usage: mempath phantom (--cpu SIZE | --gpu SIZE | -- CMD [ARGS...])\n"
@@ -293,7 +293,7 @@ int cmd_phantom(int argc, char **argv)
 	session_begin(&s, argc, argv, label, NULL);
 	probe_result_init(&res, "work.phantom");
 	res.extra = json_object();
-	probe_result_add_param(&res, "command", what);
+	probe_result_add_option(&res, "command", what);
 	phantom_levels_settled(&before, 1);
 	klog_ok = phantom_klog_mark(&klog) == 0;
 	loaded = before;
@@ -463,18 +463,18 @@ stop:
 		}
 		json_object_set_new(res.extra, "kernel_log", kj);
 		opt_format_size((uint64_t)tol, buf, sizeof(buf));
-		probe_result_add_param(&res, "tolerance", buf);
+		probe_result_add_option(&res, "tolerance", buf);
 		snprintf(buf, sizeof(buf), "%g", o.sp.settle_s);
-		probe_result_add_param(&res, "settle_s", buf);
+		probe_result_add_option(&res, "settle_s", buf);
 		snprintf(buf, sizeof(buf), "%u", o.churn);
-		probe_result_add_param(&res, "churn", buf);
+		probe_result_add_option(&res, "churn", buf);
 		if (o.holder)
-			probe_result_add_param(&res, "holder", o.holder);
+			probe_result_add_option(&res, "holder", o.holder);
 		if (o.hog) {
 			opt_format_size(o.hog, buf, sizeof(buf));
-			probe_result_add_param(&res, "hog", buf);
+			probe_result_add_option(&res, "hog", buf);
 		}
-		probe_result_add_param(&res, "verdict", verdict);
+		probe_result_add_option(&res, "verdict", verdict);
 		if (!strcmp(verdict, "SKIP"))
 			probe_result_set_status(&res, STATUS_SKIP, "%s", last->msg);
 		else if (!strcmp(verdict, "ERROR"))

@@ -3,10 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/session.h"
-#include "../core/util.h"
-#include "../report/report.h"
-#include "cmd.h"
+#include "base/util.h"
+#include "cmd/cmd.h"
+#include "exec/session.h"
+#include "probes/registry.h"
+#include "report/report.h"
 
 const char usage_probe[] =
 	"usage: mempath probe NAME [--opt name=value ...] [name=value ...] [--quick]\n"

@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/compare.h"
-#include "../core/results_json.h"
-#include "../core/util.h"
-#include "../report/report.h"
-#include "cmd.h"
+#include "base/util.h"
+#include "cmd/cmd.h"
+#include "report/report.h"
+#include "results/results_json.h"
+#include "verdict/compare.h"
 
 const char usage_report[] =
 	"usage: mempath report FILE [--format term|md|json|csv|html] [-o OUT]\n"

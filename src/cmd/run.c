@@ -3,12 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/opt.h"
-#include "../core/session.h"
-#include "../core/util.h"
-#include "../probes/probes.h"
-#include "../report/report.h"
-#include "cmd.h"
+#include "base/opt.h"
+#include "base/util.h"
+#include "cmd/cmd.h"
+#include "exec/session.h"
+#include "probes/registry.h"
+#include "report/report.h"
 
 const char usage_run[] =
 	"usage: mempath run [--suite quick|full|cpu|gpu|p2p] [--label L] [-o FILE]\n"

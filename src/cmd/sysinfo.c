@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/sysinfo.h"
-#include "cmd.h"
+#include "cmd/cmd.h"
+#include "machine/sysinfo.h"
 
 const char usage_sysinfo[] = "usage: mempath sysinfo [--json]\n"
 			     "\n"

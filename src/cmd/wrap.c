@@ -12,12 +12,12 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "../core/kv.h"
-#include "../core/results_json.h"
-#include "../core/session.h"
-#include "../core/util.h"
-#include "../core/workload.h"
-#include "cmd.h"
+#include "base/kv.h"
+#include "base/util.h"
+#include "cmd/cmd.h"
+#include "exec/session.h"
+#include "results/results_json.h"
+#include "workload/workload.h"
 
 const char usage_wrap[] =
 	"usage: mempath wrap [-n N] [--warmup W] [--parse auto|llama-bench|jsonl|lines|none]\n"
@@ -344,16 +344,16 @@ int cmd_wrap(int argc, char **argv)
 	progress("mempath: collecting the machine's fingerprint ...");
 	session_begin(&s, argc, argv, label, NULL);
 	probe_result_init(&res, "work.wrap");
-	probe_result_add_param(&res, "command", joined);
+	probe_result_add_option(&res, "command", joined);
 	{
 		char buf[32];
 		snprintf(buf, sizeof(buf), "%u", n);
-		probe_result_add_param(&res, "n", buf);
+		probe_result_add_option(&res, "n", buf);
 		snprintf(buf, sizeof(buf), "%u", warm);
-		probe_result_add_param(&res, "warmup", buf);
-		probe_result_add_param(&res, "parse", workload_parse_name(mode));
+		probe_result_add_option(&res, "warmup", buf);
+		probe_result_add_option(&res, "parse", workload_parse_name(mode));
 		snprintf(buf, sizeof(buf), "%u", timeout);
-		probe_result_add_param(&res, "timeout_s", buf);
+		probe_result_add_option(&res, "timeout_s", buf);
 	}
 	res.extra = json_object();
 	json_object_set_new(res.extra, "command", cmdj);

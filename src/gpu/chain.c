@@ -3,9 +3,9 @@
  * one source of chase orders for CPU and GPU, and a kernel links the nodes. */
 #include <stdlib.h>
 
-#include "../core/mem.h"
-#include "../core/util.h"
-#include "gpu.h"
+#include "base/util.h"
+#include "gpu/gpu.h"
+#include "machine/mem.h"
 
 int gpu_chain_make(uint64_t *buf, uint64_t n, uint64_t node_bytes, uint64_t group_nodes,
 		   uint64_t seed)

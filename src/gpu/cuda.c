@@ -17,9 +17,9 @@
 
 #include <cuda_runtime_api.h>
 
-#include "../core/util.h"
-#include "gpu.h"
-#include "timing.h"
+#include "base/util.h"
+#include "gpu/gpu.h"
+#include "gpu/timing.h"
 
 static char last_err[512];
 

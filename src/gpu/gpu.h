@@ -30,10 +30,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../core/measure.h"
-#include "../core/results.h"
-#include "kernels/launch.h"
-#include "kernels/pattern.h"
+#include "gpu/kernels/launch.h"
+#include "gpu/kernels/pattern.h"
+#include "kit/measure.h"
+#include "results/results.h"
 
 struct CUevent_st; /* cudaEvent_t is `struct CUevent_st *` */
 

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 #define NO_CUDA "built without CUDA (no nvcc at build time, or make GPU=0)"
 

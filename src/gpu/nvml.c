@@ -14,8 +14,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "../core/util.h"
-#include "gpu.h"
+#include "base/util.h"
+#include "gpu/gpu.h"
 
 /* nvmlDevice_t is `struct nvmlDevice_st *`; named here as an opaque handle. */
 struct nvml_device_st;

@@ -5,7 +5,7 @@
  */
 #include <cuda_runtime_api.h>
 
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 int gpu_can_access_peer(int dev, int peer, int *can)
 {

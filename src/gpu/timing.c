@@ -6,9 +6,9 @@
 
 #include <cuda_runtime_api.h>
 
-#include "../core/util.h"
-#include "gpu.h"
-#include "timing.h"
+#include "base/util.h"
+#include "gpu/gpu.h"
+#include "gpu/timing.h"
 
 /* The gate's host-mapped words, per context: [0] release flag, [1] timed out. */
 static struct {

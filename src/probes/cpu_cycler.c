@@ -16,14 +16,14 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "../core/list.h"
-#include "../core/measure.h"
-#include "../core/mem.h"
-#include "../core/opt.h"
-#include "../core/results.h"
-#include "../core/team.h"
-#include "../core/util.h"
-#include "probes.h"
+#include "base/list.h"
+#include "base/opt.h"
+#include "base/util.h"
+#include "kit/measure.h"
+#include "kit/probe.h"
+#include "kit/team.h"
+#include "machine/mem.h"
+#include "results/results.h"
 
 #define PAGE_4K 4096ull
 #define MIB	(1024.0 * 1024.0)

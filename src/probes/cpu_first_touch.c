@@ -16,9 +16,9 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 
-#include "../core/mem.h"
-#include "../core/util.h"
-#include "probes.h"
+#include "base/util.h"
+#include "kit/probe.h"
+#include "machine/mem.h"
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23

@@ -15,13 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/list.h"
-#include "../core/measure.h"
-#include "../core/mem.h"
-#include "../core/results.h"
-#include "../core/team.h"
-#include "../core/util.h"
-#include "probes.h"
+#include "base/list.h"
+#include "base/util.h"
+#include "kit/measure.h"
+#include "kit/probe.h"
+#include "kit/team.h"
+#include "machine/mem.h"
+#include "results/results.h"
 
 struct latency_opts {
 	uint64_t min_bytes, max_bytes, group_bytes;

@@ -19,14 +19,14 @@
 #include <emmintrin.h>
 #endif
 
-#include "../core/list.h"
-#include "../core/measure.h"
-#include "../core/mem.h"
-#include "../core/numa.h"
-#include "../core/results.h"
-#include "../core/team.h"
-#include "../core/util.h"
-#include "probes.h"
+#include "base/list.h"
+#include "base/util.h"
+#include "kit/measure.h"
+#include "kit/probe.h"
+#include "kit/team.h"
+#include "machine/mem.h"
+#include "machine/numa.h"
+#include "results/results.h"
 
 struct stream_opts {
 	uint64_t size_bytes; /* per array; 0 = auto */

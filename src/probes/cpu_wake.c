@@ -23,12 +23,12 @@
 
 #include <jansson.h>
 
-#include "../core/measure.h"
-#include "../core/opt.h"
-#include "../core/results.h"
-#include "../core/team.h"
-#include "../core/util.h"
-#include "probes.h"
+#include "base/opt.h"
+#include "base/util.h"
+#include "kit/measure.h"
+#include "kit/probe.h"
+#include "kit/team.h"
+#include "results/results.h"
 
 enum { MODE_SPIN = 0, MODE_FUTEX = 1, N_MODES };
 static const char *const mode_names[N_MODES] = {"spin", "futex"};

@@ -16,12 +16,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../core/measure.h"
-#include "../core/opt.h"
-#include "../core/results.h"
-#include "../core/util.h"
-#include "../gpu/gpu.h"
-#include "probes.h"
+#include "base/opt.h"
+#include "base/util.h"
+#include "gpu/gpu.h"
+#include "kit/measure.h"
+#include "kit/probe.h"
+#include "results/results.h"
 
 struct galloc_opts {
 	uint64_t size_bytes;

@@ -15,12 +15,12 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "../core/measure.h"
-#include "../core/opt.h"
-#include "../core/results.h"
-#include "../core/util.h"
-#include "../gpu/gpu.h"
-#include "probes.h"
+#include "base/opt.h"
+#include "base/util.h"
+#include "gpu/gpu.h"
+#include "kit/measure.h"
+#include "kit/probe.h"
+#include "results/results.h"
 
 struct gclk_opts {
 	double idle_s, load_s;

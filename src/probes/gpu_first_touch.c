@@ -19,13 +19,13 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "../core/measure.h"
-#include "../core/mem.h"
-#include "../core/opt.h"
-#include "../core/results.h"
-#include "../core/util.h"
-#include "../gpu/gpu.h"
-#include "probes.h"
+#include "base/opt.h"
+#include "base/util.h"
+#include "gpu/gpu.h"
+#include "kit/measure.h"
+#include "kit/probe.h"
+#include "machine/mem.h"
+#include "results/results.h"
 
 struct gft_opts {
 	uint64_t size_bytes;

@@ -14,13 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../core/measure.h"
-#include "../core/mem.h"
-#include "../core/opt.h"
-#include "../core/results.h"
-#include "../core/util.h"
-#include "../gpu/gpu.h"
-#include "probes.h"
+#include "base/opt.h"
+#include "base/util.h"
+#include "gpu/gpu.h"
+#include "kit/measure.h"
+#include "kit/probe.h"
+#include "machine/mem.h"
+#include "results/results.h"
 
 struct glat_opts {
 	uint64_t min_bytes, max_bytes, steps, factor;

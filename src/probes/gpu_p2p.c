@@ -28,14 +28,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/list.h"
-#include "../core/measure.h"
-#include "../core/mem.h"
-#include "../core/opt.h"
-#include "../core/results.h"
-#include "../core/util.h"
-#include "../gpu/gpu.h"
-#include "probes.h"
+#include "base/list.h"
+#include "base/opt.h"
+#include "base/util.h"
+#include "gpu/gpu.h"
+#include "kit/measure.h"
+#include "kit/probe.h"
+#include "machine/mem.h"
+#include "results/results.h"
 
 struct gp2p_opts {
 	uint64_t size_bytes, chase_bytes, steps, sm_unroll, sm_blocks;

@@ -14,13 +14,13 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "../core/list.h"
-#include "../core/measure.h"
-#include "../core/opt.h"
-#include "../core/results.h"
-#include "../core/util.h"
-#include "../gpu/gpu.h"
-#include "probes.h"
+#include "base/list.h"
+#include "base/opt.h"
+#include "base/util.h"
+#include "gpu/gpu.h"
+#include "kit/measure.h"
+#include "kit/probe.h"
+#include "results/results.h"
 
 struct grandom_opts {
 	char spans[OPT_STR_MAX];

@@ -15,13 +15,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/list.h"
-#include "../core/measure.h"
-#include "../core/opt.h"
-#include "../core/results.h"
-#include "../core/util.h"
-#include "../gpu/gpu.h"
-#include "probes.h"
+#include "base/list.h"
+#include "base/opt.h"
+#include "base/util.h"
+#include "gpu/gpu.h"
+#include "kit/measure.h"
+#include "kit/probe.h"
+#include "results/results.h"
 
 struct gstream_opts {
 	uint64_t size_bytes; /* per buffer; 0 = auto */

@@ -18,12 +18,12 @@
 #include <stdio.h>
 #include <sys/resource.h>
 
-#include "../core/measure.h"
-#include "../core/opt.h"
-#include "../core/results.h"
-#include "../core/util.h"
-#include "../gpu/gpu.h"
-#include "probes.h"
+#include "base/opt.h"
+#include "base/util.h"
+#include "gpu/gpu.h"
+#include "kit/measure.h"
+#include "kit/probe.h"
+#include "results/results.h"
 
 struct gsync_opts {
 	uint32_t scheds;

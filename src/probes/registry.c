@@ -1,7 +1,7 @@
 /* registry.c - the probe table, generated from PROBE_LIST in probes.h. */
 #include <string.h>
 
-#include "probes.h"
+#include "probes/registry.h"
 
 #define PROBE(x) &probe_##x,
 const struct probe *const probe_table[] = {PROBE_LIST};

@@ -21,16 +21,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/kv.h"
-#include "../core/list.h"
-#include "../core/measure.h"
-#include "../core/mem.h"
-#include "../core/numa.h"
-#include "../core/phantom.h"
-#include "../core/results.h"
-#include "../core/team.h"
-#include "../core/util.h"
-#include "probes.h"
+#include "base/kv.h"
+#include "base/list.h"
+#include "base/util.h"
+#include "kit/measure.h"
+#include "kit/probe.h"
+#include "kit/team.h"
+#include "machine/mem.h"
+#include "machine/numa.h"
+#include "results/results.h"
+#include "workload/phantom.h"
 
 struct decode_opts {
 	uint64_t weights, kv, block, hog;

@@ -5,9 +5,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "../core/compare.h"
-#include "../core/util.h"
-#include "report.h"
+#include "base/util.h"
+#include "report/report.h"
+#include "verdict/compare.h"
 
 /* "0.42 GiB/s"; "-" when the leg lacks the metric. */
 static void fmt_median(const struct compare_row *row, size_t j, char *buf, size_t len)

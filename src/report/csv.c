@@ -1,7 +1,7 @@
 /* csv.c - one row per metric (RFC 4180 quoting). */
 #include <string.h>
 
-#include "report.h"
+#include "report/report.h"
 
 void report_csv_field(FILE *f, const char *s)
 {

@@ -3,10 +3,10 @@
  * fine, then what could not be checked, so the top of the page is the work. */
 #include <string.h>
 
-#include "../core/doctor.h"
-#include "../core/results_json.h"
-#include "../core/util.h"
-#include "report.h"
+#include "base/util.h"
+#include "machine/doctor.h"
+#include "report/report.h"
+#include "results/results_json.h"
 
 /* Findings in display order: by level, rule order within a level. */
 #define FOREACH_FINDING(d, lv, fi)                             \

@@ -14,11 +14,11 @@
 #include <math.h>
 #include <string.h>
 
-#include "../core/compare.h"
-#include "../core/util.h"
-#include "html.h"
-#include "matrix.h"
-#include "report.h"
+#include "base/util.h"
+#include "report/html.h"
+#include "report/matrix.h"
+#include "report/report.h"
+#include "verdict/compare.h"
 
 static const char page_style[] =
 	"body{font:14px/1.4 sans-serif;color:#222;margin:1em auto;max-width:72em;padding:0 1em}\n"

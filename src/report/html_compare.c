@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/compare.h"
-#include "../core/util.h"
-#include "html.h"
-#include "report.h"
+#include "base/util.h"
+#include "report/html.h"
+#include "report/report.h"
+#include "verdict/compare.h"
 
 /* One dot per judged metric at its change, the 95% CI as a whisker, the
  * row's practical threshold as a grey band around zero: a verdict can be

@@ -1,8 +1,8 @@
 /* json.c - the results file itself, pretty-printed. */
 #include <stdlib.h>
 
-#include "../core/results_json.h"
-#include "report.h"
+#include "report/report.h"
+#include "results/results_json.h"
 
 int report_json(const struct run *r, FILE *f)
 {

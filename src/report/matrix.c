@@ -5,15 +5,15 @@
  * `compare` cell by cell), and any probe that labels src/dst gets matrices in
  * every writer without knowing how many devices there were.
  */
-#include "matrix.h"
+#include "report/matrix.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/stats.h"
-#include "../core/util.h"
-#include "report.h"
+#include "base/stats.h"
+#include "base/util.h"
+#include "report/report.h"
 
 struct cell {
 	const char *src, *dst;

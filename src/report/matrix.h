@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "../core/results.h"
+#include "results/results.h"
 
 struct matrix_table {
 	char *name;   /* metric name */

@@ -2,9 +2,9 @@
  * labelled src/dst as matrices (matrix.h). */
 #include <string.h>
 
-#include "../core/util.h"
-#include "matrix.h"
-#include "report.h"
+#include "base/util.h"
+#include "report/matrix.h"
+#include "report/report.h"
 
 /* Markdown table cells must not contain '|' or newlines. */
 void report_md_cell(FILE *f, const char *s)

@@ -1,5 +1,5 @@
 /* report.c - format dispatch and shared number formatting. */
-#include "report.h"
+#include "report/report.h"
 
 #include <math.h>
 #include <string.h>

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "../core/results.h"
+#include "results/results.h"
 
 enum report_format { REPORT_TERM, REPORT_MD, REPORT_JSON, REPORT_CSV, REPORT_HTML };
 

@@ -2,9 +2,9 @@
  * labelled src/dst as matrices (matrix.h). */
 #include <string.h>
 
-#include "../core/util.h"
-#include "matrix.h"
-#include "report.h"
+#include "base/util.h"
+#include "report/matrix.h"
+#include "report/report.h"
 
 static const char *host_str(const struct run *r, const char *key)
 {

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "core/compare.h"
+#include "verdict/compare.h"
 #include "report/report.h"
 
 static FILE *devnull;

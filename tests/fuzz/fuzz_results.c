@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "core/doctor.h"
-#include "core/results_json.h"
+#include "machine/doctor.h"
+#include "results/results_json.h"
 #include "report/report.h"
 
 static FILE *devnull;

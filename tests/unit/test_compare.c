@@ -10,9 +10,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "core/compare.h"
-#include "core/results_json.h"
-#include "core/util.h"
+#include "base/util.h"
+#include "results/results_json.h"
+#include "verdict/compare.h"
 
 /* ---- helpers ---- */
 

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/doctor.h"
-#include "core/results.h"
-#include "core/util.h"
+#include "base/util.h"
+#include "machine/doctor.h"
+#include "results/results.h"
 
 #define GIB 1073741824LL
 

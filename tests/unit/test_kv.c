@@ -8,8 +8,8 @@
 #include <cmocka.h>
 #include <stdlib.h>
 
-#include "core/kv.h"
-#include "core/util.h"
+#include "base/kv.h"
+#include "base/util.h"
 
 static void parse_fixture(const char *path, int meminfo, struct kv_list *l)
 {

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/list.h"
+#include "base/list.h"
 
 static void expect_threads(const char *spec, unsigned max, const unsigned *want, size_t n_want,
 			   unsigned dropped_want)

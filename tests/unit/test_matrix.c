@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/results_json.h"
 #include "report/matrix.h"
+#include "results/results_json.h"
 
 #define EPS 1e-9
 

@@ -9,8 +9,8 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "core/measure.h"
-#include "core/util.h"
+#include "base/util.h"
+#include "kit/measure.h"
 
 struct fake {
 	volatile uint64_t counter;

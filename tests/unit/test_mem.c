@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/mem.h"
-#include "core/util.h"
+#include "base/util.h"
+#include "machine/mem.h"
 
 #define MiB (1ull << 20)
 

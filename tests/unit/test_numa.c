@@ -11,8 +11,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "core/numa.h"
-#include "core/util.h"
+#include "base/util.h"
+#include "machine/numa.h"
 
 static void test_cpulist(void **state)
 {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/opt.h"
+#include "base/opt.h"
 
 struct topts {
 	uint64_t size;

@@ -9,9 +9,9 @@
 
 #include <cmocka.h>
 
-#include "core/mem.h"
 #include "gpu/gpu.h"
 #include "gpu/kernels/pattern.h"
+#include "machine/mem.h"
 
 static void assert_permutation(const uint64_t *seq, size_t n)
 {

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/phantom.h"
-#include "core/util.h"
+#include "base/util.h"
+#include "workload/phantom.h"
 
 #define GIB (INT64_C(1) << 30)
 #define MIB (INT64_C(1) << 20)

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/results_json.h"
-#include "core/stats.h"
+#include "base/stats.h"
+#include "results/results_json.h"
 
 static struct run *make_run(void)
 {

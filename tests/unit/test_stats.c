@@ -8,7 +8,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "core/stats.h"
+#include "base/stats.h"
 
 #define EPS 1e-12
 

@@ -11,8 +11,8 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "core/stats.h"
-#include "core/util.h"
+#include "base/stats.h"
+#include "base/util.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

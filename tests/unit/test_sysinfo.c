@@ -7,7 +7,7 @@
 #include <cmocka.h>
 #include <stdlib.h>
 
-#include "core/sysinfo.h"
+#include "machine/sysinfo.h"
 
 static void check(const char *in, const char *want)
 {

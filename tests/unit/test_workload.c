@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
-#include "core/workload.h"
+#include "base/util.h"
+#include "workload/workload.h"
 
 static const struct workload_value *find(const struct workload_values *v, const char *name,
 					 const char *test, const char *config)

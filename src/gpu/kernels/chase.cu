@@ -2,7 +2,7 @@
  * and extern "C" launchers). */
 #include <cuda_runtime.h>
 
-#include "launch.h"
+#include "gpu/kernels/launch.h"
 
 static __global__ void k_chain_build(uint64_t *buf, const uint32_t *seq, uint64_t n,
 				     uint64_t stride_words)

@@ -2,8 +2,8 @@
  * extern "C" launchers (launch.h). Kernels and launchers only. */
 #include <cuda_runtime.h>
 
-#include "launch.h"
-#include "pattern.h"
+#include "gpu/kernels/launch.h"
+#include "gpu/kernels/pattern.h"
 
 static __device__ __forceinline__ uint64_t globaltimer_ns(void)
 {

@@ -4,7 +4,7 @@
  * independent: the memory-level parallelism is threads x unroll. */
 #include <cuda_runtime.h>
 
-#include "launch.h"
+#include "gpu/kernels/launch.h"
 
 static __device__ __forceinline__ uint64_t mix64(uint64_t z)
 {

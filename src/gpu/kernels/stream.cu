@@ -3,7 +3,7 @@
  * instruction covers 512 contiguous bytes) and their extern "C" launchers. */
 #include <cuda_runtime.h>
 
-#include "launch.h"
+#include "gpu/kernels/launch.h"
 
 template <bool CS> static __device__ __forceinline__ uint4 load16(const uint4 *p)
 {

@@ -1,0 +1,130 @@
+/* list.c - comma-separated thread-count, size and device lists (see list.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/list.h"
+#include "base/opt.h"
+
+static int cmp_unsigned(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Appends v unless present; -1 when full. */
+static int add_unique(unsigned *out, size_t *n, unsigned v)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (out[i] == v)
+			return 0;
+	if (*n >= LIST_MAX)
+		return -1;
+	out[(*n)++] = v;
+	return 0;
+}
+
+int list_parse_threads(const char *spec, unsigned max_cpus, unsigned *out, size_t *n_out,
+		       unsigned *n_dropped)
+{
+	char buf[256], *save = NULL, *tok;
+	size_t n = 0;
+	unsigned dropped = 0;
+
+	if (!spec || !*spec || strlen(spec) >= sizeof(buf) || max_cpus == 0)
+		return -1;
+	strcpy(buf, spec);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (strcmp(tok, "max") == 0) {
+			if (add_unique(out, &n, max_cpus))
+				return -1;
+		} else if (strcmp(tok, "all") == 0) {
+			/* Powers of two keep a 128-CPU sweep to 8 points. */
+			for (unsigned t = 1; t < max_cpus; t *= 2)
+				if (add_unique(out, &n, t))
+					return -1;
+			if (add_unique(out, &n, max_cpus))
+				return -1;
+		} else {
+			char *end;
+			unsigned long v = strtoul(tok, &end, 10);
+
+			if (*end || end == tok || v == 0 || v > 1u << 20)
+				return -1;
+			if (v > max_cpus) {
+				dropped++;
+				continue;
+			}
+			if (add_unique(out, &n, (unsigned)v))
+				return -1;
+		}
+	}
+	if (n == 0 && dropped == 0)
+		return -1;
+	qsort(out, n, sizeof(*out), cmp_unsigned);
+	*n_out = n;
+	if (n_dropped)
+		*n_dropped = dropped;
+	return 0;
+}
+
+int list_parse_sizes(const char *spec, uint64_t *out, size_t *n_out)
+{
+	char buf[512], *save = NULL, *tok;
+	size_t n = 0;
+
+	if (!spec || !*spec || strlen(spec) >= sizeof(buf))
+		return -1;
+	strcpy(buf, spec);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		uint64_t v;
+		int dup = 0;
+
+		if (opt_parse_size(tok, &v) || v == 0)
+			return -1;
+		for (size_t i = 0; i < n; i++)
+			dup |= out[i] == v;
+		if (dup)
+			continue;
+		if (n >= LIST_MAX)
+			return -1;
+		out[n++] = v;
+	}
+	if (n == 0)
+		return -1;
+	*n_out = n;
+	return 0;
+}
+
+int list_parse_devices(const char *spec, int count, int *out, size_t *n_out)
+{
+	const char *s = spec;
+	size_t n = 0;
+
+	if (!spec || !*spec)
+		return -1;
+	if (strcmp(spec, "all") == 0) {
+		for (int d = 0; d < count && n < LIST_MAX; d++)
+			out[n++] = d;
+		*n_out = n;
+		return n ? 0 : -1;
+	}
+	while (*s) {
+		char *end;
+		long v = strtol(s, &end, 10);
+
+		if (end == s || *s == '-' || *s == '+' || v >= count || n >= LIST_MAX)
+			return -1;
+		for (size_t i = 0; i < n; i++)
+			if (out[i] == v)
+				return -1;
+		out[n++] = (int)v;
+		if (*end == ',' && end[1])
+			end++;
+		else if (*end)
+			return -1;
+		s = end;
+	}
+	*n_out = n;
+	return 0;
+}

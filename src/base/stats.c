@@ -1,0 +1,234 @@
+/* stats.c - pure statistics: percentiles (type 7), summaries. */
+#include "base/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+double stats_percentile_sorted(const double *sorted, size_t n, double p)
+{
+	double h, lo;
+	size_t i;
+	if (n == 0)
+		return 0.0;
+	if (p <= 0)
+		return sorted[0];
+	if (p >= 100)
+		return sorted[n - 1];
+	h = (double)(n - 1) * p / 100.0;
+	lo = floor(h);
+	i = (size_t)lo;
+	if (i + 1 >= n)
+		return sorted[n - 1];
+	return sorted[i] + (h - lo) * (sorted[i + 1] - sorted[i]);
+}
+
+void stats_summarize(const double *x, size_t n, struct summary *out)
+{
+	double *s, sum = 0, ss = 0;
+	memset(out, 0, sizeof(*out));
+	if (n == 0)
+		return;
+	s = malloc(n * sizeof(*s));
+	if (!s)
+		abort();
+	memcpy(s, x, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	out->n = n;
+	out->min = s[0];
+	out->max = s[n - 1];
+	out->median = stats_percentile_sorted(s, n, 50);
+	out->p5 = stats_percentile_sorted(s, n, 5);
+	out->p95 = stats_percentile_sorted(s, n, 95);
+	for (size_t i = 0; i < n; i++)
+		sum += s[i];
+	out->mean = sum / (double)n;
+	for (size_t i = 0; i < n; i++)
+		ss += (s[i] - out->mean) * (s[i] - out->mean);
+	out->stddev = n > 1 ? sqrt(ss / (double)(n - 1)) : 0.0;
+	out->cov = (n > 1 && out->mean != 0) ? out->stddev / fabs(out->mean) : 0.0;
+	free(s);
+}
+
+double stats_median(const double *x, size_t n)
+{
+	struct summary s;
+	stats_summarize(x, n, &s);
+	return s.median;
+}
+
+/* ---- comparison statistics ---- */
+
+struct ranked {
+	double v;
+	int from_x;
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	return cmp_double(&((const struct ranked *)a)->v, &((const struct ranked *)b)->v);
+}
+
+/* Upper tail P(U >= u) of the exact null distribution of U for sizes m, n,
+ * or -1 when the counts would not be exact in a double. The counts of U are
+ * the coefficients of the Gaussian binomial [m+n choose m](q), built as
+ * prod_{i=1..m} (1 - q^(n+i)) / (1 - q^i); each step leaves exact integers. */
+static double exact_upper_tail(size_t m, size_t n, size_t u)
+{
+	size_t top = m * n, i, k;
+	double *c, total = 0, tail = 0, log_total = 0;
+	if (m > n) {
+		size_t t = m;
+		m = n;
+		n = t;
+	}
+	for (i = 1; i <= m; i++)
+		log_total += log((double)(n + i)) - log((double)i);
+	if (log_total > log(1e15))
+		return -1;
+	/* room for the multiply step's degree (i*n + i) before the divide */
+	c = xcalloc(top + m + 1, sizeof(*c));
+	c[0] = 1;
+	for (i = 1; i <= m; i++) {
+		size_t deg_before = (i - 1) * n, sh = n + i;
+		/* multiply by (1 - q^sh): degree grows to deg_before + sh */
+		for (k = deg_before + sh; k >= sh; k--)
+			c[k] -= c[k - sh];
+		/* divide by (1 - q^i): c[k] += c[k - i], ascending */
+		for (k = i; k <= deg_before + sh; k++)
+			c[k] += c[k - i];
+	}
+	for (k = 0; k <= top; k++) {
+		total += c[k];
+		if (k >= u)
+			tail += c[k];
+	}
+	free(c);
+	return tail / total;
+}
+
+double stats_mann_whitney_u(const double *x, size_t nx, const double *y, size_t ny, double *p_out)
+{
+	size_t n = nx + ny, i, j;
+	struct ranked *r;
+	double rank_sum_x = 0, tie_term = 0, u1, u2, u, mu, sd, p;
+	int ties = 0;
+	*p_out = 1.0;
+	if (nx == 0 || ny == 0)
+		return 0.0;
+	r = xmalloc(n * sizeof(*r));
+	for (i = 0; i < nx; i++)
+		r[i] = (struct ranked){x[i], 1};
+	for (i = 0; i < ny; i++)
+		r[nx + i] = (struct ranked){y[i], 0};
+	qsort(r, n, sizeof(*r), cmp_ranked);
+	/* Average ranks (1-based) over runs of equal values. */
+	for (i = 0; i < n; i = j) {
+		double avg, t;
+		for (j = i + 1; j < n && r[j].v == r[i].v; j++)
+			;
+		t = (double)(j - i);
+		avg = ((double)i + 1 + (double)j) / 2.0;
+		for (size_t k = i; k < j; k++)
+			if (r[k].from_x)
+				rank_sum_x += avg;
+		if (j - i > 1) {
+			ties = 1;
+			tie_term += t * t * t - t;
+		}
+	}
+	free(r);
+	u1 = rank_sum_x - (double)nx * ((double)nx + 1) / 2.0;
+	u2 = (double)nx * (double)ny - u1;
+	u = u1 > u2 ? u1 : u2;
+	if ((nx <= 8 || ny <= 8) && !ties) {
+		double tail = exact_upper_tail(nx, ny, (size_t)u);
+		if (tail >= 0) {
+			p = 2.0 * tail;
+			*p_out = p < 1.0 ? p : 1.0;
+			return u1;
+		}
+	}
+	mu = (double)nx * (double)ny / 2.0;
+	sd = sqrt((double)nx * (double)ny / 12.0 *
+		  (((double)n + 1) - tie_term / ((double)n * ((double)n - 1))));
+	if (!(sd > 0))
+		return u1; /* all values equal: no evidence either way, p = 1 */
+	p = erfc((u - mu - 0.5) / sd / sqrt(2.0)); /* 2 * upper tail of N(0,1) */
+	*p_out = p < 1.0 ? p : 1.0;
+	return u1;
+}
+
+/* Median of n values drawn with replacement from x, using scratch (n long). */
+static double resample_median(const double *x, size_t n, double *scratch, struct rng *r)
+{
+	for (size_t i = 0; i < n; i++)
+		scratch[i] = x[rng_below(r, n)];
+	qsort(scratch, n, sizeof(*scratch), cmp_double);
+	return stats_percentile_sorted(scratch, n, 50);
+}
+
+int stats_bootstrap_ratio_ci(const double *a, size_t na, const double *b, size_t nb, unsigned iters,
+			     double level, struct rng *r, double *lo, double *hi)
+{
+	double *ratios, *scratch;
+	int rc = 0;
+	*lo = *hi = 0;
+	if (na == 0 || nb == 0 || iters == 0)
+		return -1;
+	ratios = xmalloc(iters * sizeof(*ratios));
+	scratch = xmalloc((na > nb ? na : nb) * sizeof(*scratch));
+	for (unsigned i = 0; i < iters; i++) {
+		double ma = resample_median(a, na, scratch, r);
+		double mb = resample_median(b, nb, scratch, r);
+		if (!(ma > 0)) {
+			rc = -1;
+			break;
+		}
+		ratios[i] = mb / ma;
+	}
+	if (rc == 0) {
+		qsort(ratios, iters, sizeof(*ratios), cmp_double);
+		*lo = stats_percentile_sorted(ratios, iters, 50.0 * (1.0 - level));
+		*hi = stats_percentile_sorted(ratios, iters, 100.0 - 50.0 * (1.0 - level));
+	}
+	free(ratios);
+	free(scratch);
+	return rc;
+}
+
+static int cmp_index_by_p(const void *a, const void *b, void *p)
+{
+	const double *base = p;
+	return cmp_double(&base[*(const size_t *)a], &base[*(const size_t *)b]);
+}
+
+void stats_holm(const double *p, size_t n, double *adj)
+{
+	size_t *idx;
+	double running = 0;
+	if (n == 0)
+		return;
+	idx = xmalloc(n * sizeof(*idx));
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	qsort_r(idx, n, sizeof(*idx), cmp_index_by_p, (void *)p);
+	for (size_t k = 0; k < n; k++) {
+		double v = (double)(n - k) * p[idx[k]];
+		if (v > 1.0)
+			v = 1.0;
+		if (v < running)
+			v = running; /* step-down: never below an earlier (smaller-p) one */
+		running = v;
+		adj[idx[k]] = v;
+	}
+	free(idx);
+}

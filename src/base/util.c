@@ -1,0 +1,288 @@
+/* util.c - error reporting, allocation, small file helpers, PRNG. */
+#include "base/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static int quiet_flag;
+
+void util_set_quiet(int quiet)
+{
+	quiet_flag = quiet;
+}
+
+int util_quiet(void)
+{
+	return quiet_flag;
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("mempath: error: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	return -1;
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("mempath: warning: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+void progress(const char *fmt, ...)
+{
+	va_list ap;
+	if (quiet_flag)
+		return;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static void *oom(size_t n)
+{
+	fprintf(stderr, "mempath: error: out of memory allocating %zu bytes\n", n);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	return p ? p : oom(n);
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	return p ? p : oom(n * size);
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	return q ? q : oom(n);
+}
+
+char *xstrdup(const char *s)
+{
+	char *p = strdup(s ? s : "");
+	return p ? p : oom(strlen(s));
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		oom(0);
+	va_end(ap);
+	return s;
+}
+
+char *read_file_str(const char *path, size_t *len_out)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t cap = 4096, len = 0;
+	char *buf;
+	if (fd < 0)
+		return NULL;
+	buf = xmalloc(cap);
+	for (;;) {
+		ssize_t n;
+		if (len + 1 >= cap) {
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			free(buf);
+			close(fd);
+			return NULL;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	if (len_out)
+		*len_out = len;
+	return buf;
+}
+
+char *read_line_str(const char *path)
+{
+	char *s = read_file_str(path, NULL);
+	char *nl;
+	if (!s)
+		return NULL;
+	nl = strchr(s, '\n');
+	if (nl)
+		*nl = '\0';
+	return s;
+}
+
+char *str_trim(char *s)
+{
+	char *end;
+	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+		memmove(s, s + 1, strlen(s));
+	end = s + strlen(s);
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n' || end[-1] == '\r'))
+		*--end = '\0';
+	return s;
+}
+
+int str_starts_with(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+uint64_t time_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void time_iso8601(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+int write_file_atomic(const char *path, const char *data, size_t len)
+{
+	char *dup = xstrdup(path);
+	char *tmp = xasprintf("%s/.%s.XXXXXX", dirname(dup), basename((char *)path));
+	int fd = mkstemp(tmp);
+	size_t off = 0;
+	free(dup);
+	if (fd < 0) {
+		error("cannot create a temporary file for '%s': %s", path, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	while (off < len) {
+		ssize_t n = write(fd, data + off, len - off);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			error("cannot write '%s': %s", tmp, strerror(errno));
+			goto fail;
+		}
+		off += (size_t)n;
+	}
+	if (fsync(fd) != 0 && errno != EINVAL) {
+		error("cannot sync '%s': %s", tmp, strerror(errno));
+		goto fail;
+	}
+	fchmod(fd, 0644);
+	close(fd);
+	fd = -1;
+	if (rename(tmp, path) != 0) {
+		error("cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
+		goto fail;
+	}
+	free(tmp);
+	return 0;
+fail:
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	free(tmp);
+	return -1;
+}
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+void rng_seed(struct rng *r, uint64_t seed)
+{
+	for (int i = 0; i < 4; i++)
+		r->s[i] = splitmix64(&seed);
+}
+
+static inline uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+uint64_t rng_next(struct rng *r)
+{
+	uint64_t *s = r->s;
+	uint64_t result = rotl(s[1] * 5, 7) * 9;
+	uint64_t t = s[1] << 17;
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return result;
+}
+
+uint64_t rng_below(struct rng *r, uint64_t bound)
+{
+	/* Lemire's multiply-shift with rejection: unbiased. */
+	unsigned __int128 m;
+	uint64_t l;
+	if (bound == 0)
+		return 0;
+	m = (unsigned __int128)rng_next(r) * bound;
+	l = (uint64_t)m;
+	if (l < bound) {
+		uint64_t t = -bound % bound;
+		while (l < t) {
+			m = (unsigned __int128)rng_next(r) * bound;
+			l = (uint64_t)m;
+		}
+	}
+	return (uint64_t)(m >> 64);
+}
+
+int write_rendered(const char *path, int (*render)(const void *arg, FILE *f), const void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int rc;
+
+	if (!m)
+		return error("cannot allocate the report");
+	rc = render(arg, m);
+	if (fclose(m) != 0 || rc != 0)
+		rc = error("cannot render the report");
+	else if (path)
+		rc = write_file_atomic(path, buf, len);
+	else if (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0)
+		rc = error("cannot write the report to stdout");
+	free(buf);
+	return rc;
+}

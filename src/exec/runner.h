@@ -1,0 +1,49 @@
+/* runner.h - each probe in its own child process.
+ *
+ * The child applies options, checks supported(), runs the probe and sends its
+ * result back as JSON over a pipe. The parent enforces the timeout (SIGKILL
+ * to the child's process group), records crash signals, OOM kills and
+ * timeouts as the probe's status, and takes rusage and /proc/vmstat deltas.
+ * SIGINT/SIGTERM in the parent end the child and mark the run interrupted, so
+ * the caller still writes what was measured.
+ */
+#ifndef MEMPATH_RUNNER_H
+#define MEMPATH_RUNNER_H
+
+#include <jansson.h>
+
+#include "kit/probe.h"
+#include "results/results.h"
+
+struct runner_opts {
+	double timeout_s; /* per probe; 0 = probe's own or 600 s */
+	unsigned reps, warmups;
+	uint64_t min_sample_ns;
+	int quick; /* apply the probe's quick_opts first */
+	int force;
+};
+
+void runner_opts_default(struct runner_opts *o);
+
+/* Runs probe p with user options kvs[0..n_kvs) ("name=value") in a child and
+ * fills out (initialised here). Bad options are reported before forking:
+ * returns -1 with an error printed. Otherwise returns 0 whatever the probe's
+ * status. */
+int runner_run_probe(const struct probe *p, char *const *kvs, size_t n_kvs,
+		     const struct runner_opts *o, struct probe_result *out);
+
+/* Parses the options as runner_run_probe would, without running anything:
+ * 0, or -1 with the error printed. */
+int runner_check_opts(const struct probe *p, char *const *kvs, size_t n_kvs,
+		      const struct runner_opts *o);
+
+/* Runs fn in a child with a timeout and returns its JSON (or NULL). Used for
+ * anything that must not touch this process's state (CUDA contexts). */
+json_t *runner_json_in_child(json_t *(*fn)(void), double timeout_s);
+
+/* Installs SIGINT/SIGTERM handlers that stop the current child. */
+void runner_install_signals(void);
+/* Nonzero once SIGINT or SIGTERM arrived. */
+int runner_interrupted(void);
+
+#endif

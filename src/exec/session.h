@@ -1,0 +1,33 @@
+/* session.h - a run in progress: fingerprint, knobs at start and end, probes
+ * run one by one through the runner, the results file rewritten atomically
+ * after every probe so an interrupted or crashed run keeps what it measured.
+ */
+#ifndef MEMPATH_SESSION_H
+#define MEMPATH_SESSION_H
+
+#include "exec/runner.h"
+#include "kit/probe.h"
+#include "results/results.h"
+
+struct session {
+	struct run *run;
+	const char *out_path; /* NULL: nothing written */
+	struct runner_opts ropts;
+	int gpu_present; /* from the fingerprint */
+	unsigned done, total;
+};
+
+/* Starts a run: records argv, label, suite, start time, fingerprint, knobs. */
+void session_begin(struct session *s, int argc, char **argv, const char *label, const char *suite);
+/* Runs one probe with user options; appends its result; rewrites out_path.
+ * Returns 0, or -1 for bad options or a failed write (error printed). */
+int session_run_probe(struct session *s, const struct probe *p, char *const *kvs, size_t n_kvs);
+/* Records end time, knobs at end, noise; writes out_path. Returns 0 or -1. */
+int session_end(struct session *s);
+/* Does the named suite ("quick", "full", "cpu", "gpu", "p2p") include p? */
+int session_suite_has(const char *suite, const struct probe *p, int gpu_present);
+int session_suite_valid(const char *suite);
+/* Default results path: "mempath-<label>-<YYYYmmdd-HHMMSS>.json". */
+char *session_default_path(const char *label);
+
+#endif

@@ -1,0 +1,78 @@
+/* measure.c - the one timing loop (DESIGN §4.1). */
+#include "kit/measure.h"
+
+#include <stdio.h>
+
+#include "base/list.h"
+#include "base/util.h"
+#include "kit/team.h"
+
+uint64_t measure_calibrate(measure_op_fn op, void *arg, uint64_t min_sample_ns)
+{
+	uint64_t iters = 1;
+	/* Double until one run takes a quarter of the target, then scale up with a
+	 * 10% margin, so a sample never comes out shorter than the rule. */
+	for (;;) {
+		uint64_t t0 = time_now_ns(), dt;
+		if (op(arg, iters) != 0)
+			return 0;
+		dt = time_now_ns() - t0;
+		if (dt >= min_sample_ns / 4 || iters >= (1ull << 40)) {
+			double per = (double)dt / (double)iters;
+			double want = per > 0 ? 1.1 * (double)min_sample_ns / per : (double)iters;
+			return want > (double)iters ? (uint64_t)want : iters;
+		}
+		iters *= 2;
+	}
+}
+
+int measure_op(struct probe_ctx *ctx, struct metric *m, measure_op_fn op, void *arg,
+	       double work_per_iter, enum measure_kind kind, double scale)
+{
+	uint64_t iters = measure_calibrate(op, arg, ctx->min_sample_ns);
+	unsigned total = ctx->warmups + ctx->reps;
+	if (iters == 0)
+		return -1;
+	for (unsigned i = 0; i < total; i++) {
+		uint64_t t0 = time_now_ns(), dt;
+		double work, v;
+		if (op(arg, iters) != 0)
+			return -1;
+		dt = time_now_ns() - t0;
+		if (dt == 0)
+			dt = 1;
+		work = work_per_iter * (double)iters;
+		if (kind == MEASURE_RATE)
+			v = work / ((double)dt * 1e-9) * scale;
+		else
+			v = (double)dt / work * scale;
+		if (i < ctx->warmups)
+			metric_add_warmup(m, v);
+		else
+			metric_add_sample(m, v);
+	}
+	return 0;
+}
+
+int probe_threads(struct probe_ctx *ctx, const char *spec, unsigned *out, size_t *n_out)
+{
+	unsigned dropped = 0, online = team_online_cpus();
+	char buf[64];
+
+	*n_out = 0;
+	if (list_parse_threads(spec, online, out, n_out, &dropped) != 0) {
+		probe_result_set_status(ctx->res, STATUS_FAIL, "bad threads list '%s'", spec);
+		return PROBE_FAIL;
+	}
+	if (*n_out == 0) {
+		probe_result_set_status(ctx->res, STATUS_SKIP,
+					"all thread counts in '%s' exceed the %u CPUs here", spec,
+					online);
+		return PROBE_SKIP;
+	}
+	if (dropped) {
+		snprintf(buf, sizeof(buf), "%u (above %u CPUs)", dropped, online);
+		probe_result_add_param(ctx->res, "threads_dropped", buf);
+	}
+	return PROBE_OK;
+}

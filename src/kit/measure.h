@@ -1,0 +1,55 @@
+/* measure.h - the probe context and the one timing loop.
+ *
+ * Rule (docs, DESIGN §4.1): one sample is one complete timed operation lasting
+ * at least ctx->min_sample_ns; warm-ups run first, are kept as warm-ups and are
+ * never summarized; ctx->reps counted samples follow. Probes record, writers
+ * print: nothing here prints.
+ */
+#ifndef MEMPATH_MEASURE_H
+#define MEMPATH_MEASURE_H
+
+#include <stdint.h>
+
+#include "results/results.h"
+
+/* Probe return codes. A probe that returns SKIP or FAIL has set the reason with
+ * probe_result_set_status(ctx->res, ...). */
+enum { PROBE_OK = 0, PROBE_SKIP = 1, PROBE_FAIL = 2 };
+
+struct probe_ctx {
+	struct probe_result *res;
+	unsigned reps;		/* counted samples per metric (default 10) */
+	unsigned warmups;	/* warm-up samples per metric (default 2) */
+	uint64_t min_sample_ns; /* shortest sample (default 50 ms) */
+	int quick;		/* quick sizes were applied */
+	int force;		/* sizes above 80% of MemAvailable allowed */
+};
+
+/* Does the measured operation `iters` times. Returns 0, or -1 on a failure
+ * (for example a validation mismatch) which ends the measurement. */
+typedef int (*measure_op_fn)(void *arg, uint64_t iters);
+
+enum measure_kind {
+	MEASURE_RATE,	  /* sample = work_per_iter * iters / seconds * scale */
+	MEASURE_TIME_PER, /* sample = nanoseconds / (work_per_iter * iters) * scale */
+};
+
+/* Calibrates the iteration count so that one sample lasts >= min_sample_ns,
+ * then records ctx->warmups warm-ups and ctx->reps samples into m.
+ * Example: GB/s of a 1 GiB read = measure_op(ctx, m, op, arg, 1<<30,
+ * MEASURE_RATE, 1e-9). Returns 0, or -1 if op failed. */
+int measure_op(struct probe_ctx *ctx, struct metric *m, measure_op_fn op, void *arg,
+	       double work_per_iter, enum measure_kind kind, double scale);
+
+/* A probe's "threads" option ("1,2,8", "max", "all"; list.h) resolved
+ * against the CPUs this process may use: PROBE_OK with the counts in out,
+ * PROBE_FAIL for a malformed list, PROBE_SKIP when no count fits; counts above
+ * the CPU count are dropped and recorded as the "threads_dropped" parameter.
+ * out has room for LIST_MAX counts. */
+int probe_threads(struct probe_ctx *ctx, const char *spec, unsigned *out, size_t *n_out);
+
+/* The iteration count measure_op would use (exposed for tests and for probes
+ * that run several metrics over one calibrated loop). */
+uint64_t measure_calibrate(measure_op_fn op, void *arg, uint64_t min_sample_ns);
+
+#endif

@@ -1,0 +1,36 @@
+/* probe.h - what a probe is: its descriptor, the context it measures in and
+ * its suite flags. The list of probes is apart (probes/registry.h), seen only
+ * by the registry and the commands: the runner, the session and everything
+ * below them take a `const struct probe *` and never look a probe up.
+ */
+#ifndef MEMPATH_KIT_PROBE_H
+#define MEMPATH_KIT_PROBE_H
+
+#include <stddef.h>
+
+#include "base/opt.h"
+#include "kit/measure.h"
+
+/* Suite membership and what the probe needs. */
+#define PROBE_CPU   0x01u /* suite cpu */
+#define PROBE_GPU   0x02u /* suite gpu */
+#define PROBE_P2P   0x04u /* suite p2p */
+#define PROBE_QUICK 0x10u /* also in the quick suite (at quick sizes) */
+
+struct probe {
+	const char *name;    /* JSON name: "cpu.stream" */
+	const char *summary; /* one line for `mempath list` */
+	unsigned flags;
+	const struct opt *opts; /* option rows, OPT_END terminated (may be NULL) */
+	size_t opts_size;	/* sizeof the options struct */
+	const char *quick_opts; /* "size=64M reps=..." applied for quick runs */
+	double timeout_s;	/* 0: the runner's default */
+	/* NULL when the probe can run here with these options, else the reason
+	 * (a static or leaked string): recorded as status skip. Called in the
+	 * child, so it may initialise a GPU. */
+	const char *(*supported)(const void *opts);
+	/* Measures and records into ctx->res; returns PROBE_OK/SKIP/FAIL. */
+	int (*run)(struct probe_ctx *ctx, const void *opts);
+};
+
+#endif

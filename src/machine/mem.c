@@ -1,0 +1,348 @@
+/* mem.c - mappings with a page-size intent, smaps truth, size caps, the
+ * measured cache knee. */
+#include "machine/mem.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/kv.h"
+#include "base/util.h"
+
+int mem_map(struct mem_buf *b, size_t size, enum mem_pages pages, int extra_flags)
+{
+	size_t map_bytes = size + MEM_HUGE_BYTES;
+	void *p;
+	uintptr_t aligned;
+	memset(b, 0, sizeof(*b));
+	if (size == 0)
+		return error("cannot map an empty buffer");
+	p = mmap(NULL, map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | extra_flags,
+		 -1, 0);
+	if (p == MAP_FAILED)
+		return error("cannot map %zu bytes: %s", size, strerror(errno));
+	aligned = ((uintptr_t)p + MEM_HUGE_BYTES - 1) & ~(uintptr_t)(MEM_HUGE_BYTES - 1);
+	b->map_addr = p;
+	b->map_bytes = map_bytes;
+	b->addr = (void *)aligned;
+	b->size_bytes = size;
+	b->pages = pages;
+	/* State the intent either way: with THP=always a "4k" buffer would
+	 * otherwise get huge pages nobody asked for. DEFAULT: no madvise. */
+	if (pages != MEM_PAGES_DEFAULT &&
+	    madvise(b->addr, size, pages == MEM_PAGES_THP ? MADV_HUGEPAGE : MADV_NOHUGEPAGE) != 0 &&
+	    pages == MEM_PAGES_THP) {
+		int e = errno;
+		mem_unmap(b);
+		return error("madvise(MADV_HUGEPAGE) failed: %s", strerror(e));
+	}
+	return 0;
+}
+
+void mem_unmap(struct mem_buf *b)
+{
+	if (b->map_addr)
+		munmap(b->map_addr, b->map_bytes);
+	memset(b, 0, sizeof(*b));
+}
+
+static uint64_t field_kb(const char *line, const char *name)
+{
+	size_t n = strlen(name);
+	if (strncmp(line, name, n) != 0 || line[n] != ':')
+		return UINT64_MAX;
+	return strtoull(line + n + 1, NULL, 10) * 1024;
+}
+
+int mem_smaps_parse(const char *text, uintptr_t start, uintptr_t end, struct smaps_info *out)
+{
+	const char *p = text;
+	int in_range = 0;
+	memset(out, 0, sizeof(*out));
+	while (p && *p) {
+		const char *eol = strchr(p, '\n');
+		uintmax_t lo, hi;
+		char c;
+		/* A VMA header is "lo-hi perms ..."; field lines are "Name: value"
+		 * (a name such as "AnonHugePages" starts with a hex digit but is
+		 * never followed by '-'). */
+		if (sscanf(p, "%jx-%jx%c", &lo, &hi, &c) == 3 && c == ' ') {
+			in_range = (uintptr_t)lo < end && (uintptr_t)hi > start;
+			if (in_range) {
+				out->n_vmas++;
+				out->size_bytes += (uint64_t)(hi - lo);
+			}
+			goto next;
+		}
+		if (in_range) {
+			uint64_t v;
+			if ((v = field_kb(p, "Rss")) != UINT64_MAX)
+				out->rss_bytes += v;
+			else if ((v = field_kb(p, "AnonHugePages")) != UINT64_MAX)
+				out->anon_huge_bytes += v;
+		}
+	next:
+		p = eol ? eol + 1 : NULL;
+	}
+	return out->n_vmas ? 0 : -1;
+}
+
+int mem_smaps_range(const void *addr, size_t len, struct smaps_info *out)
+{
+	char *text = read_file_str("/proc/self/smaps", NULL);
+	int rc;
+	if (!text) {
+		memset(out, 0, sizeof(*out));
+		return error("cannot read /proc/self/smaps: %s", strerror(errno));
+	}
+	rc = mem_smaps_parse(text, (uintptr_t)addr, (uintptr_t)addr + len, out);
+	free(text);
+	if (rc != 0)
+		return error("no mapping at %p in /proc/self/smaps", addr);
+	return 0;
+}
+
+uint64_t mem_available_bytes(void)
+{
+	struct kv_list l;
+	int found = 0;
+	int64_t v = 0;
+	if (meminfo_read(&l) == 0)
+		v = kv_get(&l, "MemAvailable", &found);
+	kv_free(&l);
+	return found && v > 0 ? (uint64_t)v : 0;
+}
+
+int mem_check_size(uint64_t bytes, int force, const char *what)
+{
+	uint64_t avail = mem_available_bytes();
+	if (avail == 0)
+		return 0; /* cannot tell; the child's OOM is then caught by the runner */
+	if ((double)bytes > 0.8 * (double)avail && !force)
+		return error(
+			"%s of %.2f GiB is above 80%% of MemAvailable (%.2f GiB); use a smaller "
+			"size or --force",
+			what, (double)bytes / (1 << 30), (double)avail / (1 << 30));
+	return 0;
+}
+
+uint64_t mem_cap(uint64_t want, double frac)
+{
+	uint64_t avail = mem_available_bytes();
+	uint64_t cap = avail ? (uint64_t)((double)avail * frac) : want;
+	uint64_t v = want < cap ? want : cap;
+	v &= ~(uint64_t)(MEM_HUGE_BYTES - 1);
+	return v < MEM_HUGE_BYTES ? MEM_HUGE_BYTES : v;
+}
+
+void mem_random_cycle(uint64_t *next, size_t n, uint64_t seed)
+{
+	/* Sattolo's algorithm: a uniformly random permutation with exactly one
+	 * cycle, so a chase from any slot visits all n before repeating. */
+	struct rng r;
+	uint64_t *perm;
+	if (n == 0)
+		return;
+	perm = xmalloc(n * sizeof(*perm));
+	rng_seed(&r, seed);
+	for (size_t i = 0; i < n; i++)
+		perm[i] = i;
+	for (size_t i = n - 1; i > 0; i--) {
+		size_t j = (size_t)rng_below(&r, i);
+		uint64_t t = perm[i];
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+	for (size_t i = 0; i < n; i++)
+		next[perm[i]] = perm[(i + 1) % n];
+	free(perm);
+}
+
+void mem_visit_order(uint64_t *seq, size_t n, size_t group, uint64_t seed)
+{
+	size_t n_groups, k = 0;
+	uint64_t *gnext, *inext, g = 0;
+
+	if (n == 0)
+		return;
+	if (group == 0 || group > n)
+		group = n;
+	n_groups = (n + group - 1) / group;
+	gnext = xmalloc(n_groups * sizeof(*gnext));
+	inext = xmalloc(group * sizeof(*inext));
+	if (n_groups > 1)
+		mem_random_cycle(gnext, n_groups, seed);
+	else
+		gnext[0] = 0;
+	for (size_t gi = 0; gi < n_groups; gi++, g = gnext[g]) {
+		size_t start = g * group;
+		size_t m = n - start < group ? n - start : group;
+		uint64_t l = 0;
+
+		if (m > 1)
+			mem_random_cycle(inext, m, seed ^ (0x9e3779b97f4a7c15ull * (g + 1)));
+		else
+			inext[0] = 0;
+		for (size_t li = 0; li < m; li++, l = inext[l])
+			seq[k++] = start + l;
+	}
+	free(inext);
+	free(gnext);
+}
+
+uint64_t mem_knee_from_curve(const uint64_t *sizes, const double *ns, size_t n)
+{
+	double lo, hi, mid;
+	uint64_t knee;
+	if (n == 0)
+		return 0;
+	lo = ns[0];
+	hi = ns[n - 1];
+	if (hi <= lo * 1.5)
+		return sizes[n - 1]; /* no knee inside the curve */
+	mid = sqrt(lo * hi);
+	knee = sizes[0];
+	for (size_t i = 0; i < n; i++)
+		if (ns[i] < mid)
+			knee = sizes[i];
+		else
+			break;
+	return knee;
+}
+
+/* One dependent chase over `size` bytes of buf (lines linked in a random
+ * cycle); returns ns per load. */
+static double chase_ns(char *buf, size_t size, uint64_t loads)
+{
+	size_t n = size / 64;
+	uint64_t *next = xmalloc(n * sizeof(*next));
+	char *p;
+	uint64_t t0, dt;
+	mem_random_cycle(next, n, 0x6b6e6565ull ^ size);
+	for (size_t i = 0; i < n; i++)
+		*(char **)(buf + i * 64) = buf + next[i] * 64;
+	free(next);
+	p = buf;
+	for (uint64_t i = 0; i < n; i++) /* warm */
+		p = *(char **)p;
+	t0 = time_now_ns();
+	for (uint64_t i = 0; i < loads; i++)
+		p = *(char **)p;
+	dt = time_now_ns() - t0;
+	__asm__ volatile("" : : "r"(p));
+	return (double)dt / (double)loads;
+}
+
+static char *knee_cache_path(void)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	if (xdg && *xdg)
+		return xasprintf("%s/mempath", xdg);
+	if (home && *home)
+		return xasprintf("%s/.cache/mempath", home);
+	return NULL;
+}
+
+/* Identifies the host for the cache: CPU model and memory size. */
+static char *knee_key(void)
+{
+	char *cpuinfo = read_file_str("/proc/cpuinfo", NULL), *model = NULL, *key;
+	struct kv_list l;
+	int64_t total = 0;
+	if (cpuinfo) {
+		char *m = strstr(cpuinfo, "model name");
+		if (m) {
+			char *colon = strchr(m, ':'), *eol = strchr(m, '\n');
+			if (colon && eol && colon < eol) {
+				*eol = '\0';
+				model = xstrdup(str_trim(colon + 1));
+			}
+		}
+	}
+	if (meminfo_read(&l) == 0)
+		total = kv_get(&l, "MemTotal", NULL);
+	kv_free(&l);
+	key = xasprintf("%s|%ld|%" PRId64, model ? model : "unknown", sysconf(_SC_NPROCESSORS_ONLN),
+			total);
+	free(model);
+	free(cpuinfo);
+	for (char *c = key; *c; c++)
+		if (*c == '\t' || *c == '\n')
+			*c = ' ';
+	return key;
+}
+
+uint64_t mem_cache_knee_bytes(int *measured_now)
+{
+	enum { N_SIZES = 11 };
+	uint64_t sizes[N_SIZES];
+	double ns[N_SIZES];
+	char *dir = knee_cache_path(), *path = NULL, *key = knee_key();
+	uint64_t knee = 0;
+	struct mem_buf b;
+	if (measured_now)
+		*measured_now = 0;
+	if (dir) {
+		char *text;
+		path = xasprintf("%s/knee", dir);
+		text = read_file_str(path, NULL);
+		if (text) {
+			char *tab = strrchr(text, '\t');
+			if (tab && (size_t)(tab - text) == strlen(key) &&
+			    strncmp(text, key, strlen(key)) == 0)
+				knee = strtoull(tab + 1, NULL, 10);
+			free(text);
+		}
+	}
+	if (knee >= (256u << 10)) {
+		free(dir);
+		free(path);
+		free(key);
+		return knee;
+	}
+	/* 256 KiB .. 256 MiB on huge pages, so the curve shows cache capacity and
+	 * not translation. */
+	if (mem_available_bytes() < (1ull << 30) ||
+	    mem_map(&b, 256u << 20, MEM_PAGES_THP, 0) != 0) {
+		free(dir);
+		free(path);
+		free(key);
+		return 32u << 20;
+	}
+	/* Best of three per size: noise (other tenants, the other vCPU) only
+	 * ever adds latency, and an unstable knee would make runs incomparable. */
+	for (int i = 0; i < N_SIZES; i++) {
+		sizes[i] = (256ull << 10) << i;
+		ns[i] = chase_ns(b.addr, sizes[i], 1u << 20);
+		for (int k = 0; k < 2; k++) {
+			double again = chase_ns(b.addr, sizes[i], 1u << 20);
+			if (again < ns[i])
+				ns[i] = again;
+		}
+	}
+	mem_unmap(&b);
+	knee = mem_knee_from_curve(sizes, ns, N_SIZES);
+	if (measured_now)
+		*measured_now = 1;
+	if (path) {
+		char *line = xasprintf("%s\t%" PRIu64 "\n", key, knee);
+		for (char *slash = strchr(dir + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+			*slash = '\0'; /* mkdir -p */
+			mkdir(dir, 0755);
+			*slash = '/';
+		}
+		mkdir(dir, 0755);
+		if (write_file_atomic(path, line, strlen(line)) != 0)
+			warning("could not cache the cache knee in '%s'", path);
+		free(line);
+	}
+	free(dir);
+	free(path);
+	free(key);
+	return knee;
+}

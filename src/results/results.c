@@ -1,0 +1,349 @@
+/* results.c - the in-memory results model (see results.h for ownership). */
+#include "results/results.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+static const char *const unit_names[UNIT__COUNT] = {
+	[UNIT_NONE] = "",	 [UNIT_GB_S] = "GB/s",
+	[UNIT_GIB_S] = "GiB/s",	 [UNIT_NS] = "ns",
+	[UNIT_US] = "us",	 [UNIT_MS] = "ms",
+	[UNIT_S] = "s",		 [UNIT_MACC_S] = "Macc/s",
+	[UNIT_MIB] = "MiB",	 [UNIT_GIB] = "GiB",
+	[UNIT_BYTES] = "B",	 [UNIT_COUNT] = "count",
+	[UNIT_PER_GIB] = "/GiB", [UNIT_WORDS_US] = "words/us",
+	[UNIT_PCT] = "%",	 [UNIT_MHZ] = "MHz",
+	[UNIT_W] = "W",		 [UNIT_C] = "C",
+	[UNIT_RATIO] = "x",	 [UNIT_TOKENS_S] = "tok/s",
+};
+
+const char *unit_name(enum unit u)
+{
+	return (unsigned)u < UNIT__COUNT ? unit_names[u] : "";
+}
+
+int unit_parse(const char *s, enum unit *out)
+{
+	for (int i = 0; i < UNIT__COUNT; i++)
+		if (strcmp(unit_names[i], s) == 0) {
+			*out = (enum unit)i;
+			return 0;
+		}
+	return -1;
+}
+
+static const char *const better_names[] = {"none", "higher", "lower"};
+static const char *const status_names[] = {"ok", "skip", "fail", "timeout"};
+
+const char *better_name(enum better b)
+{
+	return (unsigned)b < ARRAY_SIZE(better_names) ? better_names[b] : "none";
+}
+
+int better_parse(const char *s, enum better *out)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(better_names); i++)
+		if (strcmp(better_names[i], s) == 0) {
+			*out = (enum better)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *status_name(enum probe_status s)
+{
+	return (unsigned)s < ARRAY_SIZE(status_names) ? status_names[s] : "fail";
+}
+
+int status_parse(const char *s, enum probe_status *out)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(status_names); i++)
+		if (strcmp(status_names[i], s) == 0) {
+			*out = (enum probe_status)i;
+			return 0;
+		}
+	return -1;
+}
+
+struct run *run_new(void)
+{
+	struct run *r = xcalloc(1, sizeof(*r));
+	r->schema = xstrdup(RESULTS_SCHEMA);
+	return r;
+}
+
+static void labels_free(struct label *l, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(l[i].key);
+		free(l[i].value);
+	}
+	free(l);
+}
+
+static void metric_free(struct metric *m)
+{
+	free(m->name);
+	free(m->desc);
+	labels_free(m->labels, m->n_labels);
+	free(m->samples);
+	free(m->warmups);
+}
+
+void probe_result_init(struct probe_result *p, const char *name)
+{
+	memset(p, 0, sizeof(*p));
+	p->name = xstrdup(name);
+	p->max_rss_kib = p->minflt = p->majflt = -1;
+}
+
+void probe_result_clear(struct probe_result *p)
+{
+	free(p->name);
+	free(p->reason);
+	labels_free(p->params, p->n_params);
+	for (size_t i = 0; i < p->n_identity; i++)
+		free(p->identity[i]);
+	free(p->identity);
+	for (size_t i = 0; i < p->n_metrics; i++)
+		metric_free(&p->metrics[i]);
+	free(p->metrics);
+	for (size_t i = 0; i < p->n_counters; i++)
+		free(p->counters[i].name);
+	free(p->counters);
+	if (p->extra)
+		json_decref(p->extra);
+	memset(p, 0, sizeof(*p));
+}
+
+void run_free(struct run *r)
+{
+	if (!r)
+		return;
+	free(r->schema);
+	free(r->tool_version);
+	free(r->git_hash);
+	for (size_t i = 0; i < r->argc; i++)
+		free(r->argv[i]);
+	free(r->argv);
+	free(r->label);
+	free(r->suite);
+	free(r->start_time);
+	free(r->end_time);
+	if (r->host)
+		json_decref(r->host);
+	if (r->knobs_start)
+		json_decref(r->knobs_start);
+	if (r->knobs_end)
+		json_decref(r->knobs_end);
+	if (r->noise)
+		json_decref(r->noise);
+	for (size_t i = 0; i < r->n_probes; i++)
+		probe_result_clear(&r->probes[i]);
+	free(r->probes);
+	free(r);
+}
+
+static struct probe_result *run_slot(struct run *r)
+{
+	if (r->n_probes == r->cap_probes) {
+		r->cap_probes = r->cap_probes ? 2 * r->cap_probes : 8;
+		r->probes = xrealloc(r->probes, r->cap_probes * sizeof(*r->probes));
+	}
+	return &r->probes[r->n_probes++];
+}
+
+struct probe_result *run_add_probe(struct run *r, const char *name)
+{
+	struct probe_result *p = run_slot(r);
+	probe_result_init(p, name);
+	return p;
+}
+
+void run_take_probe(struct run *r, struct probe_result *src)
+{
+	struct probe_result *p = run_slot(r);
+	*p = *src;
+	memset(src, 0, sizeof(*src));
+}
+
+void probe_result_set_status(struct probe_result *p, enum probe_status s, const char *fmt, ...)
+{
+	va_list ap;
+	p->status = s;
+	free(p->reason);
+	p->reason = NULL;
+	if (fmt) {
+		va_start(ap, fmt);
+		if (vasprintf(&p->reason, fmt, ap) < 0)
+			p->reason = NULL;
+		va_end(ap);
+	}
+}
+
+static void label_set(struct label **labels, size_t *n, const char *key, const char *value)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp((*labels)[i].key, key) == 0) {
+			free((*labels)[i].value);
+			(*labels)[i].value = xstrdup(value);
+			return;
+		}
+	*labels = xrealloc(*labels, (*n + 1) * sizeof(**labels));
+	(*labels)[*n].key = xstrdup(key);
+	(*labels)[*n].value = xstrdup(value);
+	(*n)++;
+}
+
+void probe_result_add_param(struct probe_result *p, const char *key, const char *value)
+{
+	label_set(&p->params, &p->n_params, key, value);
+}
+
+int probe_result_is_identity(const struct probe_result *p, const char *key)
+{
+	for (size_t i = 0; i < p->n_identity; i++)
+		if (strcmp(p->identity[i], key) == 0)
+			return 1;
+	return 0;
+}
+
+void probe_result_mark_identity(struct probe_result *p, const char *key)
+{
+	if (probe_result_is_identity(p, key))
+		return;
+	p->identity = xrealloc(p->identity, (p->n_identity + 1) * sizeof(*p->identity));
+	p->identity[p->n_identity++] = xstrdup(key);
+}
+
+void probe_result_add_option(struct probe_result *p, const char *key, const char *value)
+{
+	label_set(&p->params, &p->n_params, key, value);
+	probe_result_mark_identity(p, key);
+}
+
+struct metric *probe_add_metric_v(struct probe_result *p, const char *name, enum unit unit,
+				  enum better better, const char *desc, const char *const *kv,
+				  size_t n_pairs)
+{
+	struct metric *m;
+	if (p->n_metrics == p->cap_metrics) {
+		p->cap_metrics = p->cap_metrics ? 2 * p->cap_metrics : 16;
+		p->metrics = xrealloc(p->metrics, p->cap_metrics * sizeof(*p->metrics));
+	}
+	m = &p->metrics[p->n_metrics++];
+	memset(m, 0, sizeof(*m));
+	m->name = xstrdup(name);
+	m->unit = unit;
+	m->better = better;
+	m->desc = desc ? xstrdup(desc) : NULL;
+	for (size_t i = 0; i < n_pairs; i++)
+		metric_add_label(m, kv[2 * i], kv[2 * i + 1]);
+	return m;
+}
+
+struct metric *probe_add_metric(struct probe_result *p, const char *name, enum unit unit,
+				enum better better, const char *desc, ...)
+{
+	const char *kv[64];
+	size_t n = 0;
+	va_list ap;
+	va_start(ap, desc);
+	for (const char *k; (k = va_arg(ap, const char *)) && n < 62;) {
+		kv[n++] = k;
+		kv[n++] = va_arg(ap, const char *);
+	}
+	va_end(ap);
+	return probe_add_metric_v(p, name, unit, better, desc, kv, n / 2);
+}
+
+struct metric *probe_find_metric(struct probe_result *p, const char *name, ...)
+{
+	const char *kv[64];
+	size_t n = 0;
+	va_list ap;
+	va_start(ap, name);
+	for (const char *k; (k = va_arg(ap, const char *)) && n < 62;) {
+		kv[n++] = k;
+		kv[n++] = va_arg(ap, const char *);
+	}
+	va_end(ap);
+	for (size_t i = 0; i < p->n_metrics; i++) {
+		struct metric *m = &p->metrics[i];
+		size_t j;
+		if (strcmp(m->name, name) != 0 || m->n_labels != n / 2)
+			continue;
+		for (j = 0; j < n / 2; j++) {
+			const char *v = metric_label(m, kv[2 * j]);
+			if (!v || strcmp(v, kv[2 * j + 1]) != 0)
+				break;
+		}
+		if (j == n / 2)
+			return m;
+	}
+	return NULL;
+}
+
+void probe_add_counter(struct probe_result *p, const char *name, int64_t delta)
+{
+	p->counters = xrealloc(p->counters, (p->n_counters + 1) * sizeof(*p->counters));
+	p->counters[p->n_counters].name = xstrdup(name);
+	p->counters[p->n_counters].delta = delta;
+	p->n_counters++;
+}
+
+static void push(double **arr, size_t *n, size_t *cap, double v)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 16;
+		*arr = xrealloc(*arr, *cap * sizeof(**arr));
+	}
+	(*arr)[(*n)++] = v;
+}
+
+/* A non-finite value (a zero-time division, a failed read) is not a sample:
+ * it is dropped here so that summaries and files stay numeric. */
+void metric_add_sample(struct metric *m, double v)
+{
+	if (!isfinite(v))
+		return;
+	push(&m->samples, &m->n_samples, &m->cap_samples, v);
+}
+
+void metric_add_warmup(struct metric *m, double v)
+{
+	if (!isfinite(v))
+		return;
+	push(&m->warmups, &m->n_warmups, &m->cap_warmups, v);
+}
+
+void metric_add_label(struct metric *m, const char *key, const char *value)
+{
+	label_set(&m->labels, &m->n_labels, key, value);
+}
+
+const char *metric_label(const struct metric *m, const char *key)
+{
+	for (size_t i = 0; i < m->n_labels; i++)
+		if (strcmp(m->labels[i].key, key) == 0)
+			return m->labels[i].value;
+	return NULL;
+}
+
+void metric_summarize(struct metric *m)
+{
+	stats_summarize(m->samples, m->n_samples, &m->summary);
+}
+
+void metric_labels_str(const struct metric *m, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < m->n_labels && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", i ? "," : "",
+					 m->labels[i].key, m->labels[i].value);
+}

@@ -1,0 +1,491 @@
+/* compare.c - gives each joined metric a verdict (DESIGN.md §5).
+ * Pure apart from allocation: no I/O except error() for bad options. */
+#include "verdict/compare.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/stats.h"
+#include "base/util.h"
+
+/* Facts that must read the same in every leg of one variant: if they do not,
+ * the legs did not measure the same thing and the probe's metrics that share
+ * the fact's labels are void (seed 000: MADV_HUGEPAGE can silently give 0). */
+static const char *const exact_facts[] = {"thp_backed"};
+
+static const char *const verdict_names[] = {
+	"~", "WIN", "LOSS", "UNSTABLE", "VOID", "too few samples", "fact", "missing", "no verdict"};
+static const char *const verdict_ids[] = {"nowin", "win",  "loss",    "unstable", "void",
+					  "few",   "fact", "missing", "refused"};
+
+const char *verdict_name(enum verdict v)
+{
+	return v < VERDICT__COUNT ? verdict_names[v] : "?";
+}
+
+const char *verdict_id(enum verdict v)
+{
+	return v < VERDICT__COUNT ? verdict_ids[v] : "?";
+}
+
+void compare_opts_default(struct compare_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->alpha = 0.05;
+	o->bootstrap_iters = 2000;
+	o->seed = 0x6d656d7061746821ull;
+}
+
+/* ---- verdicts ---- */
+
+#define PENDING VERDICT__COUNT
+
+static void set_verdict(struct compare_row *row, enum verdict v, char *reason)
+{
+	row->verdict = v;
+	free(row->reason);
+	row->reason = reason;
+}
+
+static int labels_subset(const struct compare_row *sub, const struct compare_row *of)
+{
+	for (size_t i = 0; i < sub->n_labels; i++) {
+		int found = 0;
+		for (size_t k = 0; k < of->n_labels && !found; k++)
+			found = strcmp(of->labels[k].key, sub->labels[i].key) == 0 &&
+				strcmp(of->labels[k].value, sub->labels[i].value) == 0;
+		if (!found)
+			return 0;
+	}
+	return 1;
+}
+
+static int same_probe(const struct compare_row *a, const struct compare_row *b)
+{
+	/* ident = probe \x1f options \x1f metric \x1f labels: the first two fields */
+	const char *ea = strchr(strchr(a->ident, '\x1f') + 1, '\x1f');
+	const char *eb = strchr(strchr(b->ident, '\x1f') + 1, '\x1f');
+	return ea - a->ident == eb - b->ident && strncmp(a->ident, b->ident, ea - a->ident) == 0;
+}
+
+/* MISSING and VOID from probe status; VOID from expected-exact facts. */
+static void check_presence(struct comparison *c)
+{
+	for (size_t i = 0; i < c->n_rows; i++) {
+		struct compare_row *row = &c->rows[i];
+		size_t first = c->n_legs;
+		for (size_t j = 0; j < c->n_legs; j++)
+			if (row->pr[j] && first == c->n_legs)
+				first = j;
+		for (size_t j = 0; j < c->n_legs && row->verdict == PENDING; j++)
+			if (row->pr[j] && row->pr[j]->status != row->pr[first]->status)
+				set_verdict(
+					row, VERDICT_VOID,
+					xasprintf("probe %s in %s, %s in %s%s%s",
+						  status_name(row->pr[first]->status),
+						  c->legs[first].name,
+						  status_name(row->pr[j]->status), c->legs[j].name,
+						  row->pr[j]->reason ? ": " : "",
+						  row->pr[j]->reason ? row->pr[j]->reason : ""));
+		for (size_t j = 0; j < c->n_legs && row->verdict == PENDING; j++)
+			if (!row->m[j])
+				set_verdict(row, VERDICT_MISSING,
+					    xasprintf("%s in %s",
+						      row->pr[j] ? "absent" : "probe not run",
+						      c->legs[j].name));
+	}
+	for (size_t i = 0; i < c->n_rows; i++) {
+		struct compare_row *row = &c->rows[i];
+		int exact = 0;
+		for (size_t k = 0; k < ARRAY_SIZE(exact_facts); k++)
+			exact |= strcmp(row->metric, exact_facts[k]) == 0;
+		if (!exact || row->verdict == VERDICT_MISSING)
+			continue;
+		for (size_t a = 0; a < c->n_legs; a++)
+			for (size_t b = a + 1; b < c->n_legs; b++) {
+				char va[32], vb[32];
+				char *why;
+				if (!row->m[a] || !row->m[b] ||
+				    c->legs[a].variant != c->legs[b].variant ||
+				    row->median[a] == row->median[b])
+					continue;
+				snprintf(va, sizeof(va), "%g %s", row->median[a],
+					 unit_name(row->unit));
+				snprintf(vb, sizeof(vb), "%g %s", row->median[b],
+					 unit_name(row->unit));
+				for (size_t k = 0; k < c->n_rows; k++) {
+					struct compare_row *o = &c->rows[k];
+					if (o->verdict != PENDING || !same_probe(o, row) ||
+					    !labels_subset(row, o))
+						continue;
+					why = xasprintf(
+						"%s differs between legs of one variant: %s in "
+						"%s, %s in %s",
+						row->metric, va, c->legs[a].name, vb,
+						c->legs[b].name);
+					set_verdict(o, VERDICT_VOID, why);
+				}
+			}
+	}
+}
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static double *pool(const struct comparison *c, const struct compare_row *row, char variant,
+		    size_t *n)
+{
+	double *v;
+	*n = 0;
+	for (size_t j = 0; j < c->n_legs; j++)
+		if (c->legs[j].variant == variant)
+			*n += row->m[j]->n_samples;
+	v = xcalloc(*n + 1, sizeof(*v));
+	*n = 0;
+	for (size_t j = 0; j < c->n_legs; j++)
+		if (c->legs[j].variant == variant) {
+			memcpy(v + *n, row->m[j]->samples, row->m[j]->n_samples * sizeof(*v));
+			*n += row->m[j]->n_samples;
+		}
+	return v;
+}
+
+/* Legs of one variant, first and last: the pair whose gap is the drift. */
+static int drift_pair(const struct comparison *c, char variant, size_t *first, size_t *last)
+{
+	int found = 0;
+	*first = *last = 0;
+	for (size_t j = 0; j < c->n_legs; j++)
+		if (c->legs[j].variant == variant) {
+			if (!found)
+				*first = j;
+			*last = j;
+			found = 1;
+		}
+	return found && *first != *last;
+}
+
+static double gap(double from, double to)
+{
+	if (from == to)
+		return 0;
+	return from > 0 ? fabs(to / from - 1) : INFINITY;
+}
+
+static void compute_stats(const struct comparison *c, struct compare_row *row)
+{
+	struct rng r;
+	size_t na, nb, tested = 0;
+	double *a = pool(c, row, 'A', &na), *b = pool(c, row, 'B', &nb), lo, hi, pmin = 1;
+	rng_seed(&r, c->opts.seed ^ hash_str(row->ident));
+	row->median_a = stats_median(a, na);
+	row->median_b = stats_median(b, nb);
+	row->change = row->median_a > 0 ? row->median_b / row->median_a - 1 : NAN;
+	row->ci_lo = row->ci_hi = NAN;
+	if (stats_bootstrap_ratio_ci(a, na, b, nb, c->opts.bootstrap_iters, 0.95, &r, &lo, &hi) ==
+	    0) {
+		row->ci_lo = lo - 1;
+		row->ci_hi = hi - 1;
+	}
+	row->p_effect = 0;
+	for (size_t j = 0; j < c->n_legs; j++) {
+		row->p_vs_a[j] = NAN;
+		if (c->legs[j].variant != 'A')
+			continue;
+		stats_mann_whitney_u(b, nb, row->m[j]->samples, row->m[j]->n_samples,
+				     &row->p_vs_a[j]);
+		if (row->p_vs_a[j] > row->p_effect)
+			row->p_effect = row->p_vs_a[j];
+	}
+	row->drift = 0;
+	for (const char *v = "AB"; *v; v++) {
+		size_t f, l;
+		double p, g;
+		if (!drift_pair(c, *v, &f, &l))
+			continue;
+		stats_mann_whitney_u(row->m[l]->samples, row->m[l]->n_samples, row->m[f]->samples,
+				     row->m[f]->n_samples, &p);
+		g = gap(row->median[f], row->median[l]);
+		if (g > row->drift)
+			row->drift = g;
+		if (p < pmin)
+			pmin = p;
+		tested++;
+	}
+	/* Two pairs tested (ABAB): Bonferroni within the metric. */
+	row->p_drift = tested ? fmin(1.0, (double)tested * pmin) : NAN;
+	row->threshold = fmax(0.01, fmax(row->drift, c->opts.threshold));
+	free(a);
+	free(b);
+}
+
+static int family_of(const struct comparison *c, const struct compare_row *row)
+{
+	if (row->control)
+		return 1;
+	return c->opts.primary && row->primary ? 0 : 2;
+}
+
+static void holm_families(struct comparison *c)
+{
+	double *p = xcalloc(c->n_rows + 1, sizeof(*p)), *adj = xcalloc(c->n_rows + 1, sizeof(*adj));
+	size_t *idx = xcalloc(c->n_rows + 1, sizeof(*idx));
+	for (int fam = 0; fam < 3; fam++)
+		for (int drift = 0; drift < 2; drift++) {
+			size_t n = 0;
+			for (size_t i = 0; i < c->n_rows; i++) {
+				struct compare_row *row = &c->rows[i];
+				if (row->verdict != PENDING || family_of(c, row) != fam ||
+				    (drift && isnan(row->p_drift)))
+					continue;
+				idx[n] = i;
+				p[n++] = drift ? row->p_drift : row->p_effect;
+			}
+			stats_holm(p, n, adj);
+			for (size_t k = 0; k < n; k++)
+				if (drift)
+					c->rows[idx[k]].p_drift_adj = adj[k];
+				else
+					c->rows[idx[k]].p_effect_adj = adj[k];
+		}
+	free(p);
+	free(adj);
+	free(idx);
+}
+
+static void decide(struct comparison *c, struct compare_row *row)
+{
+	double alpha = c->opts.alpha, thr = row->threshold;
+	int consistent = 1, up = row->median_b > row->median_a;
+	if (!isnan(row->p_drift) && row->p_drift_adj < alpha &&
+	    row->drift > fmax(0.01, c->opts.threshold)) {
+		for (const char *v = "AB"; *v; v++) {
+			size_t f, l;
+			if (drift_pair(c, *v, &f, &l) &&
+			    gap(row->median[f], row->median[l]) == row->drift) {
+				set_verdict(row, VERDICT_UNSTABLE,
+					    xasprintf("%s vs %s %+.1f%% (p=%.2g)", c->legs[l].name,
+						      c->legs[f].name,
+						      row->median[f] > 0
+							      ? 100.0 * (row->median[l] /
+										 row->median[f] -
+									 1)
+							      : INFINITY,
+						      row->p_drift_adj));
+				return;
+			}
+		}
+	}
+	for (size_t j = 0; j < c->n_legs; j++)
+		if (c->legs[j].variant == 'A' &&
+		    (row->median_b == row->median[j] || (row->median_b > row->median[j]) != up))
+			consistent = 0;
+	if (row->p_effect_adj < alpha && consistent && !isnan(row->ci_lo) &&
+	    (row->ci_lo > thr || row->ci_hi < -thr)) {
+		int good = up == (row->better == BETTER_HIGHER);
+		set_verdict(row, good ? VERDICT_WIN : VERDICT_LOSS, NULL);
+		return;
+	}
+	set_verdict(row, VERDICT_NOWIN, NULL);
+}
+
+static void summarize(struct comparison *c)
+{
+	struct compare_summary *s = &c->summary;
+	double log_sum = 0;
+	memset(s, 0, sizeof(*s));
+	for (size_t i = 0; i < c->n_rows; i++) {
+		const struct compare_row *row = &c->rows[i];
+		double ratio;
+		if (row->control) {
+			s->controls++;
+			s->controls_moved += row->moved;
+			continue;
+		}
+		s->count[row->verdict]++;
+		if (row->verdict == VERDICT_VOID || row->verdict == VERDICT_FEW ||
+		    row->verdict == VERDICT_FACT || row->verdict == VERDICT_MISSING ||
+		    !(row->median_a > 0) || !(row->median_b > 0))
+			continue;
+		ratio = row->median_b / row->median_a;
+		if (row->better == BETTER_LOWER)
+			ratio = 1 / ratio;
+		log_sum += log(ratio);
+		s->n_geomean++;
+	}
+	s->geomean = s->n_geomean ? exp(log_sum / (double)s->n_geomean) : NAN;
+}
+
+struct comparison *compare_runs(const struct run *const *runs, const char *const *files, size_t n,
+				const struct compare_opts *o)
+{
+	struct comparison *c = xcalloc(1, sizeof(*c));
+	c->opts = *o;
+	if (compare_join(c, runs, files, n) != 0) {
+		comparison_free(c);
+		return NULL;
+	}
+	for (size_t i = 0; i < c->n_rows; i++) {
+		struct compare_row *row = &c->rows[i];
+		row->verdict = PENDING;
+		row->p_drift = row->p_drift_adj = row->change = row->ci_lo = row->ci_hi = NAN;
+		row->p_effect = row->p_effect_adj = NAN;
+		for (size_t j = 0; j < c->n_legs; j++) {
+			row->p_vs_a[j] = NAN;
+			row->median[j] = NAN;
+			if (!row->m[j])
+				continue;
+			row->n[j] = row->m[j]->n_samples;
+			row->median[j] = stats_median(row->m[j]->samples, row->m[j]->n_samples);
+		}
+		for (size_t k = 0; k < o->n_controls; k++)
+			row->control |= compare_pattern_match(
+				o->controls[k], row->probe, row->metric, row->labels, row->n_labels,
+				row->params, row->n_params);
+		row->primary =
+			o->primary &&
+			compare_pattern_match(o->primary, row->probe, row->metric, row->labels,
+					      row->n_labels, row->params, row->n_params);
+	}
+	check_presence(c);
+	for (size_t i = 0; i < c->n_rows; i++) {
+		struct compare_row *row = &c->rows[i];
+		if (row->verdict != PENDING)
+			continue;
+		if (row->better == BETTER_NONE) {
+			set_verdict(row, VERDICT_FACT, NULL);
+			continue;
+		}
+		for (size_t j = 0; j < c->n_legs && row->verdict == PENDING; j++)
+			if (row->n[j] < COMPARE_MIN_SAMPLES)
+				set_verdict(row, VERDICT_FEW,
+					    xasprintf("n=%zu in %s (%d per leg needed)", row->n[j],
+						      c->legs[j].name, COMPARE_MIN_SAMPLES));
+		if (row->verdict == PENDING)
+			compute_stats(c, row);
+	}
+	holm_families(c);
+	for (size_t i = 0; i < c->n_rows; i++) {
+		struct compare_row *row = &c->rows[i];
+		if (row->verdict == PENDING)
+			decide(c, row);
+		if (!row->control)
+			continue;
+		if (row->verdict == VERDICT_FACT) {
+			/* A fact control (THP obtained on the explicit path) must read
+			 * the same in every leg. */
+			for (size_t j = 1; j < c->n_legs; j++)
+				row->moved |= gap(row->median[0], row->median[j]) > 1e-9;
+		} else {
+			row->moved = row->verdict != VERDICT_NOWIN;
+		}
+	}
+	if (c->refused)
+		for (size_t i = 0; i < c->n_rows; i++) {
+			struct compare_row *row = &c->rows[i];
+			if (row->verdict <= VERDICT_UNSTABLE)
+				set_verdict(row, VERDICT_REFUSED, xstrdup("knobs differ"));
+		}
+	summarize(c);
+	return c;
+}
+
+void comparison_free(struct comparison *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n_legs; i++)
+		free(c->legs[i].name);
+	for (size_t i = 0; i < c->n_rows; i++) {
+		free(c->rows[i].key);
+		free(c->rows[i].ident);
+		free(c->rows[i].reason);
+	}
+	free(c->rows);
+	for (size_t i = 0; i < c->n_knob_diffs; i++)
+		free(c->knob_diffs[i]);
+	free(c->knob_diffs);
+	for (size_t i = 0; i < c->n_notes; i++)
+		free(c->notes[i]);
+	free(c->notes);
+	compare_owned_free(c->owned);
+	free(c);
+}
+
+int comparison_has_loss(const struct comparison *c)
+{
+	for (size_t i = 0; i < c->n_rows; i++)
+		if (!c->rows[i].control && c->rows[i].verdict == VERDICT_LOSS)
+			return 1;
+	return 0;
+}
+
+static char *append(char *s, const char *fmt, const char *a, const char *b)
+{
+	char *t = xasprintf(fmt, s, a, b);
+	free(s);
+	return t;
+}
+
+char *comparison_controls_line(const struct comparison *c)
+{
+	char *s = NULL;
+	for (size_t i = 0; i < c->n_rows; i++) {
+		const struct compare_row *row = &c->rows[i];
+		if (!row->moved)
+			continue;
+		if (!s)
+			s = xstrdup("controls moved - verdicts untrusted:");
+		s = append(s, "%s %s (%s),", row->key,
+			   row->verdict == VERDICT_FACT ? "differs" : verdict_name(row->verdict));
+	}
+	if (s)
+		s[strlen(s) - 1] = '\0';
+	return s;
+}
+
+char *comparison_summary_line(const struct comparison *c)
+{
+	const struct compare_summary *s = &c->summary;
+	const char *bname = "B";
+	char *line, geo[96];
+	static const struct {
+		enum verdict v;
+		const char *what;
+	} extra[] = {{VERDICT_VOID, "VOID"},
+		     {VERDICT_FEW, "too few samples"},
+		     {VERDICT_FACT, "fact(s)"},
+		     {VERDICT_MISSING, "missing"},
+		     {VERDICT_REFUSED, "no verdict (knobs differ)"}};
+	for (size_t j = 0; j < c->n_legs; j++)
+		if (c->legs[j].variant == 'B') {
+			bname = c->legs[j].name;
+			break;
+		}
+	if (s->n_geomean)
+		snprintf(geo, sizeof(geo), "geomean %.3fx over %zu metrics (>1: %s better)",
+			 s->geomean, s->n_geomean, bname);
+	else
+		snprintf(geo, sizeof(geo), "no geomean (no comparable metric)");
+	line = xasprintf("summary: %zu WIN, %zu LOSS, %zu NOWIN, %zu UNSTABLE; %s",
+			 s->count[VERDICT_WIN], s->count[VERDICT_LOSS], s->count[VERDICT_NOWIN],
+			 s->count[VERDICT_UNSTABLE], geo);
+	for (size_t k = 0; k < ARRAY_SIZE(extra); k++)
+		if (s->count[extra[k].v]) {
+			char n[32];
+			snprintf(n, sizeof(n), "%zu", s->count[extra[k].v]);
+			line = append(line, "%s; %s %s", n, extra[k].what);
+		}
+	if (s->controls) {
+		char n[64];
+		snprintf(n, sizeof(n), "%zu, %zu moved", s->controls, s->controls_moved);
+		line = append(line, "%s; controls: %s%s", n, "");
+	}
+	return line;
+}

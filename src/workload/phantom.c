@@ -1,0 +1,404 @@
+/* phantom.c - levels before and after a command, settle analysis, the kernel
+ * log since a mark, and the built-in children (CPU, GPU, hog, holder). */
+#include "workload/phantom.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/kv.h"
+#include "base/util.h"
+
+/* ---- levels -------------------------------------------------------------- */
+
+int64_t phantom_zoneinfo_pcp_pages(const char *z)
+{
+	int64_t sum = -1;
+	int in_pagesets = 0;
+	for (const char *p = z; p && *p;) {
+		const char *eol = strchr(p, '\n'), *q = p;
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+		while (q < p + len && *q == ' ')
+			q++;
+		/* "pagesets" opens the per-CPU part of a zone; "Node N, zone X"
+		 * or "node_unreclaimable:" ends it. */
+		if (strncmp(q, "pagesets", 8) == 0)
+			in_pagesets = 1;
+		else if (strncmp(p, "Node ", 5) == 0 || strncmp(q, "node_unreclaimable", 18) == 0)
+			in_pagesets = 0;
+		else if (in_pagesets && strncmp(q, "count:", 6) == 0) {
+			sum = (sum < 0 ? 0 : sum) + strtoll(q + 6, NULL, 10);
+		}
+		p += len;
+		if (*p == '\n')
+			p++;
+	}
+	return sum;
+}
+
+void phantom_levels_parse(const char *meminfo, const char *zoneinfo, long page_bytes,
+			  struct phantom_levels *out)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} fields[] = {{"MemAvailable", offsetof(struct phantom_levels, mem_available)},
+		      {"MemFree", offsetof(struct phantom_levels, mem_free)},
+		      {"GPUActive", offsetof(struct phantom_levels, gpu_active)},
+		      {"GPUReclaim", offsetof(struct phantom_levels, gpu_reclaim)}};
+	struct kv_list l;
+	int64_t pcp;
+	out->mem_available = out->mem_free = out->pcp_bytes = -1;
+	out->gpu_active = out->gpu_reclaim = -1;
+	if (meminfo && kv_parse_meminfo(meminfo, &l) == 0) {
+		for (size_t i = 0; i < ARRAY_SIZE(fields); i++) {
+			int found;
+			int64_t v = kv_get(&l, fields[i].name, &found);
+			if (found)
+				*(int64_t *)((char *)out + fields[i].off) = v;
+		}
+		kv_free(&l);
+	}
+	pcp = zoneinfo ? phantom_zoneinfo_pcp_pages(zoneinfo) : -1;
+	if (pcp >= 0)
+		out->pcp_bytes = pcp * page_bytes;
+}
+
+int phantom_levels_read(struct phantom_levels *out, int with_pcp)
+{
+	char *m = read_file_str("/proc/meminfo", NULL);
+	char *z = with_pcp ? read_file_str("/proc/zoneinfo", NULL) : NULL;
+	phantom_levels_parse(m, z, sysconf(_SC_PAGESIZE), out);
+	free(m);
+	free(z);
+	return out->mem_available >= 0 ? 0 : -1;
+}
+
+int64_t phantom_levels_returnable(const struct phantom_levels *l)
+{
+	if (l->mem_available < 0)
+		return -1;
+	return l->mem_available + (l->pcp_bytes > 0 ? l->pcp_bytes : 0);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static int64_t median_i64(int64_t *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_i64);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+void phantom_levels_median(const struct phantom_levels *r, size_t n, struct phantom_levels *out)
+{
+	int64_t v[16];
+	const size_t nf = sizeof(*out) / sizeof(int64_t);
+	if (n > 16)
+		n = 16;
+	for (size_t f = 0; f < nf; f++) {
+		size_t k = 0;
+		for (size_t i = 0; i < n; i++) {
+			int64_t x = ((const int64_t *)&r[i])[f];
+			if (x >= 0)
+				v[k++] = x;
+		}
+		((int64_t *)out)[f] = k ? median_i64(v, k) : -1;
+	}
+}
+
+/* ---- settle analysis ----------------------------------------------------- */
+
+void phantom_settle_analyse(const double *t, const int64_t *v, size_t n, int64_t before,
+			    int64_t tolerance, struct phantom_settle *out)
+{
+	int64_t last[3], band = tolerance / 4;
+	size_t k = n < 3 ? n : 3, i;
+	memset(out, 0, sizeof(*out));
+	out->return_s = out->stable_s = -1;
+	if (n == 0)
+		return;
+	for (i = 0; i < k; i++)
+		last[i] = v[n - k + i];
+	out->final = median_i64(last, k);
+	out->missing = before - out->final;
+	out->returned = out->missing <= tolerance;
+	/* The earliest sample from which the series stays back (or stable). */
+	for (i = n; i > 0 && before - v[i - 1] <= tolerance; i--)
+		;
+	if (i < n)
+		out->return_s = t[i];
+	for (i = n; i > 0 && llabs(v[i - 1] - out->final) <= band; i--)
+		;
+	out->stable_s = i < n ? t[i] : t[n - 1];
+}
+
+int phantom_settle_done(const double *t, const int64_t *v, size_t n, int64_t before,
+			int64_t tolerance, double hold_s)
+{
+	size_t k = 0;
+	if (n < 2 || t[n - 1] < hold_s)
+		return 0;
+	for (size_t i = n; i > 0 && t[i - 1] >= t[n - 1] - hold_s; i--, k++)
+		if (before - v[i - 1] > tolerance)
+			return 0;
+	return k >= 2;
+}
+
+/* ---- kernel log ---------------------------------------------------------- */
+
+int phantom_kmsg_parse(const char *rec, int *level, int *facility, const char **text)
+{
+	char *end;
+	long pri = strtol(rec, &end, 10);
+	const char *semi = strchr(rec, ';');
+	if (end == rec || *end != ',' || !semi || pri < 0)
+		return -1;
+	*level = (int)(pri & 7);
+	*facility = (int)(pri >> 3);
+	*text = semi + 1;
+	return 0;
+}
+
+int phantom_klog_is_bug(const char *text)
+{
+	static const char *const marks[] = {"WARNING:",		  "BUG:",	 "Oops",
+					    "Call Trace",	  "NVRM",	 "cut here",
+					    "general protection", "Kernel panic"};
+	for (size_t i = 0; i < ARRAY_SIZE(marks); i++)
+		if (strstr(text, marks[i]))
+			return 1;
+	return 0;
+}
+
+int phantom_klog_mark(struct phantom_klog *k)
+{
+	int size;
+	memset(k, 0, sizeof(*k));
+	k->fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (k->fd >= 0) {
+		if (lseek(k->fd, 0, SEEK_END) >= 0) {
+			k->source = "/dev/kmsg";
+			return 0;
+		}
+		close(k->fd);
+		k->fd = -1;
+	}
+	/* The syslog(2) buffer, as dmesg reads it. */
+	size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	if (size > 0) {
+		char *buf = xmalloc((size_t)size + 1);
+		int n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, size);
+		if (n >= 0) {
+			buf[n] = '\0';
+			k->syslog = buf;
+			k->source = "syslog(2)";
+			return 0;
+		}
+		free(buf);
+	}
+	snprintf(k->why, sizeof(k->why),
+		 "kernel log not readable (/dev/kmsg and syslog(2): %s; dmesg_restrict?)",
+		 strerror(errno));
+	return -1;
+}
+
+static void news_add(struct phantom_klog_news *n, int level, const char *text, size_t len)
+{
+	int bug;
+	char *line = xmalloc(len + 1);
+	memcpy(line, text, len);
+	line[len] = '\0';
+	bug = phantom_klog_is_bug(line);
+	n->warnings += level <= 4;
+	n->bugs += bug;
+	if ((bug || level <= 4) && n->n_lines < 20) {
+		n->lines = xrealloc(n->lines, (n->n_lines + 1) * sizeof(*n->lines));
+		n->lines[n->n_lines++] = line;
+	} else {
+		free(line);
+	}
+}
+
+int phantom_klog_read_new(struct phantom_klog *k, struct phantom_klog_news *n)
+{
+	memset(n, 0, sizeof(*n));
+	if (k->fd >= 0) {
+		char rec[8192];
+		for (;;) {
+			ssize_t r = read(k->fd, rec, sizeof(rec) - 1);
+			int level, fac;
+			const char *text;
+			if (r < 0 && errno == EPIPE)
+				continue; /* records overwritten since the last read */
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				break;
+			rec[r] = '\0';
+			/* Kernel messages only: user space may write to /dev/kmsg too. */
+			if (phantom_kmsg_parse(rec, &level, &fac, &text) == 0 && fac == 0)
+				news_add(n, level, text, strcspn(text, "\n"));
+		}
+		return 0;
+	}
+	if (k->syslog) {
+		int size = klogctl(10, NULL, 0), got;
+		size_t old = strlen(k->syslog);
+		char *buf;
+		const char *p;
+		if (size <= 0)
+			return -1;
+		buf = xmalloc((size_t)size + 1);
+		got = klogctl(3, buf, size);
+		if (got < 0) {
+			free(buf);
+			return -1;
+		}
+		buf[got] = '\0';
+		/* New text follows the old when the ring has not wrapped since. */
+		if (strncmp(buf, k->syslog, old) != 0) {
+			snprintf(k->why, sizeof(k->why), "kernel log ring wrapped during the run");
+			free(buf);
+			return -1;
+		}
+		for (p = buf + old; *p;) {
+			size_t len = strcspn(p, "\n");
+			int level = 6;
+			const char *t = p;
+			if (*p == '<' && len > 2) {
+				level = (int)(strtol(p + 1, NULL, 10) & 7);
+				t = strchr(p, '>') ? strchr(p, '>') + 1 : p;
+			}
+			news_add(n, level, t, len - (size_t)(t - p));
+			p += len;
+			if (*p == '\n')
+				p++;
+		}
+		free(buf);
+		return 0;
+	}
+	return -1;
+}
+
+void phantom_klog_close(struct phantom_klog *k)
+{
+	if (k->fd >= 0)
+		close(k->fd);
+	k->fd = -1;
+	free(k->syslog);
+	k->syslog = NULL;
+}
+
+void phantom_klog_news_free(struct phantom_klog_news *n)
+{
+	for (size_t i = 0; i < n->n_lines; i++)
+		free(n->lines[i]);
+	free(n->lines);
+	memset(n, 0, sizeof(*n));
+}
+
+/* ---- one cycle ----------------------------------------------------------- */
+
+static void nap(double s)
+{
+	struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+	nanosleep(&ts, NULL); /* a signal cuts it short: callers check stop */
+}
+
+static int64_t returnable_now(void)
+{
+	struct phantom_levels l;
+	return phantom_levels_read(&l, 1) == 0 ? phantom_levels_returnable(&l) : -1;
+}
+
+int64_t phantom_tolerance(uint64_t requested, uint64_t size, uint64_t used)
+{
+	double two_pct = 0.02 * (double)(size ? size : used), floor_b = 256.0 * (1 << 20);
+	if (requested)
+		return (int64_t)requested;
+	return (int64_t)(two_pct > floor_b ? two_pct : floor_b);
+}
+
+void phantom_levels_settled(struct phantom_levels *out, int with_pcp)
+{
+	struct phantom_levels r[3];
+	for (int i = 0; i < 3; i++) {
+		phantom_levels_read(&r[i], with_pcp);
+		if (i < 2)
+			nap(0.05);
+	}
+	phantom_levels_median(r, 3, out);
+}
+
+void phantom_settle_sample(const struct phantom_spec *sp, int64_t baseline, int64_t tol,
+			   struct phantom_series *s, struct phantom_settle *st)
+{
+	uint64_t t0 = time_now_ns();
+	s->n = 0;
+	while (!*sp->stop && s->n < PHANTOM_MAX_SERIES) {
+		double t = (double)(time_now_ns() - t0) * 1e-9;
+		s->t[s->n] = t;
+		s->v[s->n] = returnable_now();
+		s->n++;
+		if ((s->n >= 3 && phantom_settle_done(s->t, s->v, s->n, baseline, tol, 0.3)) ||
+		    t >= sp->settle_s)
+			break;
+		nap(sp->interval_s);
+	}
+	phantom_settle_analyse(s->t, s->v, s->n, baseline, tol, st);
+}
+
+int phantom_cycle_run(const struct phantom_spec *sp, int64_t baseline, int64_t *tol,
+		      struct phantom_cycle *cy, struct phantom_series *s)
+{
+	struct phantom_child c;
+	uint64_t t0;
+	memset(cy, 0, sizeof(*cy));
+	cy->lowest = baseline;
+	t0 = time_now_ns();
+	if (phantom_child_start(&c, sp->kind, sp->argv, sp->size, sp->hold_s, sp->detach,
+				sp->settle_s + 5) != 0)
+		return -1;
+	/* The lowest level while it runs says how much it used. */
+	while (!*sp->stop && !phantom_child_poll(&c, 0)) {
+		int64_t a = returnable_now();
+		if (a >= 0 && a < cy->lowest)
+			cy->lowest = a;
+		nap(sp->interval_s < 0.05 ? sp->interval_s : 0.05);
+	}
+	cy->run_s = (double)(time_now_ns() - t0) * 1e-9;
+	if (*sp->stop) {
+		phantom_child_stop(&c);
+		return -1;
+	}
+	if (sp->kind != PHANTOM_CMD) {
+		int r = phantom_child_ready(&c, 2.0, cy->msg, sizeof(cy->msg));
+		cy->skip = r == 1;
+		cy->failed = r < 0;
+		cy->detached = c.detached;
+	}
+	if (WIFEXITED(c.status))
+		snprintf(cy->status, sizeof(cy->status), "exit %d", WEXITSTATUS(c.status));
+	else
+		snprintf(cy->status, sizeof(cy->status), "signal %d", WTERMSIG(c.status));
+	phantom_child_stop(&c);
+	if (cy->skip || cy->failed)
+		return 0;
+	if (*tol == 0)
+		*tol = phantom_tolerance(sp->tolerance, sp->size,
+					 baseline > cy->lowest ? (uint64_t)(baseline - cy->lowest)
+							       : 0);
+	phantom_settle_sample(sp, baseline, *tol, s, &cy->st);
+	cy->sampled_s = s->n ? s->t[s->n - 1] : 0;
+	return 0;
+}
