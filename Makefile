@@ -40,7 +40,7 @@ BIN := $(BUILD)/mempath
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all run test test-plain test-asan bench deps check-style format clean fuzz
+.PHONY: all run test test-plain test-asan bench deps check-style check-layers check-size format clean fuzz
 
 all: $(BIN)
 
@@ -81,6 +81,7 @@ test-plain: $(BIN) $(UNIT_BIN)
 	@# the fuzz targets are only linked by `make fuzz` (clang); compile-check them here so
 	@# an API change cannot leave them broken
 	@$(CC) $(BASE_CFLAGS) -fsyntax-only tests/fuzz/*.c
+	@$(MAKE) --no-print-directory check-layers check-size
 	@sh tests/run.sh $(BUILD)
 
 test-asan:
@@ -92,9 +93,27 @@ test-asan:
 bench: $(BIN)
 	@sh tools/bench.sh $(BIN)
 
+# Includes and calls point one way, from commands down to the results model
+# (tools/layers); no two modules reach each other.
+check-layers: $(BIN)
+	@sh tools/check-layers.sh src $(BUILD)/src
+
+# No source file over 600 lines, no function over 150.
+check-size:
+	@sh tools/check-size.sh src
+
 check-style:
 	@clang-format --dry-run --Werror $(shell git ls-files 'src/*.c' 'src/*.h' 'tests/unit/*.c') \
-		&& echo "check-style: ok"
+		&& echo "# Includes and calls point one way, from commands down to the results model
+# (tools/layers); no two modules reach each other.
+check-layers: $(BIN)
+	@sh tools/check-layers.sh src $(BUILD)/src
+
+# No source file over 600 lines, no function over 150.
+check-size:
+	@sh tools/check-size.sh src
+
+check-style: ok"
 
 format:
 	clang-format -i $(shell git ls-files 'src/*.c' 'src/*.h' 'tests/unit/*.c')
