@@ -12,6 +12,7 @@
 #include "machine/doctor.h"
 #include "machine/sysinfo.h"
 #include "probes/registry.h"
+#include "report/doctor.h"
 #include "report/report.h"
 #include "results/results_json.h"
 

@@ -11,6 +11,7 @@
 #include "report/report.h"
 #include "results/results_json.h"
 #include "verdict/compare.h"
+#include "verdict/compare_json.h"
 
 const char usage_report[] =
 	"usage: mempath report FILE [--format term|md|json|csv|html] [-o OUT]\n"

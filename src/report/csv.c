@@ -1,24 +1,7 @@
 /* csv.c - one row per metric (RFC 4180 quoting). */
+#include "report/csv.h"
+#include "report/format.h"
 #include <string.h>
-
-#include "report/report.h"
-
-void report_csv_field(FILE *f, const char *s)
-{
-	if (!s)
-		s = "";
-	if (strpbrk(s, ",\"\n")) {
-		fputc('"', f);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', f);
-			fputc(*s, f);
-		}
-		fputc('"', f);
-	} else {
-		fputs(s, f);
-	}
-}
 
 int report_csv(const struct run *r, FILE *f)
 {

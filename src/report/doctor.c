@@ -5,7 +5,8 @@
 
 #include "base/util.h"
 #include "machine/doctor.h"
-#include "report/report.h"
+#include "report/doctor.h"
+#include "report/format.h"
 #include "results/results_json.h"
 
 /* Findings in display order: by level, rule order within a level. */

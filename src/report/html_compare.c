@@ -8,8 +8,10 @@
 #include <string.h>
 
 #include "base/util.h"
-#include "report/html.h"
-#include "report/report.h"
+#include "report/compare_cells.h"
+#include "report/format.h"
+#include "report/html_compare.h"
+#include "report/html_page.h"
 #include "verdict/compare.h"
 
 /* One dot per judged metric at its change, the 95% CI as a whisker, the

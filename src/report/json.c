@@ -1,7 +1,7 @@
 /* json.c - the results file itself, pretty-printed. */
 #include <stdlib.h>
 
-#include "report/report.h"
+#include "report/json.h"
 #include "results/results_json.h"
 
 int report_json(const struct run *r, FILE *f)

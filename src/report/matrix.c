@@ -13,7 +13,7 @@
 
 #include "base/stats.h"
 #include "base/util.h"
-#include "report/report.h"
+#include "report/format.h"
 
 struct cell {
 	const char *src, *dst;

@@ -3,20 +3,10 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "report/doctor.h"
+#include "report/format.h"
 #include "report/matrix.h"
-#include "report/report.h"
-
-/* Markdown table cells must not contain '|' or newlines. */
-void report_md_cell(FILE *f, const char *s)
-{
-	for (; s && *s; s++)
-		if (*s == '|')
-			fputs("\\|", f);
-		else if (*s == '\n')
-			fputc(' ', f);
-		else
-			fputc(*s, f);
-}
+#include "report/md.h"
 
 int report_md(const struct run *r, FILE *f)
 {

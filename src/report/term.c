@@ -3,8 +3,10 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "report/doctor.h"
+#include "report/format.h"
 #include "report/matrix.h"
-#include "report/report.h"
+#include "report/term.h"
 
 static const char *host_str(const struct run *r, const char *key)
 {

@@ -1,12 +1,9 @@
-/* compare.h - verdicts over the legs of an A/B/A' comparison (DESIGN.md §5).
+/* compare.h - verdicts over the legs of an A/B/A' comparison (docs/design.md
+ * section 5).
  *
  * Legs are runs of two variants, A (baseline) and B (the change), in the order
  * they were measured: "ABA" by default for three files, "AB" for two, or any
- * pattern (ABAB, ABBA). Metrics are joined on (probe, metric, labels, option
- * parameters). A probe's recorded parameters are its options (identity) plus
- * what it found (knee size, size used): only the options join, so a cache
- * knee measured in one leg and cached in the next does not split a metric;
- * differing found values are listed as notes.
+ * pattern (ABAB, ABBA). Metrics are joined as join.h says.
  *
  * Per metric: pooled medians per variant, change of B against A with a
  * percentile-bootstrap 95% CI, two-sided Mann-Whitney U of pooled B against
@@ -27,167 +24,16 @@
  * the main family neither dilutes the metrics that matter nor hides a moved
  * control behind their correction.
  *
- * Ownership: a comparison points into the runs it was built from (not
- * owned; they must outlive it) and borrows the option strings; one read
- * from a file (comparison_from_json) owns its own copies instead.
  */
-#ifndef MEMPATH_COMPARE_H
-#define MEMPATH_COMPARE_H
+#ifndef MEMPATH_VERDICT_COMPARE_H
+#define MEMPATH_VERDICT_COMPARE_H
 
-#include <jansson.h>
-#include <stdint.h>
-#include <stdio.h>
-
-#include "results/results.h"
-
-#define COMPARE_MAX_LEGS    16
-#define COMPARE_MIN_SAMPLES 6
-#define COMPARE_SCHEMA	    "mempath/compare/1"
-
-enum verdict {
-	VERDICT_NOWIN = 0, /* "~" */
-	VERDICT_WIN,
-	VERDICT_LOSS,
-	VERDICT_UNSTABLE,
-	VERDICT_VOID,
-	VERDICT_FEW,
-	VERDICT_FACT,
-	VERDICT_MISSING,
-	VERDICT_REFUSED,
-	VERDICT__COUNT
-};
-
-/* "WIN", "LOSS", "~", "UNSTABLE", "VOID", "too few samples", "fact",
- * "missing", "no verdict". */
-const char *verdict_name(enum verdict v);
-/* Short machine name for JSON: "win", "loss", "nowin", "unstable", "void",
- * "few", "fact", "missing", "refused". */
-const char *verdict_id(enum verdict v);
-
-struct compare_opts {
-	const char *legs;    /* variant per file, e.g. "ABA"; NULL: A,B,A,B... by position */
-	double alpha;	     /* 0.05 */
-	double threshold;    /* declared practical threshold, a fraction (0.02 = 2%) */
-	const char *primary; /* pattern of the metric that matters; NULL: Holm over all */
-	const char *const *controls;
-	size_t n_controls;
-	const char *const *expect_diff; /* knob names allowed to differ between A and B */
-	size_t n_expect_diff;
-	int allow_diff;		  /* give verdicts even when other knobs differ */
-	unsigned bootstrap_iters; /* 2000 */
-	uint64_t seed;		  /* bootstrap seed: the same files give the same CI */
-};
-
-void compare_opts_default(struct compare_opts *o);
-
-/* Patterns (--control, --primary): GLOB[,KEY=GLOB...]. GLOB (fnmatch) must
- * match "probe" or "probe:metric"; each KEY=GLOB must match a label of the
- * metric or, failing that, a parameter of its probe:
- *   cpu.first_touch,pages=thp      every metric of the THP variant
- *   cpu.stream:*_bw,threads=1      bandwidth metrics of one thread
- * compare_pattern_check returns 0, or -1 with an error naming `what`. */
-int compare_pattern_check(const char *pattern, const char *what);
-int compare_pattern_match(const char *pattern, const char *probe, const char *metric,
-			  const struct label *labels, size_t n_labels, const struct label *params,
-			  size_t n_params);
-
-struct compare_leg {
-	const struct run *run;
-	const char *file; /* as given (borrowed) */
-	char *name;	  /* label, "stock again" for a repeat; A, B, A', B' without labels */
-	char variant;	  /* 'A' or 'B' */
-};
-
-struct compare_row {
-	const char *probe, *metric; /* from the first leg that has the metric */
-	const struct label *labels, *params;
-	size_t n_labels, n_params;
-	char *key;   /* "probe metric k=v,k=v" (+ " [params]" if ambiguous) */
-	char *ident; /* canonical identity (join key) */
-	enum unit unit;
-	enum better better;
-	int control, primary, moved;		  /* moved: a control that did not read NOWIN */
-	const struct metric *m[COMPARE_MAX_LEGS]; /* NULL where absent */
-	const struct probe_result *pr[COMPARE_MAX_LEGS]; /* its probe in each leg, or NULL */
-	double median[COMPARE_MAX_LEGS];
-	size_t n[COMPARE_MAX_LEGS];
-	double median_a, median_b;	 /* pooled over the legs of each variant */
-	double change;			 /* median_b / median_a - 1; NAN when undefined */
-	double ci_lo, ci_hi;		 /* 95% bootstrap CI of change; NAN when undefined */
-	double p_vs_a[COMPARE_MAX_LEGS]; /* pooled B against each A leg; NAN elsewhere */
-	double p_effect, p_effect_adj;	 /* largest p_vs_a (all must hold); Holm-adjusted */
-	double drift;			 /* largest |last/first - 1| within a variant; 0 if none */
-	double p_drift, p_drift_adj;	 /* first vs last leg of a variant; NAN if not tested */
-	double threshold;		 /* practical threshold used */
-	enum verdict verdict;
-	char *reason; /* one line: why VOID, MISSING, UNSTABLE, FEW; or NULL */
-};
-
-struct compare_summary {
-	size_t count[VERDICT__COUNT]; /* non-control rows per verdict */
-	size_t controls, controls_moved;
-	double geomean;	  /* of B/A median ratios, oriented so > 1 means B is better */
-	size_t n_geomean; /* over the WIN, LOSS, NOWIN, UNSTABLE (and REFUSED) rows */
-};
-
-/* What a comparison read back from a file owns (comparison_from_json):
- * there are no caller runs to point into, so the legs' runs (label, times,
- * host), one probe result per row (its name, params and one metric with the
- * labels, marking the legs that had it) and the strings the legs and options
- * borrow live here. Freed by comparison_free. */
-struct compare_owned {
-	struct run *legs[COMPARE_MAX_LEGS];
-	struct probe_result *probes; /* one per row */
-	size_t n_probes;
-	char **strs; /* file names, option strings */
-	size_t n_strs;
-	char **controls, **expect_diff; /* arrays; their strings are in strs */
-	json_t *tool;			/* "tool" as read: a re-dump keeps who wrote the file */
-};
-
-struct comparison {
-	struct compare_opts opts;
-	struct compare_leg legs[COMPARE_MAX_LEGS];
-	size_t n_legs;
-	struct compare_row *rows;
-	size_t n_rows, cap_rows;
-	char **knob_diffs; /* "thp_enabled: stock=madvise, patched=always, ..." */
-	size_t n_knob_diffs;
-	int refused;  /* knobs differ, no --allow-diff: no verdicts */
-	char **notes; /* probes not ok, found parameters differing, no drift check */
-	size_t n_notes;
-	struct compare_summary summary;
-	struct compare_owned *owned; /* NULL unless read from a file */
-};
+#include "verdict/comparison.h"
+#include "verdict/join.h"
 
 /* Compares n runs (files[i] names them in messages). Returns a new
  * comparison, or NULL after one error line (bad legs pattern, too many legs). */
 struct comparison *compare_runs(const struct run *const *runs, const char *const *files, size_t n,
 				const struct compare_opts *o);
-void comparison_free(struct comparison *c);
-
-/* compare_join.c, for compare.c: names the legs, checks knobs, notes probe
- * statuses and found parameters, joins the metrics into rows (verdict unset).
- * 0, or -1 after one error line (bad legs pattern). */
-int compare_join(struct comparison *c, const struct run *const *runs, const char *const *files,
-		 size_t n);
-
-/* Any non-control metric with verdict LOSS (for --fail-on-loss). */
-int comparison_has_loss(const struct comparison *c);
-/* "controls moved - verdicts untrusted: X (LOSS), Y (VOID)" or NULL; caller frees. */
-char *comparison_controls_line(const struct comparison *c);
-/* "summary: 1 WIN, 0 LOSS, 3 NOWIN, 0 UNSTABLE; geomean 1.31x ..."; caller frees. */
-char *comparison_summary_line(const struct comparison *c);
-
-/* compare_json.c: the comparison as JSON (schema mempath/compare/1), new reference. */
-json_t *comparison_to_json(const struct comparison *c);
-/* Rebuilds a comparison from its JSON, strictly: what the writers print
- * (legs, rows with medians, change, CI, p values, verdicts, reasons, moved
- * controls, knobs, notes, summary) comes from the file as written, nothing is
- * recomputed and the legs' results files are not opened. Returns a new
- * comparison that owns everything (c->owned), or NULL after one error line
- * naming `what` (e.g. the path) and the JSON path of the fault. */
-struct comparison *comparison_from_json(json_t *j, const char *what);
-void compare_owned_free(struct compare_owned *o);
 
 #endif

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "base/util.h"
-#include "verdict/compare.h"
+#include "verdict/compare_json.h"
 
 /* NAN and infinities are not JSON: null. */
 static json_t *num(double v)
@@ -470,25 +470,6 @@ static int summary_from_json(struct rd *rd, json_t *j)
 		return -1;
 	*rd->path = '\0';
 	return 0;
-}
-
-void compare_owned_free(struct compare_owned *o)
-{
-	if (!o)
-		return;
-	for (size_t k = 0; k < COMPARE_MAX_LEGS; k++)
-		run_free(o->legs[k]);
-	for (size_t i = 0; i < o->n_probes; i++)
-		probe_result_clear(&o->probes[i]);
-	free(o->probes);
-	for (size_t i = 0; i < o->n_strs; i++)
-		free(o->strs[i]);
-	free(o->strs);
-	free(o->controls);
-	free(o->expect_diff);
-	if (o->tool)
-		json_decref(o->tool);
-	free(o);
 }
 
 struct comparison *comparison_from_json(json_t *j, const char *what)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "verdict/compare.h"
+#include "verdict/compare_json.h"
 #include "report/report.h"
 
 static FILE *devnull;

@@ -11,6 +11,7 @@
 
 #include "machine/doctor.h"
 #include "results/results_json.h"
+#include "report/doctor.h"
 #include "report/report.h"
 
 static FILE *devnull;

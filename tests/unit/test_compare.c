@@ -13,6 +13,7 @@
 #include "base/util.h"
 #include "results/results_json.h"
 #include "verdict/compare.h"
+#include "verdict/compare_json.h"
 
 /* ---- helpers ---- */
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/html.h"
 #include "report/report.h"
 
 static char *capture_text(const char *s)

@@ -1,12 +1,12 @@
-/* compare_join.c - the legs of a comparison: names, knobs, probe notes, and
- * the join of their metrics on (probe, options, metric, labels). The verdict
- * rules are in compare.c. */
+/* join.c - the legs of a comparison: names, knobs, probe notes, and the join
+ * of their metrics on (probe, identity, metric, labels). The verdict rules
+ * are in compare.c. */
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
-#include "verdict/compare.h"
+#include "verdict/join.h"
 
 /* ---- patterns ---- */
 

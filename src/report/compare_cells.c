@@ -1,0 +1,113 @@
+/* compare_cells.c - the words and numbers of a comparison that every writer
+ * prints the same way (terminal, Markdown, CSV in compare.c; HTML in
+ * html_compare.c), so no two formats can say different things. */
+#include "report/compare_cells.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/format.h"
+
+/* "0.42 GiB/s"; "-" when the leg lacks the metric. */
+static void fmt_median(const struct compare_row *row, size_t j, char *buf, size_t len)
+{
+	char v[32];
+	if (!row->m[j] || isnan(row->median[j])) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	report_fmt_value(row->median[j], v, sizeof(v));
+	snprintf(buf, len, "%s %s", v, unit_name(row->unit));
+}
+
+/* A leg's cell: its median, and for a B leg (Markdown, the seed's layout) its
+ * change against pooled A. */
+void report_compare_cell(const struct comparison *c, const struct compare_row *row, size_t j,
+			 char *buf, size_t len, int with_change)
+{
+	double base = row->median_a;
+	size_t n;
+	fmt_median(row, j, buf, len);
+	if (!with_change || c->legs[j].variant != 'B' || !row->m[j] || isnan(row->median[j]) ||
+	    row->better == BETTER_NONE)
+		return;
+	if (!isfinite(base))
+		for (size_t k = 0; k < c->n_legs && !isfinite(base); k++)
+			if (c->legs[k].variant == 'A' && row->m[k])
+				base = row->median[k];
+	n = strlen(buf);
+	if (isfinite(base) && base > 0)
+		snprintf(buf + n, len - n, " (%+.1f%%)", 100.0 * (row->median[j] / base - 1));
+}
+
+void report_compare_pct(double v, char *buf, size_t len)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%+.1f%%", 100.0 * v);
+}
+
+void report_compare_ci(const struct compare_row *row, char *buf, size_t len)
+{
+	if (isnan(row->ci_lo))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "[%+.1f, %+.1f]%%", 100.0 * row->ci_lo, 100.0 * row->ci_hi);
+}
+
+void report_compare_p(double p, char *buf, size_t len)
+{
+	if (isnan(p))
+		snprintf(buf, len, "-");
+	else if (p < 0.0001)
+		snprintf(buf, len, "<0.0001");
+	else
+		snprintf(buf, len, "%.4f", p);
+}
+
+/* Verdict cell: the verdict, a mark for controls, the reason where there is one.
+ * A control that could not be checked (too few samples, void, missing) is
+ * "not verified"; one that read WIN, LOSS, UNSTABLE or a different fact moved. */
+void report_compare_verdict(const struct compare_row *row, int with_reason, char *buf, size_t len)
+{
+	int unverified = row->verdict == VERDICT_FEW || row->verdict == VERDICT_VOID ||
+			 row->verdict == VERDICT_MISSING;
+	snprintf(buf, len, "%s%s%s%s%s", verdict_name(row->verdict),
+		 !row->control ? ""
+		 : !row->moved ? " (control)"
+		 : unverified  ? " (control not verified)"
+			       : " (control MOVED)",
+		 row->primary ? " (primary)" : "", with_reason && row->reason ? ": " : "",
+		 with_reason && row->reason ? row->reason : "");
+}
+
+const char *report_compare_knob_heading(const struct comparison *c)
+{
+	if (!c->n_knob_diffs)
+		return NULL;
+	return c->refused ? "knobs differ between legs - no verdict (name the intended "
+			    "change with --expect-diff KNOB, or --allow-diff):"
+			  : "knobs differ between legs (allowed with --allow-diff):";
+}
+
+size_t report_compare_family(const struct comparison *c)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < c->n_rows; i++)
+		n += !isnan(c->rows[i].p_effect) && !c->rows[i].control &&
+		     (!c->opts.primary || !c->rows[i].primary);
+	return n;
+}
+
+void report_compare_rules(const struct comparison *c, FILE *f, const char *prefix)
+{
+	fprintf(f,
+		"%srules: two-sided Mann-Whitney U on raw samples, alpha %g; bootstrap 95%% CI "
+		"of the ratio of medians (%u resamples); practical threshold max(1%%, "
+		"same-variant gap, %.1f%%); fewer than %d samples per leg: no verdict\n",
+		prefix, c->opts.alpha, c->opts.bootstrap_iters, 100.0 * c->opts.threshold,
+		COMPARE_MIN_SAMPLES);
+}
+

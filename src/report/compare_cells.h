@@ -1,0 +1,24 @@
+/* compare_cells.h - shared by the comparison writers so all formats say the
+ * same thing: a leg's median cell ("2.39 GiB/s", with_change adds
+ * " (+19.9%)" for a B leg), the verdict cell ("LOSS (control MOVED): reason"),
+ * a change "+19.9%", the CI "[+19.1, +21.4]%" and a p value, each "-" when
+ * undefined; the Holm family size; the rules line (prefix first, newline
+ * last); the heading over the differing knobs (NULL when none differ). */
+#ifndef MEMPATH_REPORT_COMPARE_CELLS_H
+#define MEMPATH_REPORT_COMPARE_CELLS_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "verdict/compare.h"
+
+void report_compare_cell(const struct comparison *c, const struct compare_row *row, size_t j,
+			 char *buf, size_t len, int with_change);
+void report_compare_verdict(const struct compare_row *row, int with_reason, char *buf, size_t len);
+void report_compare_pct(double v, char *buf, size_t len);
+void report_compare_ci(const struct compare_row *row, char *buf, size_t len);
+void report_compare_p(double p, char *buf, size_t len);
+size_t report_compare_family(const struct comparison *c);
+void report_compare_rules(const struct comparison *c, FILE *f, const char *prefix);
+const char *report_compare_knob_heading(const struct comparison *c);
+
+#endif

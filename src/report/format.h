@@ -1,0 +1,26 @@
+/* format.h - the bottom of the writers: format names, number formatting and
+ * escaping. Every writer may use it; it uses no writer. */
+#ifndef MEMPATH_REPORT_FORMAT_H
+#define MEMPATH_REPORT_FORMAT_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdio.h>
+
+enum report_format { REPORT_TERM, REPORT_MD, REPORT_JSON, REPORT_CSV, REPORT_HTML };
+
+/* "term" | "md" | "json" | "csv" | "html" -> format; 0 or -1 (no print). */
+int report_format_parse(const char *s, enum report_format *out);
+/* A value with a sensible number of significant digits. */
+void report_fmt_value(double v, char *buf, size_t len);
+/* The string o[key], or "?" when absent or not a string. */
+const char *report_jstr(const json_t *o, const char *key);
+/* Text as one Markdown table cell ('|' escaped, newlines as spaces). */
+void report_md_cell(FILE *f, const char *s);
+/* One RFC 4180 field (quoted when it holds a comma, quote or newline). */
+void report_csv_field(FILE *f, const char *s);
+/* s as HTML text or attribute value, & < > " ' escaped (NULL prints
+ * nothing). Every string that came from a file goes through it. */
+void report_html_text(FILE *f, const char *s);
+
+#endif

@@ -1,0 +1,10 @@
+/* json.h - a run as its results file, pretty-printed. */
+#ifndef MEMPATH_REPORT_JSON_H
+#define MEMPATH_REPORT_JSON_H
+
+#include <stdio.h>
+#include "results/results.h"
+
+int report_json(const struct run *r, FILE *f);
+
+#endif

@@ -1,0 +1,11 @@
+/* term.h - a run as the terminal table: one block per probe, one row per
+ * metric, matrices for src/dst cells. */
+#ifndef MEMPATH_REPORT_TERM_H
+#define MEMPATH_REPORT_TERM_H
+
+#include <stdio.h>
+#include "results/results.h"
+
+int report_term(const struct run *r, FILE *f);
+
+#endif

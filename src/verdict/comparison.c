@@ -1,0 +1,145 @@
+/* comparison.c - the comparison model: names of verdicts, default options,
+ * freeing, and the lines every writer prints from it (moved controls, the
+ * summary). The rules that decide verdicts are in compare.c. */
+#include "verdict/comparison.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+static const char *const verdict_names[] = {
+	"~", "WIN", "LOSS", "UNSTABLE", "VOID", "too few samples", "fact", "missing", "no verdict"};
+static const char *const verdict_ids[] = {"nowin", "win",  "loss",    "unstable", "void",
+					  "few",   "fact", "missing", "refused"};
+
+const char *verdict_name(enum verdict v)
+{
+	return v < VERDICT__COUNT ? verdict_names[v] : "?";
+}
+
+const char *verdict_id(enum verdict v)
+{
+	return v < VERDICT__COUNT ? verdict_ids[v] : "?";
+}
+
+void compare_opts_default(struct compare_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->alpha = 0.05;
+	o->bootstrap_iters = 2000;
+	o->seed = 0x6d656d7061746821ull;
+}
+
+void comparison_free(struct comparison *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n_legs; i++)
+		free(c->legs[i].name);
+	for (size_t i = 0; i < c->n_rows; i++) {
+		free(c->rows[i].key);
+		free(c->rows[i].ident);
+		free(c->rows[i].reason);
+	}
+	free(c->rows);
+	for (size_t i = 0; i < c->n_knob_diffs; i++)
+		free(c->knob_diffs[i]);
+	free(c->knob_diffs);
+	for (size_t i = 0; i < c->n_notes; i++)
+		free(c->notes[i]);
+	free(c->notes);
+	compare_owned_free(c->owned);
+	free(c);
+}
+
+void compare_owned_free(struct compare_owned *o)
+{
+	if (!o)
+		return;
+	for (size_t k = 0; k < COMPARE_MAX_LEGS; k++)
+		run_free(o->legs[k]);
+	for (size_t i = 0; i < o->n_probes; i++)
+		probe_result_clear(&o->probes[i]);
+	free(o->probes);
+	for (size_t i = 0; i < o->n_strs; i++)
+		free(o->strs[i]);
+	free(o->strs);
+	free(o->controls);
+	free(o->expect_diff);
+	if (o->tool)
+		json_decref(o->tool);
+	free(o);
+}
+
+int comparison_has_loss(const struct comparison *c)
+{
+	for (size_t i = 0; i < c->n_rows; i++)
+		if (!c->rows[i].control && c->rows[i].verdict == VERDICT_LOSS)
+			return 1;
+	return 0;
+}
+
+static char *append(char *s, const char *fmt, const char *a, const char *b)
+{
+	char *t = xasprintf(fmt, s, a, b);
+	free(s);
+	return t;
+}
+
+char *comparison_controls_line(const struct comparison *c)
+{
+	char *s = NULL;
+	for (size_t i = 0; i < c->n_rows; i++) {
+		const struct compare_row *row = &c->rows[i];
+		if (!row->moved)
+			continue;
+		if (!s)
+			s = xstrdup("controls moved - verdicts untrusted:");
+		s = append(s, "%s %s (%s),", row->key,
+			   row->verdict == VERDICT_FACT ? "differs" : verdict_name(row->verdict));
+	}
+	if (s)
+		s[strlen(s) - 1] = '\0';
+	return s;
+}
+
+char *comparison_summary_line(const struct comparison *c)
+{
+	const struct compare_summary *s = &c->summary;
+	const char *bname = "B";
+	char *line, geo[96];
+	static const struct {
+		enum verdict v;
+		const char *what;
+	} extra[] = {{VERDICT_VOID, "VOID"},
+		     {VERDICT_FEW, "too few samples"},
+		     {VERDICT_FACT, "fact(s)"},
+		     {VERDICT_MISSING, "missing"},
+		     {VERDICT_REFUSED, "no verdict (knobs differ)"}};
+	for (size_t j = 0; j < c->n_legs; j++)
+		if (c->legs[j].variant == 'B') {
+			bname = c->legs[j].name;
+			break;
+		}
+	if (s->n_geomean)
+		snprintf(geo, sizeof(geo), "geomean %.3fx over %zu metrics (>1: %s better)",
+			 s->geomean, s->n_geomean, bname);
+	else
+		snprintf(geo, sizeof(geo), "no geomean (no comparable metric)");
+	line = xasprintf("summary: %zu WIN, %zu LOSS, %zu NOWIN, %zu UNSTABLE; %s",
+			 s->count[VERDICT_WIN], s->count[VERDICT_LOSS], s->count[VERDICT_NOWIN],
+			 s->count[VERDICT_UNSTABLE], geo);
+	for (size_t k = 0; k < ARRAY_SIZE(extra); k++)
+		if (s->count[extra[k].v]) {
+			char n[32];
+			snprintf(n, sizeof(n), "%zu", s->count[extra[k].v]);
+			line = append(line, "%s; %s %s", n, extra[k].what);
+		}
+	if (s->controls) {
+		char n[64];
+		snprintf(n, sizeof(n), "%zu, %zu moved", s->controls, s->controls_moved);
+		line = append(line, "%s; controls: %s%s", n, "");
+	}
+	return line;
+}
