@@ -236,25 +236,66 @@ static void holm_families(struct comparison *c)
 	free(idx);
 }
 
+/* How many times the A-vs-A' gap an effect must exceed before drift can no
+ * longer explain it (docs/design.md section 5.3): a drift that moves one way
+ * between A and A' shifts B against the pooled A by at most the gap itself
+ * (a step right after A puts B at A' level); twice the gap leaves the same
+ * again for a gap that noise made look smaller than it was. */
+#define DRIFT_EXPLAINS 2.0
+
+/* Could the drift explain B's difference from A? The reason, or NULL. The
+ * specific explanations first: B inside the A legs' range, then a trend
+ * through every leg, then the size rule. */
+static const char *drift_explains(const struct comparison *c, const struct compare_row *row,
+				  double drift_log)
+{
+	double lo = INFINITY, hi = -INFINITY, prev = NAN;
+	int up = 0, down = 0, n = 0;
+	if (!(row->median_a > 0) || !(row->median_b > 0))
+		return "the change is undefined";
+	for (size_t j = 0; j < c->n_legs; j++)
+		if (c->legs[j].variant == 'A') {
+			lo = fmin(lo, row->median[j]);
+			hi = fmax(hi, row->median[j]);
+		}
+	if (row->median_b >= lo && row->median_b <= hi)
+		return "B lies between the A legs";
+	/* Every leg, in the order measured, moving one way: a trend. */
+	for (size_t j = 0; j < c->n_legs; j++) {
+		if (n++) {
+			up |= row->median[j] > prev;
+			down |= row->median[j] < prev;
+		}
+		prev = row->median[j];
+	}
+	if (n >= 3 && up != down)
+		return "the legs move one way in the order measured";
+	if (fabs(log(row->median_b / row->median_a)) <= DRIFT_EXPLAINS * drift_log)
+		return "the change is within 2x of it";
+	return NULL;
+}
+
 static void decide(struct comparison *c, struct compare_row *row)
 {
 	double alpha = c->opts.alpha, thr = row->threshold;
 	int consistent = 1, up = row->median_b > row->median_a;
+	char *drift_note = NULL;
 	if (!isnan(row->p_drift) && row->p_drift_adj < alpha &&
 	    row->drift > fmax(0.01, c->opts.threshold)) {
-		for (const char *v = "AB"; *v; v++) {
+		for (const char *v = "AB"; *v && !drift_note; v++) {
 			size_t f, l;
-			if (drift_pair(c, *v, &f, &l) &&
-			    gap(row->median[f], row->median[l]) == row->drift) {
-				set_verdict(row, VERDICT_UNSTABLE,
-					    xasprintf("%s vs %s %+.1f%% (p=%.2g)", c->legs[l].name,
-						      c->legs[f].name,
-						      row->median[f] > 0
-							      ? 100.0 * (row->median[l] /
-										 row->median[f] -
-									 1)
-							      : INFINITY,
-						      row->p_drift_adj));
+			const char *why;
+			if (!drift_pair(c, *v, &f, &l) ||
+			    gap(row->median[f], row->median[l]) != row->drift)
+				continue;
+			why = drift_explains(c, row, fabs(log(row->median[l] / row->median[f])));
+			drift_note = xasprintf(
+				"%s vs %s %+.1f%% (p=%.2g)%s%s", c->legs[l].name, c->legs[f].name,
+				row->median[f] > 0 ? 100.0 * (row->median[l] / row->median[f] - 1)
+						   : INFINITY,
+				row->p_drift_adj, why ? ": " : "", why ? why : "");
+			if (why) {
+				set_verdict(row, VERDICT_UNSTABLE, drift_note);
 				return;
 			}
 		}
@@ -266,10 +307,18 @@ static void decide(struct comparison *c, struct compare_row *row)
 	if (row->p_effect_adj < alpha && consistent && !isnan(row->ci_lo) &&
 	    (row->ci_lo > thr || row->ci_hi < -thr)) {
 		int good = up == (row->better == BETTER_HIGHER);
-		set_verdict(row, good ? VERDICT_WIN : VERDICT_LOSS, NULL);
+		/* The drift stays beside the verdict: it widened the threshold. */
+		set_verdict(row, good ? VERDICT_WIN : VERDICT_LOSS,
+			    drift_note ? xasprintf("drift %s, beyond what it explains", drift_note)
+				       : NULL);
+		free(drift_note);
 		return;
 	}
-	set_verdict(row, VERDICT_NOWIN, NULL);
+	set_verdict(row, VERDICT_NOWIN,
+		    drift_note ? xasprintf("drift %s, threshold widened to %.1f%%", drift_note,
+					   100.0 * thr)
+			       : NULL);
+	free(drift_note);
 }
 
 static void summarize(struct comparison *c)
