@@ -9,7 +9,11 @@ have_header numa.h || missing="$missing libnuma-dev"
 have_header cmocka.h || missing="$missing libcmocka-dev"
 command -v cc >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1 || missing="$missing gcc"
 command -v make >/dev/null 2>&1 || missing="$missing make"
-command -v pkg-config >/dev/null 2>&1 || true
+# CI also checks style (clang-format) and builds with clang.
+if [ "${CI_TOOLS:-0}" = 1 ]; then
+	command -v clang >/dev/null 2>&1 || missing="$missing clang"
+	command -v clang-format >/dev/null 2>&1 || missing="$missing clang-format"
+fi
 [ -n "$missing" ] || exit 0
 cmd="apt-get install -y$missing"
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
