@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,45 +19,10 @@
 
 #include "base/sig.h"
 #include "base/util.h"
-#include "cmd/cmd.h"
+#include "cmd/args.h"
 #include "report/report.h"
 #include "results/results_json.h"
 #include "verdict/compare.h"
-
-const char usage_ab[] =
-	"usage: mempath ab [--a CMD] [--b CMD] [--restore CMD] [--legs ABA|ABAB|...]\n"
-	"                  [--a-env K=V]... [--b-env K=V]... [--label-a L] [--label-b L]\n"
-	"                  -o DIR [compare options] -- COMMAND [ARGS...]\n"
-	"\n"
-	"Runs the legs in order (default A, B, A again). Before each leg it runs that\n"
-	"variant's setup command with 'sh -c' (a sysfs write, a module swap; output in\n"
-	"DIR/leg-N-setup.log), then this mempath with COMMAND ARGS plus\n"
-	"'-o DIR/leg-N-LABEL.json --label LABEL' and the variant's environment. The\n"
-	"fingerprint and knobs are read at the start and end of every leg. At the end,\n"
-	"when a setup or leg fails, and on Ctrl-C or SIGTERM it runs the restore command\n"
-	"(default: the A command; log in DIR/restore.log), so the machine is left as it\n"
-	"was found. Then it compares the legs (DIR/compare.md, DIR/compare.json) and\n"
-	"prints the table. Commands run non-interactively (stdin is /dev/null).\n"
-	"\n"
-	"  --a CMD, --b CMD     setup command for the A (baseline) and B (change) legs\n"
-	"  --restore CMD        run at the end and on failure or interruption\n"
-	"  --legs P             order of the legs (default ABA)\n"
-	"  --a-env K=V          environment for the A legs (repeatable); --b-env for B\n"
-	"  --label-a L          run label of the A legs (default A); --label-b (default B)\n"
-	"  -o DIR               directory for the legs' results and logs (created)\n"
-	"  compare options      --threshold, --control, --primary, --expect-diff,\n"
-	"                       --allow-diff, --fail-on-loss (see 'mempath compare --help')\n"
-	"\n"
-	"example: mempath ab --a 'echo madvise > /sys/kernel/mm/transparent_hugepage/enabled'\n"
-	"           --b 'echo always > /sys/kernel/mm/transparent_hugepage/enabled'\n"
-	"           --expect-diff thp_enabled --control 'cpu.first_touch,pages=thp'\n"
-	"           -o thp-ab -- probe cpu.first_touch size=256M touch=write\n"
-	"\n"
-	"Exit status: 0 compared, 1 a setup, leg or restore failed (or --fail-on-loss\n"
-	"and a LOSS), 2 bad usage, 130 interrupted (after the restore ran).\n";
-
-int compare_write(const struct comparison *c, const char *fmt, const char *out);
-int parse_threshold(const char *s, double *out);
 
 struct variant {
 	const char *setup; /* NULL: none */
@@ -215,107 +179,82 @@ static int check_leg_args(int argc, char **argv)
 	return 0;
 }
 
-int cmd_ab(int argc, char **argv)
+struct ab_opts {
+	const char *a, *b, *restore, *legs, *label_a, *label_b, *dir, *primary;
+	struct arg_strs a_env, b_env, controls, expect;
+	double threshold;
+	int allow_diff, fail_on_loss;
+};
+
+static void ab_init(void *p)
 {
-	static const struct option longopts[] = {{"a", required_argument, NULL, 'A'},
-						 {"b", required_argument, NULL, 'B'},
-						 {"restore", required_argument, NULL, 'R'},
-						 {"legs", required_argument, NULL, 'L'},
-						 {"a-env", required_argument, NULL, 'x'},
-						 {"b-env", required_argument, NULL, 'y'},
-						 {"label-a", required_argument, NULL, 'l'},
-						 {"label-b", required_argument, NULL, 'm'},
-						 {"output", required_argument, NULL, 'o'},
-						 {"threshold", required_argument, NULL, 'T'},
-						 {"control", required_argument, NULL, 'c'},
-						 {"primary", required_argument, NULL, 'P'},
-						 {"expect-diff", required_argument, NULL, 'e'},
-						 {"allow-diff", no_argument, NULL, 'a'},
-						 {"fail-on-loss", no_argument, NULL, 'F'},
-						 {"help", no_argument, NULL, 'h'},
-						 {NULL, 0, NULL, 0}};
-	struct variant va = {.label = "A"}, vb = {.label = "B"};
-	const char *legs = "ABA", *dir = NULL, *restore_cmd = NULL, **controls = NULL;
-	const char **expect = NULL;
-	size_t n_controls = 0, n_expect = 0, n_legs = 0, n_done = 0;
+	struct ab_opts *o = p;
+	o->legs = "ABA";
+	o->label_a = "A";
+	o->label_b = "B";
+}
+
+static const struct arg ab_args[] = {
+	ARG_STR("a", 0, struct ab_opts, a, "CMD", "setup command for the A (baseline) legs"),
+	ARG_STR("b", 0, struct ab_opts, b, "CMD", "setup command for the B (change) legs"),
+	ARG_STR("restore", 0, struct ab_opts, restore, "CMD",
+		"run at the end and on failure or interruption (default: --a)"),
+	ARG_STR("legs", 0, struct ab_opts, legs, "P", "order of the legs (default ABA)"),
+	ARG_STRS("a-env", 0, struct ab_opts, a_env, "K=V",
+		 "environment for the A legs (repeatable)"),
+	ARG_STRS("b-env", 0, struct ab_opts, b_env, "K=V",
+		 "environment for the B legs (repeatable)"),
+	ARG_STR("label-a", 0, struct ab_opts, label_a, "L", "run label of the A legs (default A)"),
+	ARG_STR("label-b", 0, struct ab_opts, label_b, "L", "run label of the B legs (default B)"),
+	ARG_STR("output", 'o', struct ab_opts, dir, "DIR",
+		"directory for the legs' results and logs (created)"),
+	ARG_PCT("threshold", 0, struct ab_opts, threshold, "PCT",
+		"as compare: smallest change that matters, in percent"),
+	ARG_STRS("control", 0, struct ab_opts, controls, "PAT",
+		 "as compare: a metric that must not move"),
+	ARG_STR("primary", 0, struct ab_opts, primary, "PAT",
+		"as compare: the metric that matters"),
+	ARG_ITEMS("expect-diff", 0, struct ab_opts, expect, "K",
+		  "as compare: knob K is the change; others must match"),
+	ARG_FLAG("allow-diff", 0, struct ab_opts, allow_diff,
+		 "as compare: verdicts even when other knobs differ"),
+	ARG_FLAG("fail-on-loss", 0, struct ab_opts, fail_on_loss,
+		 "exit 1 when a metric that is not a control reads LOSS"),
+	ARG_END};
+
+static int ab_main(void *p, const struct cmd_line *l)
+{
+	struct ab_opts *o = p;
+	struct variant va = {.label = o->label_a, .setup = o->a};
+	struct variant vb = {.label = o->label_b, .setup = o->b};
+	const char *legs = o->legs, *dir = o->dir, *restore_cmd = o->restore;
+	size_t n_legs = 0, n_done = 0;
 	struct compare_opts co;
 	char exe[4096], **leg_paths = NULL;
 	const struct run **runs = NULL;
 	struct comparison *cmp = NULL;
-	int ch, rc = 2, fail_on_loss = 0, sub_argc;
+	int rc = 2, fail_on_loss = o->fail_on_loss, sub_argc = l->argc;
+	char **sub_argv = l->argv;
 	ssize_t len;
 	compare_opts_default(&co);
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'A':
-			va.setup = optarg;
-			break;
-		case 'B':
-			vb.setup = optarg;
-			break;
-		case 'R':
-			restore_cmd = optarg;
-			break;
-		case 'L':
-			legs = optarg;
-			break;
-		case 'x':
-		case 'y':
-			if (add_env(ch == 'x' ? &va : &vb, optarg) != 0)
-				goto out;
-			break;
-		case 'l':
-			va.label = optarg;
-			break;
-		case 'm':
-			vb.label = optarg;
-			break;
-		case 'o':
-			dir = optarg;
-			break;
-		case 'T':
-			if (parse_threshold(optarg, &co.threshold) != 0)
-				goto out;
-			break;
-		case 'c':
-		case 'P':
-			if (compare_pattern_check(optarg, ch == 'c' ? "--control" : "--primary") !=
-			    0)
-				goto out;
-			if (ch == 'P') {
-				co.primary = optarg;
-				break;
-			}
-			controls = xrealloc(controls, (n_controls + 1) * sizeof(*controls));
-			controls[n_controls++] = optarg;
-			break;
-		case 'e': /* a list, as in compare: --expect-diff thp_enabled,thp_defrag */
-			for (char *save = NULL, *t = strtok_r(optarg, ",", &save); t;
-			     t = strtok_r(NULL, ",", &save)) {
-				expect = xrealloc(expect, (n_expect + 1) * sizeof(*expect));
-				expect[n_expect++] = t;
-			}
-			break;
-		case 'a':
-			co.allow_diff = 1;
-			break;
-		case 'F':
-			fail_on_loss = 1;
-			break;
-		case 'h':
-			fputs(usage_ab, stdout);
-			rc = 0;
+	co.threshold = o->threshold;
+	co.allow_diff = o->allow_diff;
+	co.primary = o->primary;
+	for (size_t i = 0; i < o->a_env.n; i++)
+		if (add_env(&va, o->a_env.v[i]) != 0)
 			goto out;
-		default:
-			fputs(usage_ab, stderr);
+	for (size_t i = 0; i < o->b_env.n; i++)
+		if (add_env(&vb, o->b_env.v[i]) != 0)
 			goto out;
-		}
-	}
-	co.controls = controls;
-	co.n_controls = n_controls;
-	co.expect_diff = expect;
-	co.n_expect_diff = n_expect;
+	for (size_t i = 0; i < o->controls.n; i++)
+		if (compare_pattern_check(o->controls.v[i], "--control") != 0)
+			goto out;
+	if (o->primary && compare_pattern_check(o->primary, "--primary") != 0)
+		goto out;
+	co.controls = o->controls.v;
+	co.n_controls = o->controls.n;
+	co.expect_diff = o->expect.v;
+	co.n_expect_diff = o->expect.n;
 	co.legs = legs;
 	n_legs = strlen(legs);
 	if (strspn(legs, "AB") != n_legs || !strchr(legs, 'A') || !strchr(legs, 'B') ||
@@ -328,8 +267,7 @@ int cmd_ab(int argc, char **argv)
 		error("ab needs -o DIR for the legs' results and logs");
 		goto out;
 	}
-	sub_argc = argc - optind;
-	if (check_leg_args(sub_argc, argv + optind) != 0)
+	if (check_leg_args(sub_argc, sub_argv) != 0)
 		goto out;
 	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
 		error("cannot create '%s': %s", dir, strerror(errno));
@@ -382,17 +320,17 @@ int cmd_ab(int argc, char **argv)
 			break;
 		}
 		progress("ab: leg %zu/%zu (%c, %s): mempath %s ...", i + 1, n_legs, legs[i],
-			 v->label, argv[optind]);
+			 v->label, sub_argv[0]);
 		args = xcalloc((size_t)sub_argc + 7, sizeof(*args));
 		args[0] = exe;
 		/* Ours go right after the command name, so they come before any
 		 * "--" (wrap -n 5 -- CMD) and stay mempath's, not the workload's. */
-		args[1] = argv[optind];
+		args[1] = sub_argv[0];
 		args[2] = "-o";
 		args[3] = leg_paths[i];
 		args[4] = "--label";
 		args[5] = (char *)v->label;
-		memcpy(args + 6, argv + optind + 1, (size_t)(sub_argc - 1) * sizeof(*args));
+		memcpy(args + 6, sub_argv + 1, (size_t)(sub_argc - 1) * sizeof(*args));
 		fd = open(out_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		status = spawn_wait(args, v->env, v->n_env, fd, 0, 1);
 		if (fd >= 0)
@@ -439,8 +377,9 @@ int cmd_ab(int argc, char **argv)
 		goto out;
 	{
 		char *md = xasprintf("%s/compare.md", dir), *js = xasprintf("%s/compare.json", dir);
-		int w = compare_write(cmp, "md", md) | compare_write(cmp, "json", js) |
-			compare_write(cmp, "term", NULL);
+		int w = report_compare_write_file(cmp, REPORT_MD, md) |
+			report_compare_write_file(cmp, REPORT_JSON, js) |
+			report_compare_write_file(cmp, REPORT_TERM, NULL);
 		free(md);
 		free(js);
 		if (w != 0)
@@ -466,7 +405,33 @@ out:
 		free(vb.env[i]);
 	free(va.env);
 	free(vb.env);
-	free(controls);
-	free(expect);
 	return rc;
 }
+
+const struct command command_ab = {
+	.name = "ab",
+	.summary = "run A/B/A legs with your setup commands, restore, compare",
+	.synopsis = "-o DIR [--] COMMAND [ARGS...]",
+	.about = "Runs the legs in order (default A, B, A again). Before each leg it runs that\n"
+		 "variant's setup command with 'sh -c' (a sysfs write, a module swap; output in\n"
+		 "DIR/leg-N-setup.log), then this mempath with COMMAND ARGS plus\n"
+		 "'-o DIR/leg-N-LABEL.json --label LABEL' and the variant's environment. The\n"
+		 "fingerprint and knobs are read at the start and end of every leg. At the end,\n"
+		 "when a setup or leg fails, and on Ctrl-C or SIGTERM it runs the restore command\n"
+		 "(default: the A command; log in DIR/restore.log), so the machine is left as it\n"
+		 "was found. Then it compares the legs (DIR/compare.md, DIR/compare.json) and\n"
+		 "prints the table. Commands run non-interactively (stdin is /dev/null).\n",
+	.tail = "example: mempath ab --a 'echo madvise > "
+		"/sys/kernel/mm/transparent_hugepage/enabled'\n"
+		"           --b 'echo always > /sys/kernel/mm/transparent_hugepage/enabled'\n"
+		"           --expect-diff thp_enabled --control 'cpu.first_touch,pages=thp'\n"
+		"           -o thp-ab -- probe cpu.first_touch size=256M touch=write\n"
+		"\n"
+		"Exit status: 0 compared, 1 a setup, leg or restore failed (or --fail-on-loss\n"
+		"and a LOSS), 2 bad usage, 130 interrupted (after the restore ran).\n",
+	.args = ab_args,
+	.opts_size = sizeof(struct ab_opts),
+	.init = ab_init,
+	.run = ab_main,
+	.flags = CMD_STOP_AT_ARG,
+};

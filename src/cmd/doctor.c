@@ -1,12 +1,11 @@
 /* doctor.c - `mempath doctor`: the known traps of this machine, or of the
  * machine a results file was recorded on, each with its evidence and the fix.
  * It reads, never changes: the fixes are printed for a person to apply. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "base/util.h"
-#include "cmd/cmd.h"
+#include "cmd/args.h"
 #include "exec/runner.h"
 #include "exec/session.h"
 #include "machine/doctor.h"
@@ -15,26 +14,6 @@
 #include "report/doctor.h"
 #include "report/report.h"
 #include "results/results_json.h"
-
-const char usage_doctor[] =
-	"usage: mempath doctor [--from FILE | --measure] [--format term|md|json] [-o OUT]\n"
-	"\n"
-	"Checks this machine's fingerprint for known traps of the memory paths (THP\n"
-	"in madvise or never mode, deep CPU idle states, RAM in no /proc/meminfo\n"
-	"counter, GPU persistence, PCIe width, no HMM, NUMA reclaim ...) and prints\n"
-	"each with the evidence read, the fix and the probe that measures its cost.\n"
-	"Nothing is changed.\n"
-	"\n"
-	"  --from FILE   check the machine a file was recorded on instead: a results\n"
-	"                file, a doctor JSON file, or 'mempath sysinfo --json' output\n"
-	"  --measure     also run, at their quick sizes, the probes that measure what\n"
-	"                a warning costs here (THP: first touch unadvised vs THP;\n"
-	"                idle states: futex vs spin wake-up); JSON keeps their samples\n"
-	"  --format F    term (default), md or json (schema mempath/doctor/1)\n"
-	"  -o OUT        write the report to OUT (atomically) instead of stdout\n"
-	"\n"
-	"Exit status: 0 no warnings, 1 at least one warning, 2 bad input or the\n"
-	"report could not be written.\n";
 
 /* The fingerprint inside any file doctor accepts: a new reference, or NULL
  * after one error line. A results file goes through the strict reader, so a
@@ -71,17 +50,6 @@ static json_t *host_from_file(const char *path)
 	return host;
 }
 
-struct doctor_out {
-	const struct doctor_doc *doc;
-	enum report_format fmt;
-};
-
-static int render(const void *arg, FILE *f)
-{
-	const struct doctor_out *a = arg;
-	return report_doctor_write(a->doc, a->fmt, f);
-}
-
 /* doctor --measure: the probes that price this machine's warnings and notes,
  * run through a session (fingerprint, children, timeouts) like `probe`.
  * Returns 0, or -1 when a probe could not be started (error printed). */
@@ -114,75 +82,69 @@ static int measure_costs(struct session *s, struct doctor_report *rep)
 	return rc;
 }
 
-int cmd_doctor(int argc, char **argv)
+struct doctor_opts {
+	const char *from, *format, *out;
+	int measure;
+};
+
+static void doctor_init(void *p)
 {
-	static const struct option longopts[] = {
-		{"from", required_argument, NULL, 'F'},	  {"format", required_argument, NULL, 'f'},
-		{"output", required_argument, NULL, 'o'}, {"measure", no_argument, NULL, 'M'},
-		{"help", no_argument, NULL, 'h'},	  {NULL, 0, NULL, 0}};
-	const char *from = NULL, *out = NULL;
-	struct doctor_out arg = {NULL, REPORT_TERM};
+	((struct doctor_opts *)p)->format = "term";
+}
+
+static const struct arg doctor_args[] = {
+	ARG_STR("from", 0, struct doctor_opts, from, "FILE",
+		"check the machine a file was recorded on instead: a results\n"
+		"file, a doctor JSON file, or 'mempath sysinfo --json' output"),
+	ARG_FLAG("measure", 0, struct doctor_opts, measure,
+		 "also run, at their quick sizes, the probes that measure what\n"
+		 "a warning costs here (THP: first touch unadvised vs THP;\n"
+		 "idle states: futex vs spin wake-up); JSON keeps their samples"),
+	ARG_CHOICE("format", 'f', struct doctor_opts, format, "F", "term|md|json",
+		   "term (default), md or json (schema mempath/doctor/1)"),
+	ARG_STR("output", 'o', struct doctor_opts, out, "OUT",
+		"write the report to OUT (atomically) instead of stdout"),
+	ARG_END};
+
+static int doctor_main(void *p, const struct cmd_line *l)
+{
+	struct doctor_opts *o = p;
+	enum report_format fmt = REPORT_TERM;
 	struct doctor_report rep;
 	struct doctor_doc doc;
 	struct session s;
 	char when[32];
 	json_t *host;
-	int c, rc, measure = 0;
+	int rc;
 
+	if (l->argc > 0)
+		return error("unexpected argument '%s' (see 'mempath doctor --help')", l->argv[0]),
+		       2;
+	if (o->measure && o->from)
+		return error("--measure measures this machine; it does not go with --from"), 2;
 	memset(&s, 0, sizeof(s));
 	runner_opts_default(&s.ropts);
-
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'F':
-			from = optarg;
-			break;
-		case 'f':
-			if (report_format_parse(optarg, &arg.fmt) != 0 ||
-			    (arg.fmt != REPORT_TERM && arg.fmt != REPORT_MD &&
-			     arg.fmt != REPORT_JSON))
-				return error("unknown format '%s' (term, md, json)", optarg), 2;
-			break;
-		case 'o':
-			out = optarg;
-			break;
-		case 'M':
-			measure = 1;
-			break;
-		case 'h':
-			fputs(usage_doctor, stdout);
-			return 0;
-		default:
-			fputs(usage_doctor, stderr);
-			return 2;
-		}
-	}
-	if (optind != argc)
-		return error("unexpected argument '%s' (see 'mempath doctor --help')",
-			     argv[optind]),
-		       2;
-	if (measure && from)
-		return error("--measure measures this machine; it does not go with --from"), 2;
 	time_iso8601(when, sizeof(when));
-	if (measure) {
+	if (o->measure) {
 		/* the session's fingerprint is the one the rules read */
 		runner_install_signals();
-		session_begin(&s, argc, argv, "doctor", NULL);
+		session_begin(&s, l->all_argc, l->all_argv, "doctor", NULL);
 		host = json_incref(s.run->host);
 	} else {
-		host = from ? host_from_file(from) : sysinfo_collect();
+		host = o->from ? host_from_file(o->from) : sysinfo_collect();
 	}
 	if (!host || doctor_check(host, &rep) != 0) {
 		json_decref(host);
 		run_free(s.run);
 		return 2;
 	}
-	rc = measure && (measure_costs(&s, &rep) != 0 || session_end(&s) != 0) ? 2 : 0;
-	doc = (struct doctor_doc){&rep, host, from ? from : "this machine", when, s.run};
-	arg.doc = &doc;
+	rc = o->measure && (measure_costs(&s, &rep) != 0 || session_end(&s) != 0) ? 2 : 0;
+	doc = (struct doctor_doc){&rep, host, o->from ? o->from : "this machine", when, s.run};
+	report_format_parse(o->format, &fmt);
 	if (!rc)
-		rc = write_rendered(out, render, &arg) != 0 ? 2 : rep.count[DOCTOR_WARN] ? 1 : 0;
+		rc = report_doctor_write_file(&doc, fmt, o->out) != 0 ? 2
+		     : rep.count[DOCTOR_WARN]			      ? 1
+								      : 0;
 	if (runner_interrupted())
 		rc = 130;
 	doctor_report_free(&rep);
@@ -190,3 +152,19 @@ int cmd_doctor(int argc, char **argv)
 	run_free(s.run);
 	return rc;
 }
+
+const struct command command_doctor = {
+	.name = "doctor",
+	.summary = "known traps of this machine, with the evidence and the fix",
+	.about = "Checks this machine's fingerprint for known traps of the memory paths (THP\n"
+		 "in madvise or never mode, deep CPU idle states, RAM in no /proc/meminfo\n"
+		 "counter, GPU persistence, PCIe width, no HMM, NUMA reclaim ...) and prints\n"
+		 "each with the evidence read, the fix and the probe that measures its cost.\n"
+		 "Nothing is changed.\n",
+	.tail = "Exit status: 0 no warnings, 1 at least one warning, 2 bad input or the\n"
+		"report could not be written.\n",
+	.args = doctor_args,
+	.opts_size = sizeof(struct doctor_opts),
+	.init = doctor_init,
+	.run = doctor_main,
+};

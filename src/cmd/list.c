@@ -1,25 +1,14 @@
 /* list.c - `mempath list`: probes with their suites, from the probe table. */
 #include <string.h>
 
-#include "cmd/cmd.h"
+#include "base/util.h"
+#include "cmd/args.h"
 #include "probes/registry.h"
 
-const char usage_list[] =
-	"usage: mempath list\n"
-	"\n"
-	"Lists every probe with the suites it belongs to and a one-line summary.\n"
-	"Suites: quick (Q), cpu, gpu, p2p; full runs them all.\n";
-
-int cmd_list(int argc, char **argv)
+static int list_main(void *opts, const struct cmd_line *l)
 {
-	if (argc > 1) {
-		if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-			fputs(usage_list, stdout);
-			return 0;
-		}
-		fprintf(stderr, "mempath: error: unexpected argument '%s'\n", argv[1]);
-		return 2;
-	}
+	if (l->argc > 0)
+		return error("unexpected argument '%s' (see 'mempath list --help')", l->argv[0]), 2;
 	printf("%-18s %-10s %s\n", "probe", "suites", "summary");
 	for (size_t i = 0; i < probe_table_len; i++) {
 		const struct probe *p = probe_table[i];
@@ -29,6 +18,15 @@ int cmd_list(int argc, char **argv)
 			 p->flags & PROBE_P2P ? "p2p" : "");
 		printf("%-18s %-10s %s\n", p->name, suites, p->summary);
 	}
-	printf("\n'mempath help PROBE' shows a probe's options.\n");
+	printf("\nsuites: Q = also in the quick suite (at quick sizes); full runs them all.\n"
+	       "'mempath help PROBE' shows a probe's options.\n");
 	return 0;
 }
+
+const struct command command_list = {
+	.name = "list",
+	.summary = "list probes, suites and options",
+	.about = "Lists every probe with the suites it belongs to and a one-line summary.\n"
+		 "Suites: quick (Q), cpu, gpu, p2p; full runs them all.\n",
+	.run = list_main,
+};

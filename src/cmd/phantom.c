@@ -8,7 +8,6 @@
  * and new kernel warnings are counted (seed 000 §4, acceptance test 6).
  * Logic: core/phantom.c.
  */
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -19,51 +18,13 @@
 
 #include "base/opt.h"
 #include "base/util.h"
-#include "cmd/cmd.h"
+#include "cmd/args.h"
 #include "exec/session.h"
 #include "machine/mem.h"
 #include "results/results_json.h"
 #include "workload/phantom.h"
 
-const char usage_phantom[] =
-	"usage: mempath phantom (--cpu SIZE | --gpu SIZE | -- CMD [ARGS...])\n"
-	"                       [--settle S] [--tolerance SIZE] [--hold S] [--interval MS]\n"
-	"                       [--churn K] [--holder CMD|cpu:SIZE|gpu:SIZE] [--hog SIZE]\n"
-	"                       [--detach] [-o FILE] [--label L] [--format term|md] [--force]\n"
-	"\n"
-	"Reads MemAvailable, MemFree, the per-CPU page lists (/proc/zoneinfo) and\n"
-	"GPUActive/GPUReclaim (where present) before the command, then samples\n"
-	"MemAvailable after it exits until it is back within the tolerance or the\n"
-	"settle time passes, and reports what did not come back (memory a driver kept\n"
-	"in its pools: invisible in /proc/meminfo but missing from MemAvailable) and\n"
-	"how long the rest took. PASS when the missing amount is within the tolerance\n"
-	"and the kernel logged no new WARNING/BUG/Oops/NVRM lines.\n"
-	"\n"
-	"  --cpu SIZE       built-in child: anonymous memory mapped, touched, held, exit\n"
-	"                   (the reference: must PASS on any machine)\n"
-	"  --gpu SIZE       built-in child: cudaMalloc, write, hold, free, exit\n"
-	"  -- CMD ...       any command (its output goes to stderr)\n"
-	"  --hold S         how long a built-in child holds its memory (default 1)\n"
-	"  --settle S       longest wait for the memory to come back (default 10)\n"
-	"  --tolerance SIZE missing memory still PASS (default: 2% of SIZE, or of the\n"
-	"                   memory CMD used, at least 256M: above idle drift here)\n"
-	"  --interval MS    sampling period (default 100)\n"
-	"  --churn K        run the command K times (default 1), each checked\n"
-	"  --holder H       keeps running through the cycles: a shell command, or\n"
-	"                   cpu:SIZE / gpu:SIZE (built-in, memory held until the end)\n"
-	"  --hog SIZE       host memory hog (built-in: SIZE touched, kept hot) during\n"
-	"                   the cycles\n"
-	"  --detach         the CPU child leaves a setsid grandchild holding its memory\n"
-	"                   after it exits (a deliberate phantom: proves the check fails)\n"
-	"  -o FILE, --label L, --format term|md, --force (sizes above 80% of\n"
-	"                   MemAvailable), --quiet\n"
-	"\n"
-	"Exit status: 0 PASS (or skip: no GPU), 1 FAIL or error, 2 bad usage,\n"
-	"130 interrupted.\n";
-
 #define GIB (1024.0 * 1024.0 * 1024.0)
-
-int parse_count(const char *s, unsigned *out, unsigned min, const char *what);
 
 static volatile sig_atomic_t stop_sig;
 
@@ -147,33 +108,75 @@ static void describe(const struct phantom_spec *o, char *buf, size_t len)
 	}
 }
 
-int cmd_phantom(int argc, char **argv)
+struct phantom_opts {
+	uint64_t cpu, gpu, tolerance, hog;
+	double hold_s, settle_s, interval_ms;
+	unsigned churn;
+	const char *holder, *out, *label, *format;
+	int detach, force, quiet;
+};
+
+static void phantom_init(void *p)
 {
-	static const struct option longopts[] = {{"cpu", required_argument, NULL, 'c'},
-						 {"gpu", required_argument, NULL, 'g'},
-						 {"hold", required_argument, NULL, 'H'},
-						 {"settle", required_argument, NULL, 's'},
-						 {"tolerance", required_argument, NULL, 'T'},
-						 {"interval", required_argument, NULL, 'i'},
-						 {"churn", required_argument, NULL, 'k'},
-						 {"holder", required_argument, NULL, 'O'},
-						 {"hog", required_argument, NULL, 'G'},
-						 {"detach", no_argument, NULL, 'd'},
-						 {"output", required_argument, NULL, 'o'},
-						 {"label", required_argument, NULL, 'l'},
-						 {"format", required_argument, NULL, 'f'},
-						 {"force", no_argument, NULL, 'F'},
-						 {"quiet", no_argument, NULL, 'q'},
-						 {"help", no_argument, NULL, 'h'},
-						 {NULL, 0, NULL, 0}};
+	struct phantom_opts *o = p;
+	o->hold_s = 1;
+	o->settle_s = 10;
+	o->interval_ms = 100;
+	o->churn = 1;
+	o->format = "term";
+}
+
+static const struct arg phantom_args[] = {
+	ARG_SIZE("cpu", 0, struct phantom_opts, cpu, "SIZE", 1,
+		 "built-in child: anonymous memory mapped, touched, held, exit\n"
+		 "(the reference: must PASS on any machine)"),
+	ARG_SIZE("gpu", 0, struct phantom_opts, gpu, "SIZE", 1,
+		 "built-in child: cudaMalloc, write, hold, free, exit"),
+	ARG_NUM("hold", 0, struct phantom_opts, hold_s, "S", 0, 86400,
+		"how long a built-in child holds its memory (default 1)"),
+	ARG_NUM("settle", 0, struct phantom_opts, settle_s, "S", 0, 86400,
+		"longest wait for the memory to come back (default 10)"),
+	ARG_SIZE("tolerance", 0, struct phantom_opts, tolerance, "SIZE", 0,
+		 "missing memory still PASS (default: 2% of SIZE, or of the\n"
+		 "memory CMD used, at least 256M: above idle drift here)"),
+	ARG_NUM("interval", 0, struct phantom_opts, interval_ms, "MS", 1, 86400,
+		"sampling period (default 100)"),
+	ARG_COUNT("churn", 0, struct phantom_opts, churn, "K", 1, 100000,
+		  "run the command K times (default 1), each checked"),
+	ARG_STR("holder", 0, struct phantom_opts, holder, "H",
+		"keeps running through the cycles: a shell command, or\n"
+		"cpu:SIZE / gpu:SIZE (built-in, memory held until the end)"),
+	ARG_SIZE("hog", 0, struct phantom_opts, hog, "SIZE", 1,
+		 "host memory hog (built-in: SIZE touched, kept hot) during\nthe cycles"),
+	ARG_FLAG("detach", 0, struct phantom_opts, detach,
+		 "the CPU child leaves a setsid grandchild holding its memory\n"
+		 "after it exits (a deliberate phantom: proves the check fails)"),
+	ARG_STR("output", 'o', struct phantom_opts, out, "FILE",
+		"results file (default ./mempath-<label>-<time>.json)"),
+	ARG_STR("label", 'l', struct phantom_opts, label, "L", "a name for this configuration"),
+	ARG_CHOICE("format", 'f', struct phantom_opts, format, "F", "term|md",
+		   "table format: term (default) or md"),
+	ARG_FLAG("force", 0, struct phantom_opts, force, "allow sizes above 80% of MemAvailable"),
+	ARG_FLAG("quiet", 'q', struct phantom_opts, quiet, "no progress lines on stderr"),
+	ARG_END};
+
+static int phantom_main(void *p, const struct cmd_line *l)
+{
+	const struct phantom_opts *po = p;
 	struct popts o = {.sp = {.kind = PHANTOM_CMD,
-				 .hold_s = 1,
-				 .settle_s = 10,
-				 .interval_s = 0.1,
+				 .hold_s = po->hold_s,
+				 .settle_s = po->settle_s,
+				 .interval_s = po->interval_ms / 1000.0,
+				 .tolerance = po->tolerance,
+				 .detach = po->detach,
 				 .stop = &stop_sig},
-			  .churn = 1};
-	const char *label = NULL, *out_arg = NULL;
-	int ch, md = 0, force = 0, rc = 0, sources = 0, klog_ok, loaded_mode;
+			  .churn = po->churn,
+			  .hog = po->hog};
+	const char *label = po->label, *out_arg = po->out;
+	int md = strcmp(po->format, "md") == 0, force = po->force, rc = 0, klog_ok, loaded_mode;
+	int sources = (po->cpu > 0) + (po->gpu > 0) + (l->argc > 0);
+	int argc = l->all_argc;
+	char **argv = l->all_argv;
 	struct phantom_levels before, loaded, after;
 	struct phantom_child holder = {.fd = -1}, hog = {.fd = -1};
 	struct phantom_klog klog;
@@ -188,86 +191,18 @@ int cmd_phantom(int argc, char **argv)
 	unsigned done = 0;
 	char what[512], *out_path = NULL;
 	const char *verdict;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+c:g:H:s:T:i:k:O:G:do:l:f:Fqh", longopts, NULL)) !=
-	       -1) {
-		double d;
-		char *end;
-		switch (ch) {
-		case 'c':
-		case 'g':
-			if (opt_parse_size(optarg, &o.sp.size) != 0 || o.sp.size == 0)
-				return error("bad size '%s' for --%s (e.g. 4G)", optarg,
-					     ch == 'c' ? "cpu" : "gpu"),
-				       2;
-			o.sp.kind = ch == 'c' ? PHANTOM_CPU : PHANTOM_GPU;
-			sources++;
-			break;
-		case 'H':
-		case 's':
-		case 'i':
-			d = strtod(optarg, &end);
-			if (!*optarg || *end || !(d >= 0) || d > 86400 || (ch == 'i' && d < 1))
-				return error("bad number '%s' for --%s", optarg,
-					     ch == 'H'	 ? "hold"
-					     : ch == 's' ? "settle"
-							 : "interval"),
-				       2;
-			if (ch == 'H')
-				o.sp.hold_s = d;
-			else if (ch == 's')
-				o.sp.settle_s = d;
-			else
-				o.sp.interval_s = d / 1000.0;
-			break;
-		case 'T':
-			if (opt_parse_size(optarg, &o.sp.tolerance) != 0)
-				return error("bad size '%s' for --tolerance", optarg), 2;
-			break;
-		case 'k':
-			if (parse_count(optarg, &o.churn, 1, "--churn") != 0)
-				return 2;
-			break;
-		case 'O':
-			if (parse_holder(optarg, &o) != 0)
-				return 2;
-			break;
-		case 'G':
-			if (opt_parse_size(optarg, &o.hog) != 0 || o.hog == 0)
-				return error("bad size '%s' for --hog", optarg), 2;
-			break;
-		case 'd':
-			o.sp.detach = 1;
-			break;
-		case 'o':
-			out_arg = optarg;
-			break;
-		case 'l':
-			label = optarg;
-			break;
-		case 'f':
-			if (strcmp(optarg, "term") != 0 && strcmp(optarg, "md") != 0)
-				return error("unknown format '%s' (term, md)", optarg), 2;
-			md = optarg[0] == 'm';
-			break;
-		case 'F':
-			force = 1;
-			break;
-		case 'q':
-			util_set_quiet(1);
-			break;
-		case 'h':
-			fputs(usage_phantom, stdout);
-			return 0;
-		default:
-			fputs(usage_phantom, stderr);
-			return 2;
-		}
+	util_set_quiet(po->quiet);
+	if (po->cpu) {
+		o.sp.kind = PHANTOM_CPU;
+		o.sp.size = po->cpu;
+	} else if (po->gpu) {
+		o.sp.kind = PHANTOM_GPU;
+		o.sp.size = po->gpu;
 	}
-	if (optind < argc) {
-		o.sp.argv = argv + optind;
-		sources++;
-	}
+	if (po->holder && parse_holder(po->holder, &o) != 0)
+		return 2;
+	if (l->argc > 0)
+		o.sp.argv = l->argv;
 	if (sources != 1)
 		return error("phantom needs exactly one of --cpu SIZE, --gpu SIZE or -- CMD"), 2;
 	if (o.sp.detach && o.sp.kind != PHANTOM_CPU)
@@ -596,3 +531,24 @@ stop:
 	free(out_path);
 	return rc;
 }
+
+const struct command command_phantom = {
+	.name = "phantom",
+	.summary = "memory not returned after a command exits (driver pools)",
+	.synopsis = "(--cpu SIZE | --gpu SIZE | [--] CMD [ARGS...])",
+	.about = "Reads MemAvailable, MemFree, the per-CPU page lists (/proc/zoneinfo) and\n"
+		 "GPUActive/GPUReclaim (where present) before the command, then samples\n"
+		 "MemAvailable after it exits until it is back within the tolerance or the\n"
+		 "settle time passes, and reports what did not come back (memory a driver kept\n"
+		 "in its pools: invisible in /proc/meminfo but missing from MemAvailable) and\n"
+		 "how long the rest took. PASS when the missing amount is within the tolerance\n"
+		 "and the kernel logged no new WARNING/BUG/Oops/NVRM lines. A command's output\n"
+		 "goes to stderr.\n",
+	.tail = "Exit status: 0 PASS (or skip: no GPU), 1 FAIL or error, 2 bad usage,\n"
+		"130 interrupted.\n",
+	.args = phantom_args,
+	.opts_size = sizeof(struct phantom_opts),
+	.init = phantom_init,
+	.run = phantom_main,
+	.flags = CMD_STOP_AT_ARG,
+};

@@ -1,134 +1,88 @@
 /* probe.c - `mempath probe NAME [name=value ...]`: one probe. */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
-#include "cmd/cmd.h"
+#include "cmd/args.h"
 #include "exec/session.h"
 #include "probes/registry.h"
 #include "report/report.h"
 
-const char usage_probe[] =
-	"usage: mempath probe NAME [--opt name=value ...] [name=value ...] [--quick]\n"
-	"                     [--reps N] [--warmups N] [--timeout S] [-o FILE]\n"
-	"                     [--format term|md|json|csv|html] [--label L] [--force] [--quiet]\n"
-	"\n"
-	"Runs one probe in a child process and prints its table. Options are the\n"
-	"probe's own (see 'mempath help NAME'); --quick applies its small sizes first.\n"
-	"The results file is written only with -o.\n";
+struct probe_opts {
+	struct arg_strs opt;
+	const char *out, *format, *label;
+	unsigned reps, warmups, timeout_s;
+	int quick, force, quiet;
+};
 
-int parse_count(const char *s, unsigned *out, unsigned min, const char *what);
-
-int cmd_probe(int argc, char **argv)
+static void probe_init(void *p)
 {
-	static const struct option longopts[] = {{"opt", required_argument, NULL, 'p'},
-						 {"quick", no_argument, NULL, 'Q'},
-						 {"reps", required_argument, NULL, 'r'},
-						 {"warmups", required_argument, NULL, 'w'},
-						 {"timeout", required_argument, NULL, 't'},
-						 {"output", required_argument, NULL, 'o'},
-						 {"format", required_argument, NULL, 'f'},
-						 {"force", no_argument, NULL, 'F'},
-						 {"quiet", no_argument, NULL, 'q'},
-						 {"help", no_argument, NULL, 'h'},
-						 {"label", required_argument, NULL, 'l'},
-						 {NULL, 0, NULL, 0}};
-	const char *label = NULL;
+	struct probe_opts *o = p;
+	o->format = "term";
+	o->reps = 10;
+	o->warmups = 2;
+}
+
+static const struct arg probe_args[] = {
+	ARG_STRS("opt", 0, struct probe_opts, opt, "K=V",
+		 "a probe option (the same as a bare K=V argument)"),
+	ARG_FLAG("quick", 0, struct probe_opts, quick, "apply the probe's small sizes first"),
+	ARG_COUNT("reps", 0, struct probe_opts, reps, "N", 1, 100000,
+		  "counted samples per metric (default 10)"),
+	ARG_COUNT("warmups", 0, struct probe_opts, warmups, "N", 0, 100000,
+		  "warm-up samples per metric, kept but not counted (default 2)"),
+	ARG_COUNT("timeout", 0, struct probe_opts, timeout_s, "S", 1, 100000,
+		  "timeout in seconds (default: the probe's, else 600)"),
+	ARG_STR("output", 'o', struct probe_opts, out, "FILE",
+		"results file (written only with -o)"),
+	ARG_CHOICE("format", 0, struct probe_opts, format, "F", "term|md|json|csv|html",
+		   "table format on stdout: term (default), md, json, csv, html"),
+	ARG_STR("label", 0, struct probe_opts, label, "L", "a name for this configuration"),
+	ARG_FLAG("force", 0, struct probe_opts, force, "allow sizes above 80% of MemAvailable"),
+	ARG_FLAG("quiet", 0, struct probe_opts, quiet, "no progress lines on stderr"),
+	ARG_END};
+
+static int probe_main(void *p, const struct cmd_line *l)
+{
+	struct probe_opts *o = p;
 	enum report_format fmt = REPORT_TERM;
-	const struct probe *p = NULL;
-	char **kvs = xcalloc((size_t)argc + 1, sizeof(char *));
+	const struct probe *pr = NULL;
+	char **kvs = xcalloc((size_t)l->argc + o->opt.n + 1, sizeof(char *));
 	size_t n_kvs = 0;
 	struct session s;
-	int c, rc = 0;
+	int rc = 0;
+	/* The probe's name first, then its name=value options. */
+	for (int i = 0; i < l->argc && !rc; i++) {
+		const char *a = l->argv[i];
+		if (strchr(a, '='))
+			kvs[n_kvs++] = (char *)a;
+		else if (pr)
+			rc = error("unexpected argument '%s' (see 'mempath probe --help')", a);
+		else if (!(pr = probe_find(a)))
+			rc = error("unknown probe '%s' (see 'mempath list')", a);
+	}
+	for (size_t i = 0; i < o->opt.n; i++)
+		kvs[n_kvs++] = (char *)o->opt.v[i];
+	if (!rc && !pr)
+		rc = error("which probe? (see 'mempath list')");
 	memset(&s, 0, sizeof(s));
 	runner_opts_default(&s.ropts);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+p:Qr:w:t:o:f:l:Fqh", longopts, NULL)) != -1 ||
-	       optind < argc) {
-		if (c == -1) {
-			/* Positional: the probe name first, then name=value options. */
-			const char *a = argv[optind++];
-			if (!p && !strchr(a, '=')) {
-				p = probe_find(a);
-				if (!p) {
-					error("unknown probe '%s' (see 'mempath list')", a);
-					rc = 2;
-					goto out;
-				}
-			} else if (strchr(a, '=')) {
-				kvs[n_kvs++] = (char *)a;
-			} else {
-				error("unexpected argument '%s' (see 'mempath probe --help')", a);
-				rc = 2;
-				goto out;
-			}
-			continue;
-		}
-		switch (c) {
-		case 'p':
-			kvs[n_kvs++] = optarg;
-			break;
-		case 'Q':
-			s.ropts.quick = 1;
-			break;
-		case 'r':
-			if (parse_count(optarg, &s.ropts.reps, 1, "--reps") != 0)
-				rc = 2;
-			break;
-		case 'w':
-			if (parse_count(optarg, &s.ropts.warmups, 0, "--warmups") != 0)
-				rc = 2;
-			break;
-		case 't': {
-			unsigned t;
-			if (parse_count(optarg, &t, 1, "--timeout") != 0)
-				rc = 2;
-			s.ropts.timeout_s = t;
-			break;
-		}
-		case 'o':
-			s.out_path = optarg;
-			break;
-		case 'f':
-			if (report_format_parse(optarg, &fmt) != 0) {
-				error("unknown format '%s' (term, md, json, csv, html)", optarg);
-				rc = 2;
-			}
-			break;
-		case 'l':
-			label = optarg;
-			break;
-		case 'F':
-			s.ropts.force = 1;
-			break;
-		case 'q':
-			util_set_quiet(1);
-			break;
-		case 'h':
-			fputs(usage_probe, stdout);
-			goto out;
-		default:
-			fputs(usage_probe, stderr);
-			rc = 2;
-			goto out;
-		}
-		if (rc)
-			goto out;
+	s.ropts.reps = o->reps;
+	s.ropts.warmups = o->warmups;
+	s.ropts.timeout_s = o->timeout_s;
+	s.ropts.quick = o->quick;
+	s.ropts.force = o->force;
+	s.out_path = o->out;
+	if (rc || runner_check_opts(pr, kvs, n_kvs, &s.ropts) != 0) {
+		free(kvs);
+		return 2;
 	}
-	if (!p) {
-		error("which probe? (see 'mempath list')");
-		rc = 2;
-		goto out;
-	}
-	if (runner_check_opts(p, kvs, n_kvs, &s.ropts) != 0) {
-		rc = 2;
-		goto out;
-	}
+	report_format_parse(o->format, &fmt);
+	util_set_quiet(o->quiet);
 	runner_install_signals();
-	session_begin(&s, argc, argv, label, NULL);
+	session_begin(&s, l->all_argc, l->all_argv, o->label, NULL);
 	s.total = 1;
-	if (session_run_probe(&s, p, kvs, n_kvs) != 0)
+	if (session_run_probe(&s, pr, kvs, n_kvs) != 0)
 		rc = 1;
 	if (session_end(&s) != 0)
 		rc = 1;
@@ -138,7 +92,18 @@ int cmd_probe(int argc, char **argv)
 	if (runner_interrupted())
 		rc = 130;
 	run_free(s.run);
-out:
 	free(kvs);
 	return rc;
 }
+
+const struct command command_probe = {
+	.name = "probe",
+	.summary = "run one probe",
+	.synopsis = "NAME [name=value ...]",
+	.about = "Runs one probe in a child process and prints its table. Options are the\n"
+		 "probe's own (see 'mempath help NAME'); --quick applies its small sizes first.\n",
+	.args = probe_args,
+	.opts_size = sizeof(struct probe_opts),
+	.init = probe_init,
+	.run = probe_main,
+};

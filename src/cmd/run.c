@@ -1,45 +1,46 @@
 /* run.c - `mempath run`: a suite of probes, a table, a results file. */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/opt.h"
 #include "base/util.h"
-#include "cmd/cmd.h"
+#include "cmd/args.h"
 #include "exec/session.h"
 #include "probes/registry.h"
 #include "report/report.h"
 
-const char usage_run[] =
-	"usage: mempath run [--suite quick|full|cpu|gpu|p2p] [--label L] [-o FILE]\n"
-	"                   [--reps N] [--warmups N] [--timeout S]\n"
-	"                   [--format term|md|json|csv|html] [--only PROBE[,PROBE...]]\n"
-	"                   [--force] [--quiet]\n"
-	"\n"
-	"Runs a suite of probes, each in its own child process, prints a table and\n"
-	"saves every sample with the machine's fingerprint to a results file\n"
-	"(default: ./mempath-<label>-<time>.json, rewritten after every probe).\n"
-	"\n"
-	"  --suite S      quick (default: small sizes, about a minute), full, cpu, gpu, p2p\n"
-	"  --label L      a name for this configuration (stock, patched, ...)\n"
-	"  -o FILE        results file path\n"
-	"  --reps N       counted samples per metric (default 10)\n"
-	"  --warmups N    warm-up samples per metric, kept but not counted (default 2)\n"
-	"  --timeout S    per-probe timeout in seconds (default: the probe's, else 600)\n"
-	"  --format F     table format on stdout (default term)\n"
-	"  --only LIST    run only these probes of the suite\n"
-	"  --force        allow sizes above 80% of MemAvailable\n"
-	"  --quiet        no progress lines on stderr\n";
+struct run_opts {
+	const char *suite, *label, *out, *format, *only;
+	unsigned reps, warmups, timeout_s;
+	int force, quiet;
+};
 
-int parse_count(const char *s, unsigned *out, unsigned min, const char *what)
+static void run_init(void *p)
 {
-	char *end;
-	unsigned long v = strtoul(s, &end, 10);
-	if (!*s || *end || v < min || v > 100000)
-		return error("bad %s '%s' (a whole number >= %u)", what, s, min);
-	*out = (unsigned)v;
-	return 0;
+	struct run_opts *o = p;
+	o->suite = "quick";
+	o->format = "term";
+	o->reps = 10;
+	o->warmups = 2;
 }
+
+static const struct arg run_args[] = {
+	ARG_CHOICE("suite", 0, struct run_opts, suite, "S", "quick|full|cpu|gpu|p2p",
+		   "quick (default: small sizes, about a minute), full, cpu, gpu, p2p"),
+	ARG_STR("label", 0, struct run_opts, label, "L",
+		"a name for this configuration (stock, patched, ...)"),
+	ARG_STR("output", 'o', struct run_opts, out, "FILE", "results file path"),
+	ARG_COUNT("reps", 0, struct run_opts, reps, "N", 1, 100000,
+		  "counted samples per metric (default 10)"),
+	ARG_COUNT("warmups", 0, struct run_opts, warmups, "N", 0, 100000,
+		  "warm-up samples per metric, kept but not counted (default 2)"),
+	ARG_COUNT("timeout", 0, struct run_opts, timeout_s, "S", 1, 100000,
+		  "per-probe timeout in seconds (default: the probe's, else 600)"),
+	ARG_CHOICE("format", 0, struct run_opts, format, "F", "term|md|json|csv|html",
+		   "table format on stdout: term (default), md, json, csv, html"),
+	ARG_STR("only", 0, struct run_opts, only, "LIST", "run only these probes of the suite"),
+	ARG_FLAG("force", 0, struct run_opts, force, "allow sizes above 80% of MemAvailable"),
+	ARG_FLAG("quiet", 0, struct run_opts, quiet, "no progress lines on stderr"),
+	ARG_END};
 
 static int in_list(const char *list, const char *name)
 {
@@ -55,113 +56,55 @@ static int in_list(const char *list, const char *name)
 	return 0;
 }
 
-int cmd_run(int argc, char **argv)
+/* Every name in --only must be a probe: 0, or -1 after an error line. */
+static int check_only(const char *only)
 {
-	static const struct option longopts[] = {{"suite", required_argument, NULL, 's'},
-						 {"label", required_argument, NULL, 'l'},
-						 {"output", required_argument, NULL, 'o'},
-						 {"reps", required_argument, NULL, 'r'},
-						 {"warmups", required_argument, NULL, 'w'},
-						 {"timeout", required_argument, NULL, 't'},
-						 {"format", required_argument, NULL, 'f'},
-						 {"only", required_argument, NULL, 'O'},
-						 {"force", no_argument, NULL, 'F'},
-						 {"quiet", no_argument, NULL, 'q'},
-						 {"help", no_argument, NULL, 'h'},
-						 {NULL, 0, NULL, 0}};
-	const char *suite = "quick", *label = NULL, *only = NULL;
-	char *out_path = NULL;
+	char *dup = xstrdup(only), *save = NULL;
+	int rc = 0;
+	for (char *t = strtok_r(dup, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save))
+		if (!probe_find(t))
+			rc = error("unknown probe '%s' in --only (see 'mempath list')", t);
+	free(dup);
+	return rc;
+}
+
+static int run_main(void *p, const struct cmd_line *l)
+{
+	struct run_opts *o = p;
 	enum report_format fmt = REPORT_TERM;
 	struct session s;
-	int c, rc = 0;
+	char *out_path;
+	int rc = 0;
+	if (l->argc > 0)
+		return error("unexpected argument '%s' (see 'mempath run --help')", l->argv[0]), 2;
+	if (o->only && check_only(o->only) != 0)
+		return 2;
+	report_format_parse(o->format, &fmt);
+	util_set_quiet(o->quiet);
 	memset(&s, 0, sizeof(s));
 	runner_opts_default(&s.ropts);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "s:l:o:r:w:t:f:O:Fqh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			suite = optarg;
-			break;
-		case 'l':
-			label = optarg;
-			break;
-		case 'o':
-			free(out_path);
-			out_path = xstrdup(optarg);
-			break;
-		case 'r':
-			if (parse_count(optarg, &s.ropts.reps, 1, "--reps") != 0)
-				return 2;
-			break;
-		case 'w':
-			if (parse_count(optarg, &s.ropts.warmups, 0, "--warmups") != 0)
-				return 2;
-			break;
-		case 't': {
-			unsigned t;
-			if (parse_count(optarg, &t, 1, "--timeout") != 0)
-				return 2;
-			s.ropts.timeout_s = t;
-			break;
-		}
-		case 'f':
-			if (report_format_parse(optarg, &fmt) != 0)
-				return error("unknown format '%s' (term, md, json, csv, html)",
-					     optarg),
-				       2;
-			break;
-		case 'O':
-			only = optarg;
-			break;
-		case 'F':
-			s.ropts.force = 1;
-			break;
-		case 'q':
-			util_set_quiet(1);
-			break;
-		case 'h':
-			fputs(usage_run, stdout);
-			return 0;
-		default:
-			fputs(usage_run, stderr);
-			return 2;
-		}
-	}
-	if (optind < argc)
-		return error("unexpected argument '%s' (see 'mempath run --help')", argv[optind]),
-		       2;
-	if (!session_suite_valid(suite))
-		return error("unknown suite '%s' (quick, full, cpu, gpu, p2p)", suite), 2;
-	if (only) {
-		/* Every name in --only must be a probe. */
-		char *dup = xstrdup(only), *save = NULL;
-		for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save))
-			if (!probe_find(t)) {
-				error("unknown probe '%s' in --only (see 'mempath list')", t);
-				free(dup);
-				return 2;
-			}
-		free(dup);
-	}
-	s.ropts.quick = strcmp(suite, "quick") == 0;
-	if (!out_path)
-		out_path = session_default_path(label ? label : suite);
+	s.ropts.reps = o->reps;
+	s.ropts.warmups = o->warmups;
+	s.ropts.timeout_s = o->timeout_s;
+	s.ropts.force = o->force;
+	s.ropts.quick = strcmp(o->suite, "quick") == 0;
+	out_path = o->out ? xstrdup(o->out) : session_default_path(o->label ? o->label : o->suite);
 	s.out_path = out_path;
 	runner_install_signals();
 	progress("mempath: collecting the machine's fingerprint ...");
-	session_begin(&s, argc, argv, label, suite);
+	session_begin(&s, l->all_argc, l->all_argv, o->label, o->suite);
 	for (size_t i = 0; i < probe_table_len; i++)
-		if (session_suite_has(suite, probe_table[i], s.gpu_present) &&
-		    (!only || in_list(only, probe_table[i]->name)))
+		if (session_suite_has(o->suite, probe_table[i], s.gpu_present) &&
+		    (!o->only || in_list(o->only, probe_table[i]->name)))
 			s.total++;
 	if (s.total == 0)
-		warning("suite '%s' has no probe that applies to this machine", suite);
+		warning("suite '%s' has no probe that applies to this machine", o->suite);
 	for (size_t i = 0; i < probe_table_len && !runner_interrupted(); i++) {
-		const struct probe *p = probe_table[i];
-		if (!session_suite_has(suite, p, s.gpu_present) ||
-		    (only && !in_list(only, p->name)))
+		const struct probe *pr = probe_table[i];
+		if (!session_suite_has(o->suite, pr, s.gpu_present) ||
+		    (o->only && !in_list(o->only, pr->name)))
 			continue;
-		if (session_run_probe(&s, p, NULL, 0) != 0) {
+		if (session_run_probe(&s, pr, NULL, 0) != 0) {
 			rc = 1;
 			break;
 		}
@@ -185,3 +128,15 @@ int cmd_run(int argc, char **argv)
 	free(out_path);
 	return rc;
 }
+
+const struct command command_run = {
+	.name = "run",
+	.summary = "run a suite, print a table, save a results file",
+	.about = "Runs a suite of probes, each in its own child process, prints a table and\n"
+		 "saves every sample with the machine's fingerprint to a results file\n"
+		 "(default: ./mempath-<label>-<time>.json, rewritten after every probe).\n",
+	.args = run_args,
+	.opts_size = sizeof(struct run_opts),
+	.init = run_init,
+	.run = run_main,
+};

@@ -1,32 +1,24 @@
 /* sysinfo.c - `mempath sysinfo [--json]`: the machine's fingerprint. */
-#include <stdlib.h>
-#include <string.h>
-
-#include "cmd/cmd.h"
 #include "machine/sysinfo.h"
+#include "base/util.h"
+#include "cmd/args.h"
 
-const char usage_sysinfo[] = "usage: mempath sysinfo [--json]\n"
-			     "\n"
-			     "Prints the fingerprint stored in every results file: kernel, CPU,\n"
-			     "caches, NUMA, THP and other knobs, cpuidle states, IOMMU, GPUs.\n";
+struct sysinfo_opts {
+	int json;
+};
 
-int cmd_sysinfo(int argc, char **argv)
+static const struct arg sysinfo_args[] = {
+	ARG_FLAG("json", 0, struct sysinfo_opts, json, "the fingerprint as JSON"), ARG_END};
+
+static int sysinfo_main(void *p, const struct cmd_line *l)
 {
-	int as_json = 0;
+	struct sysinfo_opts *o = p;
 	json_t *host;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--json") == 0)
-			as_json = 1;
-		else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			fputs(usage_sysinfo, stdout);
-			return 0;
-		} else {
-			fprintf(stderr, "mempath: error: unexpected argument '%s'\n", argv[i]);
-			return 2;
-		}
-	}
+	if (l->argc > 0)
+		return error("unexpected argument '%s' (see 'mempath sysinfo --help')", l->argv[0]),
+		       2;
 	host = sysinfo_collect();
-	if (as_json) {
+	if (o->json) {
 		json_dumpf(host, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		fputc('\n', stdout);
 	} else {
@@ -35,3 +27,13 @@ int cmd_sysinfo(int argc, char **argv)
 	json_decref(host);
 	return 0;
 }
+
+const struct command command_sysinfo = {
+	.name = "sysinfo",
+	.summary = "print this machine's fingerprint",
+	.about = "Prints the fingerprint stored in every results file: kernel, CPU,\n"
+		 "caches, NUMA, THP and other knobs, cpuidle states, IOMMU, GPUs.\n",
+	.args = sysinfo_args,
+	.opts_size = sizeof(struct sysinfo_opts),
+	.run = sysinfo_main,
+};

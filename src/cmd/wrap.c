@@ -6,7 +6,6 @@
  * point when pages move while it runs (seed 001 table 1b: decode speed
  * converging as tiering promotes the model's pages). Logic: core/workload.c.
  */
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,44 +13,10 @@
 
 #include "base/kv.h"
 #include "base/util.h"
-#include "cmd/cmd.h"
+#include "cmd/args.h"
 #include "exec/session.h"
 #include "results/results_json.h"
 #include "workload/workload.h"
-
-const char usage_wrap[] =
-	"usage: mempath wrap [-n N] [--warmup W] [--parse auto|llama-bench|jsonl|lines|none]\n"
-	"                    [--timeout S] [-o FILE] [--label L] [--format term|md]\n"
-	"                    [--verbose] [--quiet] -- CMD [ARGS...]\n"
-	"\n"
-	"Runs CMD W + N times (warm-ups first, kept and marked, not summarised) and\n"
-	"records for each run: wall, user and sys time, max RSS, minor and major faults\n"
-	"and exit status (wait4), the workload's own numbers from its stdout, and\n"
-	"/proc/vmstat deltas; /proc/meminfo before and after and per-node numastat\n"
-	"deltas over the whole run. Prints every metric per iteration and writes a\n"
-	"results file (probe 'work.wrap', one sample per run) that compare and ab read.\n"
-	"A run that fails is recorded with its exit status and stderr tail.\n"
-	"\n"
-	"  -n N           counted runs (default 6: the fewest compare gives a verdict on)\n"
-	"  --warmup W     warm-up runs before them (default 0: the first runs are often\n"
-	"                 the point, e.g. pages still being promoted)\n"
-	"  --parse P      auto (default): llama-bench -o json|jsonl, else JSON lines\n"
-	"                 ({\"name\":..,\"value\":..,\"unit\":..} or numeric fields), else\n"
-	"                 'name value [unit]' lines; or force one; none: rusage only\n"
-	"  --timeout S    end a run (its whole process group) after S seconds\n"
-	"  -o FILE        results file (default ./mempath-<label>-<time>.json)\n"
-	"  --label L      a name for this configuration\n"
-	"  --format F     table format: term (default) or md\n"
-	"  --verbose      copy the command's output to stderr as it runs\n"
-	"\n"
-	"example: mempath wrap -n 5 -- llama-bench -m model.gguf -p 512 -n 128 -r 1 -o json\n"
-	"         mempath ab --a-env GGML_CUDA_P2P=0 --b-env GGML_CUDA_P2P=1 -o p2p \\\n"
-	"             -- wrap -n 6 -- llama-bench -m model.gguf -o json\n"
-	"\n"
-	"Exit status: 0 every run exited 0, 1 a run failed (results still written),\n"
-	"2 bad usage, 130 interrupted (partial results written).\n";
-
-int parse_count(const char *s, unsigned *out, unsigned min, const char *what);
 
 /* Four significant digits: enough to see 4.259 -> 4.268 converge. */
 static void fmt_num(double v, char *buf, size_t len)
@@ -255,18 +220,51 @@ static void print_run_facts(FILE *f, const struct probe_result *p, json_t *mem_b
 	}
 }
 
-int cmd_wrap(int argc, char **argv)
+struct wrap_opts {
+	unsigned n, warmup, timeout_s;
+	const char *parse, *out, *label, *format;
+	int verbose, quiet;
+};
+
+static void wrap_init(void *p)
 {
-	static const struct option longopts[] = {
-		{"warmup", required_argument, NULL, 'w'},  {"parse", required_argument, NULL, 'p'},
-		{"timeout", required_argument, NULL, 't'}, {"output", required_argument, NULL, 'o'},
-		{"label", required_argument, NULL, 'l'},   {"format", required_argument, NULL, 'f'},
-		{"verbose", no_argument, NULL, 'v'},	   {"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},	   {NULL, 0, NULL, 0}};
-	unsigned n = 6, warm = 0, timeout = 0, n_failed = 0;
+	struct wrap_opts *o = p;
+	o->n = 6;
+	o->parse = "auto";
+	o->format = "term";
+}
+
+static const struct arg wrap_args[] = {
+	ARG_COUNT(NULL, 'n', struct wrap_opts, n, "N", 1, 100000,
+		  "counted runs (default 6: the fewest compare gives a verdict on)"),
+	ARG_COUNT("warmup", 0, struct wrap_opts, warmup, "W", 0, 100000,
+		  "warm-up runs before them (default 0: the first runs are often\n"
+		  "the point, e.g. pages still being promoted)"),
+	ARG_CHOICE("parse", 0, struct wrap_opts, parse, "P", "auto|llama-bench|jsonl|lines|none",
+		   "auto (default): llama-bench -o json|jsonl, else JSON lines\n"
+		   "({\"name\":..,\"value\":..,\"unit\":..} or numeric fields), else\n"
+		   "'name value [unit]' lines; or force one; none: rusage only"),
+	ARG_COUNT("timeout", 0, struct wrap_opts, timeout_s, "S", 1, 1000000,
+		  "end a run (its whole process group) after S seconds"),
+	ARG_STR("output", 'o', struct wrap_opts, out, "FILE",
+		"results file (default ./mempath-<label>-<time>.json)"),
+	ARG_STR("label", 'l', struct wrap_opts, label, "L", "a name for this configuration"),
+	ARG_CHOICE("format", 'f', struct wrap_opts, format, "F", "term|md",
+		   "table format: term (default) or md"),
+	ARG_FLAG("verbose", 'v', struct wrap_opts, verbose,
+		 "copy the command's output to stderr as it runs"),
+	ARG_FLAG("quiet", 'q', struct wrap_opts, quiet, "no progress lines on stderr"),
+	ARG_END};
+
+static int wrap_main(void *p, const struct cmd_line *l)
+{
+	struct wrap_opts *o = p;
+	unsigned n = o->n, warm = o->warmup, timeout = o->timeout_s, n_failed = 0;
 	enum workload_parse mode = WORKLOAD_PARSE_AUTO;
-	const char *label = NULL, *out_arg = NULL;
-	int c, md = 0, verbose = 0, rc = 0;
+	const char *label = o->label, *out_arg = o->out;
+	int md = strcmp(o->format, "md") == 0, verbose = o->verbose, rc = 0;
+	int argc = l->all_argc;
+	char **argv = l->all_argv;
 	struct workload_iter *its;
 	struct kv_list vm0, vm1;
 	json_t *mem_before, *mem_after, *numa_before, *numa_after, *numa_delta, *cmdj;
@@ -275,58 +273,13 @@ int cmd_wrap(int argc, char **argv)
 	char **cmd, *out_path, *joined;
 	size_t n_cmd, total, done = 0;
 	double wall = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+n:w:p:t:o:l:f:vqh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			if (parse_count(optarg, &n, 1, "-n") != 0)
-				return 2;
-			break;
-		case 'w':
-			if (parse_count(optarg, &warm, 0, "--warmup") != 0)
-				return 2;
-			break;
-		case 'p':
-			if (workload_parse_mode(optarg, &mode) != 0)
-				return error("unknown --parse '%s' (auto, llama-bench, jsonl, "
-					     "lines, none)",
-					     optarg),
-				       2;
-			break;
-		case 't':
-			if (parse_count(optarg, &timeout, 1, "--timeout") != 0)
-				return 2;
-			break;
-		case 'o':
-			out_arg = optarg;
-			break;
-		case 'l':
-			label = optarg;
-			break;
-		case 'f':
-			if (strcmp(optarg, "term") != 0 && strcmp(optarg, "md") != 0)
-				return error("unknown format '%s' (term, md)", optarg), 2;
-			md = strcmp(optarg, "md") == 0;
-			break;
-		case 'v':
-			verbose = 1;
-			break;
-		case 'q':
-			util_set_quiet(1);
-			break;
-		case 'h':
-			fputs(usage_wrap, stdout);
-			return 0;
-		default:
-			fputs(usage_wrap, stderr);
-			return 2;
-		}
-	}
-	if (optind >= argc)
+	workload_parse_mode(o->parse, &mode);
+	util_set_quiet(o->quiet);
+	if (l->argc == 0)
 		return error("wrap needs a command after -- (e.g. mempath wrap -n 5 -- ./bench)"),
 		       2;
-	cmd = argv + optind;
-	n_cmd = (size_t)(argc - optind);
+	cmd = l->argv;
+	n_cmd = (size_t)l->argc;
 	cmdj = json_array();
 	for (size_t i = 0; i < n_cmd; i++)
 		json_array_append_new(cmdj, json_string(cmd[i]));
@@ -483,3 +436,28 @@ int cmd_wrap(int argc, char **argv)
 	free(joined);
 	return rc;
 }
+
+const struct command command_wrap = {
+	.name = "wrap",
+	.summary = "run any workload N times: its numbers, rusage, vmstat per iteration",
+	.synopsis = "[--] CMD [ARGS...]",
+	.about = "Runs CMD W + N times (warm-ups first, kept and marked, not summarised) and\n"
+		 "records for each run: wall, user and sys time, max RSS, minor and major faults\n"
+		 "and exit status (wait4), the workload's own numbers from its stdout, and\n"
+		 "/proc/vmstat deltas; /proc/meminfo before and after and per-node numastat\n"
+		 "deltas over the whole run. Prints every metric per iteration and writes a\n"
+		 "results file (probe 'work.wrap', one sample per run) that compare and ab read.\n"
+		 "A run that fails is recorded with its exit status and stderr tail.\n",
+	.tail = "example: mempath wrap -n 5 -- llama-bench -m model.gguf -p 512 -n 128 -r 1 -o "
+		"json\n"
+		"         mempath ab --a-env GGML_CUDA_P2P=0 --b-env GGML_CUDA_P2P=1 -o p2p \\\n"
+		"             -- wrap -n 6 -- llama-bench -m model.gguf -o json\n"
+		"\n"
+		"Exit status: 0 every run exited 0, 1 a run failed (results still written),\n"
+		"2 bad usage, 130 interrupted (partial results written).\n",
+	.args = wrap_args,
+	.opts_size = sizeof(struct wrap_opts),
+	.init = wrap_init,
+	.run = wrap_main,
+	.flags = CMD_STOP_AT_ARG,
+};

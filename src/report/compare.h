@@ -5,8 +5,8 @@
 #ifndef MEMPATH_REPORT_COMPARE_H
 #define MEMPATH_REPORT_COMPARE_H
 
-#include <stdio.h>
 #include "verdict/compare.h"
+#include <stdio.h>
 
 int report_compare_term(const struct comparison *c, FILE *f);
 int report_compare_md(const struct comparison *c, FILE *f);

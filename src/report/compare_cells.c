@@ -110,4 +110,3 @@ void report_compare_rules(const struct comparison *c, FILE *f, const char *prefi
 		prefix, c->opts.alpha, c->opts.bootstrap_iters, 100.0 * c->opts.threshold,
 		COMPARE_MIN_SAMPLES);
 }
-

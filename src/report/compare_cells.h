@@ -7,9 +7,9 @@
 #ifndef MEMPATH_REPORT_COMPARE_CELLS_H
 #define MEMPATH_REPORT_COMPARE_CELLS_H
 
+#include "verdict/compare.h"
 #include <stddef.h>
 #include <stdio.h>
-#include "verdict/compare.h"
 
 void report_compare_cell(const struct comparison *c, const struct compare_row *row, size_t j,
 			 char *buf, size_t len, int with_change);

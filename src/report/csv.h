@@ -2,8 +2,8 @@
 #ifndef MEMPATH_REPORT_CSV_H
 #define MEMPATH_REPORT_CSV_H
 
-#include <stdio.h>
 #include "results/results.h"
+#include <stdio.h>
 
 int report_csv(const struct run *r, FILE *f);
 

@@ -187,3 +187,20 @@ int report_doctor_write(const struct doctor_doc *d, enum report_format fmt, FILE
 		return error("doctor reports are term, md or json");
 	}
 }
+
+struct doctor_render {
+	const struct doctor_doc *d;
+	enum report_format fmt;
+};
+
+static int render(const void *arg, FILE *f)
+{
+	const struct doctor_render *a = arg;
+	return report_doctor_write(a->d, a->fmt, f);
+}
+
+int report_doctor_write_file(const struct doctor_doc *d, enum report_format fmt, const char *path)
+{
+	struct doctor_render a = {d, fmt};
+	return write_rendered(path, render, &a);
+}

@@ -5,11 +5,11 @@
 #ifndef MEMPATH_REPORT_DOCTOR_H
 #define MEMPATH_REPORT_DOCTOR_H
 
-#include <jansson.h>
-#include <stdio.h>
 #include "machine/doctor.h"
 #include "report/format.h"
 #include "results/results.h"
+#include <jansson.h>
+#include <stdio.h>
 
 struct doctor_doc {
 	const struct doctor_report *report;
@@ -22,6 +22,9 @@ int report_doctor_md(const struct doctor_doc *d, FILE *f);
 int report_doctor_json(const struct doctor_doc *d, FILE *f);
 json_t *report_doctor_to_json(const struct doctor_doc *d);
 int report_doctor_write(const struct doctor_doc *d, enum report_format fmt, FILE *f);
+/* Rendered into memory, then written to path atomically (stdout when NULL).
+ * 0, or -1 after an error line. */
+int report_doctor_write_file(const struct doctor_doc *d, enum report_format fmt, const char *path);
 /* The doctor's warnings for a run's fingerprint, one line each (term, md,
  * html list items), for the header of a results report; nothing when none. */
 void report_doctor_traps(const json_t *host, enum report_format fmt, FILE *f);

@@ -4,8 +4,8 @@
 #ifndef MEMPATH_REPORT_HTML_H
 #define MEMPATH_REPORT_HTML_H
 
-#include <stdio.h>
 #include "results/results.h"
+#include <stdio.h>
 
 int report_html(const struct run *r, FILE *f);
 

@@ -4,8 +4,8 @@
 #ifndef MEMPATH_REPORT_HTML_COMPARE_H
 #define MEMPATH_REPORT_HTML_COMPARE_H
 
-#include <stdio.h>
 #include "verdict/compare.h"
+#include <stdio.h>
 
 int report_compare_html(const struct comparison *c, FILE *f);
 

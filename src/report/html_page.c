@@ -31,7 +31,6 @@ static const char page_style[] =
 	"svg circle.v-win{fill:#1a7f37}svg circle.v-loss{fill:#c62828}"
 	"svg circle.v-unstable{fill:#c78400}\n";
 
-
 /* before, then s escaped, then after: before and after are this file's own
  * markup, s is text from the file. */
 void html_put(FILE *f, const char *before, const char *s, const char *after)

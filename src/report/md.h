@@ -2,8 +2,8 @@
 #ifndef MEMPATH_REPORT_MD_H
 #define MEMPATH_REPORT_MD_H
 
-#include <stdio.h>
 #include "results/results.h"
+#include <stdio.h>
 
 int report_md(const struct run *r, FILE *f);
 

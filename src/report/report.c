@@ -1,6 +1,8 @@
-/* report.c - format dispatch and shared number formatting. */
+/* report.c - format dispatch: a run or a comparison to the writer of a format. */
 
 #include "report/report.h"
+
+#include "base/util.h"
 #include "report/compare.h"
 #include "report/csv.h"
 #include "report/html.h"
@@ -43,4 +45,29 @@ int report_compare_write(const struct comparison *c, enum report_format fmt, FIL
 		return report_compare_html(c, f);
 	}
 	return -1;
+}
+
+/* One thing to render, either kind. */
+struct render_arg {
+	const struct run *r;
+	const struct comparison *c;
+	enum report_format fmt;
+};
+
+static int render(const void *arg, FILE *f)
+{
+	const struct render_arg *a = arg;
+	return a->c ? report_compare_write(a->c, a->fmt, f) : report_write(a->r, a->fmt, f);
+}
+
+int report_write_file(const struct run *r, enum report_format fmt, const char *path)
+{
+	struct render_arg a = {r, NULL, fmt};
+	return write_rendered(path, render, &a);
+}
+
+int report_compare_write_file(const struct comparison *c, enum report_format fmt, const char *path)
+{
+	struct render_arg a = {NULL, c, fmt};
+	return write_rendered(path, render, &a);
 }

@@ -13,5 +13,10 @@
 /* Renders r / c to f. Returns 0 or -1. */
 int report_write(const struct run *r, enum report_format fmt, FILE *f);
 int report_compare_write(const struct comparison *c, enum report_format fmt, FILE *f);
+/* The same rendered into memory first, then written to path atomically, or
+ * to stdout when path is NULL: a render that fails leaves no half-written
+ * report. 0, or -1 after an error line. */
+int report_write_file(const struct run *r, enum report_format fmt, const char *path);
+int report_compare_write_file(const struct comparison *c, enum report_format fmt, const char *path);
 
 #endif

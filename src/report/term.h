@@ -3,8 +3,8 @@
 #ifndef MEMPATH_REPORT_TERM_H
 #define MEMPATH_REPORT_TERM_H
 
-#include <stdio.h>
 #include "results/results.h"
+#include <stdio.h>
 
 int report_term(const struct run *r, FILE *f);
 

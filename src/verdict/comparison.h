@@ -56,7 +56,6 @@ struct compare_opts {
 
 void compare_opts_default(struct compare_opts *o);
 
-
 struct compare_leg {
 	const struct run *run;
 	const char *file; /* as given (borrowed) */

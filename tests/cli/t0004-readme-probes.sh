@@ -2,7 +2,7 @@
 # order, with its suites and summary.
 . "$top/tests/cli/lib.sh"
 "$MEMPATH" list >list.txt || fail "list exited $?"
-awk 'NR > 1 && NF && !/^'"'"'/ { n = $1; s = $2; $1 = ""; $2 = ""; sub(/^ +/, ""); print n "|" s "|" $0 }' \
+awk 'NR > 1 && !NF { exit } NR > 1 { n = $1; s = $2; $1 = ""; $2 = ""; sub(/^ +/, ""); print n "|" s "|" $0 }' \
 	list.txt >from-list.txt
 sed -n 's/^| `\([a-z0-9_.]*\)` | \([^|]*\) | \(.*\) |$/\1|\2|\3/p' "$top/README.md" >from-readme.txt
 [ -s from-list.txt ] || fail "no probes in the list"

@@ -380,7 +380,6 @@ static void test_primary_and_holm(void **state)
 	free_all(c, a, b, NULL);
 }
 
-
 /* ---- the drift rule (docs/design.md section 5.3) ---- */
 
 /* Legs with one metric "rate" (higher is better) at the given medians, in

@@ -1,0 +1,102 @@
+/* args.h - a command is one descriptor: its name, a summary, the options as
+ * rows (like a probe's option table), and the function that runs it. The
+ * parser, `--help`, `mempath help CMD` and the top-level usage are generated
+ * from the rows, so they cannot drift apart.
+ *
+ *   static const struct arg run_args[] = {
+ *       ARG_CHOICE("suite", 0, struct run_opts, suite, "S", "quick|full|cpu|gpu|p2p",
+ *                  "quick (default: small sizes), full, cpu, gpu, p2p"),
+ *       ARG_STR("output", 'o', struct run_opts, out, "FILE", "results file"),
+ *       ARG_END};
+ *   const struct command command_run = {.name = "run", .args = run_args, ...};
+ *
+ * Rules: options may come before or after positional arguments, unless the
+ * command sets CMD_STOP_AT_ARG (its first positional starts a command line of
+ * someone else's: wrap, ab, phantom); "--" ends the options; every command
+ * takes -h/--help. A bad option or value is one error line naming it, exit 2.
+ */
+#ifndef MEMPATH_CMD_ARGS_H
+#define MEMPATH_CMD_ARGS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+enum arg_type {
+	ARG_T_END = 0,
+	ARG_T_FLAG,   /* int: 1 when given */
+	ARG_T_STR,    /* const char *: the value as typed (points into argv) */
+	ARG_T_STRS,   /* struct arg_strs: each use appends its value */
+	ARG_T_ITEMS,  /* struct arg_strs: each use appends its comma-separated items */
+	ARG_T_COUNT,  /* unsigned: a whole number in [min, max] */
+	ARG_T_PCT,    /* double: a percentage ("2" or "2%") as a fraction (0.02) */
+	ARG_T_CHOICE, /* const char *: one of the '|'-separated choices */
+	ARG_T_SIZE,   /* uint64_t bytes: 4096, 64M, 1.5G (opt.h); min 1: not zero */
+	ARG_T_NUM,    /* double in [min, max] */
+};
+
+/* What ARG_T_STRS and ARG_T_ITEMS fill; args_free_strs() frees it. */
+struct arg_strs {
+	const char **v;
+	size_t n;
+	char **owned; /* split copies behind ARG_T_ITEMS values */
+	size_t n_owned;
+};
+
+struct arg {
+	const char *name; /* long name, without the dashes */
+	char short_name;  /* 'o' for -o, or 0 */
+	enum arg_type type;
+	size_t offset; /* into the command's options struct */
+	const char *meta;
+	const char *help; /* one line; "\n" starts an indented continuation */
+	const char *choices;
+	unsigned min, max; /* ARG_T_COUNT, ARG_T_NUM; min for ARG_T_SIZE */
+};
+
+#define ARG_FLAG(n, s, st, f, h) {n, s, ARG_T_FLAG, offsetof(st, f), NULL, h, NULL, 0, 0}
+#define ARG_STR(n, s, st, f, m, h) {n, s, ARG_T_STR, offsetof(st, f), m, h, NULL, 0, 0}
+#define ARG_STRS(n, s, st, f, m, h) {n, s, ARG_T_STRS, offsetof(st, f), m, h, NULL, 0, 0}
+#define ARG_ITEMS(n, s, st, f, m, h) {n, s, ARG_T_ITEMS, offsetof(st, f), m, h, NULL, 0, 0}
+#define ARG_COUNT(n, s, st, f, m, lo, hi, h) \
+	{n, s, ARG_T_COUNT, offsetof(st, f), m, h, NULL, lo, hi}
+#define ARG_PCT(n, s, st, f, m, h) {n, s, ARG_T_PCT, offsetof(st, f), m, h, NULL, 0, 0}
+#define ARG_CHOICE(n, s, st, f, m, c, h) {n, s, ARG_T_CHOICE, offsetof(st, f), m, h, c, 0, 0}
+#define ARG_SIZE(n, s, st, f, m, lo, h) {n, s, ARG_T_SIZE, offsetof(st, f), m, h, NULL, lo, 0}
+#define ARG_NUM(n, s, st, f, m, lo, hi, h) {n, s, ARG_T_NUM, offsetof(st, f), m, h, NULL, lo, hi}
+#define ARG_END				   {NULL, 0, ARG_T_END, 0, NULL, NULL, NULL, 0, 0}
+
+#define CMD_STOP_AT_ARG 0x1u /* options end at the first positional argument */
+
+/* Positional arguments left after the options, and the command line as typed
+ * (from the command's name on) for the results file's record. */
+struct cmd_line {
+	int argc;
+	char **argv;
+	int all_argc;
+	char **all_argv;
+};
+
+struct command {
+	const char *name;
+	const char *summary;  /* one line for `mempath --help` */
+	const char *synopsis; /* the positional part of the usage line ("FILE") */
+	const char *about;    /* paragraphs between the usage line and the options */
+	const char *tail;     /* after the options: examples, exit status */
+	const struct arg *args;
+	size_t opts_size;		/* sizeof the options struct */
+	void (*init)(void *opts);	/* defaults (NULL: all zero) */
+	int (*run)(void *opts, const struct cmd_line *l);
+	unsigned flags;
+};
+
+/* Parses argv (argv[0] is the command's name) into opts (initialised here).
+ * Returns 0 with l filled (l->argv is allocated: free it), 1 when --help was
+ * printed, 2 after one error line. */
+int args_parse(const struct command *c, int argc, char **argv, void *opts, struct cmd_line *l);
+/* The generated usage of c. */
+void args_usage(const struct command *c, FILE *f);
+/* Parses, runs, frees: a command's whole life; returns its exit status. */
+int args_main(const struct command *c, int argc, char **argv);
+void args_free_strs(struct arg_strs *s);
+
+#endif

@@ -1,0 +1,102 @@
+/* commands.c - the command table, the top-level usage and `mempath help
+ * [COMMAND|PROBE]`, generated from the command and probe tables. */
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "cmd/commands.h"
+#include "probes/registry.h"
+
+#define CMD(x) &command_##x,
+const struct command *const command_table[] = {CMD_LIST};
+#undef CMD
+const size_t command_table_len = sizeof(command_table) / sizeof(command_table[0]);
+
+const struct command *command_find(const char *name)
+{
+	for (size_t i = 0; i < command_table_len; i++)
+		if (strcmp(command_table[i]->name, name) == 0)
+			return command_table[i];
+	return NULL;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: mempath [--version] [--help] COMMAND [ARGS]\n\n"
+		   "Measures how fast memory gets from where it is to where it is used.\n\n"
+		   "commands:\n");
+	for (size_t i = 0; i < command_table_len; i++)
+		fprintf(f, "  %-9s %s\n", command_table[i]->name, command_table[i]->summary);
+	fprintf(f, "\n'mempath help COMMAND' or 'mempath help PROBE' for details; "
+		   "'mempath list' for the probes.\n");
+}
+
+static void probe_help(const struct probe *p)
+{
+	printf("%s - %s\n\nsuites:%s%s%s%s\n\noptions (name=value):\n", p->name, p->summary,
+	       p->flags & PROBE_QUICK ? " quick" : "", p->flags & PROBE_CPU ? " cpu" : "",
+	       p->flags & PROBE_GPU ? " gpu" : "", p->flags & PROBE_P2P ? " p2p" : "");
+	opt_print_help(p->opts, stdout);
+	if (p->quick_opts)
+		printf("\n--quick and the quick suite apply: %s\n", p->quick_opts);
+	printf("\nexample: mempath probe %s --quick\n", p->name);
+}
+
+static int help_run(void *opts, const struct cmd_line *l)
+{
+	const struct command *c;
+	const struct probe *p;
+	if (l->argc == 0) {
+		usage(stdout);
+		return 0;
+	}
+	if (l->argc > 1) {
+		fprintf(stderr, "mempath: error: help takes one name (see 'mempath help help')\n");
+		return 2;
+	}
+	c = command_find(l->argv[0]);
+	if (c) {
+		args_usage(c, stdout);
+		return 0;
+	}
+	p = probe_find(l->argv[0]);
+	if (!p) {
+		fprintf(stderr,
+			"mempath: error: no command or probe named '%s' (see 'mempath list')\n",
+			l->argv[0]);
+		return 2;
+	}
+	probe_help(p);
+	return 0;
+}
+
+const struct command command_help = {
+	.name = "help",
+	.summary = "help for a command or a probe",
+	.synopsis = "[COMMAND | PROBE]",
+	.about = "Usage of a command, or a probe's summary, suites and options.\n",
+	.run = help_run,
+};
+
+int commands_main(int argc, char **argv)
+{
+	const struct command *c;
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+		printf("mempath %s (%s)\n", MEMPATH_VERSION, MEMPATH_GIT);
+		return 0;
+	}
+	c = command_find(argv[1]);
+	if (!c) {
+		fprintf(stderr, "mempath: error: unknown command '%s' (see 'mempath --help')\n",
+			argv[1]);
+		return 2;
+	}
+	return args_main(c, argc - 1, argv + 1);
+}
