@@ -53,17 +53,46 @@ struct arg {
 	unsigned min, max; /* ARG_T_COUNT, ARG_T_NUM; min for ARG_T_SIZE */
 };
 
-#define ARG_FLAG(n, s, st, f, h) {n, s, ARG_T_FLAG, offsetof(st, f), NULL, h, NULL, 0, 0}
-#define ARG_STR(n, s, st, f, m, h) {n, s, ARG_T_STR, offsetof(st, f), m, h, NULL, 0, 0}
-#define ARG_STRS(n, s, st, f, m, h) {n, s, ARG_T_STRS, offsetof(st, f), m, h, NULL, 0, 0}
-#define ARG_ITEMS(n, s, st, f, m, h) {n, s, ARG_T_ITEMS, offsetof(st, f), m, h, NULL, 0, 0}
-#define ARG_COUNT(n, s, st, f, m, lo, hi, h) \
-	{n, s, ARG_T_COUNT, offsetof(st, f), m, h, NULL, lo, hi}
-#define ARG_PCT(n, s, st, f, m, h) {n, s, ARG_T_PCT, offsetof(st, f), m, h, NULL, 0, 0}
-#define ARG_CHOICE(n, s, st, f, m, c, h) {n, s, ARG_T_CHOICE, offsetof(st, f), m, h, c, 0, 0}
-#define ARG_SIZE(n, s, st, f, m, lo, h) {n, s, ARG_T_SIZE, offsetof(st, f), m, h, NULL, lo, 0}
-#define ARG_NUM(n, s, st, f, m, lo, hi, h) {n, s, ARG_T_NUM, offsetof(st, f), m, h, NULL, lo, hi}
-#define ARG_END				   {NULL, 0, ARG_T_END, 0, NULL, NULL, NULL, 0, 0}
+#define ARG_FLAG(n, s, st, f, h)                                       \
+	{                                                              \
+		n, s, ARG_T_FLAG, offsetof(st, f), NULL, h, NULL, 0, 0 \
+	}
+#define ARG_STR(n, s, st, f, m, h)                                 \
+	{                                                          \
+		n, s, ARG_T_STR, offsetof(st, f), m, h, NULL, 0, 0 \
+	}
+#define ARG_STRS(n, s, st, f, m, h)                                 \
+	{                                                           \
+		n, s, ARG_T_STRS, offsetof(st, f), m, h, NULL, 0, 0 \
+	}
+#define ARG_ITEMS(n, s, st, f, m, h)                                 \
+	{                                                            \
+		n, s, ARG_T_ITEMS, offsetof(st, f), m, h, NULL, 0, 0 \
+	}
+#define ARG_COUNT(n, s, st, f, m, lo, hi, h)                           \
+	{                                                              \
+		n, s, ARG_T_COUNT, offsetof(st, f), m, h, NULL, lo, hi \
+	}
+#define ARG_PCT(n, s, st, f, m, h)                                 \
+	{                                                          \
+		n, s, ARG_T_PCT, offsetof(st, f), m, h, NULL, 0, 0 \
+	}
+#define ARG_CHOICE(n, s, st, f, m, c, h)                           \
+	{                                                          \
+		n, s, ARG_T_CHOICE, offsetof(st, f), m, h, c, 0, 0 \
+	}
+#define ARG_SIZE(n, s, st, f, m, lo, h)                              \
+	{                                                            \
+		n, s, ARG_T_SIZE, offsetof(st, f), m, h, NULL, lo, 0 \
+	}
+#define ARG_NUM(n, s, st, f, m, lo, hi, h)                           \
+	{                                                            \
+		n, s, ARG_T_NUM, offsetof(st, f), m, h, NULL, lo, hi \
+	}
+#define ARG_END                                               \
+	{                                                     \
+		NULL, 0, ARG_T_END, 0, NULL, NULL, NULL, 0, 0 \
+	}
 
 #define CMD_STOP_AT_ARG 0x1u /* options end at the first positional argument */
 
@@ -83,8 +112,8 @@ struct command {
 	const char *about;    /* paragraphs between the usage line and the options */
 	const char *tail;     /* after the options: examples, exit status */
 	const struct arg *args;
-	size_t opts_size;		/* sizeof the options struct */
-	void (*init)(void *opts);	/* defaults (NULL: all zero) */
+	size_t opts_size;	  /* sizeof the options struct */
+	void (*init)(void *opts); /* defaults (NULL: all zero) */
 	int (*run)(void *opts, const struct cmd_line *l);
 	unsigned flags;
 };

@@ -10,119 +10,80 @@
 
 #include "base/stats.h"
 #include "base/util.h"
+#include "machine/doctor_facts.h"
+#include "machine/doctor_gpu.h"
 #include "results/results.h"
-
-#define GiB	(1024.0 * 1024 * 1024)
-#define STR_(x) #x
-#define STR(x)	STR_(x)
-#define MiB	(1024.0 * 1024)
-
-/* o[a][b]... for a NULL-terminated path of keys; NULL when any step is absent. */
-static json_t *at(const json_t *o, ...)
-{
-	va_list ap;
-	const char *k;
-	json_t *v = (json_t *)o;
-	va_start(ap, o);
-	while ((k = va_arg(ap, const char *)) != NULL && v)
-		v = json_is_object(v) ? json_object_get(v, k) : NULL;
-	va_end(ap);
-	return v;
-}
-
-static const char *str_at(const json_t *o, const char *a, const char *b)
-{
-	return json_string_value(at(o, a, b, NULL));
-}
-
-/* An integer fact: 1 and *v set, or 0 when absent or not an integer. */
-static int int_at(const json_t *o, const char *a, const char *b, long long *v)
-{
-	json_t *x = at(o, a, b, NULL);
-	if (!json_is_integer(x))
-		return 0;
-	*v = json_integer_value(x);
-	return 1;
-}
-
-static void set(struct doctor_finding *f, enum doctor_level l, const char *fix, const char *fmt,
-		...) __attribute__((format(printf, 4, 5)));
-static void set(struct doctor_finding *f, enum doctor_level l, const char *fix, const char *fmt,
-		...)
-{
-	va_list ap;
-	char *s = NULL;
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	free(f->evidence);
-	f->evidence = s ? s : xstrdup("");
-	f->level = l;
-	f->fix = l == DOCTOR_WARN || l == DOCTOR_INFO ? fix : NULL;
-}
 
 /* Seed 000: with THP in madvise mode nothing on the box gets huge pages unless
  * it asks; first touch of 1 GiB ran 4.7x faster with THP on the dev VM
  * (docs/results/vm-2026-11-30.md) and random DRAM loads 39% cheaper. */
 static void rule_thp_mode(const json_t *h, struct doctor_finding *f)
 {
-	const char *en = str_at(h, "knobs", "thp_enabled");
+	const char *en = doctor_str_at(h, "knobs", "thp_enabled");
 	long long anon = -1;
 	char huge[48] = "";
 
 	if (!en) {
-		set(f, DOCTOR_UNKNOWN, NULL,
-		    "no transparent_hugepage/enabled recorded (kernel without THP?)");
+		doctor_set(f, DOCTOR_UNKNOWN, NULL,
+			   "no transparent_hugepage/enabled recorded (kernel without THP?)");
 		return;
 	}
-	if (int_at(h, "memory", "AnonHugePages", &anon))
+	if (doctor_int_at(h, "memory", "AnonHugePages", &anon))
 		snprintf(huge, sizeof(huge), "; AnonHugePages %.0f MiB system-wide",
 			 (double)anon / MiB);
 	if (strcmp(en, "always") == 0)
-		set(f, DOCTOR_OK, NULL, "enabled=always%s", huge);
+		doctor_set(f, DOCTOR_OK, NULL, "enabled=always%s", huge);
 	else if (strcmp(en, "madvise") == 0)
-		set(f, DOCTOR_WARN,
-		    "ask for huge pages where memory is large and hot: madvise(MADV_HUGEPAGE) on "
-		    "anonymous buffers before they are first touched (weights copied into "
-		    "anonymous memory, KV pools); or system-wide: echo always > "
-		    "/sys/kernel/mm/transparent_hugepage/enabled (transparent_hugepage=always on "
-		    "the kernel command line keeps it)",
-		    "enabled=madvise: memory that does not call madvise(MADV_HUGEPAGE) gets 4 KiB "
-		    "pages%s",
-		    huge);
+		doctor_set(f, DOCTOR_WARN,
+			   "ask for huge pages where memory is large and hot: "
+			   "madvise(MADV_HUGEPAGE) on "
+			   "anonymous buffers before they are first touched (weights copied into "
+			   "anonymous memory, KV pools); or system-wide: echo always > "
+			   "/sys/kernel/mm/transparent_hugepage/enabled "
+			   "(transparent_hugepage=always on "
+			   "the kernel command line keeps it)",
+			   "enabled=madvise: memory that does not call madvise(MADV_HUGEPAGE) gets "
+			   "4 KiB "
+			   "pages%s",
+			   huge);
 	else
-		set(f, DOCTOR_WARN,
-		    "echo madvise (or always) > /sys/kernel/mm/transparent_hugepage/enabled; "
-		    "check the kernel command line for transparent_hugepage=never",
-		    "enabled=%s: no anonymous memory gets huge pages, even when it asks%s", en,
-		    huge);
+		doctor_set(
+			f, DOCTOR_WARN,
+			"echo madvise (or always) > /sys/kernel/mm/transparent_hugepage/enabled; "
+			"check the kernel command line for transparent_hugepage=never",
+			"enabled=%s: no anonymous memory gets huge pages, even when it asks%s", en,
+			huge);
 }
 
 /* What a THP fault does when no free 2 MiB block is at hand. */
 static void rule_thp_defrag(const json_t *h, struct doctor_finding *f)
 {
-	const char *d = str_at(h, "knobs", "thp_defrag"), *en = str_at(h, "knobs", "thp_enabled");
+	const char *d = doctor_str_at(h, "knobs", "thp_defrag"),
+		   *en = doctor_str_at(h, "knobs", "thp_enabled");
 
 	if (!d) {
-		set(f, DOCTOR_UNKNOWN, NULL, "no transparent_hugepage/defrag recorded");
+		doctor_set(f, DOCTOR_UNKNOWN, NULL, "no transparent_hugepage/defrag recorded");
 	} else if (en && strcmp(en, "never") == 0) {
-		set(f, DOCTOR_NA, NULL, "defrag=%s, but THP is off", d);
+		doctor_set(f, DOCTOR_NA, NULL, "defrag=%s, but THP is off", d);
 	} else if (strcmp(d, "never") == 0) {
-		set(f, DOCTOR_INFO,
-		    "echo madvise > /sys/kernel/mm/transparent_hugepage/defrag, so MADV_HUGEPAGE "
-		    "faults compact memory; and read the THP actually obtained (cpu.first_touch "
-		    "reports it from smaps)",
-		    "defrag=never: even MADV_HUGEPAGE faults never compact, so once free memory "
-		    "is fragmented they silently get 4 KiB pages");
+		doctor_set(f, DOCTOR_INFO,
+			   "echo madvise > /sys/kernel/mm/transparent_hugepage/defrag, so "
+			   "MADV_HUGEPAGE "
+			   "faults compact memory; and read the THP actually obtained "
+			   "(cpu.first_touch "
+			   "reports it from smaps)",
+			   "defrag=never: even MADV_HUGEPAGE faults never compact, so once free "
+			   "memory "
+			   "is fragmented they silently get 4 KiB pages");
 	} else if (strcmp(d, "always") == 0) {
-		set(f, DOCTOR_INFO,
-		    "echo defer+madvise > /sys/kernel/mm/transparent_hugepage/defrag leaves "
-		    "compaction to kcompactd except where memory asked for huge pages",
-		    "defrag=always: every THP fault may stall in direct compaction (fault latency "
-		    "spikes under fragmentation)");
+		doctor_set(f, DOCTOR_INFO,
+			   "echo defer+madvise > /sys/kernel/mm/transparent_hugepage/defrag leaves "
+			   "compaction to kcompactd except where memory asked for huge pages",
+			   "defrag=always: every THP fault may stall in direct compaction (fault "
+			   "latency "
+			   "spikes under fragmentation)");
 	} else {
-		set(f, DOCTOR_OK, NULL, "defrag=%s", d);
+		doctor_set(f, DOCTOR_OK, NULL, "defrag=%s", d);
 	}
 }
 
@@ -132,19 +93,20 @@ static void rule_thp_defrag(const json_t *h, struct doctor_finding *f)
 
 static void rule_deep_idle(const json_t *h, struct doctor_finding *f)
 {
-	const json_t *states = at(h, "cpu", "cpuidle_states_cpu0", NULL), *st;
-	const char *drv = str_at(h, "cpu", "cpuidle_driver");
+	const json_t *states = doctor_at(h, "cpu", "cpuidle_states_cpu0", NULL), *st;
+	const char *drv = doctor_str_at(h, "cpu", "cpuidle_driver");
 	char list[512] = "";
 	size_t i, len = 0;
 	long long worst = -1;
 
 	if (!json_is_array(states)) {
-		set(f, DOCTOR_UNKNOWN, NULL, "no cpuidle states recorded");
+		doctor_set(f, DOCTOR_UNKNOWN, NULL, "no cpuidle states recorded");
 		return;
 	}
 	if (json_array_size(states) == 0) {
-		set(f, DOCTOR_OK, NULL, "no cpuidle states exposed (driver %s): default idle only",
-		    drv ? drv : "none");
+		doctor_set(f, DOCTOR_OK, NULL,
+			   "no cpuidle states exposed (driver %s): default idle only",
+			   drv ? drv : "none");
 		return;
 	}
 	json_array_foreach (states, i, st) {
@@ -162,55 +124,61 @@ static void rule_deep_idle(const json_t *h, struct doctor_finding *f)
 			worst = json_integer_value(lat);
 	}
 	if (worst >= DEEP_IDLE_US)
-		set(f, DOCTOR_WARN,
-		    "where a thread sleeps and must wake fast (blocking GPU sync, futex hand-offs "
-		    "in a serving loop): wait by spinning (cudaDeviceScheduleSpin), or keep CPUs "
-		    "out of the deep states: cpupower idle-set -D " STR(
-			    DEEP_IDLE_US) " (or 1 > "
-					  "/sys/devices/system/cpu/cpu*/cpuidle/stateN/disable); "
-					  "costs idle "
-					  "power",
-		    "cpu0 idle states enabled with exit latency up to %lld us (>= %d us): %s",
-		    worst, DEEP_IDLE_US, list);
+		doctor_set(
+			f, DOCTOR_WARN,
+			"where a thread sleeps and must wake fast (blocking GPU sync, futex "
+			"hand-offs "
+			"in a serving loop): wait by spinning (cudaDeviceScheduleSpin), or keep "
+			"CPUs "
+			"out of the deep states: cpupower idle-set -D " STR(
+				DEEP_IDLE_US) " (or 1 > "
+					      "/sys/devices/system/cpu/cpu*/cpuidle/stateN/"
+					      "disable); "
+					      "costs idle "
+					      "power",
+			"cpu0 idle states enabled with exit latency up to %lld us (>= %d us): %s",
+			worst, DEEP_IDLE_US, list);
 	else
-		set(f, DOCTOR_OK, NULL, "deepest enabled state exits in %lld us (< %d us): %s",
-		    worst, DEEP_IDLE_US, list);
+		doctor_set(f, DOCTOR_OK, NULL,
+			   "deepest enabled state exits in %lld us (< %d us): %s", worst,
+			   DEEP_IDLE_US, list);
 }
 
 /* acpi-cpufreq's powersave governor pins the lowest frequency; intel_pstate
  * and amd-pstate use the same name for their normal, demand-driven mode. */
 static void rule_governor(const json_t *h, struct doctor_finding *f)
 {
-	const char *gov = str_at(h, "knobs", "governor");
-	const char *drv = str_at(h, "cpu", "scaling_driver");
+	const char *gov = doctor_str_at(h, "knobs", "governor");
+	const char *drv = doctor_str_at(h, "cpu", "scaling_driver");
 	long long no_turbo = 0, boost = 1;
-	int have_nt = int_at(h, "knobs", "intel_no_turbo", &no_turbo);
-	int have_b = int_at(h, "knobs", "cpufreq_boost", &boost);
+	int have_nt = doctor_int_at(h, "knobs", "intel_no_turbo", &no_turbo);
+	int have_b = doctor_int_at(h, "knobs", "cpufreq_boost", &boost);
 
 	if (!gov) {
-		set(f, DOCTOR_NA, NULL,
-		    "no cpufreq governor: frequency is set by the firmware or hypervisor");
+		doctor_set(f, DOCTOR_NA, NULL,
+			   "no cpufreq governor: frequency is set by the firmware or hypervisor");
 	} else if (strcmp(gov, "powersave") == 0 && drv && strcmp(drv, "acpi-cpufreq") == 0) {
-		set(f, DOCTOR_WARN,
-		    "cpupower frequency-set -g schedutil (or performance for measurements)",
-		    "governor=powersave with acpi-cpufreq: every CPU runs at its lowest "
-		    "frequency");
+		doctor_set(f, DOCTOR_WARN,
+			   "cpupower frequency-set -g schedutil (or performance for measurements)",
+			   "governor=powersave with acpi-cpufreq: every CPU runs at its lowest "
+			   "frequency");
 	} else if ((have_nt && no_turbo) || (have_b && !boost)) {
-		set(f, DOCTOR_INFO,
-		    "echo 0 > /sys/devices/system/cpu/intel_pstate/no_turbo (or 1 > "
-		    "/sys/devices/system/cpu/cpufreq/boost); keep it equal across A/B legs",
-		    "governor=%s (%s), turbo/boost off: single-thread latency and bandwidth read "
-		    "lower than the part can give",
-		    gov, drv ? drv : "?");
+		doctor_set(f, DOCTOR_INFO,
+			   "echo 0 > /sys/devices/system/cpu/intel_pstate/no_turbo (or 1 > "
+			   "/sys/devices/system/cpu/cpufreq/boost); keep it equal across A/B legs",
+			   "governor=%s (%s), turbo/boost off: single-thread latency and bandwidth "
+			   "read "
+			   "lower than the part can give",
+			   gov, drv ? drv : "?");
 	} else {
-		set(f, DOCTOR_OK, NULL, "governor=%s (%s)", gov, drv ? drv : "?");
+		doctor_set(f, DOCTOR_OK, NULL, "governor=%s (%s)", gov, drv ? drv : "?");
 	}
 }
 
 static long long numa_nodes(const json_t *h)
 {
 	long long n = 0;
-	return int_at(h, "numa", "nodes", &n) ? n : 0;
+	return doctor_int_at(h, "numa", "nodes", &n) ? n : 0;
 }
 
 /* A NUMA knob that matters on two or more nodes, and only when set. */
@@ -220,14 +188,15 @@ static void numa_knob(const json_t *h, struct doctor_finding *f, const char *kno
 {
 	long long nodes = numa_nodes(h), mode = 0;
 
-	if (!int_at(h, "knobs", knob, &mode))
-		set(f, DOCTOR_UNKNOWN, NULL, "no %s recorded", sysctl);
+	if (!doctor_int_at(h, "knobs", knob, &mode))
+		doctor_set(f, DOCTOR_UNKNOWN, NULL, "no %s recorded", sysctl);
 	else if (nodes < 2)
-		set(f, DOCTOR_NA, NULL, "one NUMA node (%s=%lld)", sysctl, mode);
+		doctor_set(f, DOCTOR_NA, NULL, "one NUMA node (%s=%lld)", sysctl, mode);
 	else if (mode != 0)
-		set(f, when_set, fix, "%s=%lld on %lld nodes: %s", sysctl, mode, nodes, what);
+		doctor_set(f, when_set, fix, "%s=%lld on %lld nodes: %s", sysctl, mode, nodes,
+			   what);
 	else
-		set(f, DOCTOR_OK, NULL, "%s=0 on %lld nodes", sysctl, nodes);
+		doctor_set(f, DOCTOR_OK, NULL, "%s=0 on %lld nodes", sysctl, nodes);
 }
 
 /* With zone_reclaim_mode set the kernel reclaims a node's page cache before it
@@ -263,32 +232,32 @@ long long doctor_unaccounted_bytes(const json_t *memory, int *have)
 	long long total, v, sum = 0, hp = 0, hsz = 0, kr = 0, sr = 0;
 
 	*have = 0;
-	if (!int_at(memory, "MemTotal", NULL, &total))
+	if (!doctor_int_at(memory, "MemTotal", NULL, &total))
 		return 0;
 	for (size_t i = 0; i < ARRAY_SIZE(needed); i++) {
-		if (!int_at(memory, needed[i], NULL, &v))
+		if (!doctor_int_at(memory, needed[i], NULL, &v))
 			return 0;
 		sum += v;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(optional); i++)
-		if (int_at(memory, optional[i], NULL, &v))
+		if (doctor_int_at(memory, optional[i], NULL, &v))
 			sum += v;
 	/* hugetlb pages of every size, else the default size's pool */
-	if (int_at(memory, "Hugetlb", NULL, &v))
+	if (doctor_int_at(memory, "Hugetlb", NULL, &v))
 		sum += v;
-	else if (int_at(memory, "HugePages_Total", NULL, &hp) &&
-		 int_at(memory, "Hugepagesize", NULL, &hsz))
+	else if (doctor_int_at(memory, "HugePages_Total", NULL, &hp) &&
+		 doctor_int_at(memory, "Hugepagesize", NULL, &hsz))
 		sum += hp * hsz;
 	/* free pages on per-CPU lists (zoneinfo): free, but not in MemFree; the
 	 * ZFS ARC (arcstats size; a part of it may sit in Slab or VmallocUsed,
 	 * so this errs towards less unaccounted, not more) */
-	if (int_at(memory, "pcp_free_bytes", NULL, &v))
+	if (doctor_int_at(memory, "pcp_free_bytes", NULL, &v))
 		sum += v;
-	if (int_at(memory, "zfs_arc_bytes", NULL, &v))
+	if (doctor_int_at(memory, "zfs_arc_bytes", NULL, &v))
 		sum += v;
 	/* reclaimable kernel memory other than slab: pools that report themselves */
-	if (int_at(memory, "KReclaimable", NULL, &kr) &&
-	    int_at(memory, "SReclaimable", NULL, &sr) && kr > sr)
+	if (doctor_int_at(memory, "KReclaimable", NULL, &kr) &&
+	    doctor_int_at(memory, "SReclaimable", NULL, &sr) && kr > sr)
 		sum += kr - sr;
 	*have = 1;
 	return total - sum;
@@ -305,38 +274,42 @@ long long doctor_unaccounted_bytes(const json_t *memory, int *have)
 
 static void rule_unaccounted(const json_t *h, struct doctor_finding *f)
 {
-	const json_t *mem = at(h, "memory", NULL);
+	const json_t *mem = doctor_at(h, "memory", NULL);
 	long long total = 0, un, gpu = 0, arc = 0;
 	char also[96] = "";
 	int have;
 
 	un = doctor_unaccounted_bytes(mem, &have);
-	if (!have || !int_at(mem, "MemTotal", NULL, &total) || total <= 0) {
-		set(f, DOCTOR_UNKNOWN, NULL,
-		    "the fingerprint lacks the /proc/meminfo counters (recorded by an older "
-		    "mempath?)");
+	if (!have || !doctor_int_at(mem, "MemTotal", NULL, &total) || total <= 0) {
+		doctor_set(f, DOCTOR_UNKNOWN, NULL,
+			   "the fingerprint lacks the /proc/meminfo counters (recorded by an older "
+			   "mempath?)");
 		return;
 	}
-	gpu = int_at(mem, "GPUActive", NULL, &gpu) || int_at(mem, "GPUReclaim", NULL, &gpu);
-	if (int_at(mem, "zfs_arc_bytes", NULL, &arc) && arc > 0)
+	gpu = doctor_int_at(mem, "GPUActive", NULL, &gpu) ||
+	      doctor_int_at(mem, "GPUReclaim", NULL, &gpu);
+	if (doctor_int_at(mem, "zfs_arc_bytes", NULL, &arc) && arc > 0)
 		snprintf(also, sizeof(also), " (ZFS ARC %.2f GiB%s counted as owned)", arc / GiB,
 			 gpu ? ", GPUActive/GPUReclaim" : "");
 	else if (gpu)
 		snprintf(also, sizeof(also), " (GPUActive/GPUReclaim counted as owned)");
 	if (un > UNACCOUNTED_WARN_BYTES && un > UNACCOUNTED_WARN_FRACTION * (double)total)
-		set(f, DOCTOR_WARN,
-		    "stop the GPU/accelerator processes and look again: what stays missing is "
-		    "held by a driver after its owner exited (mempath phantom -- CMD finds the "
-		    "command that leaves it; phantom --gpu SIZE checks the GPU driver); kernel "
-		    "buffers that running processes hold (pipe buffers, for one) also count here",
-		    "%.2f GiB of %.1f GiB RAM (%.1f%%) is in no /proc/meminfo counter%s", un / GiB,
-		    total / GiB, 100.0 * (double)un / (double)total, also);
+		doctor_set(
+			f, DOCTOR_WARN,
+			"stop the GPU/accelerator processes and look again: what stays missing is "
+			"held by a driver after its owner exited (mempath phantom -- CMD finds the "
+			"command that leaves it; phantom --gpu SIZE checks the GPU driver); kernel "
+			"buffers that running processes hold (pipe buffers, for one) also count "
+			"here",
+			"%.2f GiB of %.1f GiB RAM (%.1f%%) is in no /proc/meminfo counter%s",
+			un / GiB, total / GiB, 100.0 * (double)un / (double)total, also);
 	else
-		set(f, DOCTOR_OK, NULL,
-		    "%.2f GiB of %.1f GiB RAM (%.1f%%) in no /proc/meminfo counter (limit: %.0f "
-		    "GiB and %.0f%%)%s",
-		    un / GiB, total / GiB, 100.0 * (double)un / (double)total,
-		    UNACCOUNTED_WARN_BYTES / GiB, 100 * UNACCOUNTED_WARN_FRACTION, also);
+		doctor_set(f, DOCTOR_OK, NULL,
+			   "%.2f GiB of %.1f GiB RAM (%.1f%%) in no /proc/meminfo counter (limit: "
+			   "%.0f "
+			   "GiB and %.0f%%)%s",
+			   un / GiB, total / GiB, 100.0 * (double)un / (double)total,
+			   UNACCOUNTED_WARN_BYTES / GiB, 100 * UNACCOUNTED_WARN_FRACTION, also);
 }
 
 /* Pages freed to a per-CPU list are free and handed out first, but MemFree and
@@ -348,21 +321,24 @@ static void rule_pcp_free(const json_t *h, struct doctor_finding *f)
 {
 	long long pcp = 0, total = 0;
 
-	if (!int_at(h, "memory", "pcp_free_bytes", &pcp) ||
-	    !int_at(h, "memory", "MemTotal", &total) || total <= 0) {
-		set(f, DOCTOR_UNKNOWN, NULL, "per-CPU list counts (/proc/zoneinfo) not recorded");
+	if (!doctor_int_at(h, "memory", "pcp_free_bytes", &pcp) ||
+	    !doctor_int_at(h, "memory", "MemTotal", &total) || total <= 0) {
+		doctor_set(f, DOCTOR_UNKNOWN, NULL,
+			   "per-CPU list counts (/proc/zoneinfo) not recorded");
 		return;
 	}
 	if (pcp > UNACCOUNTED_WARN_BYTES && pcp > UNACCOUNTED_WARN_FRACTION * (double)total)
-		set(f, DOCTOR_INFO,
-		    "nothing to fix; what reads MemAvailable for leaks or sizes must add them "
-		    "(mempath phantom does) or wait: the lists drain over tens of seconds or "
-		    "under pressure",
-		    "%.2f GiB of free pages on per-CPU lists (%.1f%% of RAM): free, but in "
-		    "neither MemFree nor MemAvailable",
-		    pcp / GiB, 100.0 * (double)pcp / (double)total);
+		doctor_set(
+			f, DOCTOR_INFO,
+			"nothing to fix; what reads MemAvailable for leaks or sizes must add them "
+			"(mempath phantom does) or wait: the lists drain over tens of seconds or "
+			"under pressure",
+			"%.2f GiB of free pages on per-CPU lists (%.1f%% of RAM): free, but in "
+			"neither MemFree nor MemAvailable",
+			pcp / GiB, 100.0 * (double)pcp / (double)total);
 	else
-		set(f, DOCTOR_OK, NULL, "%.2f GiB of free pages on per-CPU lists", pcp / GiB);
+		doctor_set(f, DOCTOR_OK, NULL, "%.2f GiB of free pages on per-CPU lists",
+			   pcp / GiB);
 }
 
 /* Pages reserved for hugetlbfs are gone from MemAvailable whether used or not. */
@@ -371,158 +347,23 @@ static void rule_hugetlb_reserved(const json_t *h, struct doctor_finding *f)
 	long long total = 0, free_p = 0, size = 0;
 	char free_s[32] = "?";
 
-	if (!int_at(h, "memory", "HugePages_Total", &total) ||
-	    !int_at(h, "memory", "Hugepagesize", &size)) {
-		set(f, DOCTOR_UNKNOWN, NULL, "no HugePages_Total recorded");
+	if (!doctor_int_at(h, "memory", "HugePages_Total", &total) ||
+	    !doctor_int_at(h, "memory", "Hugepagesize", &size)) {
+		doctor_set(f, DOCTOR_UNKNOWN, NULL, "no HugePages_Total recorded");
 		return;
 	}
 	if (total == 0) {
-		set(f, DOCTOR_OK, NULL, "no hugetlbfs pages reserved");
+		doctor_set(f, DOCTOR_OK, NULL, "no hugetlbfs pages reserved");
 		return;
 	}
-	if (int_at(h, "memory", "HugePages_Free", &free_p))
+	if (doctor_int_at(h, "memory", "HugePages_Free", &free_p))
 		snprintf(free_s, sizeof(free_s), "%lld", free_p);
-	set(f, DOCTOR_INFO,
-	    "if nothing maps hugetlbfs here, echo 0 > /proc/sys/vm/nr_hugepages returns it; "
-	    "THP gives huge pages without a reservation",
-	    "%lld hugetlbfs pages of %.0f MiB reserved (%.2f GiB; %s free): out of "
-	    "MemAvailable whether used or not",
-	    total, size / MiB, (double)total * (double)size / GiB, free_s);
-}
-
-/* The GPU part of the fingerprint: its device array, or NULL with the level
- * and evidence set (no GPU part recorded, or no usable GPU). */
-static const json_t *gpu_devices(const json_t *h, struct doctor_finding *f)
-{
-	const json_t *gpu = at(h, "gpu", NULL), *devs = at(h, "gpu", "devices", NULL);
-	const char *why = str_at(h, "gpu", "unsupported");
-
-	if (json_is_array(devs) && json_array_size(devs) > 0)
-		return devs;
-	if (!gpu)
-		set(f, DOCTOR_UNKNOWN, NULL, "no GPU part in the fingerprint");
-	else
-		set(f, DOCTOR_NA, NULL, "no usable GPU%s%s", why ? ": " : "", why ? why : "");
-	return NULL;
-}
-
-/* Appends "GPU i" to a list of device indices. */
-static void add_index(char *buf, size_t len, const json_t *dev)
-{
-	size_t used = strlen(buf);
-	json_t *i = json_object_get(dev, "index");
-	if (used < len)
-		snprintf(buf + used, len - used, "%s%lld", used ? ", " : "",
-			 json_is_integer(i) ? json_integer_value(i) : -1LL);
-}
-
-/* Without persistence mode the driver tears a GPU's state down when its last
- * client exits, and the next process pays the initialisation again. */
-static void rule_gpu_persistence(const json_t *h, struct doctor_finding *f)
-{
-	const json_t *devs = gpu_devices(h, f), *d;
-	char off[128] = "", unknown[128] = "";
-	size_t i;
-
-	if (!devs)
-		return;
-	json_array_foreach (devs, i, d) {
-		const char *pm = json_string_value(json_object_get(d, "persistence_mode"));
-		if (!pm)
-			add_index(unknown, sizeof(unknown), d);
-		else if (strcmp(pm, "enabled") != 0)
-			add_index(off, sizeof(off), d);
-	}
-	if (off[0])
-		set(f, DOCTOR_WARN,
-		    "run nvidia-persistenced (or nvidia-smi -pm 1) so the driver keeps the GPUs "
-		    "initialised between processes",
-		    "persistence mode off on GPU %s: each process that finds the GPU idle pays "
-		    "its initialisation (first context, first allocation)",
-		    off);
-	else if (unknown[0])
-		set(f, DOCTOR_UNKNOWN, NULL, "persistence mode not readable on GPU %s (NVML?)",
-		    unknown);
-	else
-		set(f, DOCTOR_OK, NULL, "persistence mode on, %zu GPU(s)", json_array_size(devs));
-}
-
-/* A link trained narrower than the slot halves host<->device copies for good;
- * a lower generation can be the GPU saving power while idle. */
-static void rule_gpu_pcie(const json_t *h, struct doctor_finding *f)
-{
-	const json_t *devs = gpu_devices(h, f), *d;
-	char narrow[256] = "", slow[256] = "";
-	size_t i;
-	int have = 0;
-
-	if (!devs)
-		return;
-	json_array_foreach (devs, i, d) {
-		long long w = 0, wm = 0, g = 0, gm = 0;
-		int hw = int_at(d, "pcie_link_width", NULL, &w) &&
-			 int_at(d, "pcie_link_width_max", NULL, &wm);
-		int hg = int_at(d, "pcie_link_gen", NULL, &g) &&
-			 int_at(d, "pcie_link_gen_max", NULL, &gm);
-		size_t u;
-		have |= hw || hg;
-		if (hw && w < wm && (u = strlen(narrow)) < sizeof(narrow))
-			snprintf(narrow + u, sizeof(narrow) - u, "%sGPU %zu x%lld of x%lld",
-				 u ? ", " : "", i, w, wm);
-		if (hg && g < gm && (u = strlen(slow)) < sizeof(slow))
-			snprintf(slow + u, sizeof(slow) - u, "%sGPU %zu gen %lld of %lld",
-				 u ? ", " : "", i, g, gm);
-	}
-	if (!have)
-		set(f, DOCTOR_UNKNOWN, NULL, "PCIe link width and generation not recorded");
-	else if (narrow[0])
-		set(f, DOCTOR_WARN,
-		    "reseat the card or check the riser, slot wiring and BIOS bifurcation; "
-		    "gpu.copy shows the pinned H2D/D2H rate it costs",
-		    "PCIe link narrower than the device supports: %s%s%s", narrow,
-		    slow[0] ? "; " : "", slow);
-	else if (slow[0])
-		set(f, DOCTOR_INFO,
-		    "read it again under load (GPUs lower the link speed when idle): run "
-		    "gpu.copy and compare pinned H2D/D2H with the generation's rate",
-		    "PCIe link below its top generation when read: %s", slow);
-	else
-		set(f, DOCTOR_OK, NULL, "PCIe links at full width and generation on %zu GPU(s)",
-		    json_array_size(devs));
-}
-
-/* Without HMM or ATS a kernel cannot dereference malloc'd or mmap'd memory:
- * such buffers reach the GPU only through copies (pageable copies are staged
- * through pinned buffers) or after registering them. */
-static void rule_gpu_system_memory(const json_t *h, struct doctor_finding *f)
-{
-	const json_t *devs = gpu_devices(h, f), *d;
-	const char *mode, *hmm_off;
-	long long pma = -1;
-
-	if (!devs)
-		return;
-	d = json_array_get(devs, 0);
-	mode = json_string_value(json_object_get(d, "addressing_mode"));
-	hmm_off = str_at(json_object_get(d, "driver"), "uvm_params", "uvm_disable_hmm");
-	if (!int_at(d, "pageable_memory_access", NULL, &pma) && !mode) {
-		set(f, DOCTOR_UNKNOWN, NULL, "addressing mode not recorded");
-		return;
-	}
-	if (pma == 1)
-		set(f, DOCTOR_OK, NULL,
-		    "pageable memory access on (addressing mode %s): kernels can use malloc'd "
-		    "memory; gpu.first_touch measures what it costs",
-		    mode ? mode : "?");
-	else
-		set(f, DOCTOR_INFO,
-		    "pass host buffers through cudaHostRegister or allocate them with "
-		    "cudaMallocHost / cudaMallocManaged; HMM needs NVIDIA's open kernel modules "
-		    "with nvidia_uvm's HMM on (uvm_disable_hmm=N) and a kernel built with HMM "
-		    "(CONFIG_HMM_MIRROR, CONFIG_DEVICE_PRIVATE)",
-		    "addressing mode %s, PageableMemoryAccess=0%s%s: GPU kernels cannot read "
-		    "malloc'd or mmap'd memory; it reaches the GPU only by copies",
-		    mode ? mode : "?", hmm_off ? ", uvm_disable_hmm=" : "", hmm_off ? hmm_off : "");
+	doctor_set(f, DOCTOR_INFO,
+		   "if nothing maps hugetlbfs here, echo 0 > /proc/sys/vm/nr_hugepages returns it; "
+		   "THP gives huge pages without a reservation",
+		   "%lld hugetlbfs pages of %.0f MiB reserved (%.2f GiB; %s free): out of "
+		   "MemAvailable whether used or not",
+		   total, size / MiB, (double)total * (double)size / GiB, free_s);
 }
 
 /* The price of the THP trap: first touch of memory that does not ask (what
@@ -568,12 +409,12 @@ static const struct rule {
 	{"pcp_free", "free pages parked on per-CPU lists, missing from MemFree",
 	 "mempath phantom --cpu 1G", rule_pcp_free, NULL},
 	{"hugetlb_reserved", "memory reserved for hugetlbfs", NULL, rule_hugetlb_reserved, NULL},
-	{"gpu_persistence", "GPU driver state kept between processes", NULL, rule_gpu_persistence,
-	 NULL},
-	{"gpu_pcie", "GPU PCIe link width and generation", "mempath probe gpu.copy", rule_gpu_pcie,
-	 NULL},
+	{"gpu_persistence", "GPU driver state kept between processes", NULL,
+	 doctor_rule_gpu_persistence, NULL},
+	{"gpu_pcie", "GPU PCIe link width and generation", "mempath probe gpu.copy",
+	 doctor_rule_gpu_pcie, NULL},
 	{"gpu_system_memory", "system-allocated memory reachable by GPU kernels (HMM/ATS)",
-	 "mempath probe gpu.first_touch", rule_gpu_system_memory, NULL},
+	 "mempath probe gpu.first_touch", doctor_rule_gpu_system_memory, NULL},
 };
 
 const struct doctor_cost *doctor_cost_of(const char *id)
