@@ -94,10 +94,9 @@ static int set_value(const struct arg *a, void *opts, const char *v)
 			*(const char **)field(opts, a) = v;
 			return 0;
 		}
-		list = xstrdup(a->choices);
-		for (char *c = list; *c; c++)
-			if (*c == '|')
-				*c = ',';
+		list = xcalloc(2 * strlen(a->choices) + 1, 1);
+		for (const char *c = a->choices; *c; c++)
+			strcat(list, *c == '|' ? ", " : (char[]){*c, '\0'});
 		error("unknown %s '%s' (%s)", name, v, list);
 		free(list);
 		return -1;
@@ -226,37 +225,43 @@ static void put_indented(FILE *f, const char *text, int indent)
 	}
 }
 
-/* "-o, --output FILE", "    --suite S" or "-n N": the option column of the usage. */
+/* "-o, --output FILE", "    --suite S" or "-n N": the option column of the
+ * usage; a choice shows its choices as the value ("--format term|md"). */
 static void left_column(const struct arg *a, char *buf, size_t len)
 {
+	const char *meta = a->type == ARG_T_CHOICE ? a->choices : a->meta;
 	if (!a->name)
-		snprintf(buf, len, "-%c%s%s", a->short_name, a->meta ? " " : "",
-			 a->meta ? a->meta : "");
+		snprintf(buf, len, "-%c%s%s", a->short_name, meta ? " " : "", meta ? meta : "");
 	else if (a->short_name)
-		snprintf(buf, len, "-%c, --%s%s%s", a->short_name, a->name, a->meta ? " " : "",
-			 a->meta ? a->meta : "");
+		snprintf(buf, len, "-%c, --%s%s%s", a->short_name, a->name, meta ? " " : "",
+			 meta ? meta : "");
 	else
-		snprintf(buf, len, "    --%s%s%s", a->name, a->meta ? " " : "",
-			 a->meta ? a->meta : "");
+		snprintf(buf, len, "    --%s%s%s", a->name, meta ? " " : "", meta ? meta : "");
 }
+
+/* Option columns wider than this put their help on the next line. */
+#define USAGE_COLUMN 28
 
 void args_usage(const struct command *c, FILE *f)
 {
 	int width = (int)strlen("-h, --help");
-	char left[96];
+	char left[160];
 	fprintf(f, "usage: mempath %s%s%s%s\n", c->name, c->args ? " [options]" : "",
 		c->synopsis ? " " : "", c->synopsis ? c->synopsis : "");
 	if (c->about)
 		fprintf(f, "\n%s", c->about);
 	for (const struct arg *a = c->args; a && a->type; a++) {
 		left_column(a, left, sizeof(left));
-		if ((int)strlen(left) > width)
+		if ((int)strlen(left) > width && (int)strlen(left) <= USAGE_COLUMN)
 			width = (int)strlen(left);
 	}
 	fprintf(f, "\noptions:\n");
 	for (const struct arg *a = c->args; a && a->type; a++) {
 		left_column(a, left, sizeof(left));
-		fprintf(f, "  %-*s  ", width, left);
+		if ((int)strlen(left) > width)
+			fprintf(f, "  %s\n  %-*s  ", left, width, "");
+		else
+			fprintf(f, "  %-*s  ", width, left);
 		put_indented(f, a->help, width + 4);
 		fputc('\n', f);
 	}

@@ -133,6 +133,15 @@ static int doctor_main(void *p, const struct cmd_line *l)
 	} else {
 		host = o->from ? host_from_file(o->from) : sysinfo_collect();
 	}
+	report_format_parse(o->format, &fmt);
+	/* The fingerprint may come from another machine's file: the term and md
+	 * reports read a copy with its strings escaped for the terminal or
+	 * Markdown, so the evidence quoted from it injects nothing. */
+	if (host && (fmt == REPORT_TERM || fmt == REPORT_MD)) {
+		json_t *safe = report_escape_json(host, fmt);
+		json_decref(host);
+		host = safe;
+	}
 	if (!host || doctor_check(host, &rep) != 0) {
 		json_decref(host);
 		run_free(s.run);
@@ -140,7 +149,6 @@ static int doctor_main(void *p, const struct cmd_line *l)
 	}
 	rc = o->measure && (measure_costs(&s, &rep) != 0 || session_end(&s) != 0) ? 2 : 0;
 	doc = (struct doctor_doc){&rep, host, o->from ? o->from : "this machine", when, s.run};
-	report_format_parse(o->format, &fmt);
 	if (!rc)
 		rc = report_doctor_write_file(&doc, fmt, o->out) != 0 ? 2
 		     : rep.count[DOCTOR_WARN]			      ? 1

@@ -50,4 +50,3 @@ void doctor_set(struct doctor_finding *f, enum doctor_level l, const char *fix, 
 	f->level = l;
 	f->fix = l == DOCTOR_WARN || l == DOCTOR_INFO ? fix : NULL;
 }
-

@@ -21,7 +21,8 @@ static const json_t *gpu_devices(const json_t *h, struct doctor_finding *f)
 	if (!gpu)
 		doctor_set(f, DOCTOR_UNKNOWN, NULL, "no GPU part in the fingerprint");
 	else
-		doctor_set(f, DOCTOR_NA, NULL, "no usable GPU%s%s", why ? ": " : "", why ? why : "");
+		doctor_set(f, DOCTOR_NA, NULL, "no usable GPU%s%s", why ? ": " : "",
+			   why ? why : "");
 	return NULL;
 }
 
@@ -53,17 +54,20 @@ void doctor_rule_gpu_persistence(const json_t *h, struct doctor_finding *f)
 			add_index(off, sizeof(off), d);
 	}
 	if (off[0])
-		doctor_set(f, DOCTOR_WARN,
-		    "run nvidia-persistenced (or nvidia-smi -pm 1) so the driver keeps the GPUs "
-		    "initialised between processes",
-		    "persistence mode off on GPU %s: each process that finds the GPU idle pays "
-		    "its initialisation (first context, first allocation)",
-		    off);
+		doctor_set(
+			f, DOCTOR_WARN,
+			"run nvidia-persistenced (or nvidia-smi -pm 1) so the driver keeps the "
+			"GPUs "
+			"initialised between processes",
+			"persistence mode off on GPU %s: each process that finds the GPU idle pays "
+			"its initialisation (first context, first allocation)",
+			off);
 	else if (unknown[0])
-		doctor_set(f, DOCTOR_UNKNOWN, NULL, "persistence mode not readable on GPU %s (NVML?)",
-		    unknown);
+		doctor_set(f, DOCTOR_UNKNOWN, NULL,
+			   "persistence mode not readable on GPU %s (NVML?)", unknown);
 	else
-		doctor_set(f, DOCTOR_OK, NULL, "persistence mode on, %zu GPU(s)", json_array_size(devs));
+		doctor_set(f, DOCTOR_OK, NULL, "persistence mode on, %zu GPU(s)",
+			   json_array_size(devs));
 }
 
 /* A link trained narrower than the slot halves host<->device copies for good;
@@ -96,18 +100,19 @@ void doctor_rule_gpu_pcie(const json_t *h, struct doctor_finding *f)
 		doctor_set(f, DOCTOR_UNKNOWN, NULL, "PCIe link width and generation not recorded");
 	else if (narrow[0])
 		doctor_set(f, DOCTOR_WARN,
-		    "reseat the card or check the riser, slot wiring and BIOS bifurcation; "
-		    "gpu.copy shows the pinned H2D/D2H rate it costs",
-		    "PCIe link narrower than the device supports: %s%s%s", narrow,
-		    slow[0] ? "; " : "", slow);
+			   "reseat the card or check the riser, slot wiring and BIOS bifurcation; "
+			   "gpu.copy shows the pinned H2D/D2H rate it costs",
+			   "PCIe link narrower than the device supports: %s%s%s", narrow,
+			   slow[0] ? "; " : "", slow);
 	else if (slow[0])
 		doctor_set(f, DOCTOR_INFO,
-		    "read it again under load (GPUs lower the link speed when idle): run "
-		    "gpu.copy and compare pinned H2D/D2H with the generation's rate",
-		    "PCIe link below its top generation when read: %s", slow);
+			   "read it again under load (GPUs lower the link speed when idle): run "
+			   "gpu.copy and compare pinned H2D/D2H with the generation's rate",
+			   "PCIe link below its top generation when read: %s", slow);
 	else
-		doctor_set(f, DOCTOR_OK, NULL, "PCIe links at full width and generation on %zu GPU(s)",
-		    json_array_size(devs));
+		doctor_set(f, DOCTOR_OK, NULL,
+			   "PCIe links at full width and generation on %zu GPU(s)",
+			   json_array_size(devs));
 }
 
 /* Without HMM or ATS a kernel cannot dereference malloc'd or mmap'd memory:
@@ -129,18 +134,21 @@ void doctor_rule_gpu_system_memory(const json_t *h, struct doctor_finding *f)
 		return;
 	}
 	if (pma == 1)
-		doctor_set(f, DOCTOR_OK, NULL,
-		    "pageable memory access on (addressing mode %s): kernels can use malloc'd "
-		    "memory; gpu.first_touch measures what it costs",
-		    mode ? mode : "?");
+		doctor_set(
+			f, DOCTOR_OK, NULL,
+			"pageable memory access on (addressing mode %s): kernels can use malloc'd "
+			"memory; gpu.first_touch measures what it costs",
+			mode ? mode : "?");
 	else
-		doctor_set(f, DOCTOR_INFO,
-		    "pass host buffers through cudaHostRegister or allocate them with "
-		    "cudaMallocHost / cudaMallocManaged; HMM needs NVIDIA's open kernel modules "
-		    "with nvidia_uvm's HMM on (uvm_disable_hmm=N) and a kernel built with HMM "
-		    "(CONFIG_HMM_MIRROR, CONFIG_DEVICE_PRIVATE)",
-		    "addressing mode %s, PageableMemoryAccess=0%s%s: GPU kernels cannot read "
-		    "malloc'd or mmap'd memory; it reaches the GPU only by copies",
-		    mode ? mode : "?", hmm_off ? ", uvm_disable_hmm=" : "", hmm_off ? hmm_off : "");
+		doctor_set(
+			f, DOCTOR_INFO,
+			"pass host buffers through cudaHostRegister or allocate them with "
+			"cudaMallocHost / cudaMallocManaged; HMM needs NVIDIA's open kernel "
+			"modules "
+			"with nvidia_uvm's HMM on (uvm_disable_hmm=N) and a kernel built with HMM "
+			"(CONFIG_HMM_MIRROR, CONFIG_DEVICE_PRIVATE)",
+			"addressing mode %s, PageableMemoryAccess=0%s%s: GPU kernels cannot read "
+			"malloc'd or mmap'd memory; it reaches the GPU only by copies",
+			mode ? mode : "?", hmm_off ? ", uvm_disable_hmm=" : "",
+			hmm_off ? hmm_off : "");
 }
-

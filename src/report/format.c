@@ -4,7 +4,10 @@
 #include "report/format.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "base/util.h"
 
 int report_format_parse(const char *s, enum report_format *out)
 {
@@ -59,10 +62,15 @@ void report_md_cell(FILE *f, const char *s)
 
 void report_csv_field(FILE *f, const char *s)
 {
+	/* A cell a spreadsheet would run as a formula (OWASP CSV injection)
+	 * gets a leading apostrophe; a bare CR would end the row: quote it. */
+	int formula = s && strchr("=+-@\t\r", s[0]) && s[0];
 	if (!s)
 		s = "";
-	if (strpbrk(s, ",\"\n")) {
+	if (formula || strpbrk(s, ",\"\n\r")) {
 		fputc('"', f);
+		if (formula)
+			fputc('\'', f);
 		for (; *s; s++) {
 			if (*s == '"')
 				fputc('"', f);
@@ -87,4 +95,92 @@ void report_html_text(FILE *f, const char *s)
 		else
 			fputc(*s, f);
 	}
+}
+
+/* ---- text from a file, made safe for the output ---- */
+
+static void grow(char **buf, size_t *len, size_t *cap, const char *add, size_t n)
+{
+	if (*len + n + 1 > *cap) {
+		*cap = 2 * (*len + n + 1);
+		*buf = xrealloc(*buf, *cap);
+	}
+	memcpy(*buf + *len, add, n);
+	*len += n;
+	(*buf)[*len] = '\0';
+}
+
+char *report_term_escape(const char *s)
+{
+	size_t len = 0, cap = strlen(s) + 1;
+	char *out = xmalloc(cap);
+	out[0] = '\0';
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		char esc[8];
+		if (*p == '\n')
+			grow(&out, &len, &cap, "\\n", 2);
+		else if (*p == '\t')
+			grow(&out, &len, &cap, "\\t", 2);
+		else if (*p < 0x20 || *p == 0x7f)
+			grow(&out, &len, &cap, esc,
+			     (size_t)snprintf(esc, sizeof(esc), "\\x%02x", *p));
+		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) /* a C1 control in UTF-8 */
+			grow(&out, &len, &cap, esc,
+			     (size_t)snprintf(esc, sizeof(esc), "\\u%04x", (unsigned)*++p));
+		else
+			grow(&out, &len, &cap, (const char *)p, 1);
+	}
+	return out;
+}
+
+char *report_md_escape(const char *s)
+{
+	size_t len = 0, cap = strlen(s) + 1;
+	char *out = xmalloc(cap);
+	out[0] = '\0';
+	for (const char *p = s; *p; p++) {
+		const char *rep = *p == '<'			       ? "&lt;"
+				  : *p == '\n' || *p == '\r'	       ? " "
+				  : *p == '(' && p > s && p[-1] == ']' ? "\\("
+								       : NULL;
+		if (rep)
+			grow(&out, &len, &cap, rep, strlen(rep));
+		else
+			grow(&out, &len, &cap, p, 1);
+	}
+	return out;
+}
+
+json_t *report_escape_json(json_t *j, enum report_format fmt)
+{
+	char *(*esc)(const char *) = fmt == REPORT_TERM ? report_term_escape
+				     : fmt == REPORT_MD ? report_md_escape
+							: NULL;
+	json_t *out, *v;
+	const char *k;
+	size_t i;
+	if (!esc || !j)
+		return json_incref(j);
+	if (json_is_string(j)) {
+		char *e = esc(json_string_value(j));
+		out = json_string(e);
+		free(e);
+		return out ? out : json_string("?"); /* not valid UTF-8 */
+	}
+	if (json_is_array(j)) {
+		out = json_array();
+		json_array_foreach (j, i, v)
+			json_array_append_new(out, report_escape_json(v, fmt));
+		return out;
+	}
+	if (json_is_object(j)) {
+		out = json_object();
+		json_object_foreach (j, k, v) {
+			char *ek = esc(k);
+			json_object_set_new(out, ek, report_escape_json(v, fmt));
+			free(ek);
+		}
+		return out;
+	}
+	return json_incref(j);
 }

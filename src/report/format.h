@@ -17,10 +17,24 @@ void report_fmt_value(double v, char *buf, size_t len);
 const char *report_jstr(const json_t *o, const char *key);
 /* Text as one Markdown table cell ('|' escaped, newlines as spaces). */
 void report_md_cell(FILE *f, const char *s);
-/* One RFC 4180 field (quoted when it holds a comma, quote or newline). */
+/* One RFC 4180 field (quoted when it holds a comma, quote, CR or newline; a
+ * cell starting with = + - @ tab or CR is prefixed with an apostrophe so no
+ * spreadsheet runs it as a formula). */
 void report_csv_field(FILE *f, const char *s);
 /* s as HTML text or attribute value, & < > " ' escaped (NULL prints
  * nothing). Every string that came from a file goes through it. */
 void report_html_text(FILE *f, const char *s);
+
+/* Text from a file (results files are written on other machines) made safe
+ * for a terminal: control characters as \xNN (\n, \t), C1 controls as
+ * \u00NN, so no escape sequence is executed and no line is forged. New string. */
+char *report_term_escape(const char *s);
+/* ... and for Markdown: '<' as an entity (no HTML tag, no autolink), "](" as
+ * "]\\(" (no inline link or image), line breaks as spaces (no forged line or
+ * heading); '|' in table cells is report_md_cell's. New string. */
+char *report_md_escape(const char *s);
+/* A deep copy of j with every string and key escaped for fmt (term or md);
+ * a new reference to j for the other formats, which escape as they write. */
+json_t *report_escape_json(json_t *j, enum report_format fmt);
 
 #endif

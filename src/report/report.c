@@ -10,41 +10,55 @@
 #include "report/json.h"
 #include "report/md.h"
 #include "report/term.h"
+#include "results/results_json.h"
+#include "verdict/compare_json.h"
 #include <math.h>
 #include <string.h>
 
+/* Every string from the file passes the format's escaping: a copy of the run
+ * with its strings escaped is what the term and md writers see. */
 int report_write(const struct run *r, enum report_format fmt, FILE *f)
 {
-	switch (fmt) {
-	case REPORT_TERM:
-		return report_term(r, f);
-	case REPORT_MD:
-		return report_md(r, f);
-	case REPORT_JSON:
-		return report_json(r, f);
-	case REPORT_CSV:
-		return report_csv(r, f);
-	case REPORT_HTML:
-		return report_html(r, f);
+	json_t *raw, *safe;
+	struct run *copy;
+	int rc;
+	if (fmt == REPORT_TERM || fmt == REPORT_MD) {
+		raw = run_to_json(r);
+		safe = report_escape_json(raw, fmt);
+		copy = run_from_json(safe, "the run to print");
+		json_decref(raw);
+		json_decref(safe);
+		if (!copy)
+			return -1;
+		rc = fmt == REPORT_TERM ? report_term(copy, f) : report_md(copy, f);
+		run_free(copy);
+		return rc;
 	}
-	return -1;
+	return fmt == REPORT_JSON  ? report_json(r, f)
+	       : fmt == REPORT_CSV ? report_csv(r, f)
+				   : report_html(r, f);
 }
 
 int report_compare_write(const struct comparison *c, enum report_format fmt, FILE *f)
 {
-	switch (fmt) {
-	case REPORT_TERM:
-		return report_compare_term(c, f);
-	case REPORT_MD:
-		return report_compare_md(c, f);
-	case REPORT_JSON:
-		return report_compare_json(c, f);
-	case REPORT_CSV:
-		return report_compare_csv(c, f);
-	case REPORT_HTML:
-		return report_compare_html(c, f);
+	json_t *raw, *safe;
+	struct comparison *copy;
+	int rc;
+	if (fmt == REPORT_TERM || fmt == REPORT_MD) {
+		raw = comparison_to_json(c);
+		safe = report_escape_json(raw, fmt);
+		copy = comparison_from_json(safe, "the comparison to print");
+		json_decref(raw);
+		json_decref(safe);
+		if (!copy)
+			return -1;
+		rc = fmt == REPORT_TERM ? report_compare_term(copy, f) : report_compare_md(copy, f);
+		comparison_free(copy);
+		return rc;
 	}
-	return -1;
+	return fmt == REPORT_JSON  ? report_compare_json(c, f)
+	       : fmt == REPORT_CSV ? report_compare_csv(c, f)
+				   : report_compare_html(c, f);
 }
 
 /* One thing to render, either kind. */
