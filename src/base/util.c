@@ -286,3 +286,19 @@ int write_rendered(const char *path, int (*render)(const void *arg, FILE *f), co
 	free(buf);
 	return rc;
 }
+
+int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	return a && b && stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+int check_output_not_input(const char *out, char *const *inputs, size_t n)
+{
+	for (size_t i = 0; out && i < n; i++)
+		if (same_file(out, inputs[i]))
+			return error("refusing to write '%s': it is also an input (%s)", out,
+				     inputs[i]);
+	return 0;
+}

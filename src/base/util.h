@@ -51,6 +51,12 @@ int write_file_atomic(const char *path, const char *data, size_t len);
  * Returns 0 or -1 (error printed). */
 int write_rendered(const char *path, int (*render)(const void *arg, FILE *f), const void *arg);
 
+/* 1 when a and b name the same existing file (same device and inode). */
+int same_file(const char *a, const char *b);
+/* An output that is one of the inputs is refused before anything is read:
+ * -1 after "refusing to write 'out': it is also an input", else 0. */
+int check_output_not_input(const char *out, char *const *inputs, size_t n);
+
 /* Deterministic, fast PRNG (splitmix64 seeding xoshiro256**). */
 struct rng {
 	uint64_t s[4];

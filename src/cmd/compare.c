@@ -71,6 +71,8 @@ static int compare_main(void *p, const struct cmd_line *l)
 		return error("compare needs at least two results files (see 'mempath compare "
 			     "--help')"),
 		       2;
+	if (check_output_not_input(co->out, l->argv, (size_t)l->argc) != 0)
+		return 2;
 	runs = xcalloc((size_t)l->argc, sizeof(*runs));
 	for (int i = 0; i < l->argc; i++) {
 		runs[n] = run_read_file(l->argv[i]);

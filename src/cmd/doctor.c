@@ -122,6 +122,8 @@ static int doctor_main(void *p, const struct cmd_line *l)
 		       2;
 	if (o->measure && o->from)
 		return error("--measure measures this machine; it does not go with --from"), 2;
+	if (o->from && check_output_not_input(o->out, (char *const *)&o->from, 1) != 0)
+		return 2;
 	memset(&s, 0, sizeof(s));
 	runner_opts_default(&s.ropts);
 	time_iso8601(when, sizeof(when));

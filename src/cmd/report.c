@@ -39,6 +39,8 @@ static int report_main(void *p, const struct cmd_line *l)
 	if (l->argc != 1)
 		return error("report needs exactly one results file (see 'mempath report --help')"),
 		       2;
+	if (check_output_not_input(o->out, l->argv, 1) != 0)
+		return 2;
 	report_format_parse(o->format, &fmt);
 	j = results_load_file(l->argv[0]);
 	if (!j)

@@ -22,6 +22,14 @@ echo '{"schema": "mempath/run/1", "probes": [{"name": "x", "status": "ok", "metr
 expect_fail 2 "$MEMPATH" report badsample.json
 printf '\000\001\002' >binary.json
 expect_fail 2 "$MEMPATH" report binary.json
+# An output that is one of the inputs is refused and the input kept.
+cp "$top/tests/data/cmp-aa-1.json" in.json
+ln -s in.json link.json
+expect_fail 2 "$MEMPATH" report in.json --format md -o in.json
+expect_fail 2 "$MEMPATH" compare in.json "$top/tests/data/cmp-aa-2.json" -o link.json
+expect_fail 2 "$MEMPATH" doctor --from in.json -o in.json
+grep -q 'refusing to write' err.txt || fail "no reason given: $(cat err.txt)"
+cmp -s in.json "$top/tests/data/cmp-aa-1.json" || fail "an input was overwritten"
 # Sizes above 80% of MemAvailable are refused unless --force.
 "$MEMPATH" probe cpu.first_touch size=64T --reps 1 --warmups 0 >out.txt 2>err.txt
 grep -q "MemAvailable" out.txt err.txt || fail "an oversize request should name MemAvailable"
