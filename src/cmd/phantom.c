@@ -225,7 +225,12 @@ static int phantom_main(void *p, const struct cmd_line *l)
 	runner_opts_default(&s.ropts);
 	s.out_path = out_path;
 	progress("mempath: collecting the machine's fingerprint ...");
-	session_begin(&s, argc, argv, label, NULL);
+	if (session_begin(&s, argc, argv, label, NULL) != 0) {
+		run_free(s.run);
+		free(ser);
+		free(out_path);
+		return 1;
+	}
 	probe_result_init(&res, "work.phantom");
 	res.extra = json_object();
 	probe_result_add_option(&res, "command", what);

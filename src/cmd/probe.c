@@ -80,7 +80,11 @@ static int probe_main(void *p, const struct cmd_line *l)
 	report_format_parse(o->format, &fmt);
 	util_set_quiet(o->quiet);
 	runner_install_signals();
-	session_begin(&s, l->all_argc, l->all_argv, o->label, NULL);
+	if (session_begin(&s, l->all_argc, l->all_argv, o->label, NULL) != 0) {
+		run_free(s.run);
+		free(kvs);
+		return 1;
+	}
 	s.total = 1;
 	if (session_run_probe(&s, pr, kvs, n_kvs) != 0)
 		rc = 1;

@@ -92,7 +92,11 @@ static int run_main(void *p, const struct cmd_line *l)
 	s.out_path = out_path;
 	runner_install_signals();
 	progress("mempath: collecting the machine's fingerprint ...");
-	session_begin(&s, l->all_argc, l->all_argv, o->label, o->suite);
+	if (session_begin(&s, l->all_argc, l->all_argv, o->label, o->suite) != 0) {
+		run_free(s.run);
+		free(out_path);
+		return 1;
+	}
 	for (size_t i = 0; i < probe_table_len; i++)
 		if (session_suite_has(o->suite, probe_table[i], s.gpu_present) &&
 		    (!o->only || in_list(o->only, probe_table[i]->name)))

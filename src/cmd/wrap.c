@@ -295,7 +295,13 @@ static int wrap_main(void *p, const struct cmd_line *l)
 	s.out_path = out_path;
 	workload_install_signals();
 	progress("mempath: collecting the machine's fingerprint ...");
-	session_begin(&s, argc, argv, label, NULL);
+	if (session_begin(&s, argc, argv, label, NULL) != 0) {
+		run_free(s.run);
+		free(out_path);
+		free(joined);
+		json_decref(cmdj);
+		return 1;
+	}
 	probe_result_init(&res, "work.wrap");
 	probe_result_add_option(&res, "command", joined);
 	{

@@ -50,7 +50,14 @@ char *session_default_path(const char *label)
 	return path;
 }
 
-void session_begin(struct session *s, int argc, char **argv, const char *label, const char *suite)
+static int save(struct session *s)
+{
+	if (!s->out_path)
+		return 0;
+	return run_write_file(s->run, s->out_path);
+}
+
+int session_begin(struct session *s, int argc, char **argv, const char *label, const char *suite)
 {
 	char now[32];
 	json_t *gpu, *devices;
@@ -65,6 +72,7 @@ void session_begin(struct session *s, int argc, char **argv, const char *label, 
 	r->suite = suite ? xstrdup(suite) : NULL;
 	time_iso8601(now, sizeof(now));
 	r->start_time = xstrdup(now);
+	r->complete = 0; /* until session_end */
 	r->host = sysinfo_collect();
 	r->knobs_start = json_incref(json_object_get(r->host, "knobs"));
 	r->noise = json_object();
@@ -72,14 +80,9 @@ void session_begin(struct session *s, int argc, char **argv, const char *label, 
 	gpu = json_object_get(r->host, "gpu");
 	devices = gpu ? json_object_get(gpu, "devices") : NULL;
 	s->gpu_present = devices && json_is_array(devices) && json_array_size(devices) > 0;
+	return save(s);
 }
 
-static int save(struct session *s)
-{
-	if (!s->out_path)
-		return 0;
-	return run_write_file(s->run, s->out_path);
-}
 
 int session_run_probe(struct session *s, const struct probe *p, char *const *kvs, size_t n_kvs)
 {
@@ -104,5 +107,6 @@ int session_end(struct session *s)
 	s->run->knobs_end = sysinfo_knobs();
 	json_object_set_new(s->run->noise, "end", sysinfo_noise());
 	s->run->interrupted = runner_interrupted();
+	s->run->complete = 1;
 	return save(s);
 }

@@ -17,8 +17,11 @@ struct session {
 	unsigned done, total;
 };
 
-/* Starts a run: records argv, label, suite, start time, fingerprint, knobs. */
-void session_begin(struct session *s, int argc, char **argv, const char *label, const char *suite);
+/* Starts a run: records argv, label, suite, start time, fingerprint, knobs,
+ * and writes out_path at once (marked incomplete), so an output that cannot
+ * be written is known before any work. Returns 0, or -1 after an error line
+ * (s->run is set either way: free it). */
+int session_begin(struct session *s, int argc, char **argv, const char *label, const char *suite);
 /* Runs one probe with user options; appends its result; rewrites out_path.
  * Returns 0, or -1 for bad options or a failed write (error printed). */
 int session_run_probe(struct session *s, const struct probe *p, char *const *kvs, size_t n_kvs);

@@ -15,7 +15,11 @@
 
 static void head_lines(const struct comparison *c, FILE *f, const char *strong)
 {
-	char *line = comparison_controls_line(c);
+	char *line = comparison_incomplete_line(c);
+	if (line)
+		fprintf(f, "%s%s%s\n", strong, line, strong);
+	free(line);
+	line = comparison_controls_line(c);
 	if (line)
 		fprintf(f, "%s%s%s\n", strong, line, strong);
 	free(line);

@@ -244,6 +244,10 @@ int report_html(const struct run *r, FILE *f)
 	}
 	report_doctor_traps(r->host, REPORT_HTML, f);
 	fputs("</ul>\n", f);
+	if (!r->complete)
+		fputs("<p class=\"warn\">Incomplete run: the file was saved before the run ended "
+		      "(killed?); results are partial.</p>\n",
+		      f);
 	if (r->interrupted)
 		fputs("<p class=\"warn\">Interrupted: partial results.</p>\n", f);
 	for (size_t i = 0; i < r->n_probes; i++)

@@ -80,6 +80,10 @@ static void compare_head(FILE *f, const struct comparison *c)
 	char *line = comparison_controls_line(c);
 
 	/* what invalidates the verdicts comes first, as in every other format */
+	char *partial = comparison_incomplete_line(c);
+	if (partial)
+		html_put(f, "<p class=\"warn\">", partial, "</p>\n");
+	free(partial);
 	if (line)
 		html_put(f, "<p class=\"warn\">", line, "</p>\n");
 	free(line);

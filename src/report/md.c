@@ -28,6 +28,9 @@ int report_md(const struct run *r, FILE *f)
 					   : "off")
 				: "?");
 	report_doctor_traps(r->host, REPORT_MD, f);
+	if (!r->complete)
+		fprintf(f, "\n**Incomplete run: the file was saved before the run ended (killed?); "
+			   "results are partial.**\n");
 	if (r->interrupted)
 		fprintf(f, "\n**Interrupted: partial results.**\n");
 	for (size_t i = 0; i < r->n_probes; i++) {

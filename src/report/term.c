@@ -24,6 +24,9 @@ int report_term(const struct run *r, FILE *f)
 	fprintf(f, "host %s  kernel %s  cpu %s\n", host_str(r, "hostname"), host_str(r, "kernel"),
 		model && json_is_string(model) ? json_string_value(model) : "?");
 	report_doctor_traps(r->host, REPORT_TERM, f);
+	if (!r->complete)
+		fprintf(f, "INCOMPLETE RUN: the file was saved before the run ended (killed?); "
+			   "results are partial\n");
 	if (r->interrupted)
 		fprintf(f, "INTERRUPTED: partial results\n");
 	for (size_t i = 0; i < r->n_probes; i++) {

@@ -73,6 +73,7 @@ struct run *run_new(void)
 {
 	struct run *r = xcalloc(1, sizeof(*r));
 	r->schema = xstrdup(RESULTS_SCHEMA);
+	r->complete = 1;
 	return r;
 }
 

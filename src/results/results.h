@@ -115,6 +115,7 @@ struct run {
 	struct probe_result *probes;
 	size_t n_probes, cap_probes;
 	int interrupted; /* Ctrl-C: partial run */
+	int complete; /* the run ended; the saves before say 0, so a killed run reads incomplete */
 };
 
 struct run *run_new(void);

@@ -105,6 +105,7 @@ json_t *run_to_json(const struct run *r)
 	json_object_set_new(o, "start_time", str_or_null(r->start_time));
 	json_object_set_new(o, "end_time", str_or_null(r->end_time));
 	json_object_set_new(o, "interrupted", json_boolean(r->interrupted));
+	json_object_set_new(o, "complete", json_boolean(r->complete));
 	/* set_new: json_object_set would keep a second reference to a new empty host */
 	json_object_set_new(o, "host", r->host ? json_incref(r->host) : json_object());
 	json_object_set_new(o, "knobs",
@@ -441,6 +442,8 @@ struct run *run_from_json(json_t *j, const char *what)
 	    get_str(&rd, j, "end_time", 0, &r->end_time))
 		goto fail;
 	r->interrupted = json_is_true(json_object_get(j, "interrupted"));
+	/* absent in files from before the flag: those were written once, whole */
+	r->complete = !json_is_false(json_object_get(j, "complete"));
 	r->host = get_obj(j, "host");
 	r->noise = get_obj(j, "noise");
 	knobs = json_object_get(j, "knobs");

@@ -107,14 +107,17 @@ json_t *comparison_to_json(const struct comparison *c)
 	for (size_t j = 0; j < c->n_legs; j++) {
 		const struct run *r = c->legs[j].run;
 		char v[2] = {c->legs[j].variant, 0};
-		json_array_append_new(
-			legs,
+		json_t *l =
 			json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o}", "file", c->legs[j].file,
 				  "name", c->legs[j].name, "variant", v, "label",
 				  r->label ? json_string(r->label) : json_null(), "start_time",
 				  r->start_time ? json_string(r->start_time) : json_null(),
 				  "end_time", r->end_time ? json_string(r->end_time) : json_null(),
-				  "host", host_brief(r)));
+				  "host", host_brief(r));
+		/* only when it matters, so older comparisons read the same */
+		if (!r->complete)
+			json_object_set_new(l, "incomplete", json_true());
+		json_array_append_new(legs, l);
 	}
 	json_object_set_new(o, "legs", legs);
 	for (size_t k = 0; k < op->n_controls; k++)
@@ -313,6 +316,7 @@ static int legs_from_json(struct rd *rd, json_t *legs)
 		if (host && !json_is_object(host))
 			return bad(rd, "host", "is not an object");
 		r = c->owned->legs[k] = run_new();
+		r->complete = !json_is_true(json_object_get(l, "incomplete"));
 		r->label = label ? xstrdup(label) : NULL;
 		r->start_time = start ? xstrdup(start) : NULL;
 		r->end_time = end ? xstrdup(end) : NULL;

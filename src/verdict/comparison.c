@@ -87,6 +87,21 @@ static char *append(char *s, const char *fmt, const char *a, const char *b)
 	return t;
 }
 
+char *comparison_incomplete_line(const struct comparison *c)
+{
+	char *s = NULL;
+	for (size_t j = 0; j < c->n_legs; j++) {
+		if (c->legs[j].run->complete)
+			continue;
+		if (!s)
+			s = xstrdup("incomplete runs - verdicts rest on partial results:");
+		s = append(s, "%s %s (%s),", c->legs[j].name, c->legs[j].file);
+	}
+	if (s)
+		s[strlen(s) - 1] = '\0';
+	return s;
+}
+
 char *comparison_controls_line(const struct comparison *c)
 {
 	char *s = NULL;

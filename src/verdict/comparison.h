@@ -130,6 +130,9 @@ void comparison_free(struct comparison *c);
 void compare_owned_free(struct compare_owned *o);
 /* Any non-control metric with verdict LOSS (for --fail-on-loss). */
 int comparison_has_loss(const struct comparison *c);
+/* "incomplete runs - verdicts rest on partial results: B (b.json)" or NULL
+ * when every leg's run ended; caller frees. */
+char *comparison_incomplete_line(const struct comparison *c);
 /* "controls moved - verdicts untrusted: X (LOSS), Y (VOID)" or NULL; caller frees. */
 char *comparison_controls_line(const struct comparison *c);
 /* "summary: 1 WIN, 0 LOSS, 3 NOWIN, 0 UNSTABLE; geomean 1.31x ..."; caller frees. */

@@ -3,7 +3,9 @@
 "$MEMPATH" run --suite cpu --reps 2 --warmups 0 -o int.json >int.out 2>int.err &
 pid=$!
 i=0
-while [ ! -f int.json ] && [ $i -lt 600 ]; do
+# The file is written at the start (incomplete) and after every probe: wait
+# for the first probe's result.
+while ! grep -q '"status": "ok"' int.json 2>/dev/null && [ $i -lt 600 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
