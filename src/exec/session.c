@@ -83,7 +83,6 @@ int session_begin(struct session *s, int argc, char **argv, const char *label, c
 	return save(s);
 }
 
-
 int session_run_probe(struct session *s, const struct probe *p, char *const *kvs, size_t n_kvs)
 {
 	struct probe_result res;

@@ -32,3 +32,20 @@ csv_value() {
 			next }
 		$1 == p && $3 == m && $4 == l { print $8 }'
 }
+# spawn CMD...: runs CMD in the background as the leader of a session of its
+# own; $spawned is its pid, which is also the session id, so what it leaves
+# behind is told apart from the processes of any test running beside this one
+# (another `make test` runs the same commands).
+spawn() {
+	setsid "$@" &
+	spawned=$!
+}
+# left SID [PATTERN]: pids of the processes still in session SID (whose
+# command line matches PATTERN); nothing when none is.
+left() {
+	if [ $# -gt 1 ]; then
+		pgrep -s "$1" -f "$2"
+	else
+		pgrep -s "$1"
+	fi
+}

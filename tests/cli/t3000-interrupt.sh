@@ -1,7 +1,7 @@
 # results io: Ctrl-C ends the children and still writes what was measured
 . "$top/tests/cli/lib.sh"
-"$MEMPATH" run --suite cpu --reps 2 --warmups 0 -o int.json >int.out 2>int.err &
-pid=$!
+spawn "$MEMPATH" run --suite cpu --reps 2 --warmups 0 -o int.json >int.out 2>int.err
+pid=$spawned
 i=0
 # The file is written at the start (incomplete) and after every probe: wait
 # for the first probe's result.
@@ -17,5 +17,5 @@ rc=$?
 "$MEMPATH" report int.json --format csv >int.csv || fail "partial results unreadable"
 grep -q '"interrupted": true' int.json || fail "partial run not marked interrupted"
 [ "$(awk -F, 'NR > 1 && $2 == "ok"' int.csv | wc -l)" -gt 0 ] || fail "nothing measured kept"
-pgrep -f "mempath run --suite cpu --reps 2" >/dev/null && fail "children left running"
+left $pid >/dev/null && fail "children left running: $(left $pid)"
 exit 0

@@ -3,9 +3,9 @@
 # a run that ends marks its file complete.
 . "$top/tests/cli/lib.sh"
 d=$top/tests/data
-"$MEMPATH" run --suite quick --only cpu.latency --reps 6 --warmups 0 -o k.json \
-	>run.out 2>run.err &
-pid=$!
+spawn "$MEMPATH" run --suite quick --only cpu.latency --reps 6 --warmups 0 -o k.json \
+	>run.out 2>run.err
+pid=$spawned
 # The file is written as soon as the fingerprint is taken; kill before the
 # probe ends.
 i=0
@@ -15,7 +15,7 @@ while [ ! -s k.json ] && [ $i -lt 600 ]; do
 done
 kill -9 $pid 2>/dev/null
 wait $pid 2>/dev/null
-pkill -9 -f "mempath run --suite quick --only cpu.latency" 2>/dev/null
+pkill -9 -s $pid 2>/dev/null # its probe child
 [ -s k.json ] || fail "no results file was saved within 60 s"
 grep -q '"complete": false' k.json || fail "a file saved mid-run says complete: $(grep complete k.json)"
 "$MEMPATH" report k.json >r.txt || fail "report of the killed run exited $?"

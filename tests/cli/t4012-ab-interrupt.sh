@@ -25,9 +25,9 @@ grep -q '^# exited 0' d1/restore.log || fail "restore did not finish"
 grep -q 'killed by signal\|exited' d1/leg-2-setup.log || fail "setup log not closed"
 
 rm -f state
-"$MEMPATH" ab --a 'echo A >state' --b 'echo B >state' --restore 'echo restored >state' -o d2 \
-	-- probe cpu.first_touch size=64M touch=write pages=4k,thp --warmups 0 --reps 100000 >out2.txt 2>err2.txt &
-pid=$!
+spawn "$MEMPATH" ab --a 'echo A >state' --b 'echo B >state' --restore 'echo restored >state' -o d2 \
+	-- probe cpu.first_touch size=64M touch=write pages=4k,thp --warmups 0 --reps 100000 >out2.txt 2>err2.txt
+pid=$spawned
 wait_for d2/leg-1-setup.log
 sleep 1
 kill -INT $pid
@@ -37,5 +37,5 @@ rc=$?
 [ "$(cat state)" = restored ] || fail "state after Ctrl-C: $(cat state)"
 grep -q 'restore (interrupted by SIGINT)' d2/restore.log || fail "restore.log: $(cat d2/restore.log)"
 grep -q '"interrupted": true' d2/leg-1-A.json || fail "the leg did not keep its partial results"
-pgrep -f 'reps 100000' >/dev/null && fail "leg children left running"
+left $pid >/dev/null && fail "leg children left running: $(left $pid)"
 exit 0
