@@ -107,15 +107,87 @@ int mem_smaps_range(const void *addr, size_t len, struct smaps_info *out)
 	return 0;
 }
 
+/* Reads a cgroup file's number ("max" and v1's near-2^63 "no limit" read
+ * as 0: no limit). */
+static uint64_t cgroup_number(const char *dir, const char *file, int *found)
+{
+	char *path = xasprintf("%s/%s", dir, file), *t = read_line_str(path), *end;
+	unsigned long long v = 0;
+	free(path);
+	*found = 0;
+	if (t && strcmp(t, "max") != 0) {
+		v = strtoull(t, &end, 10);
+		*found = end != t && !*end;
+	}
+	free(t);
+	return *found && v < (1ull << 62) ? v : 0;
+}
+
+/* The smallest limit - usage from dir up to root (both in the same mount). */
+static uint64_t room_up(const char *root, char *rel, const char *limit_f, const char *usage_f)
+{
+	uint64_t room = 0;
+	for (;;) {
+		char *dir = xasprintf("%s%s", root, rel);
+		int have_l, have_u;
+		uint64_t l = cgroup_number(dir, limit_f, &have_l);
+		uint64_t u = cgroup_number(dir, usage_f, &have_u);
+		char *slash = strrchr(rel, '/');
+		free(dir);
+		if (have_l && l > 0) {
+			uint64_t r = l > u ? l - u : 0;
+			if (room == 0 || r < room)
+				room = r ? r : 1;
+		}
+		if (!slash || slash == rel)
+			break;
+		*slash = '\0';
+	}
+	return room;
+}
+
+uint64_t mem_cgroup_room(const char *root, const char *cgroup_text)
+{
+	uint64_t room = 0;
+	for (const char *p = cgroup_text; p && *p;) {
+		size_t len = strcspn(p, "\n");
+		char *line = xasprintf("%.*s", (int)len, p), *c1 = strchr(line, ':'), *c2;
+		c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		if (c2) {
+			uint64_t r = 0;
+			*c2 = '\0';
+			if (strcmp(c1 + 1, "") == 0 && strncmp(line, "0", 1) == 0) {
+				r = room_up(root, c2 + 1, "memory.max", "memory.current");
+			} else if (strstr(c1 + 1, "memory")) {
+				char *mroot = xasprintf("%s/memory", root);
+				r = room_up(mroot, c2 + 1, "memory.limit_in_bytes",
+					    "memory.usage_in_bytes");
+				free(mroot);
+			}
+			if (r && (room == 0 || r < room))
+				room = r;
+		}
+		free(line);
+		p += len;
+		if (*p == '\n')
+			p++;
+	}
+	return room;
+}
+
 uint64_t mem_available_bytes(void)
 {
 	struct kv_list l;
 	int found = 0;
 	int64_t v = 0;
+	char *cg = read_file_str("/proc/self/cgroup", NULL);
+	uint64_t avail, room = cg ? mem_cgroup_room("/sys/fs/cgroup", cg) : 0;
+	free(cg);
 	if (meminfo_read(&l) == 0)
 		v = kv_get(&l, "MemAvailable", &found);
 	kv_free(&l);
-	return found && v > 0 ? (uint64_t)v : 0;
+	avail = found && v > 0 ? (uint64_t)v : 0;
+	return room && (avail == 0 || room < avail) ? room : avail;
 }
 
 int mem_check_size(uint64_t bytes, int force, const char *what)
@@ -124,10 +196,10 @@ int mem_check_size(uint64_t bytes, int force, const char *what)
 	if (avail == 0)
 		return 0; /* cannot tell; the child's OOM is then caught by the runner */
 	if ((double)bytes > 0.8 * (double)avail && !force)
-		return error(
-			"%s of %.2f GiB is above 80%% of MemAvailable (%.2f GiB); use a smaller "
-			"size or --force",
-			what, (double)bytes / (1 << 30), (double)avail / (1 << 30));
+		return error("%s of %.2f GiB is above 80%% of what this process may use (%.2f GiB: "
+			     "MemAvailable, or the room under its cgroup's memory limit); use a "
+			     "smaller size or --force",
+			     what, (double)bytes / (1 << 30), (double)avail / (1 << 30));
 	return 0;
 }
 

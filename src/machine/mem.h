@@ -47,7 +47,15 @@ int mem_smaps_parse(const char *text, uintptr_t start, uintptr_t end, struct sma
 /* Same for this process (/proc/self/smaps). */
 int mem_smaps_range(const void *addr, size_t len, struct smaps_info *out);
 
-/* MemAvailable in bytes; 0 if unreadable. */
+/* Room left under the memory limits of the cgroups a process is in, the
+ * smallest over its cgroup and every ancestor: cgroup v2 memory.max -
+ * memory.current, v1 memory.limit_in_bytes - memory.usage_in_bytes. 0 when
+ * no limit applies or none can be read. root is the cgroup mount
+ * ("/sys/fs/cgroup"), cgroup_text the contents of /proc/self/cgroup; pure but
+ * for reading under root, so tests pass a fixture tree. */
+uint64_t mem_cgroup_room(const char *root, const char *cgroup_text);
+/* What this process may still use: MemAvailable, or the room under its
+ * cgroup's limit when that is smaller; 0 if unreadable. */
 uint64_t mem_available_bytes(void);
 /* Refuses (error naming `what` and the numbers, -1) a size above 80% of
  * MemAvailable unless force. */

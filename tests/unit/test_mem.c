@@ -6,8 +6,10 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/util.h"
 #include "machine/mem.h"
@@ -132,12 +134,58 @@ static void test_random_cycle(void **state)
 	assert_true(same < 100);
 }
 
+static void put(const char *dir, const char *file, const char *text)
+{
+	char *path = xasprintf("%s/%s", dir, file);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	free(path);
+}
+
+/* The room under cgroup limits: v2 walks up to the root and keeps the
+ * smallest limit - usage; "max" and v1's huge number mean no limit. */
+static void test_cgroup_room(void **state)
+{
+	char root[] = "/tmp/mempath-cg-XXXXXX", *a, *b, *v1, *m, *rm;
+	assert_non_null(mkdtemp(root));
+	a = xasprintf("%s/a", root);
+	b = xasprintf("%s/a/b", root);
+	v1 = xasprintf("%s/memory/x", root);
+	assert_int_equal(mkdir(a, 0755), 0);
+	assert_int_equal(mkdir(b, 0755), 0);
+	put(a, "memory.max", "1000\n");
+	put(a, "memory.current", "300\n");
+	put(b, "memory.max", "max\n");
+	put(b, "memory.current", "100\n");
+	assert_int_equal(mem_cgroup_room(root, "0::/a/b\n"), 700);
+	put(b, "memory.max", "500\n");
+	assert_int_equal(mem_cgroup_room(root, "0::/a/b\n"), 400);
+	assert_int_equal(mem_cgroup_room(root, "0::/\n"), 0);
+	assert_int_equal(mem_cgroup_room(root, "0::/nowhere\n"), 0);
+	m = xasprintf("%s/memory", root);
+	assert_int_equal(mkdir(m, 0755), 0);
+	assert_int_equal(mkdir(v1, 0755), 0);
+	put(v1, "memory.limit_in_bytes", "9223372036854771712\n");
+	put(v1, "memory.usage_in_bytes", "200\n");
+	assert_int_equal(mem_cgroup_room(root, "4:memory:/x\n0::/\n"), 0);
+	put(v1, "memory.limit_in_bytes", "629145600\n");
+	assert_int_equal(mem_cgroup_room(root, "4:memory:/x\n0::/\n"), 629145600 - 200);
+	free(a);
+	free(b);
+	free(v1);
+	free(m);
+	rm = xasprintf("rm -rf '%s'", root);
+	assert_int_equal(system(rm), 0);
+	free(rm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_smaps_fixture),
-		cmocka_unit_test(test_smaps_real_mapping),
-		cmocka_unit_test(test_knee),
+		cmocka_unit_test(test_cgroup_room),	   cmocka_unit_test(test_smaps_fixture),
+		cmocka_unit_test(test_smaps_real_mapping), cmocka_unit_test(test_knee),
 		cmocka_unit_test(test_random_cycle),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
