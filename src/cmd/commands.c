@@ -1,5 +1,8 @@
 /* commands.c - the command table, the top-level usage and `mempath help
  * [COMMAND|PROBE]`, generated from the command and probe tables. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
@@ -77,7 +80,22 @@ const struct command command_help = {
 	.run = help_run,
 };
 
-int commands_main(int argc, char **argv)
+/* What went to stdout must have arrived: a full disk or a closed pipe is an
+ * error (exit 1), not a silent success. SIGPIPE is ignored so that a reader
+ * that goes away (`mempath wrap ... | head`) costs the output, never the
+ * results file: writes fail with EPIPE and are reported instead. Children
+ * get the default disposition back (base/proc). */
+static int stdout_ok(int rc)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "mempath: error: cannot write to standard output: %s\n",
+			strerror(errno ? errno : EIO));
+		return rc ? rc : 1;
+	}
+	return rc;
+}
+
+static int dispatch(int argc, char **argv)
 {
 	const struct command *c;
 	if (argc < 2) {
@@ -99,4 +117,10 @@ int commands_main(int argc, char **argv)
 		return 2;
 	}
 	return args_main(c, argc - 1, argv + 1);
+}
+
+int commands_main(int argc, char **argv)
+{
+	signal(SIGPIPE, SIG_IGN);
+	return stdout_ok(dispatch(argc, argv));
 }

@@ -30,6 +30,16 @@ expect_fail 2 "$MEMPATH" compare in.json "$top/tests/data/cmp-aa-2.json" -o link
 expect_fail 2 "$MEMPATH" doctor --from in.json -o in.json
 grep -q 'refusing to write' err.txt || fail "no reason given: $(cat err.txt)"
 cmp -s in.json "$top/tests/data/cmp-aa-1.json" || fail "an input was overwritten"
+# A write to stdout that fails is an error; a reader that goes away costs the
+# output, never the results file.
+for c in "list" "--version" "help run" "sysinfo --json"; do
+	# shellcheck disable=SC2086
+	"$MEMPATH" $c >/dev/full 2>err.txt && fail "'$c' to a full disk exited 0"
+	grep -q 'cannot write to standard output' err.txt || fail "'$c': $(cat err.txt)"
+done
+"$MEMPATH" wrap -q -n 2 -o w.json -- true 2>/dev/null | true
+[ -s w.json ] || fail "wrap | true lost the results file"
+"$MEMPATH" report w.json >/dev/null || fail "wrap | true left a broken results file"
 # Sizes above 80% of MemAvailable are refused unless --force.
 "$MEMPATH" probe cpu.first_touch size=64T --reps 1 --warmups 0 >out.txt 2>err.txt
 grep -q "MemAvailable" out.txt err.txt || fail "an oversize request should name MemAvailable"
