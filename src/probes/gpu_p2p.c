@@ -31,7 +31,8 @@
 #include "base/list.h"
 #include "base/opt.h"
 #include "base/util.h"
-#include "gpu/gpu.h"
+#include "gpu/backend.h"
+#include "kit/gpu_kit.h"
 #include "kit/measure.h"
 #include "kit/probe.h"
 #include "machine/mem.h"
@@ -127,6 +128,7 @@ struct gp2p {
 /* Stream 0 carries a -> b from the issuer; stream 1 (bidirectional) b -> a from b. */
 static int enqueue(void *arg, unsigned k, struct CUstream_st *s, uint64_t iters)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	struct gp2p *g = arg;
 	struct dev *from = k ? g->b : g->a, *to = k ? g->a : g->b, *on = k ? g->b : g->issuer;
 
@@ -136,16 +138,16 @@ static int enqueue(void *arg, unsigned k, struct CUstream_st *s, uint64_t iters)
 		switch (g->v->kind) {
 		case K_CE:
 		case K_SMALL:
-			rc = gpu_memcpy_peer_async(to->dst, to->id, from->src, from->id,
-						   g->v->kind == K_SMALL ? SMALL_BYTES : g->size,
-						   s);
+			rc = gpu->memcpy_peer_async(to->dst, to->id, from->src, from->id,
+						    g->v->kind == K_SMALL ? SMALL_BYTES : g->size,
+						    s);
 			break;
 		case K_SM:
-			rc = GPU_CHECK(gpu_launch_copy(to->dst, from->src, g->size, &on->grid, s));
+			rc = GPU_CHECK(gpu->launch_copy(to->dst, from->src, g->size, &on->grid, s));
 			break;
 		case K_CHASE:
-			rc = GPU_CHECK(gpu_launch_chase(g->a->chain[g->v->order], g->o->steps,
-							(uint64_t *)g->b->pos, s));
+			rc = GPU_CHECK(gpu->launch_chase(g->a->chain[g->v->order], g->o->steps,
+							 (uint64_t *)g->b->pos, s));
 			break;
 		}
 		if (rc)
@@ -157,11 +159,14 @@ static int enqueue(void *arg, unsigned k, struct CUstream_st *s, uint64_t iters)
 /* Zeroes bytes of d's memory at p (on d). */
 static int poison(struct dev *d, void *p, size_t bytes)
 {
-	return gpu_set_device(d->id) || gpu_memset_async(p, 0, bytes, NULL) || gpu_device_sync();
+	const struct gpu_backend *gpu = gpu_backend();
+
+	return gpu->set_device(d->id) || gpu->memset_async(p, 0, bytes, NULL) || gpu->device_sync();
 }
 
 static int before(void *arg)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	struct gp2p *g = arg;
 	int rc = 0;
 
@@ -170,15 +175,16 @@ static int before(void *arg)
 		     (g->v->bidir && poison(g->a, g->a->dst, g->size));
 	else if (g->v->kind == K_SMALL)
 		rc = poison(g->b, g->b->dst, 8);
-	return rc || gpu_set_device(g->issuer->id) ? -1 : 0;
+	return rc || gpu->set_device(g->issuer->id) ? -1 : 0;
 }
 
 /* The copy in to->dst must hold from's pattern words (checked on to). */
 static int verify(struct dev *from, struct dev *to, size_t bytes)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	uint64_t bad = 0;
 
-	if (gpu_set_device(to->id) || gpu_pattern_verify(to->dst, bytes, SEED(from->id), &bad))
+	if (gpu->set_device(to->id) || gpu->pattern_verify(to->dst, bytes, SEED(from->id), &bad))
 		return -1;
 	if (bad)
 		return gpu_error("copy %s->%s: %" PRIu64 " of %zu words differ from the source",
@@ -188,6 +194,7 @@ static int verify(struct dev *from, struct dev *to, size_t bytes)
 
 static int check(void *arg)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	struct gp2p *g = arg;
 	unsigned long long pos = 0;
 	uint64_t got = 0, want = gpu_pattern_word(SEED(g->a->id), 0) & 0xffffffffull;
@@ -199,20 +206,20 @@ static int check(void *arg)
 		rc = verify(g->a, g->b, g->size) || (g->v->bidir && verify(g->b, g->a, g->size));
 		break;
 	case K_SMALL: /* 4 bytes of the pattern, then the poison (little-endian) */
-		rc = gpu_set_device(g->b->id) || gpu_memcpy(&got, g->b->dst, sizeof(got));
+		rc = gpu->set_device(g->b->id) || gpu->memcpy(&got, g->b->dst, sizeof(got));
 		if (!rc && got != want)
 			rc = gpu_error("4 B copy %s->%s: read 0x%016" PRIx64
 				       ", expected 0x%016" PRIx64,
 				       g->a->name, g->b->name, got, want);
 		break;
 	case K_CHASE: /* the chase must end on a node */
-		rc = gpu_set_device(g->b->id) || gpu_scratch_read(&pos);
+		rc = gpu->set_device(g->b->id) || gpu->scratch_read(&pos);
 		if (!rc && (pos % (NODE_BYTES / 8) || pos / (NODE_BYTES / 8) >= g->nodes))
 			rc = gpu_error("chase %s->%s ended at word %llu, not a node", g->a->name,
 				       g->b->name, pos);
 		break;
 	}
-	return rc || gpu_set_device(g->issuer->id) ? -1 : 0;
+	return rc || gpu->set_device(g->issuer->id) ? -1 : 0;
 }
 
 /* Gated; but if the driver's staged path blocks the host while copies are
@@ -220,6 +227,7 @@ static int check(void *arg)
  * ungated from then on, as gpu.copy times pageable ones, and the run says so. */
 static int measure(struct gp2p *g, struct gpu_samples *s)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	const struct variant *v = g->v;
 	struct gpu_work w = {.enqueue = enqueue,
 			     .before = before,
@@ -236,7 +244,7 @@ static int measure(struct gp2p *g, struct gpu_samples *s)
 
 	if (v->kind == K_CHASE && poison(g->b, g->b->pos, sizeof(*g->b->pos)))
 		return -1;
-	if (gpu_set_device(g->issuer->id))
+	if (gpu->set_device(g->issuer->id))
 		return -1;
 	if (gpu_measure(g->ctx, &w, s) == 0)
 		return 0;
@@ -247,8 +255,8 @@ static int measure(struct gp2p *g, struct gpu_samples *s)
 			       "ungated (the staged path blocked the host behind the gate)");
 	w.gated = 0;
 	gpu_samples_free(s);
-	gpu_clear_error();
-	return gpu_set_device(g->issuer->id) || gpu_measure(g->ctx, &w, s);
+	gpu->clear_error();
+	return gpu->set_device(g->issuer->id) || gpu_measure(g->ctx, &w, s);
 }
 
 /* How a bandwidth variant moves the bytes, for its metric's description. */
@@ -342,6 +350,7 @@ static void note(struct gp2p *g, const char *key, const char *text)
  * call) or too many failed. */
 static int note_error(struct gp2p *g, const char *what)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	char *msg = xasprintf("%s->%s %s: %s", g->a->name, g->b->name, what, gpu_last_error());
 
 	note(g, "errors", msg);
@@ -349,11 +358,11 @@ static int note_error(struct gp2p *g, const char *what)
 		g->first_err = msg;
 	else
 		free(msg);
-	gpu_clear_error();
-	if (++g->n_err >= MAX_ERRORS || gpu_set_device(g->a->id) || gpu_device_sync() ||
-	    gpu_set_device(g->b->id) || gpu_device_sync())
+	gpu->clear_error();
+	if (++g->n_err >= MAX_ERRORS || gpu->set_device(g->a->id) || gpu->device_sync() ||
+	    gpu->set_device(g->b->id) || gpu->device_sync())
 		return -1;
-	gpu_clear_error();
+	gpu->clear_error();
 	return 0;
 }
 
@@ -384,10 +393,11 @@ static int wanted(const struct gp2p *g, const struct variant *v)
 static int enable(struct gp2p *g, struct dev *x, struct dev *y, unsigned need, unsigned *on,
 		  unsigned *was)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	int can = 0, was_on = 0;
 	char buf[160];
 
-	if (gpu_can_access_peer(x->id, y->id, &can))
+	if (gpu->can_access_peer(x->id, y->id, &can))
 		return note_error(g, "cudaDeviceCanAccessPeer");
 	if (!can) {
 		snprintf(buf, sizeof(buf), "%s cannot map %s's memory: its variants not measured",
@@ -395,7 +405,7 @@ static int enable(struct gp2p *g, struct dev *x, struct dev *y, unsigned need, u
 		note(g, "without_peer_access", buf);
 		return 0;
 	}
-	if (gpu_peer_enable(x->id, y->id, &was_on))
+	if (gpu->peer_enable(x->id, y->id, &was_on))
 		return note_error(g, "cudaDeviceEnablePeerAccess");
 	*on |= need;
 	if (was_on) {
@@ -415,6 +425,7 @@ static int enable(struct gp2p *g, struct dev *x, struct dev *y, unsigned need, u
  * 0, or -1 to stop. */
 static int run_pair(struct gp2p *g, struct dev *a, struct dev *b)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	unsigned want = 0, on = 0, was = 0;
 	int rc = 0;
 
@@ -438,9 +449,9 @@ static int run_pair(struct gp2p *g, struct dev *a, struct dev *b)
 		    (variants[i].needs & on) == variants[i].needs)
 			rc = run_variant(g, &variants[i]);
 	/* Restore: off again unless it was on before we came. */
-	if (gpu_set_device(a->id) || gpu_device_sync() || gpu_set_device(b->id) ||
-	    gpu_device_sync() || ((on & ~was & NEED_AB) && gpu_peer_disable(a->id, b->id)) ||
-	    ((on & ~was & NEED_BA) && gpu_peer_disable(b->id, a->id)))
+	if (gpu->set_device(a->id) || gpu->device_sync() || gpu->set_device(b->id) ||
+	    gpu->device_sync() || ((on & ~was & NEED_AB) && gpu->peer_disable(a->id, b->id)) ||
+	    ((on & ~was & NEED_BA) && gpu->peer_disable(b->id, a->id)))
 		return note_error(g, "restoring peer access") ? -1 : rc;
 	return rc;
 }
@@ -448,8 +459,10 @@ static int run_pair(struct gp2p *g, struct dev *a, struct dev *b)
 /* The chase chains in d's memory (d current): random, and page-local. */
 static int build_chains(struct gp2p *g, struct dev *d)
 {
+	const struct gpu_backend *gpu = gpu_backend();
+
 	for (int order = 0; order < 1 + g->have_local; order++)
-		if (gpu_malloc((void **)&d->chain[order], g->nodes * NODE_BYTES) ||
+		if (gpu->malloc((void **)&d->chain[order], g->nodes * NODE_BYTES) ||
 		    gpu_chain_make(d->chain[order], g->nodes, NODE_BYTES,
 				   order ? GROUP_BYTES / NODE_BYTES : g->nodes,
 				   0x1a7e + 2 * (uint64_t)d->id + (uint64_t)order))
@@ -460,15 +473,16 @@ static int build_chains(struct gp2p *g, struct dev *d)
 /* Buffers, pattern, chains and SM grid on d: 0, -1 GPU error, -2 status set. */
 static int setup_dev(struct gp2p *g, struct dev *d)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	uint64_t free_b = 0, total_b = 0, need, margin;
 	int latency = (g->o->tests & TB(T_LATENCY)), per_sm;
 
-	if (gpu_set_device(d->id) || gpu_get_props_of(d->id, &d->props))
+	if (gpu->set_device(d->id) || gpu->get_props(d->id, &d->props))
 		return -1;
-	/* props_of tolerates attributes an older driver lacks; their errors stay
+	/* get_props tolerates attributes an older driver lacks; their errors stay
 	 * latched and the first launcher's check would report them as its own. */
-	gpu_clear_error();
-	if (gpu_mem_info(&free_b, &total_b))
+	gpu->clear_error();
+	if (gpu->mem_info(&free_b, &total_b))
 		return -1;
 	need = 2 * g->size + (latency ? 2 * g->nodes * NODE_BYTES + g->nodes * 4 : 0);
 	margin = total_b / 20 > (1ull << 30) ? total_b / 20 : 1ull << 30;
@@ -485,8 +499,8 @@ static int setup_dev(struct gp2p *g, struct dev *d)
 		per_sm = (int)g->o->sm_blocks;
 	d->grid = (struct gpu_grid){(unsigned)(d->props.sm_count * (per_sm > 0 ? per_sm : 1)), 512,
 				    (unsigned)g->o->sm_unroll};
-	if (gpu_malloc(&d->src, g->size) || gpu_malloc(&d->dst, g->size) ||
-	    gpu_pattern_fill(d->src, g->size, SEED(d->id), NULL) || !(d->pos = gpu_scratch()))
+	if (gpu->malloc(&d->src, g->size) || gpu->malloc(&d->dst, g->size) ||
+	    gpu->pattern_fill(d->src, g->size, SEED(d->id), NULL) || !(d->pos = gpu->scratch()))
 		return -1;
 	json_array_append_new(
 		json_object_get(gpu_extra(g->ctx->res), "devices"),
@@ -513,6 +527,7 @@ static int record_access(struct gp2p *g)
 		 "NativeAtomicSupported: all atomics"},
 		{"p2p_perf_rank", GPU_P2P_PERF_RANK, "PerformanceRank: relative, 0 = best link"},
 	};
+	const struct gpu_backend *gpu = gpu_backend();
 
 	for (int i = 0; i < g->n; i++)
 		for (int j = 0; j < g->n; j++)
@@ -522,9 +537,10 @@ static int record_access(struct gp2p *g)
 
 				g->a = a;
 				g->b = b;
-				if (rows[r].attr < 0 ? gpu_can_access_peer(a->id, b->id, &v)
-						     : gpu_p2p_attr((enum gpu_p2p_attr)rows[r].attr,
-								    a->id, b->id, &v)) {
+				if (rows[r].attr < 0
+					    ? gpu->can_access_peer(a->id, b->id, &v)
+					    : gpu->p2p_attr((enum gpu_p2p_attr)rows[r].attr, a->id,
+							    b->id, &v)) {
 					if (note_error(g, rows[r].name))
 						return -1;
 					continue;
@@ -548,7 +564,7 @@ static const char *gp2p_supported(const void *opts)
 
 	if (no)
 		return no;
-	count = gpu_count();
+	count = gpu_backend()->count();
 	if (count < 2) {
 		snprintf(why, sizeof(why), "needs 2 GPUs, found %d", count);
 		return why;
@@ -562,10 +578,11 @@ static const char *gp2p_supported(const void *opts)
 
 static int gp2p_run(struct probe_ctx *ctx, const void *opts)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	const struct gp2p_opts *o = opts;
 	struct gp2p g = {.ctx = ctx, .o = o};
 	struct gpu_sampler *smp = NULL;
-	int ids[LIST_MAX], rc = PROBE_OK, count = gpu_count();
+	int ids[LIST_MAX], rc = PROBE_OK, count = gpu->count();
 	size_t n = 0;
 	char buf[128];
 
@@ -614,7 +631,7 @@ static int gp2p_run(struct probe_ctx *ctx, const void *opts)
 				       "gated, at most 4 copies (100 small ones) behind a gate");
 	json_object_set_new(gpu_extra(ctx->res), "devices", json_array());
 
-	smp = gpu_sampler_start(100);
+	smp = gpu->sampler_start(100);
 	for (int i = 0; i < g.n && rc == PROBE_OK; i++) {
 		int r = setup_dev(&g, &g.devs[i]);
 
@@ -640,15 +657,15 @@ done:
 		rc = PROBE_FAIL;
 	}
 out:
-	gpu_sampler_stop(smp, ctx->res, "probe");
+	gpu->sampler_stop(smp, ctx->res, "probe");
 	for (int i = 0; i < g.n; i++) {
 		struct dev *d = &g.devs[i];
 
-		gpu_set_device(d->id);
-		gpu_free(d->src);
-		gpu_free(d->dst);
-		gpu_free(d->chain[0]);
-		gpu_free(d->chain[1]);
+		gpu->set_device(d->id);
+		gpu->free(d->src);
+		gpu->free(d->dst);
+		gpu->free(d->chain[0]);
+		gpu->free(d->chain[1]);
 	}
 	free(g.devs);
 	free(g.first_err);
