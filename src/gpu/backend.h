@@ -5,7 +5,7 @@
  * nvml.c and kernels/ *.cu), or NULL when mempath was built without one (no
  * nvcc, or make GPU=0). Callers never include CUDA headers: the types they
  * need are here. What probes build on the table (timing loop, error checks,
- * chase chains) is kit/gpu_kit.h.
+ * chase chains, peer devices) is kit/gpu_kit.h and kit/gpu_peer.h.
  *
  * Never call any of this in a process that will fork probe children: CUDA
  * contexts do not survive fork. Probes run in children; sysinfo collects GPU

@@ -1,8 +1,9 @@
 /* gpu_kit.c - GPU error checks for probes (gpu_kit.h), over the backend's
  * last-error record, so the backend's own failures and the probe's checks
- * land in the one place gpu_fail() reads. */
+ * land in the one place gpu_fail() reads; notes in the probe's extra. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "kit/gpu_kit.h"
 
@@ -44,4 +45,19 @@ int gpu_fail(struct probe_result *res, const char *what)
 	probe_result_set_status(res, STATUS_FAIL, "%s%s%s", what ? what : "", what ? ": " : "",
 				err[0] ? err : "unknown GPU error");
 	return PROBE_FAIL;
+}
+
+void gpu_extra_note(struct probe_result *res, const char *key, const char *text)
+{
+	json_t *a = json_object_get(gpu_extra(res), key), *v;
+	size_t i;
+
+	json_array_foreach (a, i, v)
+		if (strcmp(json_string_value(v), text) == 0)
+			return;
+	if (!a) {
+		a = json_array();
+		json_object_set_new(gpu_extra(res), key, a);
+	}
+	json_array_append_new(a, json_string(text));
 }

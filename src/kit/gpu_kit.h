@@ -45,6 +45,9 @@ static inline json_t *gpu_extra(struct probe_result *res)
 	return res->extra;
 }
 
+/* Appends text to the array extra.<key> unless it is there (gpu_kit.c). */
+void gpu_extra_note(struct probe_result *res, const char *key, const char *text);
+
 /* ---- pointer chases (gpu_chain.c) -------------------------------------- */
 
 /* A pointer-chase cycle through n nodes node_bytes apart in buf (n *
