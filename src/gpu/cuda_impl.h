@@ -1,6 +1,7 @@
 /* cuda_impl.h - private to the CUDA backend (cuda.c, cuda_facts.c,
  * cuda_info.c, peer.c, nvml.c): what its files share. Everyone else reaches
- * these through the table (backend.h).
+ * these through the table (backend.h); tools/layers lets only src/gpu/
+ * include this header.
  */
 #ifndef MEMPATH_GPU_CUDA_IMPL_H
 #define MEMPATH_GPU_CUDA_IMPL_H
