@@ -24,12 +24,13 @@ NVFLAGS ?= -O3 -std=c++17 -Isrc -gencode=arch=compute_80,code=sm_80 \
 # lists the folders and the one direction their includes run (make check-layers).
 HOST_SRC   := $(filter-out src/main.c src/gpu/%,$(wildcard src/*.c src/*/*.c))
 ifeq ($(GPU),1)
-GPU_SRC    := $(filter-out src/gpu/none.c,$(wildcard src/gpu/*.c))
+GPU_SRC    := $(wildcard src/gpu/*.c)
 CU_SRC     := $(wildcard src/gpu/kernels/*.cu)
 LDLIBS     += -L$(CUDA_HOME)/lib64 -lcudart_static -lstdc++
 BASE_CFLAGS += -I$(CUDA_HOME)/include -DMEMPATH_GPU=1
 else
-GPU_SRC    := src/gpu/none.c
+# no backend: gpu_backend() returns NULL and every GPU probe skips
+GPU_SRC    := src/gpu/backends.c
 CU_SRC     :=
 endif
 LIB_SRC := $(HOST_SRC) $(GPU_SRC)

@@ -1,4 +1,5 @@
-/* nvml.c - NVML, loaded with dlopen("libnvidia-ml.so.1") and only read.
+/* nvml.c - the CUDA backend's NVML part, loaded with dlopen("libnvidia-ml.so.1")
+ * and only read.
  *
  * No nvml.h here: the few types and prototypes are declared below as NVML's
  * stable C ABI has them (handles are pointers, results ints, enums ints).
@@ -15,7 +16,8 @@
 #include <time.h>
 
 #include "base/util.h"
-#include "gpu/gpu.h"
+#include "gpu/cuda_impl.h"
+#include "results/results.h"
 
 /* nvmlDevice_t is `struct nvmlDevice_st *`; named here as an opaque handle. */
 struct nvml_device_st;
@@ -124,17 +126,17 @@ static int device0(struct nvml_device_st **d)
 {
 	struct gpu_props p;
 
-	if (gpu_get_props(&p))
+	if (cuda_get_props(0, &p))
 		return -1;
 	return nvml_device_of(p.pci_bus_id, d);
 }
 
-const char *gpu_nvml_unavailable(void)
+const char *nvml_unavailable(void)
 {
 	struct nvml_device_st *d;
 
-	if (gpu_unsupported_reason())
-		return gpu_unsupported_reason();
+	if (cuda_unsupported_reason())
+		return cuda_unsupported_reason();
 	return device0(&d) ? nv.why : NULL;
 }
 
@@ -147,7 +149,7 @@ static void set_uint(json_t *o, const char *key, int (*fn)(struct nvml_device_st
 		json_object_set_new(o, key, json_integer(v));
 }
 
-int gpu_nvml_sysinfo(const char *pci_bus_id, json_t *o)
+int nvml_sysinfo(const char *pci_bus_id, json_t *o)
 {
 	struct nvml_device_st *d;
 	unsigned v;
@@ -266,7 +268,7 @@ static void *sampler_main(void *arg)
 	return NULL;
 }
 
-struct gpu_sampler *gpu_sampler_start(unsigned period_ms)
+struct gpu_sampler *nvml_sampler_start(unsigned period_ms)
 {
 	struct gpu_sampler *s;
 	struct nvml_device_st *d;
@@ -285,7 +287,7 @@ struct gpu_sampler *gpu_sampler_start(unsigned period_ms)
 	return s;
 }
 
-void gpu_sampler_stop(struct gpu_sampler *s, struct probe_result *res, const char *during)
+void nvml_sampler_stop(struct gpu_sampler *s, struct probe_result *res, const char *during)
 {
 	json_t *nvml, *o, *r;
 
@@ -307,10 +309,12 @@ void gpu_sampler_stop(struct gpu_sampler *s, struct probe_result *res, const cha
 		free(s->v[k]);
 	}
 	if (s->n_reason_samples) {
-		nvml = json_object_get(gpu_extra(res), "nvml");
+		if (!res->extra) /* the probe's extra object, created on first use */
+			res->extra = json_object();
+		nvml = json_object_get(res->extra, "nvml");
 		if (!nvml) {
 			nvml = json_object();
-			json_object_set_new(gpu_extra(res), "nvml", nvml);
+			json_object_set_new(res->extra, "nvml", nvml);
 		}
 		o = json_object();
 		r = json_object();

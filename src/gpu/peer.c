@@ -1,19 +1,19 @@
-/* peer.c - the GPU API's peer-to-peer calls (gpu.h, "several devices"): can
- * access peer, link attributes, enabling and disabling peer access, peer
- * copies. Each call that needs another device current switches to it and
+/* peer.c - the CUDA backend's peer-to-peer calls (backend.h, "several
+ * devices"): can access peer, link attributes, enabling and disabling peer
+ * access, peer copies. Each call that needs another device current switches to it and
  * back, so the caller's current device is kept.
  */
 #include <cuda_runtime_api.h>
 
-#include "gpu/gpu.h"
+#include "gpu/cuda_impl.h"
 
-int gpu_can_access_peer(int dev, int peer, int *can)
+int cuda_can_access_peer(int dev, int peer, int *can)
 {
 	*can = 0;
-	return GPU_CHECK(cudaDeviceCanAccessPeer(can, dev, peer));
+	return CUDA_CHECK(cudaDeviceCanAccessPeer(can, dev, peer));
 }
 
-int gpu_p2p_attr(enum gpu_p2p_attr a, int src, int dst, int *v)
+int cuda_p2p_attr(enum gpu_p2p_attr a, int src, int dst, int *v)
 {
 	static const enum cudaDeviceP2PAttr attrs[] = {
 		[GPU_P2P_ACCESS] = cudaDevP2PAttrAccessSupported,
@@ -21,16 +21,16 @@ int gpu_p2p_attr(enum gpu_p2p_attr a, int src, int dst, int *v)
 		[GPU_P2P_PERF_RANK] = cudaDevP2PAttrPerformanceRank};
 
 	*v = 0;
-	return GPU_CHECK(cudaDeviceGetP2PAttribute(v, attrs[a], src, dst));
+	return CUDA_CHECK(cudaDeviceGetP2PAttribute(v, attrs[a], src, dst));
 }
 
-int gpu_peer_enable(int dev, int peer, int *was_enabled)
+int cuda_peer_enable(int dev, int peer, int *was_enabled)
 {
 	int cur = 0;
 	cudaError_t e;
 
 	*was_enabled = 0;
-	if (GPU_CHECK(cudaGetDevice(&cur)) || GPU_CHECK(cudaSetDevice(dev)))
+	if (CUDA_CHECK(cudaGetDevice(&cur)) || CUDA_CHECK(cudaSetDevice(dev)))
 		return -1;
 	e = cudaDeviceEnablePeerAccess(peer, 0);
 	if (e == cudaErrorPeerAccessAlreadyEnabled) {
@@ -40,28 +40,28 @@ int gpu_peer_enable(int dev, int peer, int *was_enabled)
 		*was_enabled = 1;
 		e = cudaSuccess;
 	}
-	if (gpu_check((int)e, "cudaDeviceEnablePeerAccess(peer, 0)")) {
+	if (cuda_check((int)e, "cudaDeviceEnablePeerAccess(peer, 0)")) {
 		cudaSetDevice(cur);
 		return -1;
 	}
-	return GPU_CHECK(cudaSetDevice(cur));
+	return CUDA_CHECK(cudaSetDevice(cur));
 }
 
-int gpu_peer_disable(int dev, int peer)
+int cuda_peer_disable(int dev, int peer)
 {
 	int cur = 0;
 
-	if (GPU_CHECK(cudaGetDevice(&cur)) || GPU_CHECK(cudaSetDevice(dev)))
+	if (CUDA_CHECK(cudaGetDevice(&cur)) || CUDA_CHECK(cudaSetDevice(dev)))
 		return -1;
-	if (GPU_CHECK(cudaDeviceDisablePeerAccess(peer))) {
+	if (CUDA_CHECK(cudaDeviceDisablePeerAccess(peer))) {
 		cudaSetDevice(cur);
 		return -1;
 	}
-	return GPU_CHECK(cudaSetDevice(cur));
+	return CUDA_CHECK(cudaSetDevice(cur));
 }
 
-int gpu_memcpy_peer_async(void *dst, int dst_dev, const void *src, int src_dev, size_t bytes,
-			  struct CUstream_st *s)
+int cuda_memcpy_peer_async(void *dst, int dst_dev, const void *src, int src_dev, size_t bytes,
+			   struct CUstream_st *s)
 {
-	return GPU_CHECK(cudaMemcpyPeerAsync(dst, dst_dev, src, src_dev, bytes, s));
+	return CUDA_CHECK(cudaMemcpyPeerAsync(dst, dst_dev, src, src_dev, bytes, s));
 }

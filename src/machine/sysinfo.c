@@ -12,7 +12,7 @@
 #include "base/kv.h"
 #include "base/util.h"
 #include "exec/runner.h"
-#include "gpu/gpu.h"
+#include "gpu/backend.h"
 #include "workload/phantom.h"
 
 char *sysinfo_bracketed(const char *text)
@@ -315,7 +315,7 @@ static json_t *gpu_part(void)
 		json_object_set_new(o, "unsupported", json_string(why));
 		return o;
 	}
-	json_object_set_new(o, "devices", gpu_sysinfo() ?: json_array());
+	json_object_set_new(o, "devices", gpu_backend()->sysinfo() ?: json_array());
 	return o;
 }
 

@@ -18,7 +18,8 @@
 
 #include "base/opt.h"
 #include "base/util.h"
-#include "gpu/gpu.h"
+#include "gpu/backend.h"
+#include "kit/gpu_kit.h"
 #include "kit/measure.h"
 #include "kit/probe.h"
 #include "results/results.h"
@@ -86,13 +87,14 @@ static void record(struct galloc *a, struct galloc_metrics *m, unsigned i, uint6
 /* cudaMalloc + write; the block is left to the caller. */
 static int alloc_write(struct galloc *a, void **p, uint64_t *call_ns, uint64_t *total_ns)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	uint64_t t0 = time_now_ns(), t1;
 
-	if (gpu_malloc(p, a->bytes))
+	if (gpu->malloc(p, a->bytes))
 		return -1;
 	t1 = time_now_ns();
-	if (GPU_CHECK(gpu_launch_write(*p, a->bytes, &a->grid, 0, 1, a->s)) ||
-	    gpu_stream_sync(a->s))
+	if (GPU_CHECK(gpu->launch_write(*p, a->bytes, &a->grid, 0, 1, a->s)) ||
+	    gpu->stream_sync(a->s))
 		return -1;
 	*call_ns = t1 - t0;
 	*total_ns = time_now_ns() - t0;
@@ -101,6 +103,7 @@ static int alloc_write(struct galloc *a, void **p, uint64_t *call_ns, uint64_t *
 
 static int run_cold_warm(struct galloc *a, int cold, int warm, unsigned n_cold)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	struct galloc_metrics mc, mw;
 	unsigned total = a->ctx->warmups + a->ctx->reps;
 	void **blocks = xcalloc(total, sizeof(void *));
@@ -119,7 +122,7 @@ static int run_cold_warm(struct galloc *a, int cold, int warm, unsigned n_cold)
 		}
 	}
 	for (unsigned i = 0; i < total; i++) {
-		if (gpu_free(blocks[i]))
+		if (gpu->free(blocks[i]))
 			goto out;
 		blocks[i] = NULL;
 	}
@@ -130,7 +133,7 @@ static int run_cold_warm(struct galloc *a, int cold, int warm, unsigned n_cold)
 			uint64_t c, t;
 			void *p;
 
-			if (alloc_write(a, &p, &c, &t) || gpu_free(p))
+			if (alloc_write(a, &p, &c, &t) || gpu->free(p))
 				goto out;
 			record(a, &mw, i, c, t);
 		}
@@ -139,7 +142,7 @@ static int run_cold_warm(struct galloc *a, int cold, int warm, unsigned n_cold)
 out:
 	for (unsigned i = 0; i < total; i++)
 		if (blocks[i])
-			gpu_free(blocks[i]);
+			gpu->free(blocks[i]);
 	free(blocks);
 	return rc;
 }
@@ -148,6 +151,7 @@ out:
  * keep: freed memory stays in the pool, else the pool is trimmed each time. */
 static int run_pool(struct galloc *a, int keep)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	struct galloc_metrics m;
 	unsigned total = a->ctx->warmups + a->ctx->reps;
 
@@ -155,24 +159,25 @@ static int run_pool(struct galloc *a, int keep)
 	metrics_for(a, &m, keep ? "pool_warm" : "pool_cold",
 		    keep ? "cudaMallocAsync from the default pool (release threshold: keep all)"
 			 : "cudaMallocAsync from the default pool, trimmed after each free");
-	if (gpu_pool_keep(keep) || gpu_pool_trim())
+	if (gpu->pool_keep(keep) || gpu->pool_trim())
 		return -1;
 	for (unsigned i = 0; i < total; i++) {
 		uint64_t t0 = time_now_ns(), t1, t2;
 		void *p;
 
-		if (gpu_malloc_async(&p, a->bytes, a->s))
+		if (gpu->malloc_async(&p, a->bytes, a->s))
 			return -1;
 		t1 = time_now_ns();
-		if (GPU_CHECK(gpu_launch_write(p, a->bytes, &a->grid, 0, 1, a->s)) ||
-		    gpu_stream_sync(a->s))
+		if (GPU_CHECK(gpu->launch_write(p, a->bytes, &a->grid, 0, 1, a->s)) ||
+		    gpu->stream_sync(a->s))
 			return -1;
 		t2 = time_now_ns();
-		if (gpu_free_async(p, a->s) || gpu_stream_sync(a->s) || (!keep && gpu_pool_trim()))
+		if (gpu->free_async(p, a->s) || gpu->stream_sync(a->s) ||
+		    (!keep && gpu->pool_trim()))
 			return -1;
 		record(a, &m, i, t1 - t0, t2 - t0);
 	}
-	return gpu_pool_keep(0) || gpu_pool_trim() ? -1 : 0;
+	return gpu->pool_keep(0) || gpu->pool_trim() ? -1 : 0;
 }
 
 static const char *galloc_supported(const void *opts)
@@ -182,6 +187,7 @@ static const char *galloc_supported(const void *opts)
 
 static int galloc_run(struct probe_ctx *ctx, const void *opts)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	const struct galloc_opts *o = opts;
 	struct galloc a = {.ctx = ctx};
 	struct gpu_props props;
@@ -191,7 +197,7 @@ static int galloc_run(struct probe_ctx *ctx, const void *opts)
 	int rc = PROBE_OK;
 	char buf[96];
 
-	if (gpu_get_props(&props) || gpu_mem_info(&free_b, &total_b))
+	if (gpu->get_props(0, &props) || gpu->mem_info(&free_b, &total_b))
 		return gpu_fail(ctx->res, "gpu.alloc setup");
 	a.bytes = o->size_bytes / (2u << 20) * (2u << 20);
 	margin = total_b / 20 > (4ull << 30) ? total_b / 20 : 4ull << 30;
@@ -214,8 +220,8 @@ static int galloc_run(struct probe_ctx *ctx, const void *opts)
 			       "host monotonic clock (allocation is a host call)");
 	a.grid = (struct gpu_grid){(unsigned)props.sm_count * 4, 512, 4};
 
-	smp = gpu_sampler_start(100);
-	if (gpu_stream_create(&a.s)) {
+	smp = gpu->sampler_start(100);
+	if (gpu->stream_create(&a.s)) {
 		rc = gpu_fail(ctx->res, "gpu.alloc setup");
 		goto out;
 	}
@@ -228,8 +234,8 @@ static int galloc_run(struct probe_ctx *ctx, const void *opts)
 		goto out;
 	}
 out:
-	gpu_sampler_stop(smp, ctx->res, "probe");
-	gpu_stream_destroy(a.s);
+	gpu->sampler_stop(smp, ctx->res, "probe");
+	gpu->stream_destroy(a.s);
 	return rc;
 }
 

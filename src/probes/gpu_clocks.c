@@ -17,7 +17,8 @@
 
 #include "base/opt.h"
 #include "base/util.h"
-#include "gpu/gpu.h"
+#include "gpu/backend.h"
+#include "kit/gpu_kit.h"
 #include "kit/measure.h"
 #include "kit/probe.h"
 #include "results/results.h"
@@ -45,15 +46,18 @@ struct gclk {
 
 static int launch(struct gclk *c, int compute)
 {
+	const struct gpu_backend *gpu = gpu_backend();
+
 	if (compute)
-		return GPU_CHECK(gpu_launch_fma(c->fout, (unsigned)c->props.sm_count * 8, 256,
-						FMA_ITERS, NULL));
-	return GPU_CHECK(gpu_launch_copy(c->b, c->a, BUF_BYTES, &c->grid, NULL));
+		return GPU_CHECK(gpu->launch_fma(c->fout, (unsigned)c->props.sm_count * 8, 256,
+						 FMA_ITERS, NULL));
+	return GPU_CHECK(gpu->launch_copy(c->b, c->a, BUF_BYTES, &c->grid, NULL));
 }
 
 /* Runs one load for seconds in ~100 ms chunks; each chunk's rate is a sample. */
 static int run_load(struct probe_ctx *ctx, struct gclk *c, int compute, double seconds)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	const char *during = compute ? "compute" : "bandwidth";
 	double work =
 		compute ? (double)c->props.sm_count * 8 * 256 * FMA_ITERS * 128 : 2.0 * BUF_BYTES;
@@ -70,17 +74,17 @@ static int run_load(struct probe_ctx *ctx, struct gclk *c, int compute, double s
 				       "chunk, CUDA events",
 				       "during", during, NULL);
 	progress("gpu.clocks: %s load", during);
-	smp = gpu_sampler_start(100);
+	smp = gpu->sampler_start(100);
 	t_end = time_now_ns() + (uint64_t)(seconds * 1e9);
 	for (int chunk = 0; time_now_ns() < t_end; chunk++) {
 		double ns;
 
-		if (gpu_event_record(c->e0, NULL))
+		if (gpu->event_record(c->e0, NULL))
 			goto fail;
 		for (uint64_t i = 0; i < n; i++)
 			if (launch(c, compute))
 				goto fail;
-		if (gpu_event_record(c->e1, NULL) || gpu_event_elapsed_ns(c->e0, c->e1, &ns))
+		if (gpu->event_record(c->e1, NULL) || gpu->event_elapsed_ns(c->e0, c->e1, &ns))
 			goto fail;
 		if (chunk == 0)
 			metric_add_warmup(m, work * n / ns);
@@ -89,10 +93,10 @@ static int run_load(struct probe_ctx *ctx, struct gclk *c, int compute, double s
 		if (ns < 80e6)
 			n = (uint64_t)((double)n * 100e6 / (ns > 1 ? ns : 1)) + 1;
 	}
-	gpu_sampler_stop(smp, ctx->res, during);
+	gpu->sampler_stop(smp, ctx->res, during);
 	return 0;
 fail:
-	gpu_sampler_stop(smp, ctx->res, during);
+	gpu->sampler_stop(smp, ctx->res, during);
 	return -1;
 }
 
@@ -100,44 +104,45 @@ static const char *gclk_supported(const void *opts)
 {
 	const char *why = gpu_unsupported_reason();
 
-	return why ? why : gpu_nvml_unavailable();
+	return why ? why : gpu_backend()->nvml_unavailable();
 }
 
 static int gclk_run(struct probe_ctx *ctx, const void *opts)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	const struct gclk_opts *o = opts;
 	struct gclk c = {0};
 	struct gpu_sampler *smp;
 	uint64_t t_end;
 	int rc = PROBE_OK;
 
-	if (gpu_get_props(&c.props))
+	if (gpu->get_props(0, &c.props))
 		return gpu_fail(ctx->res, "gpu.clocks setup");
 	probe_result_add_param(ctx->res, "gpu", c.props.name);
 	probe_result_add_param(ctx->res, "sampling", "NVML every ~100 ms, read-only");
 	/* Idle first, before this process has a context. */
 	progress("gpu.clocks: idle");
-	smp = gpu_sampler_start(100);
+	smp = gpu->sampler_start(100);
 	t_end = time_now_ns() + (uint64_t)(o->idle_s * 1e9);
 	while (time_now_ns() < t_end) {
 		struct timespec ts = {0, 20000000};
 
 		nanosleep(&ts, NULL);
 	}
-	gpu_sampler_stop(smp, ctx->res, "idle");
+	gpu->sampler_stop(smp, ctx->res, "idle");
 
 	c.grid = (struct gpu_grid){(unsigned)c.props.sm_count * 2, 1024, 4};
-	if (gpu_malloc(&c.a, BUF_BYTES) || gpu_malloc(&c.b, BUF_BYTES) ||
-	    gpu_malloc((void **)&c.fout, (size_t)c.props.sm_count * 8 * 256 * sizeof(float)) ||
-	    gpu_pattern_fill(c.a, BUF_BYTES, 11, NULL) || gpu_event_create(&c.e0) ||
-	    gpu_event_create(&c.e1) || run_load(ctx, &c, 0, o->load_s) ||
+	if (gpu->malloc(&c.a, BUF_BYTES) || gpu->malloc(&c.b, BUF_BYTES) ||
+	    gpu->malloc((void **)&c.fout, (size_t)c.props.sm_count * 8 * 256 * sizeof(float)) ||
+	    gpu->pattern_fill(c.a, BUF_BYTES, 11, NULL) || gpu->event_create(&c.e0) ||
+	    gpu->event_create(&c.e1) || run_load(ctx, &c, 0, o->load_s) ||
 	    run_load(ctx, &c, 1, o->load_s))
 		rc = gpu_fail(ctx->res, "gpu.clocks load");
-	gpu_event_destroy(c.e0);
-	gpu_event_destroy(c.e1);
-	gpu_free(c.a);
-	gpu_free(c.b);
-	gpu_free(c.fout);
+	gpu->event_destroy(c.e0);
+	gpu->event_destroy(c.e1);
+	gpu->free(c.a);
+	gpu->free(c.b);
+	gpu->free(c.fout);
 	return rc;
 }
 

@@ -20,7 +20,8 @@
 #include "base/list.h"
 #include "base/opt.h"
 #include "base/util.h"
-#include "gpu/gpu.h"
+#include "gpu/backend.h"
+#include "kit/gpu_kit.h"
 #include "kit/measure.h"
 #include "kit/probe.h"
 #include "machine/mem.h"
@@ -61,21 +62,24 @@ struct gcopy {
 /* Stream k of a bidirectional pair: 0 is H2D, 1 is D2H. */
 static int enqueue(void *arg, unsigned k, struct CUstream_st *s, uint64_t iters)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	struct gcopy *c = arg;
 	int h2d = c->dir == D_H2D || (c->dir == D_BIDIR && k == 0);
 
 	for (uint64_t i = 0; i < iters; i++)
-		if (h2d ? gpu_memcpy_async(c->d_dst, c->h_src, c->size, s)
-			: gpu_memcpy_async(c->h_dst, c->d_src, c->size, s))
+		if (h2d ? gpu->memcpy_async(c->d_dst, c->h_src, c->size, s)
+			: gpu->memcpy_async(c->h_dst, c->d_src, c->size, s))
 			return -1;
 	return 0;
 }
 
 static int before(void *arg)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	struct gcopy *c = arg;
 
-	if (c->dir != D_D2H && (gpu_memset_async(c->d_dst, 0, c->size, NULL) || gpu_device_sync()))
+	if (c->dir != D_D2H &&
+	    (gpu->memset_async(c->d_dst, 0, c->size, NULL) || gpu->device_sync()))
 		return -1;
 	if (c->dir != D_H2D)
 		memset(c->h_dst, 0, c->size);
@@ -84,11 +88,12 @@ static int before(void *arg)
 
 static int check(void *arg)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	struct gcopy *c = arg;
 	uint64_t bad = 0;
 
 	if (c->dir != D_D2H) {
-		if (gpu_pattern_verify(c->d_dst, c->size, SEED_H2D, &bad))
+		if (gpu->pattern_verify(c->d_dst, c->size, SEED_H2D, &bad))
 			return -1;
 		if (bad)
 			return gpu_error("h2d copy of %zu bytes: %" PRIu64 " words wrong", c->size,
@@ -116,10 +121,12 @@ static void host_fill(void *p, size_t bytes, uint64_t seed)
 
 static int host_alloc(struct gcopy *c, int mem, size_t bytes)
 {
+	const struct gpu_backend *gpu = gpu_backend();
+
 	memset(&c->mb_src, 0, sizeof(c->mb_src));
 	memset(&c->mb_dst, 0, sizeof(c->mb_dst));
 	if (mem == M_PINNED) {
-		if (gpu_malloc_host(&c->h_src, bytes, 0) || gpu_malloc_host(&c->h_dst, bytes, 0))
+		if (gpu->malloc_host(&c->h_src, bytes, 0) || gpu->malloc_host(&c->h_dst, bytes, 0))
 			return -1;
 	} else {
 		if (mem_map(&c->mb_src, bytes, MEM_PAGES_4K, 0) ||
@@ -129,7 +136,7 @@ static int host_alloc(struct gcopy *c, int mem, size_t bytes)
 		c->h_dst = c->mb_dst.addr;
 		memset(c->h_dst, 0, bytes); /* first touch outside any timing */
 		if (mem == M_REGISTERED &&
-		    (gpu_host_register(c->h_src, bytes) || gpu_host_register(c->h_dst, bytes)))
+		    (gpu->host_register(c->h_src, bytes) || gpu->host_register(c->h_dst, bytes)))
 			return -1;
 	}
 	host_fill(c->h_src, bytes, SEED_H2D);
@@ -138,15 +145,17 @@ static int host_alloc(struct gcopy *c, int mem, size_t bytes)
 
 static void host_free(struct gcopy *c, int mem)
 {
+	const struct gpu_backend *gpu = gpu_backend();
+
 	if (mem == M_PINNED) {
-		gpu_free_host(c->h_src);
-		gpu_free_host(c->h_dst);
+		gpu->free_host(c->h_src);
+		gpu->free_host(c->h_dst);
 	} else {
 		if (mem == M_REGISTERED) {
 			if (c->h_src)
-				gpu_host_unregister(c->h_src);
+				gpu->host_unregister(c->h_src);
 			if (c->h_dst)
-				gpu_host_unregister(c->h_dst);
+				gpu->host_unregister(c->h_dst);
 		}
 		if (c->mb_src.map_addr)
 			mem_unmap(&c->mb_src);
@@ -206,6 +215,7 @@ static const char *gcopy_supported(const void *opts)
 
 static int gcopy_run(struct probe_ctx *ctx, const void *opts)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	const struct gcopy_opts *o = opts;
 	struct gcopy c = {0};
 	struct gpu_props props;
@@ -223,7 +233,7 @@ static int gcopy_run(struct probe_ctx *ctx, const void *opts)
 		sizes[i] = (sizes[i] + 7) / 8 * 8;
 		max = sizes[i] > max ? sizes[i] : max;
 	}
-	if (gpu_get_props(&props))
+	if (gpu->get_props(0, &props))
 		return gpu_fail(ctx->res, "gpu.copy setup");
 	if (mem_check_size(2 * max, ctx->force, "gpu.copy host buffers (2 x largest size)")) {
 		probe_result_set_status(ctx->res, STATUS_FAIL,
@@ -244,9 +254,9 @@ static int gcopy_run(struct probe_ctx *ctx, const void *opts)
 		probe_result_add_param(ctx->res, "pageable_bidir",
 				       "not measured: pageable copies block the calling thread");
 
-	smp = gpu_sampler_start(100);
-	if (gpu_malloc(&c.d_dst, max) || gpu_malloc(&c.d_src, max) ||
-	    gpu_pattern_fill(c.d_src, max, SEED_D2H, NULL)) {
+	smp = gpu->sampler_start(100);
+	if (gpu->malloc(&c.d_dst, max) || gpu->malloc(&c.d_src, max) ||
+	    gpu->pattern_fill(c.d_src, max, SEED_D2H, NULL)) {
 		rc = gpu_fail(ctx->res, "gpu.copy setup");
 		goto out;
 	}
@@ -274,9 +284,9 @@ static int gcopy_run(struct probe_ctx *ctx, const void *opts)
 		host_free(&c, mem);
 	}
 out:
-	gpu_sampler_stop(smp, ctx->res, "probe");
-	gpu_free(c.d_dst);
-	gpu_free(c.d_src);
+	gpu->sampler_stop(smp, ctx->res, "probe");
+	gpu->free(c.d_dst);
+	gpu->free(c.d_src);
 	return rc;
 }
 

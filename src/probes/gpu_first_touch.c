@@ -21,7 +21,8 @@
 
 #include "base/opt.h"
 #include "base/util.h"
-#include "gpu/gpu.h"
+#include "gpu/backend.h"
+#include "kit/gpu_kit.h"
 #include "kit/measure.h"
 #include "kit/probe.h"
 #include "machine/mem.h"
@@ -72,9 +73,10 @@ static void add(struct gft *f, struct metric *m, unsigned i, double v)
 /* GiB/s of bytes over the events' interval. */
 static int event_rate(struct gft *f, double *gib_s)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	double ns;
 
-	if (gpu_event_elapsed_ns(f->e0, f->e1, &ns))
+	if (gpu->event_elapsed_ns(f->e0, f->e1, &ns))
 		return -1;
 	*gib_s = (double)f->bytes / (1u << 30) / (ns * 1e-9);
 	return 0;
@@ -84,12 +86,13 @@ static int event_rate(struct gft *f, double *gib_s)
  * buffer, one launch timed with events; M accesses per second. */
 static int random_rate(struct gft *f, const void *p, uint64_t per_thread, double *macc)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	double ns;
 
-	if (gpu_event_record(f->e0, NULL) ||
-	    GPU_CHECK(gpu_launch_sectors(p, f->bytes, f->bytes / 32, per_thread, f->rand_seed++,
-					 &f->grid, f->out, NULL)) ||
-	    gpu_event_record(f->e1, NULL) || gpu_event_elapsed_ns(f->e0, f->e1, &ns))
+	if (gpu->event_record(f->e0, NULL) ||
+	    GPU_CHECK(gpu->launch_sectors(p, f->bytes, f->bytes / 32, per_thread, f->rand_seed++,
+					  &f->grid, f->out, NULL)) ||
+	    gpu->event_record(f->e1, NULL) || gpu->event_elapsed_ns(f->e0, f->e1, &ns))
 		return -1;
 	*macc = (double)f->grid.blocks * f->grid.threads * per_thread / (ns * 1e-9) * 1e-6;
 	return 0;
@@ -108,6 +111,7 @@ static int run_managed(struct gft *f)
 {
 	static const char *const touch[4] = {"gpu", "gpu", "cpu", "cpu"};
 	static const char *const pf[4] = {"no", "yes", "no", "yes"};
+	const struct gpu_backend *gpu = gpu_backend();
 	struct metric *m[4], *cpu, *rnd;
 	unsigned total = f->ctx->warmups + f->ctx->reps;
 
@@ -141,7 +145,7 @@ static int run_managed(struct gft *f)
 			void *p;
 			double r;
 
-			if (gpu_malloc_managed(&p, f->bytes))
+			if (gpu->malloc_managed(&p, f->bytes))
 				return -1;
 			if (v >= 2) {
 				double t = host_touch(p, f->bytes);
@@ -149,19 +153,19 @@ static int run_managed(struct gft *f)
 				if (v == 2) /* the same touch both times: recorded once */
 					add(f, cpu, i, t);
 			}
-			if (gpu_event_record(f->e0, NULL) ||
-			    (pf[v][0] == 'y' && gpu_prefetch_async(p, f->bytes, 1, NULL)) ||
-			    (v < 2 ? GPU_CHECK(gpu_launch_write(p, f->bytes, &f->grid, 0, i, NULL))
-				   : GPU_CHECK(gpu_launch_read(p, f->bytes, &f->grid, 0, f->out,
-							       NULL))) ||
-			    gpu_event_record(f->e1, NULL) || event_rate(f, &r)) {
-				gpu_free(p);
+			if (gpu->event_record(f->e0, NULL) ||
+			    (pf[v][0] == 'y' && gpu->prefetch_async(p, f->bytes, 1, NULL)) ||
+			    (v < 2 ? GPU_CHECK(gpu->launch_write(p, f->bytes, &f->grid, 0, i, NULL))
+				   : GPU_CHECK(gpu->launch_read(p, f->bytes, &f->grid, 0, f->out,
+								NULL))) ||
+			    gpu->event_record(f->e1, NULL) || event_rate(f, &r)) {
+				gpu->free(p);
 				return -1;
 			}
 			add(f, m[v], i, r);
 			if (v == 0 && random_rate(f, p, 64, &r) == 0)
 				add(f, rnd, i, r);
-			if (gpu_free(p))
+			if (gpu->free(p))
 				return -1;
 		}
 	}
@@ -173,11 +177,12 @@ static int run_managed(struct gft *f)
  * for system memory, by the GPU first. */
 static int run_host(struct gft *f, int registered, int pages, int gpu_first)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	const char *mem = registered ? "registered" : "system";
 	const char *pname = pages == MEM_PAGES_THP ? "thp" : "4k";
 	const char *touch = gpu_first ? "gpu" : "cpu";
 	unsigned total = f->ctx->warmups + f->ctx->reps;
-	struct metric *cpu = NULL, *reg = NULL, *gpu, *thp, *rnd;
+	struct metric *cpu = NULL, *reg = NULL, *gpu_m, *thp, *rnd;
 
 	progress("gpu.first_touch: %s pages=%s touch=%s", mem, pname, touch);
 	if (!gpu_first)
@@ -190,13 +195,13 @@ static int run_host(struct gft *f, int registered, int pages, int gpu_first)
 				       "cudaHostRegister of the touched buffer (host clock), "
 				       "GiB = 2^30",
 				       "mem", mem, "pages", pname, NULL);
-	gpu = probe_add_metric(f->ctx->res, gpu_first ? "first_touch" : "gpu_read", UNIT_GIB_S,
-			       BETTER_HIGHER,
-			       gpu_first ? "GPU-first write of every byte (GPU faults on system "
-					   "memory), GiB = 2^30; CUDA events"
-					 : "GPU read of every byte through the device mapping "
-					   "(crosses the host link), GiB = 2^30; CUDA events",
-			       "mem", mem, "touch", touch, "pages", pname, NULL);
+	gpu_m = probe_add_metric(f->ctx->res, gpu_first ? "first_touch" : "gpu_read", UNIT_GIB_S,
+				 BETTER_HIGHER,
+				 gpu_first ? "GPU-first write of every byte (GPU faults on system "
+					     "memory), GiB = 2^30; CUDA events"
+					   : "GPU read of every byte through the device mapping "
+					     "(crosses the host link), GiB = 2^30; CUDA events",
+				 "mem", mem, "touch", touch, "pages", pname, NULL);
 	thp = probe_add_metric(
 		f->ctx->res, "thp_backed", UNIT_MIB, BETTER_NONE,
 		"AnonHugePages backing the buffer after the touch (/proc/self/smaps)", "mem", mem,
@@ -220,20 +225,20 @@ static int run_host(struct gft *f, int registered, int pages, int gpu_first)
 		if (registered) {
 			uint64_t t0 = time_now_ns();
 
-			if (gpu_host_register(b.addr, f->bytes))
+			if (gpu->host_register(b.addr, f->bytes))
 				goto next;
 			add(f, reg, i,
 			    (double)f->bytes / (1u << 30) / ((double)(time_now_ns() - t0) * 1e-9));
-			if (gpu_host_device_ptr(b.addr, &dev))
+			if (gpu->host_device_ptr(b.addr, &dev))
 				goto unreg;
 		}
-		if (gpu_event_record(f->e0, NULL) ||
-		    (gpu_first ? GPU_CHECK(gpu_launch_write(dev, f->bytes, &f->grid, 0, i, NULL))
-			       : GPU_CHECK(gpu_launch_read(dev, f->bytes, &f->grid, 0, f->out,
-							   NULL))) ||
-		    gpu_event_record(f->e1, NULL) || event_rate(f, &r))
+		if (gpu->event_record(f->e0, NULL) ||
+		    (gpu_first ? GPU_CHECK(gpu->launch_write(dev, f->bytes, &f->grid, 0, i, NULL))
+			       : GPU_CHECK(gpu->launch_read(dev, f->bytes, &f->grid, 0, f->out,
+							    NULL))) ||
+		    gpu->event_record(f->e1, NULL) || event_rate(f, &r))
 			goto unreg;
-		add(f, gpu, i, r);
+		add(f, gpu_m, i, r);
 		if (mem_smaps_range(b.addr, f->bytes, &si) == 0)
 			add(f, thp, i, (double)si.anon_huge_bytes / (1 << 20));
 		if (random_rate(f, dev, 8, &r))
@@ -241,7 +246,7 @@ static int run_host(struct gft *f, int registered, int pages, int gpu_first)
 		add(f, rnd, i, r);
 		rc = 0;
 	unreg:
-		if (registered && gpu_host_unregister(b.addr))
+		if (registered && gpu->host_unregister(b.addr))
 			rc = -1;
 	next:
 		mem_unmap(&b);
@@ -258,6 +263,7 @@ static const char *gft_supported(const void *opts)
 
 static int gft_run(struct probe_ctx *ctx, const void *opts)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	const struct gft_opts *o = opts;
 	struct gft f = {.ctx = ctx, .rand_seed = 3};
 	uint64_t free_b, total_b, margin;
@@ -265,7 +271,7 @@ static int gft_run(struct probe_ctx *ctx, const void *opts)
 	int rc = PROBE_OK;
 	char buf[96];
 
-	if (gpu_get_props(&f.props) || gpu_mem_info(&free_b, &total_b))
+	if (gpu->get_props(0, &f.props) || gpu->mem_info(&free_b, &total_b))
 		return gpu_fail(ctx->res, "gpu.first_touch setup");
 	f.bytes = o->size_bytes / (2u << 20) * (2u << 20);
 	if (f.bytes == 0) {
@@ -295,8 +301,8 @@ static int gft_run(struct probe_ctx *ctx, const void *opts)
 	probe_result_add_param(ctx->res, "concurrent_managed_access", buf);
 	f.grid = (struct gpu_grid){(unsigned)f.props.sm_count * 4, 512, 4};
 
-	smp = gpu_sampler_start(100);
-	if (gpu_event_create(&f.e0) || gpu_event_create(&f.e1) || !(f.out = gpu_scratch())) {
+	smp = gpu->sampler_start(100);
+	if (gpu->event_create(&f.e0) || gpu->event_create(&f.e1) || !(f.out = gpu->scratch())) {
 		rc = gpu_fail(ctx->res, "gpu.first_touch setup");
 		goto out;
 	}
@@ -325,9 +331,9 @@ static int gft_run(struct probe_ctx *ctx, const void *opts)
 		json_object_set_new(gpu_extra(ctx->res), "system_variants", json_string(buf));
 	}
 out:
-	gpu_sampler_stop(smp, ctx->res, "probe");
-	gpu_event_destroy(f.e0);
-	gpu_event_destroy(f.e1);
+	gpu->sampler_stop(smp, ctx->res, "probe");
+	gpu->event_destroy(f.e0);
+	gpu->event_destroy(f.e1);
 	return rc;
 }
 

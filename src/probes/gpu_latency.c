@@ -16,7 +16,8 @@
 
 #include "base/opt.h"
 #include "base/util.h"
-#include "gpu/gpu.h"
+#include "gpu/backend.h"
+#include "kit/gpu_kit.h"
 #include "kit/measure.h"
 #include "kit/probe.h"
 #include "machine/mem.h"
@@ -49,10 +50,11 @@ struct glat {
 
 static int enqueue(void *arg, unsigned k, struct CUstream_st *s, uint64_t iters)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	struct glat *g = arg;
 
 	for (uint64_t i = 0; i < iters; i++)
-		if (GPU_CHECK(gpu_launch_chase(g->buf, g->steps, (uint64_t *)g->pos, s)))
+		if (GPU_CHECK(gpu->launch_chase(g->buf, g->steps, (uint64_t *)g->pos, s)))
 			return -1;
 	return 0;
 }
@@ -113,6 +115,7 @@ static const char *glat_supported(const void *opts)
 
 static int glat_run(struct probe_ctx *ctx, const void *opts)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	const struct glat_opts *o = opts;
 	struct gpu_props props;
 	struct glat g = {.steps = o->steps};
@@ -128,7 +131,7 @@ static int glat_run(struct probe_ctx *ctx, const void *opts)
 					"factor must be >= 2, steps > 0, min >= 512 bytes");
 		return PROBE_FAIL;
 	}
-	if (gpu_get_props(&props) || gpu_mem_info(&free_b, &total_b))
+	if (gpu->get_props(0, &props) || gpu->mem_info(&free_b, &total_b))
 		return gpu_fail(ctx->res, "gpu.latency setup");
 	/* The chain, plus its visit order (4 B per node) on the device. */
 	margin = total_b / 20 > (4ull << 30) ? total_b / 20 : 4ull << 30;
@@ -148,8 +151,8 @@ static int glat_run(struct probe_ctx *ctx, const void *opts)
 			       "dependent loads (not clock64)");
 	probe_result_add_param(ctx->res, "gpu", props.name);
 
-	smp = gpu_sampler_start(100);
-	if (gpu_malloc((void **)&g.buf, sizes[n - 1]) || !(g.pos = gpu_scratch())) {
+	smp = gpu->sampler_start(100);
+	if (gpu->malloc((void **)&g.buf, sizes[n - 1]) || !(g.pos = gpu->scratch())) {
 		rc = gpu_fail(ctx->res, "gpu.latency setup");
 		goto out;
 	}
@@ -172,8 +175,8 @@ static int glat_run(struct probe_ctx *ctx, const void *opts)
 			progress("gpu.latency: size=%s order=%s", sz, oname);
 			if (gpu_chain_make(g.buf, nodes, NODE_BYTES,
 					   local ? GROUP_BYTES / NODE_BYTES : nodes, 0x1a7e + i) ||
-			    gpu_memset_async(g.pos, 0, sizeof(*g.pos), NULL) || gpu_device_sync() ||
-			    gpu_measure(ctx, &w, &s)) {
+			    gpu->memset_async(g.pos, 0, sizeof(*g.pos), NULL) ||
+			    gpu->device_sync() || gpu_measure(ctx, &w, &s)) {
 				rc = gpu_fail(ctx->res, sz);
 				goto out;
 			}
@@ -188,8 +191,8 @@ static int glat_run(struct probe_ctx *ctx, const void *opts)
 	}
 	plateaus(ctx->res, sizes, n, props.l2_bytes, have_local);
 out:
-	gpu_sampler_stop(smp, ctx->res, "probe");
-	gpu_free(g.buf);
+	gpu->sampler_stop(smp, ctx->res, "probe");
+	gpu->free(g.buf);
 	return rc;
 }
 

@@ -31,7 +31,9 @@
 #include "base/list.h"
 #include "base/opt.h"
 #include "base/util.h"
-#include "gpu/gpu.h"
+#include "gpu/backend.h"
+#include "kit/gpu_kit.h"
+#include "kit/gpu_peer.h"
 #include "kit/measure.h"
 #include "kit/probe.h"
 #include "machine/mem.h"
@@ -65,21 +67,10 @@ static const struct opt gp2p_opt_rows[] = {
 enum { T_ACCESS, T_CE, T_SM, T_STAGED, T_BIDIR, T_LATENCY };
 enum { K_CE, K_SM, K_SMALL, K_CHASE };
 
-#define NODE_BYTES  128ull
-#define GROUP_BYTES (256ull << 10)
+#define NODE_BYTES  GPU_PEER_NODE_BYTES
+#define GROUP_BYTES GPU_PEER_GROUP_BYTES
 #define SMALL_BYTES 4
 #define MAX_ERRORS  8
-#define SEED(d)	    (0x9e3700ull + (uint64_t)(d)) /* per source: a wrong source fails the check */
-
-struct dev {
-	int id;
-	char name[16]; /* the id as a label */
-	struct gpu_props props;
-	void *src, *dst;	 /* size bytes: src holds SEED(id) pattern words */
-	uint64_t *chain[2];	 /* random, page-local */
-	unsigned long long *pos; /* this device's scratch word: where a chase ended */
-	struct gpu_grid grid;	 /* SM copy kernels issued here */
-};
 
 #define NEED_AB 1u /* src maps dst's memory */
 #define NEED_BA 2u /* dst maps src's memory */
@@ -114,21 +105,23 @@ static const struct variant variants[] = {
 struct gp2p {
 	struct probe_ctx *ctx;
 	const struct gp2p_opts *o;
-	struct dev *devs;
+	struct gpu_peer_dev *devs;
 	int n, have_local, staged_ungated;
 	size_t size;
 	uint64_t nodes;
 	unsigned n_err;
 	char *first_err;
 	const struct variant *v; /* the measurement at hand */
-	struct dev *a, *b, *issuer;
+	struct gpu_peer_dev *a, *b, *issuer;
 };
 
 /* Stream 0 carries a -> b from the issuer; stream 1 (bidirectional) b -> a from b. */
 static int enqueue(void *arg, unsigned k, struct CUstream_st *s, uint64_t iters)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	struct gp2p *g = arg;
-	struct dev *from = k ? g->b : g->a, *to = k ? g->a : g->b, *on = k ? g->b : g->issuer;
+	struct gpu_peer_dev *from = k ? g->b : g->a, *to = k ? g->a : g->b,
+			    *on = k ? g->b : g->issuer;
 
 	for (uint64_t i = 0; i < iters; i++) {
 		int rc = 0;
@@ -136,16 +129,16 @@ static int enqueue(void *arg, unsigned k, struct CUstream_st *s, uint64_t iters)
 		switch (g->v->kind) {
 		case K_CE:
 		case K_SMALL:
-			rc = gpu_memcpy_peer_async(to->dst, to->id, from->src, from->id,
-						   g->v->kind == K_SMALL ? SMALL_BYTES : g->size,
-						   s);
+			rc = gpu->memcpy_peer_async(to->dst, to->id, from->src, from->id,
+						    g->v->kind == K_SMALL ? SMALL_BYTES : g->size,
+						    s);
 			break;
 		case K_SM:
-			rc = GPU_CHECK(gpu_launch_copy(to->dst, from->src, g->size, &on->grid, s));
+			rc = GPU_CHECK(gpu->launch_copy(to->dst, from->src, g->size, &on->grid, s));
 			break;
 		case K_CHASE:
-			rc = GPU_CHECK(gpu_launch_chase(g->a->chain[g->v->order], g->o->steps,
-							(uint64_t *)g->b->pos, s));
+			rc = GPU_CHECK(gpu->launch_chase(g->a->chain[g->v->order], g->o->steps,
+							 (uint64_t *)g->b->pos, s));
 			break;
 		}
 		if (rc)
@@ -154,65 +147,49 @@ static int enqueue(void *arg, unsigned k, struct CUstream_st *s, uint64_t iters)
 	return 0;
 }
 
-/* Zeroes bytes of d's memory at p (on d). */
-static int poison(struct dev *d, void *p, size_t bytes)
-{
-	return gpu_set_device(d->id) || gpu_memset_async(p, 0, bytes, NULL) || gpu_device_sync();
-}
-
 static int before(void *arg)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	struct gp2p *g = arg;
 	int rc = 0;
 
 	if (g->v->kind == K_CE || g->v->kind == K_SM)
-		rc = poison(g->b, g->b->dst, g->size) ||
-		     (g->v->bidir && poison(g->a, g->a->dst, g->size));
+		rc = gpu_peer_poison(g->b, g->b->dst, g->size) ||
+		     (g->v->bidir && gpu_peer_poison(g->a, g->a->dst, g->size));
 	else if (g->v->kind == K_SMALL)
-		rc = poison(g->b, g->b->dst, 8);
-	return rc || gpu_set_device(g->issuer->id) ? -1 : 0;
-}
-
-/* The copy in to->dst must hold from's pattern words (checked on to). */
-static int verify(struct dev *from, struct dev *to, size_t bytes)
-{
-	uint64_t bad = 0;
-
-	if (gpu_set_device(to->id) || gpu_pattern_verify(to->dst, bytes, SEED(from->id), &bad))
-		return -1;
-	if (bad)
-		return gpu_error("copy %s->%s: %" PRIu64 " of %zu words differ from the source",
-				 from->name, to->name, bad, bytes / 8);
-	return 0;
+		rc = gpu_peer_poison(g->b, g->b->dst, 8);
+	return rc || gpu->set_device(g->issuer->id) ? -1 : 0;
 }
 
 static int check(void *arg)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	struct gp2p *g = arg;
 	unsigned long long pos = 0;
-	uint64_t got = 0, want = gpu_pattern_word(SEED(g->a->id), 0) & 0xffffffffull;
+	uint64_t got = 0, want = gpu_pattern_word(GPU_PEER_SEED(g->a->id), 0) & 0xffffffffull;
 	int rc = 0;
 
 	switch (g->v->kind) {
 	case K_CE:
 	case K_SM:
-		rc = verify(g->a, g->b, g->size) || (g->v->bidir && verify(g->b, g->a, g->size));
+		rc = gpu_peer_verify(g->a, g->b, g->size) ||
+		     (g->v->bidir && gpu_peer_verify(g->b, g->a, g->size));
 		break;
 	case K_SMALL: /* 4 bytes of the pattern, then the poison (little-endian) */
-		rc = gpu_set_device(g->b->id) || gpu_memcpy(&got, g->b->dst, sizeof(got));
+		rc = gpu->set_device(g->b->id) || gpu->memcpy(&got, g->b->dst, sizeof(got));
 		if (!rc && got != want)
 			rc = gpu_error("4 B copy %s->%s: read 0x%016" PRIx64
 				       ", expected 0x%016" PRIx64,
 				       g->a->name, g->b->name, got, want);
 		break;
 	case K_CHASE: /* the chase must end on a node */
-		rc = gpu_set_device(g->b->id) || gpu_scratch_read(&pos);
+		rc = gpu->set_device(g->b->id) || gpu->scratch_read(&pos);
 		if (!rc && (pos % (NODE_BYTES / 8) || pos / (NODE_BYTES / 8) >= g->nodes))
 			rc = gpu_error("chase %s->%s ended at word %llu, not a node", g->a->name,
 				       g->b->name, pos);
 		break;
 	}
-	return rc || gpu_set_device(g->issuer->id) ? -1 : 0;
+	return rc || gpu->set_device(g->issuer->id) ? -1 : 0;
 }
 
 /* Gated; but if the driver's staged path blocks the host while copies are
@@ -220,6 +197,7 @@ static int check(void *arg)
  * ungated from then on, as gpu.copy times pageable ones, and the run says so. */
 static int measure(struct gp2p *g, struct gpu_samples *s)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	const struct variant *v = g->v;
 	struct gpu_work w = {.enqueue = enqueue,
 			     .before = before,
@@ -234,9 +212,9 @@ static int measure(struct gp2p *g, struct gpu_samples *s)
 			     .multi_device = 1,
 			     .device = {g->issuer->id, g->b->id}};
 
-	if (v->kind == K_CHASE && poison(g->b, g->b->pos, sizeof(*g->b->pos)))
+	if (v->kind == K_CHASE && gpu_peer_poison(g->b, g->b->pos, sizeof(*g->b->pos)))
 		return -1;
-	if (gpu_set_device(g->issuer->id))
+	if (gpu->set_device(g->issuer->id))
 		return -1;
 	if (gpu_measure(g->ctx, &w, s) == 0)
 		return 0;
@@ -247,8 +225,8 @@ static int measure(struct gp2p *g, struct gpu_samples *s)
 			       "ungated (the staged path blocked the host behind the gate)");
 	w.gated = 0;
 	gpu_samples_free(s);
-	gpu_clear_error();
-	return gpu_set_device(g->issuer->id) || gpu_measure(g->ctx, &w, s);
+	gpu->clear_error();
+	return gpu->set_device(g->issuer->id) || gpu_measure(g->ctx, &w, s);
 }
 
 /* How a bandwidth variant moves the bytes, for its metric's description. */
@@ -321,39 +299,24 @@ static void record(struct gp2p *g, const struct gpu_samples *s)
 	free(desc);
 }
 
-/* Appends text to the array extra.<key> unless it is there. */
-static void note(struct gp2p *g, const char *key, const char *text)
-{
-	json_t *a = json_object_get(gpu_extra(g->ctx->res), key), *v;
-	size_t i;
-
-	json_array_foreach (a, i, v)
-		if (strcmp(json_string_value(v), text) == 0)
-			return;
-	if (!a) {
-		a = json_array();
-		json_object_set_new(gpu_extra(g->ctx->res), key, a);
-	}
-	json_array_append_new(a, json_string(text));
-}
-
 /* Notes a failure in extra.errors and clears it so the next measurement can
  * run; -1 when the devices no longer answer (a lost context fails every later
  * call) or too many failed. */
 static int note_error(struct gp2p *g, const char *what)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	char *msg = xasprintf("%s->%s %s: %s", g->a->name, g->b->name, what, gpu_last_error());
 
-	note(g, "errors", msg);
+	gpu_extra_note(g->ctx->res, "errors", msg);
 	if (!g->first_err)
 		g->first_err = msg;
 	else
 		free(msg);
-	gpu_clear_error();
-	if (++g->n_err >= MAX_ERRORS || gpu_set_device(g->a->id) || gpu_device_sync() ||
-	    gpu_set_device(g->b->id) || gpu_device_sync())
+	gpu->clear_error();
+	if (++g->n_err >= MAX_ERRORS || gpu->set_device(g->a->id) || gpu->device_sync() ||
+	    gpu->set_device(g->b->id) || gpu->device_sync())
 		return -1;
-	gpu_clear_error();
+	gpu->clear_error();
 	return 0;
 }
 
@@ -381,21 +344,22 @@ static int wanted(const struct gp2p *g, const struct variant *v)
 }
 
 /* Lets x map y's memory for the variants that need it: 0, or -1 to stop. */
-static int enable(struct gp2p *g, struct dev *x, struct dev *y, unsigned need, unsigned *on,
-		  unsigned *was)
+static int enable(struct gp2p *g, struct gpu_peer_dev *x, struct gpu_peer_dev *y, unsigned need,
+		  unsigned *on, unsigned *was)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	int can = 0, was_on = 0;
 	char buf[160];
 
-	if (gpu_can_access_peer(x->id, y->id, &can))
+	if (gpu->can_access_peer(x->id, y->id, &can))
 		return note_error(g, "cudaDeviceCanAccessPeer");
 	if (!can) {
 		snprintf(buf, sizeof(buf), "%s cannot map %s's memory: its variants not measured",
 			 x->name, y->name);
-		note(g, "without_peer_access", buf);
+		gpu_extra_note(g->ctx->res, "without_peer_access", buf);
 		return 0;
 	}
-	if (gpu_peer_enable(x->id, y->id, &was_on))
+	if (gpu->peer_enable(x->id, y->id, &was_on))
 		return note_error(g, "cudaDeviceEnablePeerAccess");
 	*on |= need;
 	if (was_on) {
@@ -404,7 +368,7 @@ static int enable(struct gp2p *g, struct dev *x, struct dev *y, unsigned need, u
 			 "%s->%s: peer access was on before the probe: "
 			 "peer=disabled cells are not staged copies",
 			 x->name, y->name);
-		note(g, "notes", buf);
+		gpu_extra_note(g->ctx->res, "notes", buf);
 	}
 	return 0;
 }
@@ -413,8 +377,9 @@ static int enable(struct gp2p *g, struct dev *x, struct dev *y, unsigned need, u
  * process), then enabled in each direction a variant needs and the devices
  * allow, then disabled again, so every pair starts from the same state.
  * 0, or -1 to stop. */
-static int run_pair(struct gp2p *g, struct dev *a, struct dev *b)
+static int run_pair(struct gp2p *g, struct gpu_peer_dev *a, struct gpu_peer_dev *b)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	unsigned want = 0, on = 0, was = 0;
 	int rc = 0;
 
@@ -438,63 +403,11 @@ static int run_pair(struct gp2p *g, struct dev *a, struct dev *b)
 		    (variants[i].needs & on) == variants[i].needs)
 			rc = run_variant(g, &variants[i]);
 	/* Restore: off again unless it was on before we came. */
-	if (gpu_set_device(a->id) || gpu_device_sync() || gpu_set_device(b->id) ||
-	    gpu_device_sync() || ((on & ~was & NEED_AB) && gpu_peer_disable(a->id, b->id)) ||
-	    ((on & ~was & NEED_BA) && gpu_peer_disable(b->id, a->id)))
+	if (gpu->set_device(a->id) || gpu->device_sync() || gpu->set_device(b->id) ||
+	    gpu->device_sync() || ((on & ~was & NEED_AB) && gpu->peer_disable(a->id, b->id)) ||
+	    ((on & ~was & NEED_BA) && gpu->peer_disable(b->id, a->id)))
 		return note_error(g, "restoring peer access") ? -1 : rc;
 	return rc;
-}
-
-/* The chase chains in d's memory (d current): random, and page-local. */
-static int build_chains(struct gp2p *g, struct dev *d)
-{
-	for (int order = 0; order < 1 + g->have_local; order++)
-		if (gpu_malloc((void **)&d->chain[order], g->nodes * NODE_BYTES) ||
-		    gpu_chain_make(d->chain[order], g->nodes, NODE_BYTES,
-				   order ? GROUP_BYTES / NODE_BYTES : g->nodes,
-				   0x1a7e + 2 * (uint64_t)d->id + (uint64_t)order))
-			return -1;
-	return 0;
-}
-
-/* Buffers, pattern, chains and SM grid on d: 0, -1 GPU error, -2 status set. */
-static int setup_dev(struct gp2p *g, struct dev *d)
-{
-	uint64_t free_b = 0, total_b = 0, need, margin;
-	int latency = (g->o->tests & TB(T_LATENCY)), per_sm;
-
-	if (gpu_set_device(d->id) || gpu_get_props_of(d->id, &d->props))
-		return -1;
-	/* props_of tolerates attributes an older driver lacks; their errors stay
-	 * latched and the first launcher's check would report them as its own. */
-	gpu_clear_error();
-	if (gpu_mem_info(&free_b, &total_b))
-		return -1;
-	need = 2 * g->size + (latency ? 2 * g->nodes * NODE_BYTES + g->nodes * 4 : 0);
-	margin = total_b / 20 > (1ull << 30) ? total_b / 20 : 1ull << 30;
-	if (need + margin > free_b) {
-		probe_result_set_status(g->ctx->res, STATUS_SKIP,
-					"GPU %d: %" PRIu64 " MiB of buffers do not fit in %" PRIu64
-					" MiB free (margin %" PRIu64 " MiB)",
-					d->id, need >> 20, free_b >> 20, margin >> 20);
-		return -2;
-	}
-	/* Every SM at full occupancy: the outstanding requests an SM copy needs. */
-	per_sm = d->props.max_threads_per_sm / 512;
-	if (g->o->sm_blocks && (int)g->o->sm_blocks < per_sm)
-		per_sm = (int)g->o->sm_blocks;
-	d->grid = (struct gpu_grid){(unsigned)(d->props.sm_count * (per_sm > 0 ? per_sm : 1)), 512,
-				    (unsigned)g->o->sm_unroll};
-	if (gpu_malloc(&d->src, g->size) || gpu_malloc(&d->dst, g->size) ||
-	    gpu_pattern_fill(d->src, g->size, SEED(d->id), NULL) || !(d->pos = gpu_scratch()))
-		return -1;
-	json_array_append_new(
-		json_object_get(gpu_extra(g->ctx->res), "devices"),
-		json_pack("{s:i,s:s,s:s,s:i,s:i,s:i,s:i}", "device", d->id, "name", d->props.name,
-			  "pci_bus_id", d->props.pci_bus_id, "sm_count", d->props.sm_count,
-			  "sm_copy_blocks", (int)d->grid.blocks, "sm_copy_threads",
-			  (int)d->grid.threads, "sm_copy_unroll", (int)d->grid.unroll));
-	return latency ? build_chains(g, d) : 0;
 }
 
 /* The driver's answer per ordered pair, before any peer access is enabled. */
@@ -513,18 +426,20 @@ static int record_access(struct gp2p *g)
 		 "NativeAtomicSupported: all atomics"},
 		{"p2p_perf_rank", GPU_P2P_PERF_RANK, "PerformanceRank: relative, 0 = best link"},
 	};
+	const struct gpu_backend *gpu = gpu_backend();
 
 	for (int i = 0; i < g->n; i++)
 		for (int j = 0; j < g->n; j++)
 			for (size_t r = 0; i != j && r < sizeof(rows) / sizeof(rows[0]); r++) {
-				struct dev *a = &g->devs[i], *b = &g->devs[j];
+				struct gpu_peer_dev *a = &g->devs[i], *b = &g->devs[j];
 				int v = 0;
 
 				g->a = a;
 				g->b = b;
-				if (rows[r].attr < 0 ? gpu_can_access_peer(a->id, b->id, &v)
-						     : gpu_p2p_attr((enum gpu_p2p_attr)rows[r].attr,
-								    a->id, b->id, &v)) {
+				if (rows[r].attr < 0
+					    ? gpu->can_access_peer(a->id, b->id, &v)
+					    : gpu->p2p_attr((enum gpu_p2p_attr)rows[r].attr, a->id,
+							    b->id, &v)) {
 					if (note_error(g, rows[r].name))
 						return -1;
 					continue;
@@ -548,7 +463,7 @@ static const char *gp2p_supported(const void *opts)
 
 	if (no)
 		return no;
-	count = gpu_count();
+	count = gpu_backend()->count();
 	if (count < 2) {
 		snprintf(why, sizeof(why), "needs 2 GPUs, found %d", count);
 		return why;
@@ -562,10 +477,12 @@ static const char *gp2p_supported(const void *opts)
 
 static int gp2p_run(struct probe_ctx *ctx, const void *opts)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	const struct gp2p_opts *o = opts;
 	struct gp2p g = {.ctx = ctx, .o = o};
+	struct gpu_peer_layout layout;
 	struct gpu_sampler *smp = NULL;
-	int ids[LIST_MAX], rc = PROBE_OK, count = gpu_count();
+	int ids[LIST_MAX], rc = PROBE_OK, count = gpu->count();
 	size_t n = 0;
 	char buf[128];
 
@@ -594,6 +511,11 @@ static int gp2p_run(struct probe_ctx *ctx, const void *opts)
 	g.size = (o->size_bytes + 4095) / 4096 * 4096; /* whole 16 B copy units */
 	g.nodes = o->chase_bytes / NODE_BYTES;
 	g.have_local = g.nodes * NODE_BYTES > GROUP_BYTES;
+	layout = (struct gpu_peer_layout){.size = g.size,
+					  .nodes = (o->tests & TB(T_LATENCY)) ? g.nodes : 0,
+					  .local = g.have_local,
+					  .sm_blocks = o->sm_blocks,
+					  .sm_unroll = o->sm_unroll};
 	g.devs = xcalloc((size_t)g.n, sizeof(*g.devs));
 	for (int i = 0; i < g.n; i++) {
 		g.devs[i].id = ids[i];
@@ -614,9 +536,9 @@ static int gp2p_run(struct probe_ctx *ctx, const void *opts)
 				       "gated, at most 4 copies (100 small ones) behind a gate");
 	json_object_set_new(gpu_extra(ctx->res), "devices", json_array());
 
-	smp = gpu_sampler_start(100);
+	smp = gpu->sampler_start(100);
 	for (int i = 0; i < g.n && rc == PROBE_OK; i++) {
-		int r = setup_dev(&g, &g.devs[i]);
+		int r = gpu_peer_setup(&g.devs[i], &layout, ctx->res);
 
 		if (r == -1)
 			rc = gpu_fail(ctx->res, "gpu.p2p setup");
@@ -640,16 +562,9 @@ done:
 		rc = PROBE_FAIL;
 	}
 out:
-	gpu_sampler_stop(smp, ctx->res, "probe");
-	for (int i = 0; i < g.n; i++) {
-		struct dev *d = &g.devs[i];
-
-		gpu_set_device(d->id);
-		gpu_free(d->src);
-		gpu_free(d->dst);
-		gpu_free(d->chain[0]);
-		gpu_free(d->chain[1]);
-	}
+	gpu->sampler_stop(smp, ctx->res, "probe");
+	for (int i = 0; i < g.n; i++)
+		gpu_peer_free(&g.devs[i]);
 	free(g.devs);
 	free(g.first_err);
 	return rc;

@@ -17,7 +17,8 @@
 #include "base/list.h"
 #include "base/opt.h"
 #include "base/util.h"
-#include "gpu/gpu.h"
+#include "gpu/backend.h"
+#include "kit/gpu_kit.h"
 #include "kit/measure.h"
 #include "kit/probe.h"
 #include "results/results.h"
@@ -60,6 +61,7 @@ struct grandom {
 
 static int enqueue(void *arg, unsigned k, struct CUstream_st *s, uint64_t iters)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	struct grandom *r = arg;
 
 	for (uint64_t i = 0; i < iters; i++) {
@@ -67,10 +69,10 @@ static int enqueue(void *arg, unsigned k, struct CUstream_st *s, uint64_t iters)
 		uint64_t seed = r->seed++;
 
 		if (r->blocks
-			    ? GPU_CHECK(gpu_launch_blocks(r->base, r->span, r->block_bytes,
-							  PER_WARP, seed, &r->grid, r->out, s))
-			    : GPU_CHECK(gpu_launch_sectors(r->base, r->span, r->distinct,
-							   PER_THREAD, seed, &r->grid, r->out, s)))
+			    ? GPU_CHECK(gpu->launch_blocks(r->base, r->span, r->block_bytes,
+							   PER_WARP, seed, &r->grid, r->out, s))
+			    : GPU_CHECK(gpu->launch_sectors(r->base, r->span, r->distinct,
+							    PER_THREAD, seed, &r->grid, r->out, s)))
 			return -1;
 	}
 	return 0;
@@ -179,6 +181,7 @@ static const char *grandom_supported(const void *opts)
 
 static int grandom_run(struct probe_ctx *ctx, const void *opts)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	const struct grandom_opts *o = opts;
 	struct grandom r = {.ctx = ctx, .seed = 1};
 	uint64_t spans[LIST_MAX], bspans[LIST_MAX], free_b, total_b, margin, cap, dram, l2;
@@ -192,7 +195,7 @@ static int grandom_run(struct probe_ctx *ctx, const void *opts)
 		probe_result_set_status(ctx->res, STATUS_FAIL, "bad spans or block_spans list");
 		return PROBE_FAIL;
 	}
-	if (gpu_get_props(&r.props) || gpu_mem_info(&free_b, &total_b))
+	if (gpu->get_props(0, &r.props) || gpu->mem_info(&free_b, &total_b))
 		return gpu_fail(ctx->res, "gpu.random setup");
 	margin = total_b / 20 > (4ull << 30) ? total_b / 20 : 4ull << 30;
 	cap = free_b > margin ? free_b - margin : 0;
@@ -240,10 +243,10 @@ static int grandom_run(struct probe_ctx *ctx, const void *opts)
 	probe_result_add_param(ctx->res, "grid", buf);
 	r.block_bytes = o->block_bytes;
 
-	smp = gpu_sampler_start(100);
+	smp = gpu->sampler_start(100);
 	/* Free memory is not one contiguous range: shrink the buffer (and drop the
 	 * spans above it) until an allocation succeeds. */
-	while (gpu_malloc((void **)&r.base, cap) && cap > (1ull << 30)) {
+	while (gpu->malloc((void **)&r.base, cap) && cap > (1ull << 30)) {
 		cap /= 2;
 		while (n_ok && spans[n_ok - 1] > cap)
 			n_ok--;
@@ -252,7 +255,7 @@ static int grandom_run(struct probe_ctx *ctx, const void *opts)
 	}
 	opt_format_size(cap, buf, sizeof(buf));
 	probe_result_add_param(ctx->res, "buffer_bytes", buf);
-	if (!r.base || !(r.out = gpu_scratch()) || gpu_pattern_fill(r.base, cap, 7, NULL)) {
+	if (!r.base || !(r.out = gpu->scratch()) || gpu->pattern_fill(r.base, cap, 7, NULL)) {
 		rc = gpu_fail(ctx->res, "gpu.random setup");
 		goto out;
 	}
@@ -271,8 +274,8 @@ static int grandom_run(struct probe_ctx *ctx, const void *opts)
 			goto out;
 		}
 out:
-	gpu_sampler_stop(smp, ctx->res, "probe");
-	gpu_free(r.base);
+	gpu->sampler_stop(smp, ctx->res, "probe");
+	gpu->free(r.base);
 	return rc;
 }
 

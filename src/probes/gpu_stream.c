@@ -18,7 +18,8 @@
 #include "base/list.h"
 #include "base/opt.h"
 #include "base/util.h"
-#include "gpu/gpu.h"
+#include "gpu/backend.h"
+#include "kit/gpu_kit.h"
 #include "kit/measure.h"
 #include "kit/probe.h"
 #include "results/results.h"
@@ -88,6 +89,7 @@ struct gstream {
 
 static int enqueue(void *arg, unsigned k, struct CUstream_st *s, uint64_t iters)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	struct gstream *g = arg;
 
 	for (uint64_t i = 0; i < iters; i++) {
@@ -96,19 +98,19 @@ static int enqueue(void *arg, unsigned k, struct CUstream_st *s, uint64_t iters)
 		switch (g->k) {
 		case K_READ:
 		case K_READ_CS:
-			rc = GPU_CHECK(gpu_launch_read(g->a, g->bytes, &g->grid, g->k == K_READ_CS,
-						       g->out, s));
+			rc = GPU_CHECK(gpu->launch_read(g->a, g->bytes, &g->grid, g->k == K_READ_CS,
+							g->out, s));
 			break;
 		case K_WRITE:
 		case K_WRITE_CS:
-			rc = GPU_CHECK(gpu_launch_write(g->b, g->bytes, &g->grid,
-							g->k == K_WRITE_CS, i, s));
+			rc = GPU_CHECK(gpu->launch_write(g->b, g->bytes, &g->grid,
+							 g->k == K_WRITE_CS, i, s));
 			break;
 		case K_COPY:
-			rc = GPU_CHECK(gpu_launch_copy(g->b, g->a, g->bytes, &g->grid, s));
+			rc = GPU_CHECK(gpu->launch_copy(g->b, g->a, g->bytes, &g->grid, s));
 			break;
 		case K_MEMCPY:
-			rc = gpu_memcpy_async(g->b, g->a, g->bytes, s);
+			rc = gpu->memcpy_async(g->b, g->a, g->bytes, s);
 			break;
 		}
 		if (rc)
@@ -121,26 +123,28 @@ static int enqueue(void *arg, unsigned k, struct CUstream_st *s, uint64_t iters)
 /* Before a sample: zero the read reduction, poison the copy destination. */
 static int before(void *arg)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	struct gstream *g = arg;
 
 	g->iters = 0;
-	if (gpu_memset_async(g->out, 0, sizeof(*g->out), NULL))
+	if (gpu->memset_async(g->out, 0, sizeof(*g->out), NULL))
 		return -1;
-	if ((g->k == K_COPY || g->k == K_MEMCPY) && gpu_memset_async(g->b, 0, g->bytes, NULL))
+	if ((g->k == K_COPY || g->k == K_MEMCPY) && gpu->memset_async(g->b, 0, g->bytes, NULL))
 		return -1;
-	return gpu_device_sync();
+	return gpu->device_sync();
 }
 
 /* After a sample: an odd number of read passes leaves read_ref, an even one 0;
  * a copy destination must hold the source's pattern words. */
 static int check(void *arg)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	struct gstream *g = arg;
 	unsigned long long v;
 	uint64_t bad;
 
 	if (g->k == K_READ || g->k == K_READ_CS) {
-		if (gpu_scratch_read(&v))
+		if (gpu->scratch_read(&v))
 			return -1;
 		if (v != (g->iters % 2 ? g->read_ref : 0))
 			return gpu_error("read reduction 0x%llx after %" PRIu64
@@ -148,7 +152,7 @@ static int check(void *arg)
 					 v, g->iters, g->iters % 2 ? g->read_ref : 0ull);
 	}
 	if (g->k == K_COPY || g->k == K_MEMCPY) {
-		if (gpu_pattern_verify(g->b, g->bytes, g->seed, &bad))
+		if (gpu->pattern_verify(g->b, g->bytes, g->seed, &bad))
 			return -1;
 		if (bad)
 			return gpu_error("%s: %" PRIu64 " of %zu words differ from the source",
@@ -291,6 +295,7 @@ static const char *gstream_supported(const void *opts)
 
 static int gstream_run(struct probe_ctx *ctx, const void *opts)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	const struct gstream_opts *o = opts;
 	struct gstream g = {.ctx = ctx, .seed = 0x5eed0001};
 	struct gpu_sampler *smp;
@@ -298,7 +303,7 @@ static int gstream_run(struct probe_ctx *ctx, const void *opts)
 	char buf[64];
 	int rc = PROBE_OK;
 
-	if (gpu_get_props(&g.props) || gpu_mem_info(&free_b, &total_b))
+	if (gpu->get_props(0, &g.props) || gpu->mem_info(&free_b, &total_b))
 		return gpu_fail(ctx->res, "gpu.stream setup");
 	want = o->size_bytes ? o->size_bytes : 16 * g.props.l2_bytes;
 	if (!o->size_bytes && want < (4ull << 30))
@@ -330,17 +335,17 @@ static int gstream_run(struct probe_ctx *ctx, const void *opts)
 	json_object_set_new(gpu_extra(ctx->res), "sweep", g.sweep);
 	json_object_set_new(gpu_extra(ctx->res), "best", json_object());
 
-	smp = gpu_sampler_start(100);
-	if (gpu_malloc(&g.a, g.bytes) || gpu_malloc(&g.b, g.bytes) || !(g.out = gpu_scratch()) ||
-	    gpu_pattern_fill(g.a, g.bytes, g.seed, NULL)) {
+	smp = gpu->sampler_start(100);
+	if (gpu->malloc(&g.a, g.bytes) || gpu->malloc(&g.b, g.bytes) || !(g.out = gpu->scratch()) ||
+	    gpu->pattern_fill(g.a, g.bytes, g.seed, NULL)) {
 		rc = gpu_fail(ctx->res, "gpu.stream setup");
 		goto out;
 	}
 	/* The reference reduction: one pass with a fixed shape over a. */
 	g.grid = (struct gpu_grid){(unsigned)g.props.sm_count * 2, 512, 4};
-	if (gpu_memset_async(g.out, 0, sizeof(*g.out), NULL) ||
-	    GPU_CHECK(gpu_launch_read(g.a, g.bytes, &g.grid, 0, g.out, NULL)) ||
-	    gpu_scratch_read(&g.read_ref)) {
+	if (gpu->memset_async(g.out, 0, sizeof(*g.out), NULL) ||
+	    GPU_CHECK(gpu->launch_read(g.a, g.bytes, &g.grid, 0, g.out, NULL)) ||
+	    gpu->scratch_read(&g.read_ref)) {
 		rc = gpu_fail(ctx->res, "gpu.stream reference read");
 		goto out;
 	}
@@ -360,9 +365,9 @@ static int gstream_run(struct probe_ctx *ctx, const void *opts)
 		}
 	}
 out:
-	gpu_sampler_stop(smp, ctx->res, "probe");
-	gpu_free(g.a);
-	gpu_free(g.b);
+	gpu->sampler_stop(smp, ctx->res, "probe");
+	gpu->free(g.a);
+	gpu->free(g.b);
 	return rc;
 }
 

@@ -20,7 +20,8 @@
 
 #include "base/opt.h"
 #include "base/util.h"
-#include "gpu/gpu.h"
+#include "gpu/backend.h"
+#include "kit/gpu_kit.h"
 #include "kit/measure.h"
 #include "kit/probe.h"
 #include "results/results.h"
@@ -47,23 +48,25 @@ struct gsync {
 
 static int op_roundtrip(void *arg, uint64_t iters)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	struct gsync *g = arg;
 
 	for (uint64_t i = 0; i < iters; i++)
-		if (GPU_CHECK(gpu_launch_sleep(0, g->s)) || gpu_stream_sync(g->s))
+		if (GPU_CHECK(gpu->launch_sleep(0, g->s)) || gpu->stream_sync(g->s))
 			return g->failed = -1;
 	return 0;
 }
 
 static int op_step(void *arg, uint64_t iters)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	struct gsync *g = arg;
 
 	for (uint64_t i = 0; i < iters; i++) {
 		for (uint64_t k = 0; k < g->launches; k++)
-			if (GPU_CHECK(gpu_launch_sleep(g->kernel_ns, g->s)))
+			if (GPU_CHECK(gpu->launch_sleep(g->kernel_ns, g->s)))
 				return g->failed = -1;
-		if (gpu_stream_sync(g->s))
+		if (gpu->stream_sync(g->s))
 			return g->failed = -1;
 	}
 	return 0;
@@ -124,6 +127,7 @@ static const char *gsync_supported(const void *opts)
 
 static int gsync_run(struct probe_ctx *ctx, const void *opts)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	const struct gsync_opts *o = opts;
 	struct gsync g = {.launches = o->launches, .kernel_ns = o->kernel_ns};
 	struct gpu_props props;
@@ -131,7 +135,7 @@ static int gsync_run(struct probe_ctx *ctx, const void *opts)
 	int rc = PROBE_OK;
 	json_t *modes = json_object();
 
-	if (gpu_get_props(&props))
+	if (gpu->get_props(0, &props))
 		return gpu_fail(ctx->res, "gpu.sync setup");
 	probe_result_add_param(ctx->res, "gpu", props.name);
 	probe_result_add_param(ctx->res, "timing", "host monotonic clock");
@@ -139,7 +143,7 @@ static int gsync_run(struct probe_ctx *ctx, const void *opts)
 			       "recreated per variant (cudaDeviceReset, then "
 			       "cudaSetDeviceFlags before the new context)");
 	json_object_set_new(gpu_extra(ctx->res), "sched_in_effect", modes);
-	smp = gpu_sampler_start(100);
+	smp = gpu->sampler_start(100);
 	for (int v = GPU_SCHED_SPIN; v <= GPU_SCHED_BLOCKING; v++) {
 		const char *name = gpu_sched_name(v);
 		struct metric *m;
@@ -147,12 +151,12 @@ static int gsync_run(struct probe_ctx *ctx, const void *opts)
 		if (!(o->scheds & (1u << (v - GPU_SCHED_SPIN))))
 			continue;
 		progress("gpu.sync: %s", name);
-		if (gpu_context_reset() || gpu_context_create((enum gpu_sched)v) ||
-		    gpu_stream_create(&g.s)) {
+		if (gpu->context_reset() || gpu->context_create((enum gpu_sched)v) ||
+		    gpu->stream_create(&g.s)) {
 			rc = gpu_fail(ctx->res, name);
 			goto out;
 		}
-		json_object_set_new(modes, name, json_string(gpu_sched_name(gpu_context_sched())));
+		json_object_set_new(modes, name, json_string(gpu_sched_name(gpu->context_sched())));
 		m = probe_add_metric(ctx->res, "sync_latency", UNIT_US, BETTER_LOWER,
 				     "empty kernel launch + cudaStreamSynchronize round trip, host "
 				     "clock per round trip",
@@ -162,12 +166,12 @@ static int gsync_run(struct probe_ctx *ctx, const void *opts)
 			rc = gpu_fail(ctx->res, name);
 			goto out;
 		}
-		gpu_stream_destroy(g.s);
+		gpu->stream_destroy(g.s);
 		g.s = NULL;
 	}
 out:
-	gpu_sampler_stop(smp, ctx->res, "probe");
-	gpu_stream_destroy(g.s);
+	gpu->sampler_stop(smp, ctx->res, "probe");
+	gpu->stream_destroy(g.s);
 	return rc;
 }
 

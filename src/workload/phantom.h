@@ -10,7 +10,7 @@
  *
  * Children (built-in so the check needs no external program): a CPU child
  * (anonymous memory mapped, touched, held, exit: the reference that must show
- * no phantom), a GPU child (gpu_hold_memory), a host memory hog, a holder, or
+ * no phantom), a GPU child (the backend's hold_memory), a host memory hog, a holder, or
  * any command. Each runs in its own process group so stopping it stops all it
  * started; a detached CPU child (setsid grandchild holding the memory after
  * its parent exits) is the deliberate phantom that proves the check can fail.
@@ -105,7 +105,7 @@ int phantom_klog_is_bug(const char *text);
 enum phantom_kind {
 	PHANTOM_CMD = 0, /* argv, or "sh -c" of a holder command */
 	PHANTOM_CPU,	 /* anonymous memory mapped, touched, held, exit */
-	PHANTOM_GPU,	 /* gpu_hold_memory() */
+	PHANTOM_GPU,	 /* the GPU backend's hold_memory() */
 	PHANTOM_HOG,	 /* host memory touched and kept hot until stopped */
 };
 

@@ -14,7 +14,7 @@
 
 #include "base/sig.h"
 #include "base/util.h"
-#include "gpu/gpu.h"
+#include "gpu/backend.h"
 #include "machine/mem.h"
 #include "workload/phantom.h"
 
@@ -141,7 +141,7 @@ int phantom_child_start(struct phantom_child *c, enum phantom_kind kind, char *c
 				say(sp[1], "skip: %s\n", why);
 				_exit(3);
 			}
-			if (gpu_hold_memory(bytes, hold_s, sp[1], err, sizeof(err)) != 0) {
+			if (gpu_backend()->hold_memory(bytes, hold_s, sp[1], err, sizeof(err))) {
 				say(sp[1], "fail: %s\n", err);
 				_exit(1);
 			}

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "gpu/gpu.h"
+#include "gpu/backend.h"
 #include "gpu/kernels/pattern.h"
 #include "machine/mem.h"
 

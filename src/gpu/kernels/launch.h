@@ -1,12 +1,13 @@
 /* launch.h - the extern "C" kernel launchers, shared by the .cu files that
- * define them and by gpu.h (C) that hands them to probes.
+ * define them and by the CUDA backend (cuda.c) that puts them in the table
+ * (backend.h: launch_* entries), where probes reach them.
  *
  * Every launcher enqueues one kernel on stream s (NULL: the legacy default
  * stream) and returns the cudaError_t of the launch as an int (0 = success);
  * callers wrap the call in GPU_CHECK() so a failure is recorded with its text.
  * Pointers are device-accessible addresses (cudaMalloc, managed, or mapped
  * host memory); none is freed or kept by a launcher. Built without CUDA
- * (none.c) every launcher returns -1.
+ * there are no launchers (and no table).
  */
 #ifndef MEMPATH_GPU_LAUNCH_H
 #define MEMPATH_GPU_LAUNCH_H

@@ -1,60 +1,37 @@
-/* timing.c - gpu_measure(), the GPU timing loop of gpu.h, over the CUDA
- * runtime: CUDA events, and nvbandwidth's gate (a spin kernel holding the
+/* gpu_timing.c - gpu_measure(), the GPU timing loop of gpu_kit.h, over the
+ * backend table: events, and nvbandwidth's gate (a spin kernel holding the
  * streams on a host-mapped flag while work is queued behind it). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cuda_runtime_api.h>
-
 #include "base/util.h"
-#include "gpu/gpu.h"
-#include "gpu/timing.h"
-
-/* The gate's host-mapped words, per context: [0] release flag, [1] timed out. */
-static struct {
-	volatile int *host;
-	int *dev;
-} gate;
-
-void gpu_timing_forget(void)
-{
-	memset(&gate, 0, sizeof(gate));
-}
+#include "kit/gpu_kit.h"
 
 /* A gate left shut this long means the host blocked while queuing (the queue
  * was full): the batch is void. */
 #define GATE_TIMEOUT_NS 10000000000ull
 
-static int gate_init(void)
-{
-	void *d;
-
-	if (gate.host)
-		return 0;
-	if (GPU_CHECK(cudaHostAlloc((void **)&gate.host, 2 * sizeof(int), cudaHostAllocMapped)) ||
-	    GPU_CHECK(cudaHostGetDevicePointer(&d, (void *)gate.host, 0)))
-		return -1;
-	gate.dev = d;
-	return 0;
-}
-
 struct timing {
+	const struct gpu_backend *gpu;
 	const struct gpu_work *w;
-	int home; /* multi_device: the caller's current device */
-	cudaStream_t s[GPU_MAX_STREAMS];
-	cudaEvent_t start[GPU_MAX_STREAMS], end[GPU_MAX_STREAMS];
-	cudaEvent_t join; /* multi_device: on stream 0, after every stream's end */
+	int home;		 /* multi_device: the caller's current device */
+	volatile int *gate_host; /* the gate's words (gate_words): [0] release, [1] timed out */
+	int *gate_dev;
+	struct CUstream_st *s[GPU_MAX_STREAMS];
+	struct CUevent_st *start[GPU_MAX_STREAMS], *end[GPU_MAX_STREAMS];
+	struct CUevent_st *join; /* multi_device: on stream 0, after every stream's end */
 };
 
 /* Makes stream k's device current (multi_device only). */
 static int stream_device(const struct timing *t, unsigned k)
 {
-	return t->w->multi_device ? GPU_CHECK(cudaSetDevice(t->w->device[k])) : 0;
+	return t->w->multi_device ? t->gpu->set_device(t->w->device[k]) : 0;
 }
 
 static int home_device(const struct timing *t)
 {
-	return t->w->multi_device ? GPU_CHECK(cudaSetDevice(t->home)) : 0;
+	return t->w->multi_device ? t->gpu->set_device(t->home) : 0;
 }
 
 /* One batch on streams of several devices (gpu_work.multi_device): stream 0
@@ -62,55 +39,56 @@ static int home_device(const struct timing *t)
  * time is stream 0's start to a join event that waits for every end. */
 static int run_batch_multi(struct timing *t, uint64_t iters, double *ns, double *sns)
 {
+	const struct gpu_backend *gpu = t->gpu;
 	const struct gpu_work *w = t->w;
 	unsigned n = w->n_streams;
 	float ms = 0;
 
 	if (w->gated) {
-		gate.host[0] = 0;
-		gate.host[1] = 0;
+		t->gate_host[0] = 0;
+		t->gate_host[1] = 0;
 		__sync_synchronize();
 	}
 	for (unsigned k = 0; k < n; k++) {
 		if (stream_device(t, k))
 			return -1;
 		if (k == 0 && w->gated &&
-		    GPU_CHECK(gpu_launch_gate((volatile int *)gate.dev, gate.dev + 1,
-					      GATE_TIMEOUT_NS, t->s[0])))
+		    GPU_CHECK(gpu->launch_gate((volatile int *)t->gate_dev, t->gate_dev + 1,
+					       GATE_TIMEOUT_NS, t->s[0])))
 			return -1;
-		if (k > 0 && GPU_CHECK(cudaStreamWaitEvent(t->s[k], t->start[0], 0)))
+		if (k > 0 && gpu->stream_wait_event(t->s[k], t->start[0]))
 			return -1;
-		if (GPU_CHECK(cudaEventRecord(t->start[k], t->s[k])) ||
+		if (gpu->event_record(t->start[k], t->s[k]) ||
 		    w->enqueue(w->arg, k, t->s[k], iters) != 0 ||
-		    GPU_CHECK(cudaEventRecord(t->end[k], t->s[k])))
+		    gpu->event_record(t->end[k], t->s[k]))
 			return -1;
 	}
 	if (stream_device(t, 0))
 		return -1;
 	for (unsigned k = 1; k < n; k++)
-		if (GPU_CHECK(cudaStreamWaitEvent(t->s[0], t->end[k], 0)))
+		if (gpu->stream_wait_event(t->s[0], t->end[k]))
 			return -1;
-	if (GPU_CHECK(cudaEventRecord(t->join, t->s[0])))
+	if (gpu->event_record(t->join, t->s[0]))
 		return -1;
 	if (w->gated) {
 		__sync_synchronize();
-		gate.host[0] = 1;
+		t->gate_host[0] = 1;
 	}
-	if (GPU_CHECK(cudaEventSynchronize(t->join)))
+	if (gpu->event_sync(t->join))
 		return -1;
 	for (unsigned k = 0; k < n; k++)
-		if (GPU_CHECK(cudaEventSynchronize(t->end[k])))
+		if (gpu->event_sync(t->end[k]))
 			return -1;
-	if (w->gated && gate.host[1])
+	if (w->gated && t->gate_host[1])
 		return gpu_error("gate kernel timed out after %llu s: the host blocked while "
 				 "queuing %llu repetitions (lower max_batch)",
 				 GATE_TIMEOUT_NS / 1000000000ull, (unsigned long long)iters);
 	for (unsigned k = 0; k < n; k++) {
-		if (GPU_CHECK(cudaEventElapsedTime(&ms, t->start[k], t->end[k])))
+		if (gpu->event_elapsed_ms(t->start[k], t->end[k], &ms))
 			return -1;
 		sns[k] += (double)ms * 1e6;
 	}
-	if (GPU_CHECK(cudaEventElapsedTime(&ms, t->start[0], t->join)))
+	if (gpu->event_elapsed_ms(t->start[0], t->join, &ms))
 		return -1;
 	*ns += (double)ms * 1e6;
 	return home_device(t);
@@ -120,6 +98,7 @@ static int run_batch_multi(struct timing *t, uint64_t iters, double *ns, double 
  * (first start to last end) to *ns and each stream's own to sns[k]. */
 static int run_batch(struct timing *t, uint64_t iters, double *ns, double *sns)
 {
+	const struct gpu_backend *gpu = t->gpu;
 	const struct gpu_work *w = t->w;
 	unsigned n = w->n_streams;
 	double first = 0, last = 0;
@@ -127,28 +106,28 @@ static int run_batch(struct timing *t, uint64_t iters, double *ns, double *sns)
 	if (w->multi_device)
 		return run_batch_multi(t, iters, ns, sns);
 	if (w->gated) {
-		gate.host[0] = 0;
-		gate.host[1] = 0;
+		t->gate_host[0] = 0;
+		t->gate_host[1] = 0;
 		__sync_synchronize();
 		for (unsigned k = 0; k < n; k++)
-			if (GPU_CHECK(gpu_launch_gate((volatile int *)gate.dev, gate.dev + 1,
-						      GATE_TIMEOUT_NS, t->s[k])))
+			if (GPU_CHECK(gpu->launch_gate((volatile int *)t->gate_dev, t->gate_dev + 1,
+						       GATE_TIMEOUT_NS, t->s[k])))
 				return -1;
 	}
 	for (unsigned k = 0; k < n; k++) {
-		if (GPU_CHECK(cudaEventRecord(t->start[k], t->s[k])) ||
+		if (gpu->event_record(t->start[k], t->s[k]) ||
 		    w->enqueue(w->arg, k, t->s[k], iters) != 0 ||
-		    GPU_CHECK(cudaEventRecord(t->end[k], t->s[k])))
+		    gpu->event_record(t->end[k], t->s[k]))
 			return -1;
 	}
 	if (w->gated) {
 		__sync_synchronize();
-		gate.host[0] = 1;
+		t->gate_host[0] = 1;
 	}
 	for (unsigned k = 0; k < n; k++)
-		if (GPU_CHECK(cudaEventSynchronize(t->end[k])))
+		if (gpu->event_sync(t->end[k]))
 			return -1;
-	if (w->gated && gate.host[1])
+	if (w->gated && t->gate_host[1])
 		return gpu_error("gate kernel timed out after %llu s: the host blocked while "
 				 "queuing %llu repetitions (lower max_batch)",
 				 GATE_TIMEOUT_NS / 1000000000ull, (unsigned long long)iters);
@@ -156,8 +135,8 @@ static int run_batch(struct timing *t, uint64_t iters, double *ns, double *sns)
 		float a = 0, b = 0;
 
 		/* Times relative to stream 0's start; may be negative for others. */
-		if (GPU_CHECK(cudaEventElapsedTime(&a, t->start[0], t->start[k])) ||
-		    GPU_CHECK(cudaEventElapsedTime(&b, t->start[0], t->end[k])))
+		if (gpu->event_elapsed_ms(t->start[0], t->start[k], &a) ||
+		    gpu->event_elapsed_ms(t->start[0], t->end[k], &b))
 			return -1;
 		if (k == 0 || a < first)
 			first = a;
@@ -209,28 +188,55 @@ static uint64_t calibrate(struct timing *t, uint64_t min_ns, uint64_t cap)
 	}
 }
 
+/* Destroys what gpu_measure made, stream k's with its device current, and
+ * makes the caller's device current again. Failures here are not the
+ * measurement's: the last GPU error is left as it was. */
+static void release(struct timing *t, unsigned n)
+{
+	const struct gpu_backend *gpu = t->gpu;
+	char err[512];
+
+	snprintf(err, sizeof(err), "%s", gpu->last_error());
+	for (unsigned k = 0; k < n; k++) {
+		if (t->w->multi_device)
+			gpu->set_device(t->w->device[k]);
+		if (t->start[k])
+			gpu->event_destroy(t->start[k]);
+		if (t->end[k])
+			gpu->event_destroy(t->end[k]);
+		if (t->s[k])
+			gpu->stream_destroy(t->s[k]);
+		if (k == 0 && t->join)
+			gpu->event_destroy(t->join);
+	}
+	if (t->w->multi_device)
+		gpu->set_device(t->home);
+	gpu->set_error(err);
+}
+
 int gpu_measure(struct probe_ctx *ctx, const struct gpu_work *w, struct gpu_samples *out)
 {
-	struct timing t = {.w = w};
+	const struct gpu_backend *gpu = gpu_backend();
+	struct timing t = {.gpu = gpu, .w = w};
 	unsigned n = w->n_streams ? w->n_streams : 1, total = ctx->warmups + ctx->reps;
 	struct gpu_work w1 = *w;
 	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
+	if (!gpu)
+		return gpu_error("gpu_measure: %s", gpu_unsupported_reason());
 	if (n > GPU_MAX_STREAMS)
 		return gpu_error("gpu_measure: %u streams (at most %d)", n, GPU_MAX_STREAMS);
 	w1.n_streams = n;
 	t.w = &w1;
-	if (w->multi_device && GPU_CHECK(cudaGetDevice(&t.home)))
+	if (w->multi_device && gpu->get_device(&t.home))
 		return -1;
-	if (w->gated && gate_init())
+	if (w->gated && gpu->gate_words(&t.gate_host, &t.gate_dev))
 		return -1;
 	for (unsigned k = 0; k < n; k++)
-		if (stream_device(&t, k) ||
-		    GPU_CHECK(cudaStreamCreateWithFlags(&t.s[k], cudaStreamNonBlocking)) ||
-		    GPU_CHECK(cudaEventCreate(&t.start[k])) ||
-		    GPU_CHECK(cudaEventCreate(&t.end[k])) ||
-		    (w->multi_device && k == 0 && GPU_CHECK(cudaEventCreate(&t.join))))
+		if (stream_device(&t, k) || gpu->stream_create(&t.s[k]) ||
+		    gpu->event_create(&t.start[k]) || gpu->event_create(&t.end[k]) ||
+		    (w->multi_device && k == 0 && gpu->event_create(&t.join)))
 			goto out;
 	if (home_device(&t))
 		goto out;
@@ -281,22 +287,9 @@ int gpu_measure(struct probe_ctx *ctx, const struct gpu_work *w, struct gpu_samp
 out:
 	/* After a failure mid-batch the gate may still hold queued work: let it
 	 * go now rather than after the gate's timeout. */
-	if (w->gated && gate.host)
-		gate.host[0] = 1;
-	for (unsigned k = 0; k < n; k++) {
-		if (w->multi_device)
-			cudaSetDevice(w->device[k]);
-		if (t.start[k])
-			cudaEventDestroy(t.start[k]);
-		if (t.end[k])
-			cudaEventDestroy(t.end[k]);
-		if (t.s[k])
-			cudaStreamDestroy(t.s[k]);
-		if (k == 0 && t.join)
-			cudaEventDestroy(t.join);
-	}
-	if (w->multi_device)
-		cudaSetDevice(t.home);
+	if (w->gated && t.gate_host)
+		t.gate_host[0] = 1;
+	release(&t, n);
 	return rc;
 }
 
