@@ -5,7 +5,7 @@
 
 #include <jansson.h>
 
-#include "machine/doctor.h"
+#include "machine/finding.h"
 
 #define GiB	(1024.0 * 1024 * 1024)
 #define MiB	(1024.0 * 1024)

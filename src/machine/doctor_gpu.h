@@ -5,7 +5,7 @@
 
 #include <jansson.h>
 
-#include "machine/doctor.h"
+#include "machine/finding.h"
 
 void doctor_rule_gpu_persistence(const json_t *h, struct doctor_finding *f);
 void doctor_rule_gpu_pcie(const json_t *h, struct doctor_finding *f);
