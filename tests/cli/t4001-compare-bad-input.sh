@@ -20,5 +20,11 @@ expect_fail 2 "$MEMPATH" compare "$a" "$a" --legs AA
 expect_fail 2 "$MEMPATH" compare "$a" "$a" --threshold much
 expect_fail 2 "$MEMPATH" compare "$a" "$a" --control 'cpu.x,pages'
 expect_fail 2 "$MEMPATH" compare "$a" "$a" --format xml
+# A control, primary or knob that names nothing is a typo that would remove a check.
+expect_fail 2 "$MEMPATH" compare "$a" "$d/cmp-aa-2.json" --control 'cpu.frist_touch,pages=thp'
+grep -q "matches no metric" err.txt || fail "control typo: $(cat err.txt)"
+expect_fail 2 "$MEMPATH" compare "$a" "$d/cmp-aa-2.json" --primary 'cpu.first_touch:nosuch'
+expect_fail 2 "$MEMPATH" compare "$a" "$d/cmp-aa-2.json" --expect-diff thp_enabld
+grep -q "is not a knob" err.txt || fail "knob typo: $(cat err.txt)"
 [ ! -s out.txt ] || fail "output on bad input: $(cat out.txt)"
 exit 0
