@@ -93,6 +93,8 @@ static int probe_main(void *p, const struct cmd_line *l)
 	report_write(s.run, fmt, stdout);
 	if (s.out_path && rc == 0)
 		fprintf(stderr, "results: %s\n", s.out_path);
+	if (rc == 0 && session_failed(&s))
+		rc = 1;
 	if (runner_interrupted())
 		rc = 130;
 	run_free(s.run);
@@ -106,6 +108,9 @@ const struct command command_probe = {
 	.synopsis = "NAME [name=value ...]",
 	.about = "Runs one probe in a child process and prints its table. Options are the\n"
 		 "probe's own (see 'mempath help NAME'); --quick applies its small sizes first.\n",
+	.tail = "Exit status: 0 the probe ran or was skipped (the table says why), 1 it failed,\n"
+		"crashed, timed out or was OOM-killed (the table says which), 2 bad usage,\n"
+		"130 interrupted.\n",
 	.args = probe_args,
 	.opts_size = sizeof(struct probe_opts),
 	.init = probe_init,

@@ -124,6 +124,10 @@ static int run_main(void *p, const struct cmd_line *l)
 	fflush(stdout);
 	if (rc == 0)
 		fprintf(stderr, "results: %s\n", out_path);
+	if (rc == 0 && session_failed(&s)) {
+		error("%zu probe(s) failed or timed out (see the table)", session_failed(&s));
+		rc = 1;
+	}
 	if (runner_interrupted()) {
 		fprintf(stderr, "mempath: interrupted; partial results kept in '%s'\n", out_path);
 		rc = 130;
@@ -139,6 +143,10 @@ const struct command command_run = {
 	.about = "Runs a suite of probes, each in its own child process, prints a table and\n"
 		 "saves every sample with the machine's fingerprint to a results file\n"
 		 "(default: ./mempath-<label>-<time>.json, rewritten after every probe).\n",
+	.tail = "Exit status: 0 every probe ran or was skipped (a skip says why), 1 a probe\n"
+		"failed, crashed, timed out or was OOM-killed (results still written) or the\n"
+		"results file could not be written, 2 bad usage, 130 interrupted (partial\n"
+		"results written).\n",
 	.args = run_args,
 	.opts_size = sizeof(struct run_opts),
 	.init = run_init,

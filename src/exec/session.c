@@ -97,6 +97,15 @@ int session_run_probe(struct session *s, const struct probe *p, char *const *kvs
 	return save(s);
 }
 
+size_t session_failed(const struct session *s)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->run->n_probes; i++)
+		n += s->run->probes[i].status == STATUS_FAIL ||
+		     s->run->probes[i].status == STATUS_TIMEOUT;
+	return n;
+}
+
 int session_end(struct session *s)
 {
 	char now[32];

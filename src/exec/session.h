@@ -27,6 +27,8 @@ int session_begin(struct session *s, int argc, char **argv, const char *label, c
 int session_run_probe(struct session *s, const struct probe *p, char *const *kvs, size_t n_kvs);
 /* Records end time, knobs at end, noise; writes out_path. Returns 0 or -1. */
 int session_end(struct session *s);
+/* Probes of the run that failed or timed out (skips are not failures). */
+size_t session_failed(const struct session *s);
 /* Does the named suite ("quick", "full", "cpu", "gpu", "p2p") include p? */
 int session_suite_has(const char *suite, const struct probe *p, int gpu_present);
 int session_suite_valid(const char *suite);
