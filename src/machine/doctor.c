@@ -46,13 +46,18 @@ static void rule_thp_mode(const json_t *h, struct doctor_finding *f)
 			   "4 KiB "
 			   "pages%s",
 			   huge);
-	else
+	else if (strcmp(en, "never") == 0)
 		doctor_set(
 			f, DOCTOR_WARN,
 			"echo madvise (or always) > /sys/kernel/mm/transparent_hugepage/enabled; "
 			"check the kernel command line for transparent_hugepage=never",
 			"enabled=%s: no anonymous memory gets huge pages, even when it asks%s", en,
 			huge);
+	else /* a file from elsewhere, or a kernel with modes this rule does not know */
+		doctor_set(f, DOCTOR_UNKNOWN, NULL,
+			   "enabled='%s' is not a THP mode this rule knows (always, madvise, "
+			   "never)",
+			   en);
 }
 
 /* What a THP fault does when no free 2 MiB block is at hand. */
@@ -82,8 +87,14 @@ static void rule_thp_defrag(const json_t *h, struct doctor_finding *f)
 			   "defrag=always: every THP fault may stall in direct compaction (fault "
 			   "latency "
 			   "spikes under fragmentation)");
-	} else {
+	} else if (strcmp(d, "madvise") == 0 || strcmp(d, "defer") == 0 ||
+		   strcmp(d, "defer+madvise") == 0) {
 		doctor_set(f, DOCTOR_OK, NULL, "defrag=%s", d);
+	} else {
+		doctor_set(f, DOCTOR_UNKNOWN, NULL,
+			   "defrag='%s' is not a mode this rule knows (always, defer, "
+			   "defer+madvise, madvise, never)",
+			   d);
 	}
 }
 

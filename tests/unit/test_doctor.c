@@ -137,6 +137,13 @@ static void test_thp_modes(void **state)
 	assert_int_equal(level_of(h, "thp_defrag", NULL), DOCTOR_INFO);
 	set_path(h, "knobs", "thp_defrag", json_string("defer+madvise"));
 	assert_int_equal(level_of(h, "thp_defrag", NULL), DOCTOR_OK);
+	/* A value no kernel writes (a hostile or damaged file) is not a mode. */
+	set_path(h, "knobs", "thp_defrag", json_string(""));
+	assert_int_equal(level_of(h, "thp_defrag", NULL), DOCTOR_UNKNOWN);
+	set_path(h, "knobs", "thp_enabled", json_string("bogus"));
+	assert_int_equal(level_of(h, "thp_mode", NULL), DOCTOR_UNKNOWN);
+	set_path(h, "knobs", "thp_enabled", json_string(""));
+	assert_int_equal(level_of(h, "thp_mode", NULL), DOCTOR_UNKNOWN);
 	json_decref(h);
 }
 
