@@ -25,9 +25,12 @@ int report_csv(const struct run *r, FILE *f)
 			report_csv_field(f, labels);
 			fputc(',', f);
 			report_csv_field(f, unit_name(m->unit));
-			fprintf(f, ",%s,%zu,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n",
-				better_name(m->better), s.n, s.median, s.p5, s.p95, s.min, s.max,
-				s.cov);
+			if (s.n == 0) /* no counted sample: absent, never 0 */
+				fprintf(f, ",%s,0,,,,,,\n", better_name(m->better));
+			else
+				fprintf(f, ",%s,%zu,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n",
+					better_name(m->better), s.n, s.median, s.p5, s.p95, s.min,
+					s.max, s.cov);
 		}
 	}
 	return 0;

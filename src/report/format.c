@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/stats.h"
 #include "base/util.h"
 
 int report_format_parse(const char *s, enum report_format *out)
@@ -40,6 +41,22 @@ void report_fmt_value(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.3g", v);
 	else
 		snprintf(buf, len, "%.3g", v);
+}
+
+void report_summary_text(const struct summary *s, char *med, char *p5, char *p95, char *cov,
+			 size_t len)
+{
+	if (s->n == 0) {
+		snprintf(med, len, "-");
+		snprintf(p5, len, "-");
+		snprintf(p95, len, "-");
+		snprintf(cov, len, "-");
+		return;
+	}
+	report_fmt_value(s->median, med, len);
+	report_fmt_value(s->p5, p5, len);
+	report_fmt_value(s->p95, p95, len);
+	snprintf(cov, len, "%.1f", 100.0 * s->cov);
 }
 
 const char *report_jstr(const json_t *o, const char *key)

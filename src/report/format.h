@@ -13,6 +13,11 @@ enum report_format { REPORT_TERM, REPORT_MD, REPORT_JSON, REPORT_CSV, REPORT_HTM
 int report_format_parse(const char *s, enum report_format *out);
 /* A value with a sensible number of significant digits. */
 void report_fmt_value(double v, char *buf, size_t len);
+/* A summary's median, p5, p95 and CoV (in percent, "1.2") as text, each "-" when
+ * the metric has no counted sample (absent, never 0). Buffers of len bytes. */
+struct summary;
+void report_summary_text(const struct summary *s, char *med, char *p5, char *p95, char *cov,
+			 size_t len);
 /* The string o[key], or "?" when absent or not a string. */
 const char *report_jstr(const json_t *o, const char *key);
 /* Text as one Markdown table cell ('|' escaped, newlines as spaces). */

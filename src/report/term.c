@@ -46,17 +46,15 @@ int report_term(const struct run *r, FILE *f)
 		for (size_t k = 0; k < p->n_metrics; k++) {
 			const struct metric *m = &p->metrics[k];
 			struct summary s;
-			char labels[256], med[32], p5[32], p95[32];
+			char labels[256], med[32], p5[32], p95[32], cov[32];
 			/* src/dst cells are shown as matrices below (rows in the JSON) */
 			if (matrix_is_cell(m))
 				continue;
 			stats_summarize(m->samples, m->n_samples, &s);
 			metric_labels_str(m, labels, sizeof(labels));
-			report_fmt_value(s.median, med, sizeof(med));
-			report_fmt_value(s.p5, p5, sizeof(p5));
-			report_fmt_value(s.p95, p95, sizeof(p95));
-			fprintf(f, "   %-22s %-34s %12s %12s %12s %6.1f %3zu  %s\n", m->name,
-				labels, med, p5, p95, 100.0 * s.cov, s.n, unit_name(m->unit));
+			report_summary_text(&s, med, p5, p95, cov, sizeof(med));
+			fprintf(f, "   %-22s %-34s %12s %12s %12s %6s %3zu  %s\n", m->name, labels,
+				med, p5, p95, cov, s.n, unit_name(m->unit));
 		}
 		for (size_t t = 0; t < ms.n; t++) {
 			fputc('\n', f);

@@ -397,7 +397,9 @@ struct comparison *compare_runs(const struct run *const *runs, const char *const
 			if (!row->m[j])
 				continue;
 			row->n[j] = row->m[j]->n_samples;
-			row->median[j] = stats_median(row->m[j]->samples, row->m[j]->n_samples);
+			if (row->m[j]->n_samples) /* none: absent, never 0 */
+				row->median[j] =
+					stats_median(row->m[j]->samples, row->m[j]->n_samples);
 		}
 		for (size_t k = 0; k < o->n_controls; k++)
 			row->control |= compare_pattern_match(

@@ -40,6 +40,17 @@ done
 "$MEMPATH" wrap -q -n 2 -o w.json -- true 2>/dev/null | true
 [ -s w.json ] || fail "wrap | true lost the results file"
 "$MEMPATH" report w.json >/dev/null || fail "wrap | true left a broken results file"
+# A metric with no counted sample is absent, never a median of 0.
+sed '41s|"samples": \[[^]]*\]|"samples": []|' "$top/tests/data/cmp-aa-1.json" >empty.json
+grep -q '"samples": \[\]' empty.json || fail "the fixture changed"
+"$MEMPATH" report empty.json >e.txt || fail "report exited $?"
+grep -q '^   copy_bw  *threads=1  *-  *-  *-  *-  *0  GB/s$' e.txt || fail "term: $(grep copy_bw e.txt)"
+"$MEMPATH" report empty.json --format csv | grep -q '^cpu.stream,ok,copy_bw,threads=1,GB/s,higher,0,,,,,,$' ||
+	fail "csv: $("$MEMPATH" report empty.json --format csv | grep copy_bw)"
+"$MEMPATH" report empty.json --format md | grep -q '^| copy_bw | threads=1 | - | - | - | - | 0 | GB/s |$' ||
+	fail "md: $("$MEMPATH" report empty.json --format md | grep copy_bw)"
+"$MEMPATH" compare empty.json "$top/tests/data/cmp-aa-2.json" >c.txt
+grep '^cpu.stream copy_bw' c.txt | grep -q ' -  .*too few samples: n=0' || fail "compare: $(grep copy_bw c.txt)"
 # Sizes above 80% of MemAvailable are refused unless --force.
 "$MEMPATH" probe cpu.first_touch size=64T --reps 1 --warmups 0 >out.txt 2>err.txt
 grep -q "MemAvailable" out.txt err.txt || fail "an oversize request should name MemAvailable"
