@@ -93,6 +93,7 @@ test-asan:
 
 bench: $(BIN)
 	@sh tools/bench.sh $(BIN)
+	@sh tools/bench-compare.sh $(BIN)
 
 # Includes and calls point one way, from commands down to the results model
 # (tools/layers); no two modules reach each other.

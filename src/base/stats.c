@@ -13,6 +13,62 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* A double's bits as an unsigned key in the same order (negatives flipped
+ * whole, positives with the sign bit set; -0 as +0). */
+static uint64_t sort_key(double v)
+{
+	uint64_t k;
+	v += 0.0;
+	memcpy(&k, &v, sizeof(k));
+	return k >> 63 ? ~k : k | (1ull << 63);
+}
+
+static double key_value(uint64_t k)
+{
+	double v;
+	k = k >> 63 ? k & ~(1ull << 63) : ~k;
+	memcpy(&v, &k, sizeof(v));
+	return v;
+}
+
+void stats_sort(double *x, size_t n)
+{
+	uint64_t *a, *b, *t;
+	size_t count[256];
+	if (n < 256) { /* not worth the passes */
+		qsort(x, n, sizeof(*x), cmp_double);
+		return;
+	}
+	/* LSD radix sort on the keys, a byte a pass; a pass in which every key
+	 * has the same byte is skipped (most high bytes of one metric's samples). */
+	a = xmalloc(n * sizeof(*a));
+	b = xmalloc(n * sizeof(*b));
+	for (size_t i = 0; i < n; i++)
+		a[i] = sort_key(x[i]);
+	for (int shift = 0; shift < 64; shift += 8) {
+		size_t pos = 0;
+		memset(count, 0, sizeof(count));
+		for (size_t i = 0; i < n; i++)
+			count[(a[i] >> shift) & 0xff]++;
+		if (count[(a[0] >> shift) & 0xff] == n)
+			continue;
+		for (int d = 0; d < 256; d++) {
+			size_t c = count[d];
+			count[d] = pos;
+			pos += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			b[count[(a[i] >> shift) & 0xff]++] = a[i];
+		t = a;
+		a = b;
+		b = t;
+	}
+	for (size_t i = 0; i < n; i++)
+		x[i] = key_value(a[i]);
+	free(a);
+	free(b);
+}
+
 double stats_percentile_sorted(const double *sorted, size_t n, double p)
 {
 	double h, lo;
@@ -37,11 +93,9 @@ void stats_summarize(const double *x, size_t n, struct summary *out)
 	memset(out, 0, sizeof(*out));
 	if (n == 0)
 		return;
-	s = malloc(n * sizeof(*s));
-	if (!s)
-		abort();
+	s = xmalloc(n * sizeof(*s));
 	memcpy(s, x, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
+	stats_sort(s, n);
 	out->n = n;
 	out->min = s[0];
 	out->max = s[n - 1];
@@ -66,16 +120,6 @@ double stats_median(const double *x, size_t n)
 }
 
 /* ---- comparison statistics ---- */
-
-struct ranked {
-	double v;
-	int from_x;
-};
-
-static int cmp_ranked(const void *a, const void *b)
-{
-	return cmp_double(&((const struct ranked *)a)->v, &((const struct ranked *)b)->v);
-}
 
 /* Upper tail P(U >= u) of the exact null distribution of U for sizes m, n,
  * or -1 when the counts would not be exact in a double. The counts of U are
@@ -117,35 +161,37 @@ static double exact_upper_tail(size_t m, size_t n, size_t u)
 
 double stats_mann_whitney_u(const double *x, size_t nx, const double *y, size_t ny, double *p_out)
 {
-	size_t n = nx + ny, i, j;
-	struct ranked *r;
-	double rank_sum_x = 0, tie_term = 0, u1, u2, u, mu, sd, p;
+	size_t n = nx + ny, i = 0, j = 0;
+	double *sx, *sy, rank_sum_x = 0, tie_term = 0, u1, u2, u, mu, sd, p;
 	int ties = 0;
 	*p_out = 1.0;
 	if (nx == 0 || ny == 0)
 		return 0.0;
-	r = xmalloc(n * sizeof(*r));
-	for (i = 0; i < nx; i++)
-		r[i] = (struct ranked){x[i], 1};
-	for (i = 0; i < ny; i++)
-		r[nx + i] = (struct ranked){y[i], 0};
-	qsort(r, n, sizeof(*r), cmp_ranked);
-	/* Average ranks (1-based) over runs of equal values. */
-	for (i = 0; i < n; i = j) {
-		double avg, t;
-		for (j = i + 1; j < n && r[j].v == r[i].v; j++)
-			;
-		t = (double)(j - i);
-		avg = ((double)i + 1 + (double)j) / 2.0;
-		for (size_t k = i; k < j; k++)
-			if (r[k].from_x)
-				rank_sum_x += avg;
-		if (j - i > 1) {
+	sx = xmalloc(nx * sizeof(*sx));
+	sy = xmalloc(ny * sizeof(*sy));
+	memcpy(sx, x, nx * sizeof(*sx));
+	memcpy(sy, y, ny * sizeof(*sy));
+	stats_sort(sx, nx);
+	stats_sort(sy, ny);
+	/* Average ranks (1-based) over runs of equal values, merging the two
+	 * sorted sides: a run of t equal values from rank r on ranks r+(t-1)/2. */
+	while (i < nx || j < ny) {
+		double v = j >= ny || (i < nx && sx[i] <= sy[j]) ? sx[i] : sy[j], avg, t;
+		size_t cx = 0, cy = 0, first = i + j;
+		while (i < nx && sx[i] == v)
+			i++, cx++;
+		while (j < ny && sy[j] == v)
+			j++, cy++;
+		t = (double)(cx + cy);
+		avg = ((double)first + 1 + (double)(first + cx + cy)) / 2.0;
+		rank_sum_x += (double)cx * avg;
+		if (cx + cy > 1) {
 			ties = 1;
 			tie_term += t * t * t - t;
 		}
 	}
-	free(r);
+	free(sx);
+	free(sy);
 	u1 = rank_sum_x - (double)nx * ((double)nx + 1) / 2.0;
 	u2 = (double)nx * (double)ny - u1;
 	u = u1 > u2 ? u1 : u2;
@@ -172,23 +218,80 @@ static double resample_median(const double *x, size_t n, double *scratch, struct
 {
 	for (size_t i = 0; i < n; i++)
 		scratch[i] = x[rng_below(r, n)];
-	qsort(scratch, n, sizeof(*scratch), cmp_double);
+	stats_sort(scratch, n);
 	return stats_percentile_sorted(scratch, n, 50);
+}
+
+/* P(Bin(n, (k + 1) / n) >= m): the chance that a resample of n values from
+ * sorted data has its m-th smallest at or below sorted[k]. Normal
+ * approximation with continuity correction: used only where n is large. */
+static double order_cdf(size_t n, size_t k, size_t m)
+{
+	double p = (double)(k + 1) / (double)n, mean = (double)n * p;
+	double sd = sqrt(mean * (1 - p));
+	if (!(sd > 0))
+		return p >= 1 ? 1.0 : 0.0;
+	return 0.5 * erfc(((double)m - 0.5 - mean) / sd / sqrt(2.0));
+}
+
+/* The index of the m-th smallest of a resample, drawn from its exact
+ * distribution by inverting order_cdf at u (monotone in k): no resample. */
+static size_t order_draw(size_t n, size_t m, double u)
+{
+	size_t lo = 0, hi = n - 1;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (order_cdf(n, mid, m) >= u)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/* A resample's median for large n, from sorted data in O(log n): the rank of
+ * a resample's m-th smallest value is what order_cdf describes, so drawing
+ * it directly gives the bootstrap's distribution without sorting n values. */
+static double large_median(const double *sorted, size_t n, struct rng *r)
+{
+	double u = (double)(rng_next(r) >> 11) * 0x1.0p-53;
+	size_t lo = order_draw(n, n / 2 + 1, u);
+	if (n % 2)
+		return sorted[lo];
+	return 0.5 * (sorted[order_draw(n, n / 2, u)] + sorted[lo]);
+}
+
+/* Above this many samples a side, a median's bootstrap is drawn from its
+ * order statistics (large_median): 2000 resamples of 2 million samples
+ * would take minutes. Below it the resamples are taken literally, as
+ * always, so small comparisons read exactly as before. */
+#define LARGE_SAMPLE 5000
+
+static double *sorted_copy(const double *x, size_t n)
+{
+	double *s = xmalloc(n * sizeof(*s));
+	memcpy(s, x, n * sizeof(*s));
+	stats_sort(s, n);
+	return s;
 }
 
 int stats_bootstrap_ratio_ci(const double *a, size_t na, const double *b, size_t nb, unsigned iters,
 			     double level, struct rng *r, double *lo, double *hi)
 {
-	double *ratios, *scratch;
+	double *ratios, *scratch, *sa = NULL, *sb = NULL;
 	int rc = 0;
 	*lo = *hi = 0;
 	if (na == 0 || nb == 0 || iters == 0)
 		return -1;
 	ratios = xmalloc(iters * sizeof(*ratios));
 	scratch = xmalloc((na > nb ? na : nb) * sizeof(*scratch));
+	if (na > LARGE_SAMPLE)
+		sa = sorted_copy(a, na);
+	if (nb > LARGE_SAMPLE)
+		sb = sorted_copy(b, nb);
 	for (unsigned i = 0; i < iters; i++) {
-		double ma = resample_median(a, na, scratch, r);
-		double mb = resample_median(b, nb, scratch, r);
+		double ma = sa ? large_median(sa, na, r) : resample_median(a, na, scratch, r);
+		double mb = sb ? large_median(sb, nb, r) : resample_median(b, nb, scratch, r);
 		if (!(ma > 0)) {
 			rc = -1;
 			break;
@@ -196,12 +299,14 @@ int stats_bootstrap_ratio_ci(const double *a, size_t na, const double *b, size_t
 		ratios[i] = mb / ma;
 	}
 	if (rc == 0) {
-		qsort(ratios, iters, sizeof(*ratios), cmp_double);
+		stats_sort(ratios, iters);
 		*lo = stats_percentile_sorted(ratios, iters, 50.0 * (1.0 - level));
 		*hi = stats_percentile_sorted(ratios, iters, 100.0 - 50.0 * (1.0 - level));
 	}
 	free(ratios);
 	free(scratch);
+	free(sa);
+	free(sb);
 	return rc;
 }
 

@@ -49,6 +49,10 @@ static json_t *row_to_json(const struct comparison *c, const struct compare_row 
 		json_t *l = json_object();
 		json_object_set_new(l, "median", row->m[j] ? num(row->median[j]) : json_null());
 		json_object_set_new(l, "n", json_integer((json_int_t)row->n[j]));
+		/* a leg with the metric but no counted sample: only then, so the
+		 * files of every other comparison read as before */
+		if (row->m[j] && row->n[j] == 0)
+			json_object_set_new(l, "present", json_true());
 		json_object_set_new(l, "p_vs_b", num(row->p_vs_a[j]));
 		json_array_append_new(legs, l);
 	}
@@ -417,7 +421,8 @@ static int row_from_json(struct rd *rd, json_t *j, size_t i)
 		    get_count(rd, l, "n", &row->n[k]) ||
 		    get_num(rd, l, "p_vs_b", NAN, &row->p_vs_a[k]))
 			return -1;
-		if (!isnan(row->median[k]) || row->n[k]) {
+		if (!isnan(row->median[k]) || row->n[k] ||
+		    json_is_true(json_object_get(l, "present"))) {
 			row->m[k] = m;
 			row->pr[k] = p;
 		}
