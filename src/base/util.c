@@ -55,10 +55,13 @@ void progress(const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Out of memory is its own error: one line, exit 1 (no core dump). Nothing
+ * useful can go on without memory for mempath's own bookkeeping, and every
+ * results file on disk is whole (written atomically). */
 static void *oom(size_t n)
 {
 	fprintf(stderr, "mempath: error: out of memory allocating %zu bytes\n", n);
-	abort();
+	exit(1);
 }
 
 void *xmalloc(size_t n)
@@ -277,8 +280,10 @@ int write_rendered(const char *path, int (*render)(const void *arg, FILE *f), co
 	if (!m)
 		return error("cannot allocate the report");
 	rc = render(arg, m);
-	if (fclose(m) != 0 || rc != 0)
+	if (fclose(m) != 0 && rc == 0)
 		rc = error("cannot render the report");
+	else if (rc != 0)
+		rc = -1; /* the writer said why */
 	else if (path)
 		rc = write_file_atomic(path, buf, len);
 	else if (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0)

@@ -2,8 +2,9 @@
  *
  * Errors: functions return 0 on success or -1 after error("...") printed one
  * lowercase line naming the subject ("cannot open '%s': %s"). Only src/cmd/ and
- * src/main.c decide to exit. Allocation failure aborts: there is nothing useful
- * a measurement tool can do without memory for its own bookkeeping.
+ * src/main.c decide to exit. Allocation failure ends the process: there is nothing useful
+ * a measurement tool can do without memory for its own bookkeeping: one error
+ * line and exit 1.
  */
 #ifndef MEMPATH_UTIL_H
 #define MEMPATH_UTIL_H
@@ -48,7 +49,7 @@ void time_iso8601(char *buf, size_t len);
 int write_file_atomic(const char *path, const char *data, size_t len);
 /* Renders into memory first, then writes it all to path (atomically) or, when
  * path is NULL, to stdout: a render that fails leaves no half-written report.
- * Returns 0 or -1 (error printed). */
+ * A render function that fails prints why. Returns 0 or -1 (error printed). */
 int write_rendered(const char *path, int (*render)(const void *arg, FILE *f), const void *arg);
 
 /* 1 when a and b name the same existing file (same device and inode). */

@@ -201,7 +201,7 @@ int report_compare_json(const struct comparison *c, FILE *f)
 	int rc = json_dumpf(j, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
 	json_decref(j);
 	fputc('\n', f);
-	return rc == 0 ? 0 : -1;
+	return rc == 0 ? 0 : error("cannot write the comparison as JSON");
 }
 
 /* A number for CSV: empty when undefined, as a spreadsheet expects. */

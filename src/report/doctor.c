@@ -146,7 +146,7 @@ int report_doctor_json(const struct doctor_doc *d, FILE *f)
 	int rc = json_dumpf(o, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', f);
 	json_decref(o);
-	return rc == 0 ? 0 : -1;
+	return rc == 0 ? 0 : error("cannot write the doctor report as JSON");
 }
 
 void report_doctor_traps(const json_t *host, enum report_format fmt, FILE *f)

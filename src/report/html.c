@@ -193,7 +193,7 @@ static void probe_html(FILE *f, const struct probe_result *p)
 	}
 	if (p->n_metrics > n_cells)
 		fputs("</table>\n", f);
-	matrix_build(p, &ms);
+	(void)matrix_build(p, &ms); /* checked by report_write */
 	for (size_t t = 0; t < ms.n; t++)
 		matrix_html(f, &ms.tables[t]);
 	matrix_set_free(&ms);

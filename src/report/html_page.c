@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "report/format.h"
 
 static const char page_style[] =
@@ -75,7 +76,7 @@ void html_page_begin(FILE *f, const char *title)
 int html_page_end(FILE *f)
 {
 	fputs("</body>\n</html>\n", f);
-	return ferror(f) ? -1 : 0;
+	return ferror(f) ? error("cannot write the page") : 0;
 }
 
 /* ---- SVG ---- */

@@ -1,6 +1,7 @@
 /* json.c - the results file itself, pretty-printed. */
 #include <stdlib.h>
 
+#include "base/util.h"
 #include "report/json.h"
 #include "results/results_json.h"
 
@@ -10,5 +11,5 @@ int report_json(const struct run *r, FILE *f)
 	int rc = json_dumpf(j, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	json_decref(j);
 	fputc('\n', f);
-	return rc == 0 ? 0 : -1;
+	return rc == 0 ? 0 : error("cannot write the run as JSON");
 }

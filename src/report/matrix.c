@@ -186,8 +186,9 @@ static void finish(struct matrix_table *t, const struct pending *b, const char *
 	free(filled);
 }
 
-void matrix_build(const struct probe_result *p, struct matrix_set *out)
+int matrix_build(const struct probe_result *p, struct matrix_set *out)
 {
+	int rc = 0;
 	struct pending *pend = NULL;
 	const char **ids;
 	size_t n_ids = 0;
@@ -233,13 +234,32 @@ void matrix_build(const struct probe_result *p, struct matrix_set *out)
 						       .cov = s.cov};
 	}
 	ids = collect_ids(pend, out->n, &n_ids);
+	if (n_ids > MATRIX_MAX_IDS)
+		rc = error("%s: its src/dst cells name %zu ids, more than the %d a matrix is drawn "
+			   "for (--format json or csv lists every cell)",
+			   p->name, n_ids, MATRIX_MAX_IDS);
 	for (size_t t = 0; t < out->n; t++) {
-		finish(&out->tables[t], &pend[t], ids, n_ids);
+		if (rc == 0)
+			finish(&out->tables[t], &pend[t], ids, n_ids);
 		free(pend[t].key);
 		free(pend[t].cells);
 	}
 	free(ids);
 	free(pend);
+	if (rc != 0)
+		matrix_set_free(out);
+	return rc;
+}
+
+int matrix_check_run(const struct run *r)
+{
+	for (size_t i = 0; i < r->n_probes; i++) {
+		struct matrix_set ms;
+		if (matrix_build(&r->probes[i], &ms) != 0)
+			return -1;
+		matrix_set_free(&ms);
+	}
+	return 0;
 }
 
 void matrix_set_free(struct matrix_set *s)

@@ -42,10 +42,17 @@ struct matrix_set {
 
 /* 1 when m has both a "src" and a "dst" label. */
 int matrix_is_cell(const struct metric *m);
+/* The most ids a matrix may have: a file naming more (a results file comes
+ * from elsewhere) would make n x n tables of millions of cells to draw. */
+#define MATRIX_MAX_IDS 256
+
 /* Pivots p's cells into tables (none: out->n = 0). When two metrics land in
- * the same cell the first one counts. */
-void matrix_build(const struct probe_result *p, struct matrix_set *out);
+ * the same cell the first one counts. Returns 0, or -1 after an error line
+ * when the cells name more than MATRIX_MAX_IDS ids (out then empty). */
+int matrix_build(const struct probe_result *p, struct matrix_set *out);
 void matrix_set_free(struct matrix_set *s);
+/* Every probe of r pivots (matrix_build): 0, or -1 after its error line. */
+int matrix_check_run(const struct run *r);
 /* Orders two ids: numeric ones by value, before any other; others by strcmp.
  * For qsort-like use; exposed for tests. */
 int matrix_id_cmp(const char *a, const char *b);

@@ -8,6 +8,7 @@
 #include "report/html.h"
 #include "report/html_compare.h"
 #include "report/json.h"
+#include "report/matrix.h"
 #include "report/md.h"
 #include "report/term.h"
 #include "results/results_json.h"
@@ -22,6 +23,9 @@ int report_write(const struct run *r, enum report_format fmt, FILE *f)
 	json_t *raw, *safe;
 	struct run *copy;
 	int rc;
+	if ((fmt == REPORT_TERM || fmt == REPORT_MD || fmt == REPORT_HTML) &&
+	    matrix_check_run(r) != 0)
+		return -1;
 	if (fmt == REPORT_TERM || fmt == REPORT_MD) {
 		raw = run_to_json(r);
 		safe = report_escape_json(raw, fmt);

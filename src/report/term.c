@@ -37,7 +37,7 @@ int report_term(const struct run *r, FILE *f)
 		if (p->reason)
 			fprintf(f, ": %s", p->reason);
 		fprintf(f, "  (%.1f s)\n", p->wall_s);
-		matrix_build(p, &ms);
+		(void)matrix_build(p, &ms); /* checked by report_write */
 		for (size_t k = 0; k < p->n_metrics; k++)
 			n_cells += matrix_is_cell(&p->metrics[k]);
 		if (p->n_metrics > n_cells)

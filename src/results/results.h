@@ -17,6 +17,9 @@
 #include "base/stats.h"
 
 #define RESULTS_SCHEMA "mempath/run/1"
+/* The largest results or comparison file read (2 million samples a metric
+ * take about 17 MiB). */
+#define RESULTS_MAX_FILE_BYTES (512ull << 20)
 
 /* Units: fixed strings in the file. GB = 1e9 bytes, GiB = 2^30 bytes. */
 enum unit {

@@ -499,9 +499,23 @@ json_t *results_load_file(const char *path)
 		error("'%s' is a directory, not a results file", path);
 		return NULL;
 	}
+	/* A file comes from elsewhere: what it may ask of this process is
+	 * bounded before it is parsed (parsed JSON takes several times its size). */
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
+	    (uint64_t)st.st_size > RESULTS_MAX_FILE_BYTES) {
+		fclose(f);
+		error("'%s' is %.0f MiB; results files over %.0f MiB are refused", path,
+		      (double)st.st_size / (1 << 20), (double)RESULTS_MAX_FILE_BYTES / (1 << 20));
+		return NULL;
+	}
 	j = json_loadf(f, JSON_REJECT_DUPLICATES, &err);
 	fclose(f);
-	if (!j)
+	/* jansson reports some allocation failures with no position and no text */
+	if (!j &&
+	    (json_error_code(&err) == json_error_out_of_memory || (err.line < 0 && !err.text[0])))
+		error("out of memory reading '%s' (a smaller file, or more memory or ulimit -v)",
+		      path);
+	else if (!j)
 		error("'%s' is not valid JSON (line %d, column %d): %s", path, err.line, err.column,
 		      err.text);
 	return j;
