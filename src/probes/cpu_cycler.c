@@ -164,11 +164,15 @@ static int split_pages(char *base, uint64_t n_huge, unsigned pct)
 	return 0;
 }
 
+/* AnonHugePages of the buffer, or UINT64_MAX when smaps cannot be read (no
+ * /proc): unknown, which is not 0. */
+#define HUGE_UNKNOWN UINT64_MAX
 static uint64_t anon_huge_bytes(const struct mem_buf *b)
 {
 	struct smaps_info sm;
 
-	return mem_smaps_range(b->addr, b->size_bytes, &sm) == 0 ? sm.anon_huge_bytes : 0;
+	return mem_smaps_range(b->addr, b->size_bytes, &sm) == 0 ? sm.anon_huge_bytes
+								 : HUGE_UNKNOWN;
 }
 
 /* A fact measured once per variant (one sample). */
@@ -259,14 +263,19 @@ static int cycler_variant(struct probe_ctx *ctx, uint64_t size, unsigned pct,
 			   ? 100.0 * (double)(huge_before - huge_split) / (double)huge_before
 			   : 0.0;
 
-	add_single(res, "thp_backed", UNIT_MIB, (double)huge_split / MIB,
-		   "AnonHugePages of the buffer after splitting, before timing (/proc/self/smaps; "
-		   "PMD-mapped only); MiB = 2^20 B",
-		   sname);
-	add_single(res, "split_obtained", UNIT_PCT, obtained,
-		   "share of the PMD-mapped 2 MiB pages that the split turned into 4 KiB mappings, "
-		   "from AnonHugePages before and after",
-		   sname);
+	if (huge_before == HUGE_UNKNOWN || huge_split == HUGE_UNKNOWN) {
+		/* no smaps: the backing and the split are unknown, so not recorded */
+		probe_result_add_param(res, "thp_backed", "unknown: /proc/self/smaps not readable");
+	} else {
+		add_single(res, "thp_backed", UNIT_MIB, (double)huge_split / MIB,
+			   "AnonHugePages of the buffer after splitting, before timing "
+			   "(/proc/self/smaps; PMD-mapped only); MiB = 2^20 B",
+			   sname);
+		add_single(res, "split_obtained", UNIT_PCT, obtained,
+			   "share of the PMD-mapped 2 MiB pages that the split turned into 4 KiB "
+			   "mappings, from AnonHugePages before and after",
+			   sname);
+	}
 	for (size_t ti = 0; ti < n_threads && rc == PROBE_OK; ti++) {
 		struct metric *m;
 		char *desc;
@@ -292,7 +301,7 @@ static int cycler_variant(struct probe_ctx *ctx, uint64_t size, unsigned pct,
 	else if (rc != PROBE_OK)
 		probe_result_set_status(res, STATUS_FAIL, "measurement failed at split=%u", pct);
 	huge_end = anon_huge_bytes(&b);
-	if (huge_end != huge_split) {
+	if (huge_end != huge_split && huge_end != HUGE_UNKNOWN) {
 		char key[48], val[64];
 
 		snprintf(key, sizeof(key), "thp_backed_end_split_%u", pct);

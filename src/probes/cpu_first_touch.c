@@ -148,7 +148,7 @@ static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o, 
 		struct smaps_info si;
 		long f0, f1;
 		uint64_t t0, dt;
-		int rc;
+		int rc, smaps_ok;
 		if (mem_map(&b, o->size_bytes, page_modes[pages], 0) != 0) {
 			probe_result_set_status(ctx->res, STATUS_FAIL, "cannot map %llu bytes",
 						(unsigned long long)o->size_bytes);
@@ -166,16 +166,22 @@ static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o, 
 						strerror(errno));
 			return PROBE_FAIL;
 		}
-		if (mem_smaps_range(b.addr, b.size_bytes, &si) != 0)
-			si.anon_huge_bytes = 0;
+		/* Unreadable smaps (no /proc): the backing is unknown, so absent,
+		 * never recorded as 0 MiB. */
+		smaps_ok = mem_smaps_range(b.addr, b.size_bytes, &si) == 0;
+		if (!smaps_ok)
+			probe_result_add_param(ctx->res, "thp_backed",
+					       "unknown: /proc/self/smaps not readable");
 		if (i < ctx->warmups) {
 			metric_add_warmup(rate, gib / ((double)dt * 1e-9));
 			metric_add_warmup(faults, (double)(f1 - f0) / gib);
-			metric_add_warmup(thp, (double)si.anon_huge_bytes / 1048576.0);
+			if (smaps_ok)
+				metric_add_warmup(thp, (double)si.anon_huge_bytes / 1048576.0);
 		} else {
 			metric_add_sample(rate, gib / ((double)dt * 1e-9));
 			metric_add_sample(faults, (double)(f1 - f0) / gib);
-			metric_add_sample(thp, (double)si.anon_huge_bytes / 1048576.0);
+			if (smaps_ok)
+				metric_add_sample(thp, (double)si.anon_huge_bytes / 1048576.0);
 		}
 		if (i + 1 < total)
 			mem_unmap(&b);
