@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/proc.h"
 #include "base/util.h"
 #include "cmd/cmd.h"
 #include "exec/runner.h"
@@ -93,7 +94,7 @@ static int measure_costs(struct session *s, struct doctor_report *rep)
 		s->total += (rep->items[i].level == DOCTOR_WARN ||
 			     rep->items[i].level == DOCTOR_INFO) &&
 			    doctor_cost_of(rep->items[i].id);
-	for (size_t i = 0; i < rep->n && !rc && !runner_interrupted(); i++) {
+	for (size_t i = 0; i < rep->n && !rc && !proc_signal_received(); i++) {
 		struct doctor_finding *f = &rep->items[i];
 		const struct doctor_cost *cost = doctor_cost_of(f->id);
 		char *opts, *kvs[8], *save = NULL;
@@ -166,7 +167,7 @@ int cmd_doctor(int argc, char **argv)
 	time_iso8601(when, sizeof(when));
 	if (measure) {
 		/* the session's fingerprint is the one the rules read */
-		runner_install_signals();
+		proc_signals_install();
 		session_begin(&s, argc, argv, "doctor", NULL);
 		host = json_incref(s.run->host);
 	} else {
@@ -182,7 +183,7 @@ int cmd_doctor(int argc, char **argv)
 	arg.doc = &doc;
 	if (!rc)
 		rc = write_rendered(out, render, &arg) != 0 ? 2 : rep.count[DOCTOR_WARN] ? 1 : 0;
-	if (runner_interrupted())
+	if (proc_signal_received())
 		rc = 130;
 	doctor_report_free(&rep);
 	json_decref(host);

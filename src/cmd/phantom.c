@@ -6,11 +6,10 @@
  * kept in a driver's pools after a 64 GiB process exit). With --churn the
  * command runs K times while a holder and a host memory hog apply pressure,
  * and new kernel warnings are counted (seed 000 §4, acceptance test 6).
- * Logic: core/phantom.c.
+ * Logic: workload/phantom.c.
  */
 #include <getopt.h>
 #include <math.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -18,6 +17,7 @@
 #include <unistd.h>
 
 #include "base/opt.h"
+#include "base/proc.h"
 #include "base/util.h"
 #include "cmd/cmd.h"
 #include "exec/session.h"
@@ -64,13 +64,6 @@ const char usage_phantom[] =
 #define GIB (1024.0 * 1024.0 * 1024.0)
 
 int parse_count(const char *s, unsigned *out, unsigned min, const char *what);
-
-static volatile sig_atomic_t stop_sig;
-
-static void on_signal(int sig)
-{
-	stop_sig = sig;
-}
 
 struct popts {
 	struct phantom_spec sp;
@@ -166,16 +159,13 @@ int cmd_phantom(int argc, char **argv)
 						 {"quiet", no_argument, NULL, 'q'},
 						 {"help", no_argument, NULL, 'h'},
 						 {NULL, 0, NULL, 0}};
-	struct popts o = {.sp = {.kind = PHANTOM_CMD,
-				 .hold_s = 1,
-				 .settle_s = 10,
-				 .interval_s = 0.1,
-				 .stop = &stop_sig},
-			  .churn = 1};
+	struct popts o = {
+		.sp = {.kind = PHANTOM_CMD, .hold_s = 1, .settle_s = 10, .interval_s = 0.1},
+		.churn = 1};
 	const char *label = NULL, *out_arg = NULL;
 	int ch, md = 0, force = 0, rc = 0, sources = 0, klog_ok, loaded_mode;
 	struct phantom_levels before, loaded, after;
-	struct phantom_child holder = {.fd = -1}, hog = {.fd = -1};
+	struct phantom_child holder = {0}, hog = {0};
 	struct phantom_klog klog;
 	struct phantom_klog_news news;
 	struct phantom_settle fin;
@@ -183,7 +173,6 @@ int cmd_phantom(int argc, char **argv)
 	struct phantom_series *ser;
 	struct probe_result res;
 	struct session s;
-	struct sigaction sa;
 	int64_t tol = 0, lowest = -1, ret_before, ret_loaded;
 	unsigned done = 0;
 	char what[512], *out_path = NULL;
@@ -280,12 +269,7 @@ int cmd_phantom(int argc, char **argv)
 	describe(&o.sp, what, sizeof(what));
 	ser = xcalloc(1, sizeof(*ser));
 	out_path = out_arg ? xstrdup(out_arg) : session_default_path(label ? label : "phantom");
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	proc_signals_install();
 	memset(&s, 0, sizeof(s));
 	runner_opts_default(&s.ropts);
 	s.out_path = out_path;
@@ -305,7 +289,7 @@ int cmd_phantom(int argc, char **argv)
 		if (phantom_child_start(&holder, o.holder_kind, sh, o.holder_size, -1, 0, 0) != 0 ||
 		    (o.holder_kind != PHANTOM_CMD &&
 		     phantom_child_ready(&holder, 120, msg, sizeof(msg)) != 0)) {
-			if (holder.pid > 0)
+			if (holder.p.pid > 0)
 				error("holder '%s' did not start: %s", o.holder, msg);
 			rc = 1;
 			goto stop;
@@ -327,11 +311,11 @@ int cmd_phantom(int argc, char **argv)
 		phantom_levels_settled(&loaded, 1);
 	ret_loaded = phantom_levels_returnable(&loaded);
 	cycles = xcalloc(o.churn, sizeof(*cycles));
-	for (unsigned k = 0; k < o.churn && !stop_sig; k++) {
+	for (unsigned k = 0; k < o.churn && !proc_signal_received(); k++) {
 		struct phantom_cycle *cy = &cycles[k];
 		progress("phantom: cycle %u/%u: %s", k + 1, o.churn, what);
 		if (phantom_cycle_run(&o.sp, ret_loaded, &tol, cy, ser) != 0) {
-			if (!stop_sig)
+			if (!proc_signal_received())
 				rc = 1;
 			break;
 		}
@@ -349,7 +333,7 @@ stop:
 	phantom_child_stop(&hog);
 	phantom_child_stop(&holder);
 	fin = done ? cycles[done - 1].st : (struct phantom_settle){.return_s = -1, .stable_s = -1};
-	if (loaded_mode && done && !stop_sig && !cycles[done - 1].skip &&
+	if (loaded_mode && done && !proc_signal_received() && !cycles[done - 1].skip &&
 	    !cycles[done - 1].failed) {
 		/* Holder and hog gone: everything must come back to the first level. */
 		progress("phantom: holder and hog stopped; settling");
@@ -368,7 +352,7 @@ stop:
 			"= median of 3 readings, after = median of the last 3 samples";
 		char buf[64];
 		json_t *cyj = json_array(), *sj = json_array(), *kj = json_object();
-		if (stop_sig)
+		if (proc_signal_received())
 			verdict = "INTERRUPTED";
 		else if (!last || last->failed)
 			verdict = "ERROR";
@@ -578,7 +562,7 @@ stop:
 	run_take_probe(s.run, &res);
 	if (session_end(&s) != 0)
 		rc = 1;
-	if (stop_sig) {
+	if (proc_signal_received()) {
 		s.run->interrupted = 1;
 		run_write_file(s.run, out_path);
 		fprintf(stderr, "mempath: interrupted; partial results kept in '%s'\n", out_path);

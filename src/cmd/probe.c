@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/proc.h"
 #include "base/util.h"
 #include "cmd/cmd.h"
 #include "exec/session.h"
@@ -125,7 +126,7 @@ int cmd_probe(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
-	runner_install_signals();
+	proc_signals_install();
 	session_begin(&s, argc, argv, label, NULL);
 	s.total = 1;
 	if (session_run_probe(&s, p, kvs, n_kvs) != 0)
@@ -135,7 +136,7 @@ int cmd_probe(int argc, char **argv)
 	report_write(s.run, fmt, stdout);
 	if (s.out_path && rc == 0)
 		fprintf(stderr, "results: %s\n", s.out_path);
-	if (runner_interrupted())
+	if (proc_signal_received())
 		rc = 130;
 	run_free(s.run);
 out:

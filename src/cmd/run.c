@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/opt.h"
+#include "base/proc.h"
 #include "base/util.h"
 #include "cmd/cmd.h"
 #include "exec/session.h"
@@ -147,7 +148,7 @@ int cmd_run(int argc, char **argv)
 	if (!out_path)
 		out_path = session_default_path(label ? label : suite);
 	s.out_path = out_path;
-	runner_install_signals();
+	proc_signals_install();
 	progress("mempath: collecting the machine's fingerprint ...");
 	session_begin(&s, argc, argv, label, suite);
 	for (size_t i = 0; i < probe_table_len; i++)
@@ -156,7 +157,7 @@ int cmd_run(int argc, char **argv)
 			s.total++;
 	if (s.total == 0)
 		warning("suite '%s' has no probe that applies to this machine", suite);
-	for (size_t i = 0; i < probe_table_len && !runner_interrupted(); i++) {
+	for (size_t i = 0; i < probe_table_len && !proc_signal_received(); i++) {
 		const struct probe *p = probe_table[i];
 		if (!session_suite_has(suite, p, s.gpu_present) ||
 		    (only && !in_list(only, p->name)))
@@ -177,7 +178,7 @@ int cmd_run(int argc, char **argv)
 	fflush(stdout);
 	if (rc == 0)
 		fprintf(stderr, "results: %s\n", out_path);
-	if (runner_interrupted()) {
+	if (proc_signal_received()) {
 		fprintf(stderr, "mempath: interrupted; partial results kept in '%s'\n", out_path);
 		rc = 130;
 	}

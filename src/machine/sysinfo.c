@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "base/kv.h"
+#include "base/proc.h"
 #include "base/util.h"
-#include "exec/runner.h"
 #include "gpu/gpu.h"
 #include "workload/phantom.h"
 
@@ -319,6 +319,12 @@ static json_t *gpu_part(void)
 	return o;
 }
 
+/* CUDA contexts do not survive fork, so GPU facts come from a child. */
+static json_t *gpu_child(void *arg)
+{
+	return gpu_part();
+}
+
 json_t *sysinfo_collect(void)
 {
 	json_t *o = json_object(), *mem = json_object(), *gpu;
@@ -372,7 +378,7 @@ json_t *sysinfo_collect(void)
 	json_object_set_new(o, "kdamonds", kdamonds());
 	json_object_set_new(o, "knobs", sysinfo_knobs());
 	json_object_set_new(o, "noise", sysinfo_noise());
-	gpu = runner_json_in_child(gpu_part, 60);
+	gpu = proc_json(gpu_child, NULL, 60, NULL);
 	if (gpu)
 		json_object_set_new(o, "gpu", gpu);
 	return o;

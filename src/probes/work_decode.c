@@ -301,7 +301,7 @@ static int decode_run(struct probe_ctx *ctx, const void *opts)
 	    rc = PROBE_FAIL;
 	uint64_t kv_total = o->kv * o->batch, mask = 0, bps, steps;
 	struct numa_topology t = {0};
-	struct phantom_child hog = {.fd = -1};
+	struct phantom_child hog = {0};
 	struct mem_buf wb = {0}, kb = {0};
 	struct decode_job *j = NULL;
 	size_t n_cpus = 0;

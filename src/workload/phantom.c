@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/klog.h>
@@ -13,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/kv.h"
+#include "base/proc.h"
 #include "base/util.h"
 
 /* ---- levels -------------------------------------------------------------- */
@@ -312,7 +312,7 @@ void phantom_klog_news_free(struct phantom_klog_news *n)
 static void nap(double s)
 {
 	struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
-	nanosleep(&ts, NULL); /* a signal cuts it short: callers check stop */
+	nanosleep(&ts, NULL); /* a signal cuts it short: callers check for one */
 }
 
 static int64_t returnable_now(void)
@@ -345,7 +345,7 @@ void phantom_settle_sample(const struct phantom_spec *sp, int64_t baseline, int6
 {
 	uint64_t t0 = time_now_ns();
 	s->n = 0;
-	while (!*sp->stop && s->n < PHANTOM_MAX_SERIES) {
+	while (!proc_signal_received() && s->n < PHANTOM_MAX_SERIES) {
 		double t = (double)(time_now_ns() - t0) * 1e-9;
 		s->t[s->n] = t;
 		s->v[s->n] = returnable_now();
@@ -370,14 +370,14 @@ int phantom_cycle_run(const struct phantom_spec *sp, int64_t baseline, int64_t *
 				sp->settle_s + 5) != 0)
 		return -1;
 	/* The lowest level while it runs says how much it used. */
-	while (!*sp->stop && !phantom_child_poll(&c, 0)) {
+	while (!proc_signal_received() && !phantom_child_poll(&c, 0)) {
 		int64_t a = returnable_now();
 		if (a >= 0 && a < cy->lowest)
 			cy->lowest = a;
 		nap(sp->interval_s < 0.05 ? sp->interval_s : 0.05);
 	}
 	cy->run_s = (double)(time_now_ns() - t0) * 1e-9;
-	if (*sp->stop) {
+	if (proc_signal_received()) {
 		phantom_child_stop(&c);
 		return -1;
 	}
@@ -387,10 +387,10 @@ int phantom_cycle_run(const struct phantom_spec *sp, int64_t baseline, int64_t *
 		cy->failed = r < 0;
 		cy->detached = c.detached;
 	}
-	if (WIFEXITED(c.status))
-		snprintf(cy->status, sizeof(cy->status), "exit %d", WEXITSTATUS(c.status));
+	if (WIFEXITED(c.p.status))
+		snprintf(cy->status, sizeof(cy->status), "exit %d", WEXITSTATUS(c.p.status));
 	else
-		snprintf(cy->status, sizeof(cy->status), "signal %d", WTERMSIG(c.status));
+		snprintf(cy->status, sizeof(cy->status), "signal %d", WTERMSIG(c.p.status));
 	phantom_child_stop(&c);
 	if (cy->skip || cy->failed)
 		return 0;

@@ -14,6 +14,7 @@
  * any command. Each runs in its own process group so stopping it stops all it
  * started; a detached CPU child (setsid grandchild holding the memory after
  * its parent exits) is the deliberate phantom that proves the check can fail.
+ * A signal caught by proc_signals_install() stops a cycle and its sampling.
  *
  * The analysis is pure (times and values in, settle facts out) and tested on
  * synthetic series.
@@ -21,10 +22,11 @@
 #ifndef MEMPATH_PHANTOM_H
 #define MEMPATH_PHANTOM_H
 
-#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+
+#include "base/proc.h"
 
 /* One reading; -1 for a level the kernel or driver does not report. */
 struct phantom_levels {
@@ -110,14 +112,12 @@ enum phantom_kind {
 };
 
 struct phantom_child {
-	pid_t pid;	/* also its process group */
-	int fd;		/* status pipe of a built-in child ("ok", "skip: ..", "fail: .."), or -1 */
+	struct proc p;	/* p.pid is also its process group; p.status once reaped */
 	pid_t detached; /* the setsid grandchild still holding memory (detach), or 0 */
-	int status;	/* wait status once reaped */
-	int reaped;
 };
 
-/* Starts a child. argv for PHANTOM_CMD; bytes and hold_s (< 0: until
+/* Starts a child (base/proc.h); a zeroed phantom_child is one not started.
+ * argv for PHANTOM_CMD; bytes and hold_s (< 0: until
  * stopped) for the built-in kinds; detach (PHANTOM_CPU) leaves a setsid
  * grandchild holding the memory for detach_s seconds after the child exits.
  * Returns 0 or -1 (error printed). */
@@ -128,7 +128,8 @@ int phantom_child_start(struct phantom_child *c, enum phantom_kind kind, char *c
 int phantom_child_ready(struct phantom_child *c, double timeout_s, char *msg, size_t len);
 /* Reaps the child if it has exited (or waits when block). 1 reaped, 0 not yet. */
 int phantom_child_poll(struct phantom_child *c, int block);
-/* SIGTERM to its group, SIGKILL 2 s later if still there, reaped. */
+/* SIGTERM to its group, SIGKILL 2 s later if still there, reaped; its
+ * status stays in c->p.status. */
 void phantom_child_stop(struct phantom_child *c);
 
 /* ---- one cycle: run, watch, settle --------------------------------------- */
@@ -138,14 +139,13 @@ void phantom_child_stop(struct phantom_child *c);
 /* What runs in a cycle and how it is watched. */
 struct phantom_spec {
 	enum phantom_kind kind;
-	char *const *argv;	     /* PHANTOM_CMD */
-	uint64_t size;		     /* built-in: bytes; 0 for a command */
-	double hold_s;		     /* built-in: how long it holds */
-	int detach;		     /* PHANTOM_CPU: leave a detached holder */
-	double settle_s;	     /* longest wait after the exit */
-	double interval_s;	     /* sampling period */
-	uint64_t tolerance;	     /* 0: phantom_tolerance() default */
-	volatile sig_atomic_t *stop; /* set by a signal handler: stop now */
+	char *const *argv;  /* PHANTOM_CMD */
+	uint64_t size;	    /* built-in: bytes; 0 for a command */
+	double hold_s;	    /* built-in: how long it holds */
+	int detach;	    /* PHANTOM_CPU: leave a detached holder */
+	double settle_s;    /* longest wait after the exit */
+	double interval_s;  /* sampling period */
+	uint64_t tolerance; /* 0: phantom_tolerance() default */
 };
 
 /* MemAvailable after an exit: t seconds since it, v bytes. */

@@ -105,10 +105,6 @@ char *workload_status_str(const struct workload_run *r);
 /* 1 when the run exited 0 without timeout or interruption. */
 int workload_run_ok(const struct workload_run *r);
 
-/* SIGINT/SIGTERM/SIGHUP end the running command's group and set a flag. */
-void workload_install_signals(void);
-int workload_interrupted(void);
-
 /* ---- counters around it ------------------------------------------------- */
 /* The counters shown per iteration (seed 001 table 2: promotion, demotion,
  * migration, NUMA hinting, pghot_*, hwhint_*) */
