@@ -164,7 +164,7 @@ int cmd_phantom(int argc, char **argv)
 		.churn = 1};
 	const char *label = NULL, *out_arg = NULL;
 	int ch, md = 0, force = 0, rc = 0, sources = 0, klog_ok, loaded_mode;
-	struct phantom_levels before, loaded, after;
+	struct levels before, loaded, after;
 	struct phantom_child holder = {0}, hog = {0};
 	struct phantom_klog klog;
 	struct phantom_klog_news news;
@@ -281,7 +281,7 @@ int cmd_phantom(int argc, char **argv)
 	phantom_levels_settled(&before, 1);
 	klog_ok = phantom_klog_mark(&klog) == 0;
 	loaded = before;
-	ret_before = ret_loaded = phantom_levels_returnable(&before);
+	ret_before = ret_loaded = levels_returnable(&before);
 	loaded_mode = o.holder || o.hog;
 	if (o.holder) {
 		char *sh[] = {"/bin/sh", "-c", (char *)o.holder, NULL}, msg[512];
@@ -309,7 +309,7 @@ int cmd_phantom(int argc, char **argv)
 	}
 	if (loaded_mode)
 		phantom_levels_settled(&loaded, 1);
-	ret_loaded = phantom_levels_returnable(&loaded);
+	ret_loaded = levels_returnable(&loaded);
 	cycles = xcalloc(o.churn, sizeof(*cycles));
 	for (unsigned k = 0; k < o.churn && !proc_signal_received(); k++) {
 		struct phantom_cycle *cy = &cycles[k];
@@ -346,7 +346,7 @@ stop:
 		memset(&news, 0, sizeof(news));
 	{
 		struct phantom_cycle *last = done ? &cycles[done - 1] : NULL;
-		int64_t ret_after = ser->n ? fin.final : phantom_levels_returnable(&after);
+		int64_t ret_after = ser->n ? fin.final : levels_returnable(&after);
 		const char *d_ret =
 			"MemAvailable + per-CPU lists (what the check compares): before "
 			"= median of 3 readings, after = median of the last 3 samples";

@@ -13,7 +13,7 @@
 #include "base/proc.h"
 #include "base/util.h"
 #include "gpu/gpu.h"
-#include "workload/phantom.h"
+#include "machine/levels.h"
 
 char *sysinfo_bracketed(const char *text)
 {
@@ -330,7 +330,7 @@ json_t *sysinfo_collect(void)
 	json_t *o = json_object(), *mem = json_object(), *gpu;
 	struct utsname u;
 	struct kv_list mi;
-	struct phantom_levels lv;
+	struct levels lv;
 	char host[256] = "", *arc;
 	gethostname(host, sizeof(host) - 1);
 	json_object_set_new(o, "hostname", json_string(host));
@@ -363,7 +363,7 @@ json_t *sysinfo_collect(void)
 	kv_free(&mi);
 	json_object_set_new(mem, "page_size", json_integer(sysconf(_SC_PAGESIZE)));
 	/* free pages parked on per-CPU lists: in no meminfo counter */
-	if (phantom_levels_read(&lv, 1) == 0 && lv.pcp_bytes >= 0)
+	if (levels_read(&lv, 1) == 0 && lv.pcp_bytes >= 0)
 		json_object_set_new(mem, "pcp_free_bytes", json_integer(lv.pcp_bytes));
 	/* the ZFS ARC lives outside the page cache and most meminfo counters */
 	if ((arc = read_file_str("/proc/spl/kstat/zfs/arcstats", NULL)) != NULL) {

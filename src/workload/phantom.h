@@ -5,8 +5,8 @@
  * MemAvailable. The check is driver-agnostic: read the levels before the
  * command, sample MemAvailable after it exits until it comes back or the
  * settle time passes, and report what did not come back and how long the
- * rest took. Per-CPU page lists (zoneinfo "pagesets" count:) are read too:
- * freed pages parked there are missing from MemFree for a while by design.
+ * rest took. The levels (MemAvailable, the per-CPU lists, ...) are
+ * machine/levels.h's.
  *
  * Children (built-in so the check needs no external program): a CPU child
  * (anonymous memory mapped, touched, held, exit: the reference that must show
@@ -27,33 +27,7 @@
 #include <sys/types.h>
 
 #include "base/proc.h"
-
-/* One reading; -1 for a level the kernel or driver does not report. */
-struct phantom_levels {
-	int64_t mem_available, mem_free; /* bytes, /proc/meminfo */
-	int64_t pcp_bytes;		 /* per-CPU page lists: zoneinfo pagesets count: x page */
-	int64_t gpu_active,
-		gpu_reclaim; /* meminfo GPUActive / GPUReclaim where a driver adds them */
-};
-
-/* Pure: levels from meminfo and zoneinfo texts (zoneinfo may be NULL). */
-void phantom_levels_parse(const char *meminfo, const char *zoneinfo, long page_bytes,
-			  struct phantom_levels *out);
-/* Sum of "count:" lines under "pagesets" in a zoneinfo text; -1 if none. */
-int64_t phantom_zoneinfo_pcp_pages(const char *zoneinfo);
-/* Reads the machine's levels now; with_pcp also reads /proc/zoneinfo (larger
- * and slower, so not in the sampling loop). Returns 0 or -1. */
-int phantom_levels_read(struct phantom_levels *out, int with_pcp);
-/* What the check compares: MemAvailable plus the per-CPU lists. Pages freed
- * to a per-CPU list are free and handed out first, but MemFree and
- * MemAvailable count them only once the list drains; on 6.x kernels a list's
- * high mark is auto-tuned up to hundreds of MiB per CPU and decays over tens
- * of seconds (measured here: 0.7 GiB still on the lists 3 s after a 1 GiB
- * process exited, 7 MiB/s decay). That is the kernel's, bounded and not a
- * leak; a driver pool is neither. */
-int64_t phantom_levels_returnable(const struct phantom_levels *l);
-/* Field-by-field median of n readings. */
-void phantom_levels_median(const struct phantom_levels *r, size_t n, struct phantom_levels *out);
+#include "machine/levels.h"
 
 struct phantom_settle {
 	double return_s; /* first time from which every later sample is within tolerance
@@ -172,7 +146,7 @@ struct phantom_cycle {
  * any pool worth reporting. */
 int64_t phantom_tolerance(uint64_t requested, uint64_t size, uint64_t used);
 /* Field-by-field median of three readings 50 ms apart. */
-void phantom_levels_settled(struct phantom_levels *out, int with_pcp);
+void phantom_levels_settled(struct levels *out, int with_pcp);
 /* Samples MemAvailable every interval until it has been within tol of
  * baseline for 0.3 s or settle_s passed; analyses the series. */
 void phantom_settle_sample(const struct phantom_spec *sp, int64_t baseline, int64_t tol,
