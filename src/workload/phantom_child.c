@@ -7,8 +7,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "base/proc.h"
 #include "gpu/gpu.h"
+#include "kit/hog.h"
 #include "machine/mem.h"
 #include "workload/phantom.h"
 
@@ -27,28 +27,6 @@ static void sleep_s(double s)
 		;
 }
 
-/* Maps and touches bytes of anonymous memory, one write per 4 KiB page (the
- * kernel zero-fills the rest), 4 KiB pages: the ordinary path of a malloc'd
- * buffer on a THP=madvise box, whose frees go through the per-CPU lists. */
-static char *touch_memory(uint64_t bytes, struct mem_buf *b)
-{
-	if (mem_map(b, (size_t)bytes, MEM_PAGES_4K, 0) != 0)
-		return NULL;
-	for (uint64_t off = 0; off < bytes; off += 4096)
-		((volatile char *)b->addr)[off] = 1;
-	return b->addr;
-}
-
-static void retouch_forever(char *p, uint64_t bytes)
-{
-	/* Hot: every page written once a second, so reclaim sees it in use. */
-	for (;;) {
-		sleep_s(1.0);
-		for (uint64_t off = 0; off < bytes; off += 4096)
-			((volatile char *)p)[off]++;
-	}
-}
-
 /* The deliberate phantom: a grandchild in a session of its own, so neither
  * the stop of this child's group nor our death ends it (the death signal is
  * not inherited through fork); it holds the memory for detach_s seconds. */
@@ -64,7 +42,7 @@ static int run_detached(int fd, uint64_t bytes, double detach_s)
 	if (g == 0) {
 		close(ip[0]);
 		setsid();
-		if (!touch_memory(bytes, &b)) {
+		if (!hog_touch(&b, bytes)) {
 			proc_say(fd, "fail: %s\n", "cannot map the memory");
 			_exit(1);
 		}
@@ -101,13 +79,13 @@ static int child_main(void *argp, int fd)
 	}
 	if (a->detach)
 		return run_detached(fd, a->bytes, a->detach_s);
-	if (!touch_memory(a->bytes, &b)) {
+	if (!hog_touch(&b, a->bytes)) {
 		proc_say(fd, "fail: %s\n", "cannot map the memory");
 		return 1;
 	}
 	proc_say(fd, "ok\n");
 	if (a->hold_s < 0)
-		retouch_forever(b.addr, a->bytes);
+		hog_keep_hot(b.addr, a->bytes);
 	sleep_s(a->hold_s);
 	return 0;
 }
@@ -115,13 +93,15 @@ static int child_main(void *argp, int fd)
 int phantom_child_start(struct phantom_child *c, enum phantom_kind kind, char *const *argv,
 			uint64_t bytes, double hold_s, int detach, double detach_s)
 {
-	struct child_arg a = {kind, bytes, kind == PHANTOM_HOG ? -1 : hold_s, detach, detach_s};
+	struct child_arg a = {kind, bytes, hold_s, detach, detach_s};
 	/* Its output must not mix into our table on stdout. */
 	struct proc_spec s = {.io = {PROC_TO_FD, PROC_INHERIT, PROC_KEEP},
 			      .to_fd = {2, -1},
 			      .on_signal = PROC_SIG_NONE,
 			      .grace_s = 2};
 	memset(c, 0, sizeof(*c));
+	if (kind == PHANTOM_HOG)
+		return hog_start(&c->p, bytes);
 	if (kind == PHANTOM_CMD) {
 		s.argv = argv;
 		s.io[PROC_CHAN] = PROC_INHERIT;
