@@ -5,16 +5,9 @@
  * MemAvailable. The check is driver-agnostic: read the levels before the
  * command, sample MemAvailable after it exits until it comes back or the
  * settle time passes, and report what did not come back and how long the
- * rest took. The levels (MemAvailable, the per-CPU lists, ...) are
- * machine/levels.h's.
- *
- * Children (built-in so the check needs no external program): a CPU child
- * (anonymous memory mapped, touched, held, exit: the reference that must show
- * no phantom), a GPU child (gpu_hold_memory), a host memory hog, a holder, or
- * any command. Each runs in its own process group so stopping it stops all it
- * started; a detached CPU child (setsid grandchild holding the memory after
- * its parent exits) is the deliberate phantom that proves the check can fail.
- * A signal caught by proc_signals_install() stops a cycle and its sampling.
+ * rest took. The levels are machine/levels.h's; the children (CPU, GPU, hog,
+ * holder, any command) phantom_child.h's. A signal caught by
+ * proc_signals_install() stops a cycle and its sampling.
  *
  * The analysis is pure (times and values in, settle facts out) and tested on
  * synthetic series.
@@ -26,8 +19,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "base/proc.h"
 #include "machine/levels.h"
+#include "workload/phantom_child.h"
 
 struct phantom_settle {
 	double return_s; /* first time from which every later sample is within tolerance
@@ -75,36 +68,6 @@ void phantom_klog_news_free(struct phantom_klog_news *n);
 int phantom_kmsg_parse(const char *rec, int *level, int *facility, const char **text);
 /* Pure: is this message a bug report (WARN_ON, BUG, Oops, a driver's NVRM)? */
 int phantom_klog_is_bug(const char *text);
-
-/* ---- children ------------------------------------------------------------ */
-
-enum phantom_kind {
-	PHANTOM_CMD = 0, /* argv, or "sh -c" of a holder command */
-	PHANTOM_CPU,	 /* anonymous memory mapped, touched, held, exit */
-	PHANTOM_GPU,	 /* gpu_hold_memory() */
-	PHANTOM_HOG,	 /* host memory touched and kept hot until stopped */
-};
-
-struct phantom_child {
-	struct proc p;	/* p.pid is also its process group; p.status once reaped */
-	pid_t detached; /* the setsid grandchild still holding memory (detach), or 0 */
-};
-
-/* Starts a child (base/proc.h); a zeroed phantom_child is one not started.
- * argv for PHANTOM_CMD; bytes and hold_s (< 0: until
- * stopped) for the built-in kinds; detach (PHANTOM_CPU) leaves a setsid
- * grandchild holding the memory for detach_s seconds after the child exits.
- * Returns 0 or -1 (error printed). */
-int phantom_child_start(struct phantom_child *c, enum phantom_kind kind, char *const *argv,
-			uint64_t bytes, double hold_s, int detach, double detach_s);
-/* Waits up to timeout_s for a built-in child's status line. Returns 0 (ok),
- * 1 (skip: msg says why), -1 (failed or no answer: msg says why). */
-int phantom_child_ready(struct phantom_child *c, double timeout_s, char *msg, size_t len);
-/* Reaps the child if it has exited (or waits when block). 1 reaped, 0 not yet. */
-int phantom_child_poll(struct phantom_child *c, int block);
-/* SIGTERM to its group, SIGKILL 2 s later if still there, reaped; its
- * status stays in c->p.status. */
-void phantom_child_stop(struct phantom_child *c);
 
 /* ---- one cycle: run, watch, settle --------------------------------------- */
 

@@ -1,6 +1,8 @@
 /* phantom_child.c - the built-in children of `mempath phantom` (CPU memory,
  * GPU memory, host hog, holder) and any command, each a base/proc child; a
  * status line on its channel says when a built-in child holds its memory. */
+#include "workload/phantom_child.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +12,6 @@
 #include "gpu/gpu.h"
 #include "kit/hog.h"
 #include "machine/mem.h"
-#include "workload/phantom.h"
 
 struct child_arg {
 	enum phantom_kind kind;
