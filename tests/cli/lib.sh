@@ -32,3 +32,12 @@ csv_value() {
 			next }
 		$1 == p && $3 == m && $4 == l { print $8 }'
 }
+# running_here PATTERN: the pids of processes whose command line matches
+# PATTERN and whose working directory is this test's own (other checkouts
+# may run the same tests at the same time).
+running_here() {
+	here=$(pwd -P)
+	for p in $(pgrep -f "$1"); do
+		[ "$(readlink "/proc/$p/cwd" 2>/dev/null)" = "$here" ] && echo "$p"
+	done
+}

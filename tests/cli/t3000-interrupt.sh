@@ -15,5 +15,5 @@ rc=$?
 "$MEMPATH" report int.json --format csv >int.csv || fail "partial results unreadable"
 grep -q '"interrupted": true' int.json || fail "partial run not marked interrupted"
 [ "$(awk -F, 'NR > 1 && $2 == "ok"' int.csv | wc -l)" -gt 0 ] || fail "nothing measured kept"
-pgrep -f "mempath run --suite cpu --reps 2" >/dev/null && fail "children left running"
+[ -z "$(running_here "mempath run --suite cpu --reps 2")" ] || fail "children left running"
 exit 0

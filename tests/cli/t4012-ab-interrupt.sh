@@ -37,5 +37,5 @@ rc=$?
 [ "$(cat state)" = restored ] || fail "state after Ctrl-C: $(cat state)"
 grep -q 'restore (interrupted by SIGINT)' d2/restore.log || fail "restore.log: $(cat d2/restore.log)"
 grep -q '"interrupted": true' d2/leg-1-A.json || fail "the leg did not keep its partial results"
-pgrep -f 'reps 100000' >/dev/null && fail "leg children left running"
+[ -z "$(running_here 'reps 100000')" ] || fail "leg children left running"
 exit 0

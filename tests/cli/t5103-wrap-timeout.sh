@@ -7,11 +7,11 @@ slow="$top/tests/data/fake-slow.sh"
 grep -q 'wrap: run 1: timeout (1.0' t.err || fail "timeout not reported: $(cat t.err)"
 grep -q '"status": "timeout"' t.json || fail "timeout not recorded"
 sleep 0.2
-pgrep -f "sleep 37" >/dev/null && fail "the command's background child outlived the timeout"
+[ -z "$(running_here "sleep 37")" ] || fail "the command's background child outlived the timeout"
 "$MEMPATH" wrap -n 3 -o i.json -- sh "$slow" 38 >i.txt 2>i.err &
 pid=$!
 i=0
-while ! pgrep -f "sleep 38" >/dev/null && [ $i -lt 50 ]; do
+while [ -z "$(running_here "sleep 38")" ] && [ $i -lt 50 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
@@ -22,5 +22,5 @@ rc=$?
 grep -q '"interrupted": true' i.json || fail "partial results not marked interrupted"
 grep -q '"reason": "interrupted after 1 of 3 runs"' i.json || fail "reason: $(grep reason i.json)"
 sleep 0.2
-pgrep -f "sleep 38" >/dev/null && fail "the command outlived Ctrl-C"
+[ -z "$(running_here "sleep 38")" ] || fail "the command outlived Ctrl-C"
 exit 0
