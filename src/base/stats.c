@@ -119,6 +119,18 @@ double stats_median(const double *x, size_t n)
 	return s.median;
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+int64_t stats_median_i64(int64_t *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_i64);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 /* ---- comparison statistics ---- */
 
 /* Upper tail P(U >= u) of the exact null distribution of U for sizes m, n,

@@ -8,6 +8,7 @@
 #define MEMPATH_STATS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct summary {
 	size_t n;
@@ -22,6 +23,9 @@ double stats_percentile_sorted(const double *sorted, size_t n, double p);
 /* Summary of n samples (not modified). n == 0 gives all-zero with n = 0. */
 void stats_summarize(const double *x, size_t n, struct summary *out);
 double stats_median(const double *x, size_t n);
+/* Median of n > 0 integers (v is sorted in place); the middle two averaged,
+ * rounded toward zero, when n is even. */
+int64_t stats_median_i64(int64_t *v, size_t n);
 
 /* ---- comparison statistics (used by compare.c) ---- */
 

@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "base/sig.h"
+#include "base/proc.h"
 #include "base/util.h"
 #include "cmd/args.h"
 #include "report/report.h"
@@ -38,38 +38,28 @@ struct variant {
 static int spawn_wait(char *const *args, char *const *env, size_t n_env, int out_fd, int both,
 		      int forward)
 {
+	struct proc_spec spec = {.argv = args,
+				 .env = env,
+				 .n_env = n_env,
+				 .io = {out_fd >= 0 ? PROC_TO_FD : PROC_INHERIT,
+					out_fd >= 0 && both ? PROC_TO_FD : PROC_INHERIT},
+				 .to_fd = {out_fd, out_fd},
+				 .on_signal = forward ? PROC_SIG_FORWARD : PROC_SIG_NONE};
+	struct proc p;
 	int status;
-	pid_t pid;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return error("cannot fork: %s", strerror(errno));
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDONLY);
-		sig_child_defaults();
-		if (null >= 0)
-			dup2(null, 0);
-		if (out_fd >= 0) {
-			dup2(out_fd, 1);
-			if (both)
-				dup2(out_fd, 2);
-		}
-		for (size_t i = 0; i < n_env; i++)
-			putenv(env[i]);
-		execv(args[0], args);
-		fprintf(stderr, "mempath: error: cannot run '%s': %s\n", args[0], strerror(errno));
-		_exit(127);
-	}
-	setpgid(pid, pid); /* also here: no window in which a signal misses it */
-	if (forward)
-		sig_watch(pid, 0);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR) {
-			sig_unwatch();
-			return error("cannot wait for '%s': %s", args[0], strerror(errno));
-		}
-	sig_unwatch();
+	if (proc_start(&p, &spec) != 0)
+		return -1;
+	status = proc_wait(&p);
+	proc_free(&p);
 	return status;
+}
+
+/* "interrupted by SIGINT" (or SIGTERM, SIGHUP); a new string. */
+static char *interrupted_by(int sig)
+{
+	return xasprintf("interrupted by %s", sig == SIGINT    ? "SIGINT"
+					      : sig == SIGTERM ? "SIGTERM"
+							       : "SIGHUP");
 }
 
 static char *status_str(int status)
@@ -281,10 +271,10 @@ static int ab_main(void *p, const struct cmd_line *l)
 	exe[len] = '\0';
 	if (!restore_cmd)
 		restore_cmd = va.setup;
-	sig_install();
+	proc_signals_install();
 	leg_paths = xcalloc(n_legs + 1, sizeof(*leg_paths));
 	rc = 1;
-	for (size_t i = 0; i < n_legs && !sig_received(); i++) {
+	for (size_t i = 0; i < n_legs && !proc_signal_received(); i++) {
 		const struct variant *v = legs[i] == 'A' ? &va : &vb;
 		char *label = safe_label(v->label), **args, *st;
 		char *log = xasprintf("%s/leg-%zu-setup.log", dir, i + 1);
@@ -307,14 +297,14 @@ static int ab_main(void *p, const struct cmd_line *l)
 			}
 		}
 		ok = status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-		if (!ok && !sig_received()) {
+		if (!ok && !proc_signal_received()) {
 			st = status_str(status);
 			error("setup of leg %zu (%c, %s) %s: '%s' (output in '%s')", i + 1, legs[i],
 			      v->label, st, v->setup, log);
 			free(st);
 		}
 		free(log);
-		if (!ok || sig_received()) {
+		if (!ok || proc_signal_received()) {
 			free(label);
 			free(out_log);
 			break;
@@ -337,7 +327,7 @@ static int ab_main(void *p, const struct cmd_line *l)
 			close(fd);
 		free(args);
 		ok = status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-		if (!ok && !sig_received()) {
+		if (!ok && !proc_signal_received()) {
 			st = status_str(status);
 			error("leg %zu (%c, %s) %s (its table is in '%s')", i + 1, legs[i],
 			      v->label, st, out_log);
@@ -349,10 +339,8 @@ static int ab_main(void *p, const struct cmd_line *l)
 			break;
 		n_done++;
 	}
-	if (sig_received()) {
-		char *why = xasprintf("interrupted by %s", sig_received() == SIGINT    ? "SIGINT"
-							   : sig_received() == SIGTERM ? "SIGTERM"
-										       : "SIGHUP");
+	if (proc_signal_received()) {
+		char *why = interrupted_by(proc_signal_received());
 		restore(restore_cmd, restore_cmd == va.setup ? &va : NULL, dir, why);
 		free(why);
 		fprintf(stderr,

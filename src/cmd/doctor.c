@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/proc.h"
 #include "base/util.h"
 #include "cmd/args.h"
 #include "exec/runner.h"
@@ -62,7 +63,7 @@ static int measure_costs(struct session *s, struct doctor_report *rep)
 		s->total += (rep->items[i].level == DOCTOR_WARN ||
 			     rep->items[i].level == DOCTOR_INFO) &&
 			    doctor_cost_of(rep->items[i].id);
-	for (size_t i = 0; i < rep->n && !rc && !runner_interrupted(); i++) {
+	for (size_t i = 0; i < rep->n && !rc && !proc_signal_received(); i++) {
 		struct doctor_finding *f = &rep->items[i];
 		const struct doctor_cost *cost = doctor_cost_of(f->id);
 		char *opts, *kvs[8], *save = NULL;
@@ -129,7 +130,7 @@ static int doctor_main(void *p, const struct cmd_line *l)
 	time_iso8601(when, sizeof(when));
 	if (o->measure) {
 		/* the session's fingerprint is the one the rules read */
-		runner_install_signals();
+		proc_signals_install();
 		session_begin(&s, l->all_argc, l->all_argv, "doctor", NULL);
 		host = json_incref(s.run->host);
 	} else {
@@ -155,7 +156,7 @@ static int doctor_main(void *p, const struct cmd_line *l)
 		rc = report_doctor_write_file(&doc, fmt, o->out) != 0 ? 2
 		     : rep.count[DOCTOR_WARN]			      ? 1
 								      : 0;
-	if (runner_interrupted())
+	if (proc_signal_received())
 		rc = 130;
 	doctor_report_free(&rep);
 	json_decref(host);

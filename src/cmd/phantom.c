@@ -6,10 +6,9 @@
  * kept in a driver's pools after a 64 GiB process exit). With --churn the
  * command runs K times while a holder and a host memory hog apply pressure,
  * and new kernel warnings are counted (seed 000 §4, acceptance test 6).
- * Logic: core/phantom.c.
+ * Logic: workload/phantom.c.
  */
 #include <math.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -17,6 +16,7 @@
 #include <unistd.h>
 
 #include "base/opt.h"
+#include "base/proc.h"
 #include "base/util.h"
 #include "cmd/args.h"
 #include "exec/session.h"
@@ -25,13 +25,6 @@
 #include "workload/phantom.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
-
-static volatile sig_atomic_t stop_sig;
-
-static void on_signal(int sig)
-{
-	stop_sig = sig;
-}
 
 struct popts {
 	struct phantom_spec sp;
@@ -168,8 +161,7 @@ static int phantom_main(void *p, const struct cmd_line *l)
 				 .settle_s = po->settle_s,
 				 .interval_s = po->interval_ms / 1000.0,
 				 .tolerance = po->tolerance,
-				 .detach = po->detach,
-				 .stop = &stop_sig},
+				 .detach = po->detach},
 			  .churn = po->churn,
 			  .hog = po->hog};
 	const char *label = po->label, *out_arg = po->out;
@@ -177,8 +169,8 @@ static int phantom_main(void *p, const struct cmd_line *l)
 	int sources = (po->cpu > 0) + (po->gpu > 0) + (l->argc > 0);
 	int argc = l->all_argc;
 	char **argv = l->all_argv;
-	struct phantom_levels before, loaded, after;
-	struct phantom_child holder = {.fd = -1}, hog = {.fd = -1};
+	struct levels before, loaded, after;
+	struct phantom_child holder = {0}, hog = {0};
 	struct phantom_klog klog;
 	struct phantom_klog_news news;
 	struct phantom_settle fin;
@@ -186,7 +178,6 @@ static int phantom_main(void *p, const struct cmd_line *l)
 	struct phantom_series *ser;
 	struct probe_result res;
 	struct session s;
-	struct sigaction sa;
 	int64_t tol = 0, lowest = -1, ret_before, ret_loaded;
 	unsigned done = 0;
 	char what[512], *out_path = NULL;
@@ -215,12 +206,7 @@ static int phantom_main(void *p, const struct cmd_line *l)
 	describe(&o.sp, what, sizeof(what));
 	ser = xcalloc(1, sizeof(*ser));
 	out_path = out_arg ? xstrdup(out_arg) : session_default_path(label ? label : "phantom");
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	proc_signals_install();
 	memset(&s, 0, sizeof(s));
 	runner_opts_default(&s.ropts);
 	s.out_path = out_path;
@@ -237,7 +223,7 @@ static int phantom_main(void *p, const struct cmd_line *l)
 	phantom_levels_settled(&before, 1);
 	klog_ok = phantom_klog_mark(&klog) == 0;
 	loaded = before;
-	ret_before = ret_loaded = phantom_levels_returnable(&before);
+	ret_before = ret_loaded = levels_returnable(&before);
 	loaded_mode = o.holder || o.hog;
 	if (o.holder) {
 		char *sh[] = {"/bin/sh", "-c", (char *)o.holder, NULL}, msg[512];
@@ -245,7 +231,7 @@ static int phantom_main(void *p, const struct cmd_line *l)
 		if (phantom_child_start(&holder, o.holder_kind, sh, o.holder_size, -1, 0, 0) != 0 ||
 		    (o.holder_kind != PHANTOM_CMD &&
 		     phantom_child_ready(&holder, 120, msg, sizeof(msg)) != 0)) {
-			if (holder.pid > 0)
+			if (holder.p.pid > 0)
 				error("holder '%s' did not start: %s", o.holder, msg);
 			rc = 1;
 			goto stop;
@@ -265,13 +251,13 @@ static int phantom_main(void *p, const struct cmd_line *l)
 	}
 	if (loaded_mode)
 		phantom_levels_settled(&loaded, 1);
-	ret_loaded = phantom_levels_returnable(&loaded);
+	ret_loaded = levels_returnable(&loaded);
 	cycles = xcalloc(o.churn, sizeof(*cycles));
-	for (unsigned k = 0; k < o.churn && !stop_sig; k++) {
+	for (unsigned k = 0; k < o.churn && !proc_signal_received(); k++) {
 		struct phantom_cycle *cy = &cycles[k];
 		progress("phantom: cycle %u/%u: %s", k + 1, o.churn, what);
 		if (phantom_cycle_run(&o.sp, ret_loaded, &tol, cy, ser) != 0) {
-			if (!stop_sig)
+			if (!proc_signal_received())
 				rc = 1;
 			break;
 		}
@@ -289,7 +275,7 @@ stop:
 	phantom_child_stop(&hog);
 	phantom_child_stop(&holder);
 	fin = done ? cycles[done - 1].st : (struct phantom_settle){.return_s = -1, .stable_s = -1};
-	if (loaded_mode && done && !stop_sig && !cycles[done - 1].skip &&
+	if (loaded_mode && done && !proc_signal_received() && !cycles[done - 1].skip &&
 	    !cycles[done - 1].failed) {
 		/* Holder and hog gone: everything must come back to the first level. */
 		progress("phantom: holder and hog stopped; settling");
@@ -302,13 +288,13 @@ stop:
 		memset(&news, 0, sizeof(news));
 	{
 		struct phantom_cycle *last = done ? &cycles[done - 1] : NULL;
-		int64_t ret_after = ser->n ? fin.final : phantom_levels_returnable(&after);
+		int64_t ret_after = ser->n ? fin.final : levels_returnable(&after);
 		const char *d_ret =
 			"MemAvailable + per-CPU lists (what the check compares): before "
 			"= median of 3 readings, after = median of the last 3 samples";
 		char buf[64];
 		json_t *cyj = json_array(), *sj = json_array(), *kj = json_object();
-		if (stop_sig)
+		if (proc_signal_received())
 			verdict = "INTERRUPTED";
 		else if (!last || last->failed)
 			verdict = "ERROR";
@@ -518,7 +504,7 @@ stop:
 	run_take_probe(s.run, &res);
 	if (session_end(&s) != 0)
 		rc = 1;
-	if (stop_sig) {
+	if (proc_signal_received()) {
 		s.run->interrupted = 1;
 		run_write_file(s.run, out_path);
 		fprintf(stderr, "mempath: interrupted; partial results kept in '%s'\n", out_path);

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/proc.h"
 #include "base/util.h"
 #include "cmd/args.h"
 #include "exec/session.h"
@@ -79,7 +80,7 @@ static int probe_main(void *p, const struct cmd_line *l)
 	}
 	report_format_parse(o->format, &fmt);
 	util_set_quiet(o->quiet);
-	runner_install_signals();
+	proc_signals_install();
 	if (session_begin(&s, l->all_argc, l->all_argv, o->label, NULL) != 0) {
 		run_free(s.run);
 		free(kvs);
@@ -95,7 +96,7 @@ static int probe_main(void *p, const struct cmd_line *l)
 		fprintf(stderr, "results: %s\n", s.out_path);
 	if (rc == 0 && session_failed(&s))
 		rc = 1;
-	if (runner_interrupted())
+	if (proc_signal_received())
 		rc = 130;
 	run_free(s.run);
 	free(kvs);

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/proc.h"
 #include "base/util.h"
 #include "cmd/args.h"
 #include "exec/session.h"
@@ -90,7 +91,7 @@ static int run_main(void *p, const struct cmd_line *l)
 	s.ropts.quick = strcmp(o->suite, "quick") == 0;
 	out_path = o->out ? xstrdup(o->out) : session_default_path(o->label ? o->label : o->suite);
 	s.out_path = out_path;
-	runner_install_signals();
+	proc_signals_install();
 	progress("mempath: collecting the machine's fingerprint ...");
 	if (session_begin(&s, l->all_argc, l->all_argv, o->label, o->suite) != 0) {
 		run_free(s.run);
@@ -103,7 +104,7 @@ static int run_main(void *p, const struct cmd_line *l)
 			s.total++;
 	if (s.total == 0)
 		warning("suite '%s' has no probe that applies to this machine", o->suite);
-	for (size_t i = 0; i < probe_table_len && !runner_interrupted(); i++) {
+	for (size_t i = 0; i < probe_table_len && !proc_signal_received(); i++) {
 		const struct probe *pr = probe_table[i];
 		if (!session_suite_has(o->suite, pr, s.gpu_present) ||
 		    (o->only && !in_list(o->only, pr->name)))
@@ -128,7 +129,7 @@ static int run_main(void *p, const struct cmd_line *l)
 		error("%zu probe(s) failed or timed out (see the table)", session_failed(&s));
 		rc = 1;
 	}
-	if (runner_interrupted()) {
+	if (proc_signal_received()) {
 		fprintf(stderr, "mempath: interrupted; partial results kept in '%s'\n", out_path);
 		rc = 130;
 	}

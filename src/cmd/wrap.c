@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 
 #include "base/kv.h"
+#include "base/proc.h"
 #include "base/util.h"
 #include "cmd/args.h"
 #include "exec/session.h"
@@ -293,7 +294,7 @@ static int wrap_main(void *p, const struct cmd_line *l)
 	memset(&s, 0, sizeof(s));
 	runner_opts_default(&s.ropts);
 	s.out_path = out_path;
-	workload_install_signals();
+	proc_signals_install();
 	progress("mempath: collecting the machine's fingerprint ...");
 	if (session_begin(&s, argc, argv, label, NULL) != 0) {
 		run_free(s.run);
@@ -321,7 +322,7 @@ static int wrap_main(void *p, const struct cmd_line *l)
 	mem_before = workload_meminfo_json();
 	numa_before = workload_numastat_read("/sys");
 	int have_vm0 = vmstat_read(&vm0) == 0;
-	for (size_t i = 0; i < total && !workload_interrupted(); i++) {
+	for (size_t i = 0; i < total && !proc_signal_received(); i++) {
 		struct workload_iter *it = &its[i];
 		struct kv_list b, a;
 		char *st;
@@ -403,7 +404,7 @@ static int wrap_main(void *p, const struct cmd_line *l)
 		json_object_set_new(res.extra, "meminfo", m);
 		json_object_set(res.extra, "numastat_delta", numa_delta);
 	}
-	if (workload_interrupted())
+	if (proc_signal_received())
 		probe_result_set_status(&res, STATUS_FAIL, "interrupted after %zu of %zu runs",
 					done, total);
 	else if (n_failed)
@@ -415,17 +416,17 @@ static int wrap_main(void *p, const struct cmd_line *l)
 	run_take_probe(s.run, &res);
 	if (session_end(&s) != 0)
 		rc = 1;
-	if (workload_interrupted()) {
+	if (proc_signal_received()) {
 		/* session_end takes the flag from the probe runner, which did not run. */
 		s.run->interrupted = 1;
 		if (run_write_file(s.run, out_path) != 0)
 			rc = 1;
 	}
-	if (rc == 0 || workload_interrupted())
+	if (rc == 0 || proc_signal_received())
 		fprintf(stderr, "results: %s\n", out_path);
 	if (n_failed && rc == 0)
 		rc = 1;
-	if (workload_interrupted()) {
+	if (proc_signal_received()) {
 		fprintf(stderr, "mempath: interrupted; partial results kept in '%s'\n", out_path);
 		rc = 130;
 	}

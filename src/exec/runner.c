@@ -6,29 +6,15 @@
  */
 #include "exec/runner.h"
 
-#include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include "base/kv.h"
-#include "base/sig.h"
+#include "base/proc.h"
 #include "base/util.h"
 #include "results/results_json.h"
-
-void runner_install_signals(void)
-{
-	sig_install();
-}
-
-int runner_interrupted(void)
-{
-	return sig_received() != 0;
-}
 
 void runner_opts_default(struct runner_opts *o)
 {
@@ -36,104 +22,6 @@ void runner_opts_default(struct runner_opts *o)
 	o->reps = 10;
 	o->warmups = 2;
 	o->min_sample_ns = 50ull * 1000 * 1000;
-}
-
-static void write_all(int fd, const char *s, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, s, n);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return;
-		}
-		s += w;
-		n -= (size_t)w;
-	}
-}
-
-struct child_out {
-	char *buf;
-	size_t len;
-	int status;
-	struct rusage ru;
-	int timed_out;
-	double wall_s;
-};
-
-/* Forks; the child runs fn(arg) which returns a JSON object to send back.
- * The parent collects it with a deadline. */
-static int run_child(json_t *(*fn)(void *), void *arg, double timeout_s, struct child_out *out)
-{
-	int fds[2];
-	pid_t pid;
-	uint64_t t0 = time_now_ns(), deadline;
-	size_t cap = 1 << 16;
-	memset(out, 0, sizeof(*out));
-	if (pipe(fds) != 0)
-		return error("cannot create a pipe: %s", strerror(errno));
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return error("cannot fork: %s", strerror(errno));
-	}
-	if (pid == 0) {
-		json_t *j;
-		char *text;
-		sig_child_defaults();
-		close(fds[0]);
-		j = fn(arg);
-		text = j ? json_dumps(j, JSON_COMPACT) : NULL;
-		if (text)
-			write_all(fds[1], text, strlen(text));
-		close(fds[1]);
-		_exit(text ? 0 : 3);
-	}
-	setpgid(pid, pid);
-	sig_watch(pid, SIGKILL);
-	close(fds[1]);
-	deadline = t0 + (uint64_t)(timeout_s * 1e9);
-	out->buf = xmalloc(cap);
-	for (;;) {
-		struct pollfd pfd = {.fd = fds[0], .events = POLLIN};
-		uint64_t now = time_now_ns();
-		int wait_ms, rc;
-		if (sig_received())
-			break;
-		if (now >= deadline) {
-			out->timed_out = 1;
-			kill(-pid, SIGKILL);
-			break;
-		}
-		wait_ms = (int)((deadline - now) / 1000000) + 1;
-		rc = poll(&pfd, 1, wait_ms > 1000 ? 1000 : wait_ms);
-		if (rc < 0 && errno != EINTR)
-			break;
-		if (rc > 0) {
-			ssize_t n;
-			if (out->len + 4096 > cap) {
-				cap *= 2;
-				out->buf = xrealloc(out->buf, cap);
-			}
-			n = read(fds[0], out->buf + out->len, cap - out->len - 1);
-			if (n == 0)
-				break;
-			if (n > 0)
-				out->len += (size_t)n;
-		}
-	}
-	out->buf[out->len] = '\0';
-	close(fds[0]);
-	if (sig_received())
-		kill(-pid, SIGKILL);
-	while (wait4(pid, &out->status, 0, &out->ru) < 0 && errno == EINTR)
-		;
-	sig_unwatch();
-	out->wall_s = (double)(time_now_ns() - t0) * 1e-9;
-	return 0;
 }
 
 struct probe_child_arg {
@@ -220,7 +108,7 @@ int runner_run_probe(const struct probe *p, char *const *kvs, size_t n_kvs,
 {
 	struct probe_child_arg arg = {.p = p, .o = o};
 	struct kv_list before, after;
-	struct child_out co;
+	struct proc child;
 	double timeout = o->timeout_s > 0 ? o->timeout_s : (p->timeout_s > 0 ? p->timeout_s : 600);
 	int have_vm, oom_before_found = 0, oom_after_found = 0;
 	int64_t oom_before, oom_after;
@@ -232,26 +120,22 @@ int runner_run_probe(const struct probe *p, char *const *kvs, size_t n_kvs,
 	}
 	have_vm = vmstat_read(&before) == 0;
 	oom_before = kv_get(&before, "oom_kill", &oom_before_found);
-	if (run_child(probe_child, &arg, timeout, &co) != 0) {
-		free(arg.opts);
+	j = proc_json(probe_child, &arg, timeout, &child);
+	free(arg.opts);
+	if (child.pid <= 0) {
 		kv_free(&before);
 		return -1;
 	}
-	free(arg.opts);
-	if (co.len > 0 && WIFEXITED(co.status) && WEXITSTATUS(co.status) == 0) {
-		json_error_t err;
-		j = json_loadb(co.buf, co.len, 0, &err);
-	}
 	if (!j || probe_result_from_json(j, out, p->name) != 0) {
 		probe_result_init(out, p->name);
-		if (sig_received())
+		if (proc_signal_received())
 			probe_result_set_status(out, STATUS_FAIL, "interrupted");
-		else if (co.timed_out)
+		else if (child.timed_out)
 			probe_result_set_status(out, STATUS_TIMEOUT,
 						"no result after %.0f s; killed", timeout);
-		else if (WIFSIGNALED(co.status)) {
+		else if (WIFSIGNALED(child.status)) {
 			struct kv_list now;
-			int sig = WTERMSIG(co.status);
+			int sig = WTERMSIG(child.status);
 			vmstat_read(&now);
 			oom_after = kv_get(&now, "oom_kill", &oom_after_found);
 			kv_free(&now);
@@ -262,22 +146,22 @@ int runner_run_probe(const struct probe *p, char *const *kvs, size_t n_kvs,
 			else
 				probe_result_set_status(out, STATUS_FAIL, "crashed: signal %d (%s)",
 							sig, strsignal(sig));
-		} else if (WIFEXITED(co.status))
+		} else if (WIFEXITED(child.status))
 			probe_result_set_status(out, STATUS_FAIL,
 						"child exited with status %d and no result",
-						WEXITSTATUS(co.status));
+						WEXITSTATUS(child.status));
 		else
 			probe_result_set_status(out, STATUS_FAIL, "child ended with no result");
 	}
 	if (j)
 		json_decref(j);
-	free(co.buf);
-	out->wall_s = co.wall_s;
-	out->user_s = (double)co.ru.ru_utime.tv_sec + (double)co.ru.ru_utime.tv_usec * 1e-6;
-	out->sys_s = (double)co.ru.ru_stime.tv_sec + (double)co.ru.ru_stime.tv_usec * 1e-6;
-	out->max_rss_kib = co.ru.ru_maxrss;
-	out->minflt = co.ru.ru_minflt;
-	out->majflt = co.ru.ru_majflt;
+	proc_free(&child);
+	out->wall_s = child.wall_s;
+	out->user_s = (double)child.ru.ru_utime.tv_sec + (double)child.ru.ru_utime.tv_usec * 1e-6;
+	out->sys_s = (double)child.ru.ru_stime.tv_sec + (double)child.ru.ru_stime.tv_usec * 1e-6;
+	out->max_rss_kib = child.ru.ru_maxrss;
+	out->minflt = child.ru.ru_minflt;
+	out->majflt = child.ru.ru_majflt;
 	if (have_vm && vmstat_read(&after) == 0) {
 		/* Counters from the child's own result (if any) are replaced by the
 		 * parent's view, which covers the whole child lifetime. */
@@ -291,27 +175,4 @@ int runner_run_probe(const struct probe *p, char *const *kvs, size_t n_kvs,
 	}
 	kv_free(&before);
 	return 0;
-}
-
-static json_t *call_plain(void *fn)
-{
-	json_t *(*f)(void);
-	memcpy(&f, &fn, sizeof(f));
-	return f();
-}
-
-json_t *runner_json_in_child(json_t *(*fn)(void), double timeout_s)
-{
-	struct child_out co;
-	json_t *j = NULL;
-	void *arg;
-	memcpy(&arg, &fn, sizeof(arg));
-	if (run_child(call_plain, arg, timeout_s, &co) != 0)
-		return NULL;
-	if (co.len > 0 && WIFEXITED(co.status) && WEXITSTATUS(co.status) == 0) {
-		json_error_t err;
-		j = json_loadb(co.buf, co.len, 0, &err);
-	}
-	free(co.buf);
-	return j;
 }

@@ -1,16 +1,15 @@
 /* runner.h - each probe in its own child process.
  *
- * The child applies options, checks supported(), runs the probe and sends its
- * result back as JSON over a pipe. The parent enforces the timeout (SIGKILL
- * to the child's process group), records crash signals, OOM kills and
- * timeouts as the probe's status, and takes rusage and /proc/vmstat deltas.
- * SIGINT/SIGTERM in the parent end the child and mark the run interrupted, so
- * the caller still writes what was measured.
+ * The child (base/proc.h: proc_json) applies options, checks supported(),
+ * runs the probe and sends its result back as JSON over a pipe. The parent
+ * enforces the timeout (SIGKILL to the child's process group), records crash
+ * signals, OOM kills and timeouts as the probe's status, and takes rusage and
+ * /proc/vmstat deltas. SIGINT/SIGTERM in the parent (proc_signals_install)
+ * end the child and mark the run interrupted, so the caller still writes
+ * what was measured.
  */
 #ifndef MEMPATH_RUNNER_H
 #define MEMPATH_RUNNER_H
-
-#include <jansson.h>
 
 #include "kit/probe.h"
 #include "results/results.h"
@@ -36,14 +35,5 @@ int runner_run_probe(const struct probe *p, char *const *kvs, size_t n_kvs,
  * 0, or -1 with the error printed. */
 int runner_check_opts(const struct probe *p, char *const *kvs, size_t n_kvs,
 		      const struct runner_opts *o);
-
-/* Runs fn in a child with a timeout and returns its JSON (or NULL). Used for
- * anything that must not touch this process's state (CUDA contexts). */
-json_t *runner_json_in_child(json_t *(*fn)(void), double timeout_s);
-
-/* Installs SIGINT/SIGTERM handlers that stop the current child. */
-void runner_install_signals(void);
-/* Nonzero once SIGINT or SIGTERM arrived. */
-int runner_interrupted(void);
 
 #endif

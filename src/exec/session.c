@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/proc.h"
 #include "base/util.h"
 #include "machine/sysinfo.h"
 #include "results/results_json.h"
@@ -114,7 +115,7 @@ int session_end(struct session *s)
 	s->run->end_time = xstrdup(now);
 	s->run->knobs_end = sysinfo_knobs();
 	json_object_set_new(s->run->noise, "end", sysinfo_noise());
-	s->run->interrupted = runner_interrupted();
+	s->run->interrupted = proc_signal_received() != 0;
 	s->run->complete = 1;
 	return save(s);
 }

@@ -10,10 +10,10 @@
 #include <unistd.h>
 
 #include "base/kv.h"
+#include "base/proc.h"
 #include "base/util.h"
-#include "exec/runner.h"
 #include "gpu/backend.h"
-#include "workload/phantom.h"
+#include "machine/levels.h"
 
 char *sysinfo_bracketed(const char *text)
 {
@@ -319,12 +319,18 @@ static json_t *gpu_part(void)
 	return o;
 }
 
+/* CUDA contexts do not survive fork, so GPU facts come from a child. */
+static json_t *gpu_child(void *arg)
+{
+	return gpu_part();
+}
+
 json_t *sysinfo_collect(void)
 {
 	json_t *o = json_object(), *mem = json_object(), *gpu;
 	struct utsname u;
 	struct kv_list mi;
-	struct phantom_levels lv;
+	struct levels lv;
 	char host[256] = "", *arc;
 	gethostname(host, sizeof(host) - 1);
 	json_object_set_new(o, "hostname", json_string(host));
@@ -357,7 +363,7 @@ json_t *sysinfo_collect(void)
 	kv_free(&mi);
 	json_object_set_new(mem, "page_size", json_integer(sysconf(_SC_PAGESIZE)));
 	/* free pages parked on per-CPU lists: in no meminfo counter */
-	if (phantom_levels_read(&lv, 1) == 0 && lv.pcp_bytes >= 0)
+	if (levels_read(&lv, 1) == 0 && lv.pcp_bytes >= 0)
 		json_object_set_new(mem, "pcp_free_bytes", json_integer(lv.pcp_bytes));
 	/* the ZFS ARC lives outside the page cache and most meminfo counters */
 	if ((arc = read_file_str("/proc/spl/kstat/zfs/arcstats", NULL)) != NULL) {
@@ -372,7 +378,7 @@ json_t *sysinfo_collect(void)
 	json_object_set_new(o, "kdamonds", kdamonds());
 	json_object_set_new(o, "knobs", sysinfo_knobs());
 	json_object_set_new(o, "noise", sysinfo_noise());
-	gpu = runner_json_in_child(gpu_part, 60);
+	gpu = proc_json(gpu_child, NULL, 60, NULL);
 	if (gpu)
 		json_object_set_new(o, "gpu", gpu);
 	return o;

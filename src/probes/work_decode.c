@@ -24,13 +24,13 @@
 #include "base/kv.h"
 #include "base/list.h"
 #include "base/util.h"
+#include "kit/hog.h"
 #include "kit/measure.h"
 #include "kit/probe.h"
 #include "kit/team.h"
 #include "machine/mem.h"
 #include "machine/numa.h"
 #include "results/results.h"
-#include "workload/phantom.h"
 
 struct decode_opts {
 	uint64_t weights, kv, block, hog;
@@ -270,7 +270,7 @@ static int decode_iterations(struct probe_ctx *ctx, struct decode_job *j,
 /* The hog: a process that keeps its memory hot; placed by the policy it
  * inherits (set around the fork, then reset). */
 static int start_hog(struct probe_ctx *ctx, const struct decode_opts *o,
-		     const struct numa_topology *t, struct phantom_child *hog)
+		     const struct numa_topology *t, struct proc *hog)
 {
 	uint64_t mask = 0;
 	char msg[256];
@@ -283,10 +283,10 @@ static int start_hog(struct probe_ctx *ctx, const struct decode_opts *o,
 						       o->hog_nodes),
 			       -1;
 	}
-	rc = phantom_child_start(hog, PHANTOM_HOG, NULL, o->hog, -1, 0, 0);
+	rc = hog_start(hog, o->hog);
 	if (mask)
 		numa_policy_set_task(NUMA_POLICY_NONE, 0);
-	if (rc || phantom_child_ready(hog, 120, msg, sizeof(msg)) != 0) {
+	if (rc || proc_ready(hog, 120, msg, sizeof(msg)) != 0) {
 		probe_result_set_status(ctx->res, STATUS_FAIL, "hog did not start: %s",
 					rc ? "fork" : msg);
 		return -1;
@@ -301,7 +301,7 @@ static int decode_run(struct probe_ctx *ctx, const void *opts)
 	    rc = PROBE_FAIL;
 	uint64_t kv_total = o->kv * o->batch, mask = 0, bps, steps;
 	struct numa_topology t = {0};
-	struct phantom_child hog = {.fd = -1};
+	struct proc hog = {0};
 	struct mem_buf wb = {0}, kb = {0};
 	struct decode_job *j = NULL;
 	size_t n_cpus = 0;
@@ -424,7 +424,7 @@ out:
 		mem_unmap(&wb);
 	if (kb.map_addr)
 		mem_unmap(&kb);
-	phantom_child_stop(&hog);
+	proc_free(&hog);
 	numa_topology_free(&t);
 	return rc;
 }

@@ -1,10 +1,9 @@
-/* phantom.c - levels before and after a command, settle analysis, the kernel
- * log since a mark, and the built-in children (CPU, GPU, hog, holder). */
+/* phantom.c - settle analysis, the kernel log since a mark, and one cycle:
+ * levels while a child runs and after it exits. */
 #include "workload/phantom.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/klog.h>
@@ -12,109 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "base/kv.h"
+#include "base/proc.h"
+#include "base/stats.h"
 #include "base/util.h"
-
-/* ---- levels -------------------------------------------------------------- */
-
-int64_t phantom_zoneinfo_pcp_pages(const char *z)
-{
-	int64_t sum = -1;
-	int in_pagesets = 0;
-	for (const char *p = z; p && *p;) {
-		const char *eol = strchr(p, '\n'), *q = p;
-		size_t len = eol ? (size_t)(eol - p) : strlen(p);
-		while (q < p + len && *q == ' ')
-			q++;
-		/* "pagesets" opens the per-CPU part of a zone; "Node N, zone X"
-		 * or "node_unreclaimable:" ends it. */
-		if (strncmp(q, "pagesets", 8) == 0)
-			in_pagesets = 1;
-		else if (strncmp(p, "Node ", 5) == 0 || strncmp(q, "node_unreclaimable", 18) == 0)
-			in_pagesets = 0;
-		else if (in_pagesets && strncmp(q, "count:", 6) == 0) {
-			sum = (sum < 0 ? 0 : sum) + strtoll(q + 6, NULL, 10);
-		}
-		p += len;
-		if (*p == '\n')
-			p++;
-	}
-	return sum;
-}
-
-void phantom_levels_parse(const char *meminfo, const char *zoneinfo, long page_bytes,
-			  struct phantom_levels *out)
-{
-	static const struct {
-		const char *name;
-		size_t off;
-	} fields[] = {{"MemAvailable", offsetof(struct phantom_levels, mem_available)},
-		      {"MemFree", offsetof(struct phantom_levels, mem_free)},
-		      {"GPUActive", offsetof(struct phantom_levels, gpu_active)},
-		      {"GPUReclaim", offsetof(struct phantom_levels, gpu_reclaim)}};
-	struct kv_list l;
-	int64_t pcp;
-	out->mem_available = out->mem_free = out->pcp_bytes = -1;
-	out->gpu_active = out->gpu_reclaim = -1;
-	if (meminfo && kv_parse_meminfo(meminfo, &l) == 0) {
-		for (size_t i = 0; i < ARRAY_SIZE(fields); i++) {
-			int found;
-			int64_t v = kv_get(&l, fields[i].name, &found);
-			if (found)
-				*(int64_t *)((char *)out + fields[i].off) = v;
-		}
-		kv_free(&l);
-	}
-	pcp = zoneinfo ? phantom_zoneinfo_pcp_pages(zoneinfo) : -1;
-	if (pcp >= 0)
-		out->pcp_bytes = pcp * page_bytes;
-}
-
-int phantom_levels_read(struct phantom_levels *out, int with_pcp)
-{
-	char *m = read_file_str("/proc/meminfo", NULL);
-	char *z = with_pcp ? read_file_str("/proc/zoneinfo", NULL) : NULL;
-	phantom_levels_parse(m, z, sysconf(_SC_PAGESIZE), out);
-	free(m);
-	free(z);
-	return out->mem_available >= 0 ? 0 : -1;
-}
-
-int64_t phantom_levels_returnable(const struct phantom_levels *l)
-{
-	if (l->mem_available < 0)
-		return -1;
-	return l->mem_available + (l->pcp_bytes > 0 ? l->pcp_bytes : 0);
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
-
-static int64_t median_i64(int64_t *v, size_t n)
-{
-	qsort(v, n, sizeof(*v), cmp_i64);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-void phantom_levels_median(const struct phantom_levels *r, size_t n, struct phantom_levels *out)
-{
-	int64_t v[16];
-	const size_t nf = sizeof(*out) / sizeof(int64_t);
-	if (n > 16)
-		n = 16;
-	for (size_t f = 0; f < nf; f++) {
-		size_t k = 0;
-		for (size_t i = 0; i < n; i++) {
-			int64_t x = ((const int64_t *)&r[i])[f];
-			if (x >= 0)
-				v[k++] = x;
-		}
-		((int64_t *)out)[f] = k ? median_i64(v, k) : -1;
-	}
-}
 
 /* ---- settle analysis ----------------------------------------------------- */
 
@@ -129,7 +28,7 @@ void phantom_settle_analyse(const double *t, const int64_t *v, size_t n, int64_t
 		return;
 	for (i = 0; i < k; i++)
 		last[i] = v[n - k + i];
-	out->final = median_i64(last, k);
+	out->final = stats_median_i64(last, k);
 	out->missing = before - out->final;
 	out->returned = out->missing <= tolerance;
 	/* The earliest sample from which the series stays back (or stable). */
@@ -312,13 +211,13 @@ void phantom_klog_news_free(struct phantom_klog_news *n)
 static void nap(double s)
 {
 	struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
-	nanosleep(&ts, NULL); /* a signal cuts it short: callers check stop */
+	nanosleep(&ts, NULL); /* a signal cuts it short: callers check for one */
 }
 
 static int64_t returnable_now(void)
 {
-	struct phantom_levels l;
-	return phantom_levels_read(&l, 1) == 0 ? phantom_levels_returnable(&l) : -1;
+	struct levels l;
+	return levels_read(&l, 1) == 0 ? levels_returnable(&l) : -1;
 }
 
 int64_t phantom_tolerance(uint64_t requested, uint64_t size, uint64_t used)
@@ -329,15 +228,15 @@ int64_t phantom_tolerance(uint64_t requested, uint64_t size, uint64_t used)
 	return (int64_t)(two_pct > floor_b ? two_pct : floor_b);
 }
 
-void phantom_levels_settled(struct phantom_levels *out, int with_pcp)
+void phantom_levels_settled(struct levels *out, int with_pcp)
 {
-	struct phantom_levels r[3];
+	struct levels r[3];
 	for (int i = 0; i < 3; i++) {
-		phantom_levels_read(&r[i], with_pcp);
+		levels_read(&r[i], with_pcp);
 		if (i < 2)
 			nap(0.05);
 	}
-	phantom_levels_median(r, 3, out);
+	levels_median(r, 3, out);
 }
 
 void phantom_settle_sample(const struct phantom_spec *sp, int64_t baseline, int64_t tol,
@@ -345,7 +244,7 @@ void phantom_settle_sample(const struct phantom_spec *sp, int64_t baseline, int6
 {
 	uint64_t t0 = time_now_ns();
 	s->n = 0;
-	while (!*sp->stop && s->n < PHANTOM_MAX_SERIES) {
+	while (!proc_signal_received() && s->n < PHANTOM_MAX_SERIES) {
 		double t = (double)(time_now_ns() - t0) * 1e-9;
 		s->t[s->n] = t;
 		s->v[s->n] = returnable_now();
@@ -370,14 +269,14 @@ int phantom_cycle_run(const struct phantom_spec *sp, int64_t baseline, int64_t *
 				sp->settle_s + 5) != 0)
 		return -1;
 	/* The lowest level while it runs says how much it used. */
-	while (!*sp->stop && !phantom_child_poll(&c, 0)) {
+	while (!proc_signal_received() && !phantom_child_poll(&c, 0)) {
 		int64_t a = returnable_now();
 		if (a >= 0 && a < cy->lowest)
 			cy->lowest = a;
 		nap(sp->interval_s < 0.05 ? sp->interval_s : 0.05);
 	}
 	cy->run_s = (double)(time_now_ns() - t0) * 1e-9;
-	if (*sp->stop) {
+	if (proc_signal_received()) {
 		phantom_child_stop(&c);
 		return -1;
 	}
@@ -387,10 +286,10 @@ int phantom_cycle_run(const struct phantom_spec *sp, int64_t baseline, int64_t *
 		cy->failed = r < 0;
 		cy->detached = c.detached;
 	}
-	if (WIFEXITED(c.status))
-		snprintf(cy->status, sizeof(cy->status), "exit %d", WEXITSTATUS(c.status));
+	if (WIFEXITED(c.p.status))
+		snprintf(cy->status, sizeof(cy->status), "exit %d", WEXITSTATUS(c.p.status));
 	else
-		snprintf(cy->status, sizeof(cy->status), "signal %d", WTERMSIG(c.status));
+		snprintf(cy->status, sizeof(cy->status), "signal %d", WTERMSIG(c.p.status));
 	phantom_child_stop(&c);
 	if (cy->skip || cy->failed)
 		return 0;

@@ -5,15 +5,9 @@
  * MemAvailable. The check is driver-agnostic: read the levels before the
  * command, sample MemAvailable after it exits until it comes back or the
  * settle time passes, and report what did not come back and how long the
- * rest took. Per-CPU page lists (zoneinfo "pagesets" count:) are read too:
- * freed pages parked there are missing from MemFree for a while by design.
- *
- * Children (built-in so the check needs no external program): a CPU child
- * (anonymous memory mapped, touched, held, exit: the reference that must show
- * no phantom), a GPU child (the backend's hold_memory), a host memory hog, a holder, or
- * any command. Each runs in its own process group so stopping it stops all it
- * started; a detached CPU child (setsid grandchild holding the memory after
- * its parent exits) is the deliberate phantom that proves the check can fail.
+ * rest took. The levels are machine/levels.h's; the children (CPU, GPU, hog,
+ * holder, any command) phantom_child.h's. A signal caught by
+ * proc_signals_install() stops a cycle and its sampling.
  *
  * The analysis is pure (times and values in, settle facts out) and tested on
  * synthetic series.
@@ -21,37 +15,12 @@
 #ifndef MEMPATH_PHANTOM_H
 #define MEMPATH_PHANTOM_H
 
-#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
-/* One reading; -1 for a level the kernel or driver does not report. */
-struct phantom_levels {
-	int64_t mem_available, mem_free; /* bytes, /proc/meminfo */
-	int64_t pcp_bytes;		 /* per-CPU page lists: zoneinfo pagesets count: x page */
-	int64_t gpu_active,
-		gpu_reclaim; /* meminfo GPUActive / GPUReclaim where a driver adds them */
-};
-
-/* Pure: levels from meminfo and zoneinfo texts (zoneinfo may be NULL). */
-void phantom_levels_parse(const char *meminfo, const char *zoneinfo, long page_bytes,
-			  struct phantom_levels *out);
-/* Sum of "count:" lines under "pagesets" in a zoneinfo text; -1 if none. */
-int64_t phantom_zoneinfo_pcp_pages(const char *zoneinfo);
-/* Reads the machine's levels now; with_pcp also reads /proc/zoneinfo (larger
- * and slower, so not in the sampling loop). Returns 0 or -1. */
-int phantom_levels_read(struct phantom_levels *out, int with_pcp);
-/* What the check compares: MemAvailable plus the per-CPU lists. Pages freed
- * to a per-CPU list are free and handed out first, but MemFree and
- * MemAvailable count them only once the list drains; on 6.x kernels a list's
- * high mark is auto-tuned up to hundreds of MiB per CPU and decays over tens
- * of seconds (measured here: 0.7 GiB still on the lists 3 s after a 1 GiB
- * process exited, 7 MiB/s decay). That is the kernel's, bounded and not a
- * leak; a driver pool is neither. */
-int64_t phantom_levels_returnable(const struct phantom_levels *l);
-/* Field-by-field median of n readings. */
-void phantom_levels_median(const struct phantom_levels *r, size_t n, struct phantom_levels *out);
+#include "machine/levels.h"
+#include "workload/phantom_child.h"
 
 struct phantom_settle {
 	double return_s; /* first time from which every later sample is within tolerance
@@ -100,37 +69,6 @@ int phantom_kmsg_parse(const char *rec, int *level, int *facility, const char **
 /* Pure: is this message a bug report (WARN_ON, BUG, Oops, a driver's NVRM)? */
 int phantom_klog_is_bug(const char *text);
 
-/* ---- children ------------------------------------------------------------ */
-
-enum phantom_kind {
-	PHANTOM_CMD = 0, /* argv, or "sh -c" of a holder command */
-	PHANTOM_CPU,	 /* anonymous memory mapped, touched, held, exit */
-	PHANTOM_GPU,	 /* the GPU backend's hold_memory() */
-	PHANTOM_HOG,	 /* host memory touched and kept hot until stopped */
-};
-
-struct phantom_child {
-	pid_t pid;	/* also its process group */
-	int fd;		/* status pipe of a built-in child ("ok", "skip: ..", "fail: .."), or -1 */
-	pid_t detached; /* the setsid grandchild still holding memory (detach), or 0 */
-	int status;	/* wait status once reaped */
-	int reaped;
-};
-
-/* Starts a child. argv for PHANTOM_CMD; bytes and hold_s (< 0: until
- * stopped) for the built-in kinds; detach (PHANTOM_CPU) leaves a setsid
- * grandchild holding the memory for detach_s seconds after the child exits.
- * Returns 0 or -1 (error printed). */
-int phantom_child_start(struct phantom_child *c, enum phantom_kind kind, char *const *argv,
-			uint64_t bytes, double hold_s, int detach, double detach_s);
-/* Waits up to timeout_s for a built-in child's status line. Returns 0 (ok),
- * 1 (skip: msg says why), -1 (failed or no answer: msg says why). */
-int phantom_child_ready(struct phantom_child *c, double timeout_s, char *msg, size_t len);
-/* Reaps the child if it has exited (or waits when block). 1 reaped, 0 not yet. */
-int phantom_child_poll(struct phantom_child *c, int block);
-/* SIGTERM to its group, SIGKILL 2 s later if still there, reaped. */
-void phantom_child_stop(struct phantom_child *c);
-
 /* ---- one cycle: run, watch, settle --------------------------------------- */
 
 #define PHANTOM_MAX_SERIES 4096
@@ -138,14 +76,13 @@ void phantom_child_stop(struct phantom_child *c);
 /* What runs in a cycle and how it is watched. */
 struct phantom_spec {
 	enum phantom_kind kind;
-	char *const *argv;	     /* PHANTOM_CMD */
-	uint64_t size;		     /* built-in: bytes; 0 for a command */
-	double hold_s;		     /* built-in: how long it holds */
-	int detach;		     /* PHANTOM_CPU: leave a detached holder */
-	double settle_s;	     /* longest wait after the exit */
-	double interval_s;	     /* sampling period */
-	uint64_t tolerance;	     /* 0: phantom_tolerance() default */
-	volatile sig_atomic_t *stop; /* set by a signal handler: stop now */
+	char *const *argv;  /* PHANTOM_CMD */
+	uint64_t size;	    /* built-in: bytes; 0 for a command */
+	double hold_s;	    /* built-in: how long it holds */
+	int detach;	    /* PHANTOM_CPU: leave a detached holder */
+	double settle_s;    /* longest wait after the exit */
+	double interval_s;  /* sampling period */
+	uint64_t tolerance; /* 0: phantom_tolerance() default */
 };
 
 /* MemAvailable after an exit: t seconds since it, v bytes. */
@@ -172,7 +109,7 @@ struct phantom_cycle {
  * any pool worth reporting. */
 int64_t phantom_tolerance(uint64_t requested, uint64_t size, uint64_t used);
 /* Field-by-field median of three readings 50 ms apart. */
-void phantom_levels_settled(struct phantom_levels *out, int with_pcp);
+void phantom_levels_settled(struct levels *out, int with_pcp);
 /* Samples MemAvailable every interval until it has been within tol of
  * baseline for 0.3 s or settle_s passed; analyses the series. */
 void phantom_settle_sample(const struct phantom_spec *sp, int64_t baseline, int64_t tol,

@@ -3,36 +3,21 @@
  *
  * Why not the probe runner: a probe is our code in a forked child that sends
  * JSON back; a workload is someone else's program that prints what it likes.
- * The safety rules are the same: its own process group so a timeout or
- * Ctrl-C ends everything it started, wait4 for exact rusage.
+ * The safety rules are the same (base/proc.h): its own process group so a
+ * timeout or Ctrl-C ends everything it started, wait4 for exact rusage.
  */
 #include "workload/workload.h"
 
 #include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "base/sig.h"
+#include "base/proc.h"
 #include "base/util.h"
-
-void workload_install_signals(void)
-{
-	sig_install();
-}
-
-int workload_interrupted(void)
-{
-	return sig_received() != 0;
-}
 
 /* Keeps the last WORKLOAD_ERR_TAIL bytes seen. */
 static void tail_append(char *tail, size_t *len, const char *data, size_t n)
@@ -51,136 +36,69 @@ static void tail_append(char *tail, size_t *len, const char *data, size_t n)
 	*len += n;
 }
 
-static void child_exec(char *const *argv, int out_fd, int err_fd)
+struct sink {
+	struct workload_run *r;
+	size_t cap, tail_len;
+	int echo;
+};
+
+/* stdout kept up to WORKLOAD_MAX_STDOUT, the tail of stderr, both echoed. */
+static void on_data(void *ctx, enum proc_stream s, const char *data, size_t n)
 {
-	int null = open("/dev/null", O_RDONLY);
-	sig_child_defaults();
-	if (null >= 0)
-		dup2(null, 0);
-	dup2(out_fd, 1);
-	dup2(err_fd, 2);
-	execvp(argv[0], argv);
-	fprintf(stderr, "mempath: error: cannot run '%s': %s\n", argv[0], strerror(errno));
-	_exit(127);
+	struct sink *k = ctx;
+	struct workload_run *r = k->r;
+	if (k->echo)
+		(void)!write(2, data, n);
+	if (s == PROC_STDERR) {
+		tail_append(r->err_tail, &k->tail_len, data, n);
+		return;
+	}
+	if (r->out_len + n > WORKLOAD_MAX_STDOUT) {
+		r->out_truncated = 1;
+		return;
+	}
+	while (r->out_len + n + 1 > k->cap)
+		k->cap *= 2;
+	r->out = xrealloc(r->out, k->cap);
+	memcpy(r->out + r->out_len, data, n);
+	r->out_len += n;
 }
 
 int workload_exec(char *const *argv, double timeout_s, int echo, struct workload_run *r)
 {
-	int fds[2] = {-1, -1}, out_p[2], err_p[2], status = 0, killed = 0, reaped = 0, pidfd;
-	uint64_t t0, t_end = 0, deadline, kill_at = UINT64_MAX, drain_until = UINT64_MAX;
-	size_t cap = 1 << 16, tail_len = 0;
-	struct rusage ru;
-	pid_t pid;
+	struct sink k = {.r = r, .cap = 1 << 16, .echo = echo};
+	/* Ctrl-C: SIGTERM first so the command can clean up; SIGKILL 2 s later.
+	 * A background process it left holding the pipes gets 0.5 s after its
+	 * exit, then is ignored. */
+	struct proc_spec s = {.argv = argv,
+			      .io = {PROC_PIPE, PROC_PIPE},
+			      .on_data = on_data,
+			      .ctx = &k,
+			      .on_signal = PROC_SIG_STOP,
+			      .forward_as = SIGTERM,
+			      .timeout_s = timeout_s,
+			      .grace_s = 2};
+	struct proc p;
 	memset(r, 0, sizeof(*r));
-	memset(&ru, 0, sizeof(ru));
-	if (pipe2(out_p, O_CLOEXEC) != 0)
-		return error("cannot create a pipe: %s", strerror(errno));
-	if (pipe2(err_p, O_CLOEXEC) != 0) {
-		close(out_p[0]);
-		close(out_p[1]);
-		return error("cannot create a pipe: %s", strerror(errno));
-	}
-	fflush(NULL);
-	t0 = time_now_ns();
-	pid = fork();
-	if (pid < 0) {
-		close(out_p[0]), close(out_p[1]), close(err_p[0]), close(err_p[1]);
-		return error("cannot fork: %s", strerror(errno));
-	}
-	if (pid == 0)
-		child_exec(argv, out_p[1], err_p[1]);
-	setpgid(pid, pid); /* also here: no window in which a signal misses it */
-	sig_watch(pid, SIGTERM);
-	/* A pidfd wakes poll() the moment the command exits, so wall time is
-	 * exact; without one (old kernel) poll every 10 ms instead. */
-	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	r->started = 1;
-	close(out_p[1]);
-	close(err_p[1]);
-	fds[0] = out_p[0];
-	fds[1] = err_p[0];
-	r->out = xmalloc(cap);
+	r->out = xmalloc(k.cap);
 	r->err_tail = xmalloc(WORKLOAD_ERR_TAIL + 1);
-	deadline = timeout_s > 0 ? t0 + (uint64_t)(timeout_s * 1e9) : UINT64_MAX;
-	/* Until the command exits and its output is drained; a background
-	 * process it left holding the pipes gets 0.5 s, then is ignored. */
-	while (!reaped || fds[0] >= 0 || fds[1] >= 0) {
-		struct pollfd pfd[3] = {{.fd = fds[0], .events = POLLIN},
-					{.fd = fds[1], .events = POLLIN},
-					{.fd = reaped ? -1 : pidfd, .events = POLLIN}};
-		uint64_t now = time_now_ns();
-		char buf[65536];
-		int rc;
-		if (reaped && now >= drain_until)
-			break;
-		if (!reaped && !killed && (now >= deadline || sig_received())) {
-			/* TERM first so the command can clean up; KILL 2 s later. */
-			r->timed_out = !sig_received();
-			r->interrupted = sig_received() != 0;
-			kill(-pid, SIGTERM);
-			killed = 1;
-			kill_at = now + 2000000000ull;
-		}
-		if (!reaped && now >= kill_at) {
-			kill(-pid, SIGKILL);
-			kill_at = UINT64_MAX;
-		}
-		rc = poll(pfd, 3, pidfd >= 0 ? 200 : 10);
-		if (rc < 0 && errno != EINTR)
-			break;
-		for (int k = 0; k < 2 && rc > 0; k++) {
-			ssize_t n;
-			if (fds[k] < 0 || !(pfd[k].revents & (POLLIN | POLLHUP | POLLERR)))
-				continue;
-			n = read(fds[k], buf, sizeof(buf));
-			if (n <= 0) {
-				if (n < 0 && errno == EINTR)
-					continue;
-				close(fds[k]);
-				fds[k] = -1;
-				continue;
-			}
-			if (echo)
-				(void)!write(2, buf, (size_t)n);
-			if (k == 1) {
-				tail_append(r->err_tail, &tail_len, buf, (size_t)n);
-				continue;
-			}
-			if (r->out_len + (size_t)n > WORKLOAD_MAX_STDOUT) {
-				r->out_truncated = 1;
-				continue;
-			}
-			while (r->out_len + (size_t)n + 1 > cap)
-				cap *= 2;
-			r->out = xrealloc(r->out, cap);
-			memcpy(r->out + r->out_len, buf, (size_t)n);
-			r->out_len += (size_t)n;
-		}
-		if (!reaped && wait4(pid, &status, WNOHANG, &ru) == pid) {
-			reaped = 1;
-			t_end = time_now_ns();
-			drain_until = t_end + 500000000ull;
-		}
+	if (proc_start(&p, &s) != 0) {
+		workload_run_free(r);
+		return -1;
 	}
-	for (int k = 0; k < 2; k++)
-		if (fds[k] >= 0)
-			close(fds[k]);
-	if (pidfd >= 0)
-		close(pidfd);
-	while (!reaped && wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
-		;
-	if (!t_end)
-		t_end = time_now_ns();
-	sig_unwatch();
+	r->started = 1;
+	r->status = proc_wait(&p);
 	r->out[r->out_len] = '\0';
-	r->err_tail[tail_len] = '\0';
-	r->status = status;
-	r->wall_s = (double)(t_end - t0) * 1e-9;
-	r->user_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6;
-	r->sys_s = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
-	r->max_rss_kib = ru.ru_maxrss;
-	r->minflt = ru.ru_minflt;
-	r->majflt = ru.ru_majflt;
+	r->err_tail[k.tail_len] = '\0';
+	r->timed_out = p.timed_out;
+	r->interrupted = p.interrupted;
+	r->wall_s = p.wall_s;
+	r->user_s = (double)p.ru.ru_utime.tv_sec + (double)p.ru.ru_utime.tv_usec * 1e-6;
+	r->sys_s = (double)p.ru.ru_stime.tv_sec + (double)p.ru.ru_stime.tv_usec * 1e-6;
+	r->max_rss_kib = p.ru.ru_maxrss;
+	r->minflt = p.ru.ru_minflt;
+	r->majflt = p.ru.ru_majflt;
+	proc_free(&p);
 	return 0;
 }
 

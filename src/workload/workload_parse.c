@@ -1,6 +1,8 @@
 /* workload_parse.c - what a workload says about itself: llama-bench JSON and
  * JSONL, generic JSON lines, "name value unit" lines. Pure (text in, values
  * out) so every format is tested on fixtures; JSON through jansson. */
+#include "workload/workload_parse.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -8,7 +10,6 @@
 #include <string.h>
 
 #include "base/util.h"
-#include "workload/workload.h"
 
 static const char *const parse_names[] = {"auto", "llama-bench", "jsonl", "lines", "none"};
 

@@ -49,3 +49,69 @@ left() {
 		pgrep -s "$1"
 	fi
 }
+# running_here PATTERN: the pids of processes whose command line matches
+# PATTERN and whose working directory is this test's own (other checkouts
+# may run the same tests at the same time).
+running_here() {
+	here=$(pwd -P)
+	for p in $(pgrep -f "$1"); do
+		[ "$(readlink "/proc/$p/cwd" 2>/dev/null)" = "$here" ] && echo "$p"
+	done
+}
+# mem_watch_start, mem_watch_stop: sample, every 0.1 s while the test runs
+# something, the memory the machine has for everyone else: MemAvailable +
+# the per-CPU free lists (what phantom reads) + the resident memory of this
+# test's own processes (those working in this directory). Memory the test
+# takes or gives back moves those terms in opposite directions, so the sum
+# moves only with other processes. mem_watch_stop sets MEM_DRIFT_MIB to its
+# range over the run and MEM_STEP_MIB to its largest move between two
+# samples (how far it may have gone between them).
+mem_watch_start() {
+	here=$(pwd -P)
+	page=$(getconf PAGESIZE)
+	rm -f mem.stop mem.samples
+	(
+		while [ ! -f mem.stop ]; do
+			find /proc/[0-9]*/cwd -maxdepth 0 -lname "$here" 2>/dev/null |
+				sed 's|/cwd$|/statm|' | xargs cat 2>/dev/null >mem.statm
+			awk -v page="$page" '
+				FILENAME ~ /statm/ { ours += $2 * page }
+				FILENAME == "/proc/meminfo" && $1 == "MemAvailable:" { avail = $2 * 1024 }
+				FILENAME == "/proc/zoneinfo" {
+					if ($1 == "pagesets") p = 1
+					else if ($1 == "Node" || $1 == "node_unreclaimable:") p = 0
+					else if (p && $1 == "count:") pcp += $2 * page
+				}
+				END { printf "%d\n", (avail + pcp + ours) / 1048576 }' \
+				mem.statm /proc/meminfo /proc/zoneinfo
+			sleep 0.1
+		done
+	) >mem.samples &
+	mem_watch_pid=$!
+}
+mem_watch_stop() {
+	touch mem.stop
+	wait "$mem_watch_pid"
+	MEM_DRIFT_MIB=$(awk 'NR == 1 || $1 < lo { lo = $1 } NR == 1 || $1 > hi { hi = $1 }
+		END { print NR ? hi - lo : 0 }' mem.samples)
+	MEM_STEP_MIB=$(awk 'NR > 1 { d = $1 - prev; if (d < 0) d = -d; if (d > step) step = d }
+		{ prev = $1 } END { print step + 0 }' mem.samples)
+}
+# mem_quiet LIMIT_MIB CMD...: runs CMD under mem_watch, up to three times,
+# until a run during which other processes moved the machine's memory by at
+# most LIMIT_MIB. Returns 0 after such a run, 1 after three busier ones
+# (MEM_SEEN lists what each moved); MEM_RC is CMD's status.
+mem_quiet() {
+	mem_limit=$1
+	shift
+	MEM_SEEN=""
+	for mem_try in 1 2 3; do
+		mem_watch_start
+		"$@"
+		MEM_RC=$?
+		mem_watch_stop
+		[ "$MEM_DRIFT_MIB" -le "$mem_limit" ] && return 0
+		MEM_SEEN="$MEM_SEEN $MEM_DRIFT_MIB"
+	done
+	return 1
+}

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "machine/levels.h"
 #include "workload/phantom.h"
 
 #define GIB (INT64_C(1) << 30)
@@ -22,40 +23,40 @@ static void test_zoneinfo(void **state)
 	assert_non_null(z);
 	/* The fixture's pagesets count: lines (3 zones x 2 CPUs) sum to this;
 	 * "count:" outside pagesets would not exist, but must not be summed. */
-	assert_int_equal(phantom_zoneinfo_pcp_pages(z), 64898);
-	assert_int_equal(phantom_zoneinfo_pcp_pages("Node 0, zone DMA\n  pages free 3\n"), -1);
+	assert_int_equal(levels_zoneinfo_pcp_pages(z), 64898);
+	assert_int_equal(levels_zoneinfo_pcp_pages("Node 0, zone DMA\n  pages free 3\n"), -1);
 	assert_int_equal(
-		phantom_zoneinfo_pcp_pages("Node 0, zone Normal\n  pagesets\n    cpu: 0\n"
-					   "              count: 7\n  node_unreclaimable: 0\n"
-					   "count: 100\n"),
+		levels_zoneinfo_pcp_pages("Node 0, zone Normal\n  pagesets\n    cpu: 0\n"
+					  "              count: 7\n  node_unreclaimable: 0\n"
+					  "count: 100\n"),
 		7);
 	free(z);
 }
 
 static void test_levels(void **state)
 {
-	struct phantom_levels l, r[3], m;
+	struct levels l, r[3], m;
 	const char *mi = "MemTotal: 1000 kB\nMemFree: 400 kB\nMemAvailable: 600 kB\n"
 			 "GPUActive: 20 kB\n";
-	phantom_levels_parse(mi, "pagesets\n count: 3\n", 4096, &l);
+	levels_parse(mi, "pagesets\n count: 3\n", 4096, &l);
 	assert_int_equal(l.mem_available, 600 * 1024);
 	assert_int_equal(l.mem_free, 400 * 1024);
 	assert_int_equal(l.gpu_active, 20 * 1024);
 	assert_int_equal(l.gpu_reclaim, -1); /* absent, never zero */
 	assert_int_equal(l.pcp_bytes, 3 * 4096);
-	assert_int_equal(phantom_levels_returnable(&l), 600 * 1024 + 3 * 4096);
-	phantom_levels_parse(mi, NULL, 4096, &l);
+	assert_int_equal(levels_returnable(&l), 600 * 1024 + 3 * 4096);
+	levels_parse(mi, NULL, 4096, &l);
 	assert_int_equal(l.pcp_bytes, -1);
-	assert_int_equal(phantom_levels_returnable(&l), 600 * 1024);
+	assert_int_equal(levels_returnable(&l), 600 * 1024);
 	/* Median per field, absent fields stay absent. */
 	for (int i = 0; i < 3; i++) {
 		memset(&r[i], 0xff, sizeof(r[i])); /* -1 everywhere */
 		r[i].mem_available = (int64_t[]){5, 9, 7}[i];
 	}
-	phantom_levels_median(r, 3, &m);
+	levels_median(r, 3, &m);
 	assert_int_equal(m.mem_available, 7);
 	assert_int_equal(m.gpu_active, -1);
-	assert_int_equal(phantom_levels_read(&l, 1), 0);
+	assert_int_equal(levels_read(&l, 1), 0);
 	assert_true(l.mem_available > 0);
 }
 
