@@ -12,6 +12,7 @@
 #include "report/format.h"
 #include "report/html_page.h"
 #include "report/matrix.h"
+#include "report/wrap.h"
 
 /* Bars share a chart when they are one quantity measured under several
  * label sets: same name and unit (src/dst cells are matrices instead). */
@@ -160,6 +161,10 @@ static void probe_html(FILE *f, const struct probe_result *p)
 			report_html_text(f, p->params[k].value);
 		}
 		fputs("</p>\n", f);
+	}
+	if (report_is_wrap(p)) { /* a workload's own layout */
+		report_wrap(p, REPORT_HTML, f);
+		return;
 	}
 	for (size_t k = 0; k < p->n_metrics; k++)
 		n_cells += matrix_is_cell(&p->metrics[k]);

@@ -7,6 +7,7 @@
 #include "report/format.h"
 #include "report/matrix.h"
 #include "report/md.h"
+#include "report/wrap.h"
 
 int report_md(const struct run *r, FILE *f)
 {
@@ -49,6 +50,10 @@ int report_md(const struct run *r, FILE *f)
 				fprintf(f, " %s=%s%s", p->params[k].key, p->params[k].value,
 					k + 1 < p->n_params ? "," : "");
 			fputs("\n\n", f);
+		}
+		if (report_is_wrap(p)) { /* a workload's own layout */
+			report_wrap(p, REPORT_MD, f);
+			continue;
 		}
 		if (p->n_metrics == 0)
 			continue;

@@ -7,6 +7,7 @@
 #include "report/format.h"
 #include "report/matrix.h"
 #include "report/term.h"
+#include "report/wrap.h"
 
 static const char *host_str(const struct run *r, const char *key)
 {
@@ -37,6 +38,10 @@ int report_term(const struct run *r, FILE *f)
 		if (p->reason)
 			fprintf(f, ": %s", p->reason);
 		fprintf(f, "  (%.1f s)\n", p->wall_s);
+		if (report_is_wrap(p)) { /* a workload's own layout */
+			report_wrap(p, REPORT_TERM, f);
+			continue;
+		}
 		(void)matrix_build(p, &ms); /* checked by report_write */
 		for (size_t k = 0; k < p->n_metrics; k++)
 			n_cells += matrix_is_cell(&p->metrics[k]);

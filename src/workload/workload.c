@@ -261,6 +261,16 @@ static void add_plain(struct probe_result *p, const struct workload_iter *it, co
 	add(metric_for(p, name, unit, better, desc, NULL, 0), it->warmup, v);
 }
 
+int workload_name_is_ours(const char *name)
+{
+	static const char *const ours[] = {"wall_time",	   "user_time",	   "sys_time", "max_rss",
+					   "minor_faults", "major_faults", "vmstat"};
+	for (size_t i = 0; i < ARRAY_SIZE(ours); i++)
+		if (strcmp(name, ours[i]) == 0)
+			return 1;
+	return 0;
+}
+
 void workload_record_iter(struct probe_result *p, const struct workload_iter *it)
 {
 	const struct workload_run *r = &it->run;
@@ -290,6 +300,13 @@ void workload_record_iter(struct probe_result *p, const struct workload_iter *it
 		json_array_append_new(iters, o);
 		return;
 	}
+	/* rusage per run too, so a report of the file shows the per-iteration
+	 * table the command printed */
+	json_object_set_new(o, "user_s", json_real(r->user_s));
+	json_object_set_new(o, "sys_s", json_real(r->sys_s));
+	json_object_set_new(o, "max_rss_mib", json_real((double)r->max_rss_kib / 1024.0));
+	json_object_set_new(o, "minor_faults", json_integer(r->minflt));
+	json_object_set_new(o, "major_faults", json_integer(r->majflt));
 	add_plain(p, it, "wall_time", UNIT_S, BETTER_LOWER,
 		  "wall-clock time of one run of the command, start to exit (s)", r->wall_s);
 	add_plain(p, it, "user_time", UNIT_S, BETTER_LOWER,
@@ -310,7 +327,7 @@ void workload_record_iter(struct probe_result *p, const struct workload_iter *it
 	vals = json_object();
 	for (size_t i = 0; i < it->vals.n && workload_run_ok(r); i++) {
 		const struct workload_value *v = &it->vals.items[i];
-		char desc[160], key[160];
+		char desc[160], key[160], name[96];
 		json_t *jv;
 		if (v->reps)
 			snprintf(desc, sizeof(desc),
@@ -320,9 +337,14 @@ void workload_record_iter(struct probe_result *p, const struct workload_iter *it
 			snprintf(desc, sizeof(desc), "reported by the workload (%s)%s%s",
 				 workload_parse_name(it->parsed_as), v->unit_text ? ", unit " : "",
 				 v->unit_text ? v->unit_text : "");
-		add(metric_for(p, v->name, v->unit, v->better, desc, v->labels, v->n_labels),
+		/* The workload's own numbers live apart from wrap's: a name wrap
+		 * uses itself ("wall_time 999" printed by the command) gets a
+		 * "workload." prefix instead of joining wrap's samples. */
+		snprintf(name, sizeof(name), "%s%s",
+			 workload_name_is_ours(v->name) ? "workload." : "", v->name);
+		add(metric_for(p, name, v->unit, v->better, desc, v->labels, v->n_labels),
 		    it->warmup, v->value);
-		snprintf(key, sizeof(key), "%s", v->name);
+		snprintf(key, sizeof(key), "%s", name);
 		for (size_t k = 0; k < v->n_labels; k++) {
 			size_t used = strlen(key);
 			snprintf(key + used, sizeof(key) - used, "%s%s=%s", k ? "," : " ",
@@ -350,7 +372,8 @@ void workload_record_iter(struct probe_result *p, const struct workload_iter *it
 		if (c->value != 0)
 			json_object_set_new(vm, c->name, json_integer(c->value));
 	}
-	json_object_set_new(o, "vmstat", vm);
+	/* no reading: unknown (null), not "nothing moved" */
+	json_object_set_new(o, "vmstat", it->have_vm ? vm : (json_decref(vm), json_null()));
 	json_array_append_new(iters, o);
 }
 

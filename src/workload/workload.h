@@ -81,6 +81,9 @@ struct workload_iter {
  * counter=<name>); appends its details to p->extra.iterations. A failed
  * iteration adds its rusage but no workload values (absent, never zero). */
 void workload_record_iter(struct probe_result *p, const struct workload_iter *it);
+/* Is name one of wrap's own metrics (wall_time, ..., vmstat)? A workload
+ * value of that name is recorded as "workload.<name>". */
+int workload_name_is_ours(const char *name);
 void workload_iter_free(struct workload_iter *it);
 
 #endif

@@ -13,4 +13,15 @@ grep -q '"counter": "pgpromote_success"' w.json || fail "key vmstat counter not 
 "$MEMPATH" wrap -n 2 --parse none -q -o n.json -- sh "$fake" >n.txt 2>&1 || fail "parse none exited $?"
 grep -q '^bandwidth' n.txt && fail "--parse none parsed"
 grep -q '^wall_time' n.txt || fail "no rusage rows with --parse none"
+# report of the file prints what the command printed, in term and md; the
+# workload's own "wall_time" lives apart from wrap's.
+"$MEMPATH" wrap -q -n 2 --warmup 1 -o r.json -- sh -c 'echo wall_time 999; echo speed 5' >r.txt ||
+	fail "wrap exited $?"
+"$MEMPATH" report r.json >r2.txt || fail "report exited $?"
+cmp -s r.txt r2.txt || fail "report differs from what wrap printed: $(diff r.txt r2.txt | head)"
+"$MEMPATH" wrap -q -n 2 --format md -o m.json -- sh -c 'echo speed 5' >m.md || fail "wrap md exited $?"
+"$MEMPATH" report m.json --format md | cmp -s - m.md || fail "md report differs from wrap's md"
+grep -q '^workload.wall_time  .* 999 ' r.txt || fail "workload's wall_time not apart: $(grep wall_time r.txt)"
+grep -q '^wall_time  *s ' r.txt || fail "wrap's own wall_time row missing"
+"$MEMPATH" report r.json --format html | grep -q '<td>workload.wall_time</td>' || fail "html lacks the wrap table"
 exit 0
