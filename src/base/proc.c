@@ -99,7 +99,8 @@ static void close_pipes(int pipes[][2])
 }
 
 /* In the child, with SIGINT/SIGTERM/SIGHUP blocked: never returns. */
-static void child_run(const struct proc_spec *s, int pipes[][2], pid_t parent, const sigset_t *mask)
+static void child_run(const struct proc_spec *s, int pipes[][2], int exec_err, pid_t parent,
+		      const sigset_t *mask)
 {
 	int chan = pipes[PROC_CHAN][1];
 	setpgid(0, 0);
@@ -139,9 +140,13 @@ static void child_run(const struct proc_spec *s, int pipes[][2], pid_t parent, c
 	for (size_t i = 0; i < s->n_env; i++)
 		putenv(s->env[i]);
 	if (s->argv) {
+		int e;
 		execvp(s->argv[0], s->argv);
-		fprintf(stderr, "mempath: error: cannot run '%s': %s\n", s->argv[0],
-			strerror(errno));
+		e = errno;
+		/* tell the parent, which cannot tell a 127 of ours from the
+		 * command's own; the pipe closed on a successful exec */
+		(void)!write(exec_err, &e, sizeof(e));
+		fprintf(stderr, "mempath: error: cannot run '%s': %s\n", s->argv[0], strerror(e));
 		_exit(127);
 	}
 	_exit(s->fn(s->arg, chan));
@@ -149,7 +154,7 @@ static void child_run(const struct proc_spec *s, int pipes[][2], pid_t parent, c
 
 int proc_start(struct proc *p, const struct proc_spec *spec)
 {
-	int pipes[PROC_STREAMS][2];
+	int pipes[PROC_STREAMS][2], exec_err[2] = {-1, -1};
 	pid_t parent = getpid(), pid;
 	sigset_t block, mask;
 	memset(p, 0, sizeof(*p));
@@ -167,6 +172,10 @@ int proc_start(struct proc *p, const struct proc_spec *spec)
 			return error("cannot create a pipe: %s", strerror(errno));
 		}
 	}
+	if (spec->argv && pipe2(exec_err, O_CLOEXEC) != 0) {
+		close_pipes(pipes);
+		return error("cannot create a pipe: %s", strerror(errno));
+	}
 	fflush(NULL);
 	/* Until the child has its own dispositions and is on the watch list, a
 	 * signal waits: in the child it would run our handler, in the parent
@@ -181,16 +190,26 @@ int proc_start(struct proc *p, const struct proc_spec *spec)
 	if (pid < 0) {
 		sigprocmask(SIG_SETMASK, &mask, NULL);
 		close_pipes(pipes);
+		if (exec_err[0] >= 0)
+			close(exec_err[0]), close(exec_err[1]);
 		return error("cannot fork: %s", strerror(errno));
 	}
 	if (pid == 0)
-		child_run(spec, pipes, parent, &mask);
+		child_run(spec, pipes, exec_err[1], parent, &mask);
 	setpgid(pid, pid); /* also here: no window in which a signal misses it */
 	p->pid = pid;
 	for (int k = 0; k < PROC_STREAMS; k++) {
 		if (pipes[k][1] >= 0)
 			close(pipes[k][1]);
 		p->fd[k] = pipes[k][0];
+	}
+	if (exec_err[0] >= 0) { /* end of file: exec'd; an errno: could not */
+		int e = 0;
+		close(exec_err[1]);
+		while (read(exec_err[0], &e, sizeof(e)) < 0 && errno == EINTR)
+			;
+		p->exec_errno = e;
+		close(exec_err[0]);
 	}
 	/* Wakes the wait the moment the child exits, so wall time is exact. */
 	p->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);

@@ -54,9 +54,11 @@ static void test_exit_status(void **state)
 	proc_free(&p);
 	run_argv(sh, &p, &(struct proc_spec){0});
 	assert_int_equal(WEXITSTATUS(p.status), 3);
+	assert_int_equal(p.exec_errno, 0); /* it ran; its exit is its own */
 	proc_free(&p);
 	run_argv(bad, &p, &cap);
 	assert_int_equal(WEXITSTATUS(p.status), 127);
+	assert_int_equal(p.exec_errno, ENOENT); /* ours, told apart from a command's 127 */
 	assert_non_null(strstr(p.buf[PROC_STDERR], "cannot run '/nonexistent/mempath-x'"));
 	proc_free(&p);
 	/* Neither or both of argv and fn: refused before any fork. */
