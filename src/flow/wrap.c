@@ -75,7 +75,8 @@ static void say_how_it_went(const struct wrap_plan *p, const struct workload_ite
 		for (ls = last; ls > tail && ls[-1] != '\n'; ls--)
 			;
 		progress("wrap: %s %u: %s (%.2f s)%s%.*s", it->warmup ? "warm-up" : "run",
-			 it->index, st, it->run.wall_s, ls < last ? ": " : "", (int)(last - ls), ls);
+			 it->index, st, it->run.wall_s, ls < last ? ": " : "", (int)(last - ls),
+			 ls);
 	} else {
 		progress("wrap: %s %u: %s (%.2f s), %zu value%s (%s)",
 			 it->warmup ? "warm-up" : "run", it->index, st, it->run.wall_s, it->vals.n,

@@ -13,8 +13,8 @@
 struct wrap_plan {
 	char *const *argv; /* the command */
 	size_t argc;
-	unsigned n, warmup;   /* counted runs, warm-up runs before them */
-	unsigned timeout_s;   /* per run; 0: none */
+	unsigned n, warmup; /* counted runs, warm-up runs before them */
+	unsigned timeout_s; /* per run; 0: none */
 	enum workload_parse mode;
 	int verbose; /* the command's output to stderr as it runs */
 };

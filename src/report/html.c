@@ -12,6 +12,7 @@
 #include "report/format.h"
 #include "report/html_page.h"
 #include "report/matrix.h"
+#include "report/phantom.h"
 #include "report/wrap.h"
 
 /* Bars share a chart when they are one quantity measured under several
@@ -164,6 +165,10 @@ static void probe_html(FILE *f, const struct probe_result *p)
 	}
 	if (report_is_wrap(p)) { /* a workload's own layout */
 		report_wrap(p, REPORT_HTML, f);
+		return;
+	}
+	if (report_is_phantom(p)) {
+		report_phantom(p, REPORT_HTML, f);
 		return;
 	}
 	for (size_t k = 0; k < p->n_metrics; k++)

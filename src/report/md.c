@@ -7,6 +7,7 @@
 #include "report/format.h"
 #include "report/matrix.h"
 #include "report/md.h"
+#include "report/phantom.h"
 #include "report/wrap.h"
 
 int report_md(const struct run *r, FILE *f)
@@ -53,6 +54,10 @@ int report_md(const struct run *r, FILE *f)
 		}
 		if (report_is_wrap(p)) { /* a workload's own layout */
 			report_wrap(p, REPORT_MD, f);
+			continue;
+		}
+		if (report_is_phantom(p)) {
+			report_phantom(p, REPORT_MD, f);
 			continue;
 		}
 		if (p->n_metrics == 0)

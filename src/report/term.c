@@ -6,6 +6,7 @@
 #include "report/doctor.h"
 #include "report/format.h"
 #include "report/matrix.h"
+#include "report/phantom.h"
 #include "report/term.h"
 #include "report/wrap.h"
 
@@ -40,6 +41,10 @@ int report_term(const struct run *r, FILE *f)
 		fprintf(f, "  (%.1f s)\n", p->wall_s);
 		if (report_is_wrap(p)) { /* a workload's own layout */
 			report_wrap(p, REPORT_TERM, f);
+			continue;
+		}
+		if (report_is_phantom(p)) {
+			report_phantom(p, REPORT_TERM, f);
 			continue;
 		}
 		(void)matrix_build(p, &ms); /* checked by report_write */

@@ -92,9 +92,12 @@ static void build(const struct probe_result *p, struct table *t)
 {
 	static const struct {
 		const char *name, *unit, *key;
-	} rusage[] = {{"wall_time", "s", "wall_s"},	      {"user_time", "s", "user_s"},
-		      {"sys_time", "s", "sys_s"},	      {"max_rss", "MiB", "max_rss_mib"},
-		      {"minor_faults", "count", "minor_faults"}, {"major_faults", "count", "major_faults"}};
+	} rusage[] = {{"wall_time", "s", "wall_s"},
+		      {"user_time", "s", "user_s"},
+		      {"sys_time", "s", "sys_s"},
+		      {"max_rss", "MiB", "max_rss_mib"},
+		      {"minor_faults", "count", "minor_faults"},
+		      {"major_faults", "count", "major_faults"}};
 	size_t base;
 	memset(t, 0, sizeof(*t));
 	t->iters = p->extra ? json_object_get(p->extra, "iterations") : NULL;
@@ -131,7 +134,8 @@ static void build(const struct probe_result *p, struct table *t)
 	 * then samples are the started runs in order, when every run started. */
 	for (size_t k = 0; k < ARRAY_SIZE(rusage); k++) {
 		struct row *r = &t->rows[base + k];
-		struct metric *m = probe_find_metric((struct probe_result *)p, rusage[k].name, NULL);
+		struct metric *m =
+			probe_find_metric((struct probe_result *)p, rusage[k].name, NULL);
 		size_t started = 0, have = 0, j = 0;
 		for (size_t i = 0; i < t->n_iters; i++) {
 			json_t *it = json_array_get(t->iters, i);
@@ -160,9 +164,10 @@ static void build(const struct probe_result *p, struct table *t)
 		for (size_t i = 0; i < t->n_iters; i++) {
 			json_t *vm = json_object_get(json_array_get(t->iters, i), "vmstat");
 			if (json_is_object(vm)) /* recorded when it moved */
-				r->v[i] = json_is_integer(json_object_get(vm, c))
-						  ? (double)json_integer_value(json_object_get(vm, c))
-						  : 0;
+				r->v[i] =
+					json_is_integer(json_object_get(vm, c))
+						? (double)json_integer_value(json_object_get(vm, c))
+						: 0;
 			moved |= !isnan(r->v[i]) && r->v[i] != 0;
 		}
 		if (!moved) { /* not shown; counted in a note */
@@ -191,8 +196,7 @@ static int is_warmup(const struct table *t, size_t i)
 }
 
 /* Median and CoV of the counted iterations; "-" when none. */
-static void summary_of(const struct table *t, const struct row *r, char *med, char *cov,
-		       size_t len)
+static void summary_of(const struct table *t, const struct row *r, char *med, char *cov, size_t len)
 {
 	double *counted = xcalloc(t->n_iters + 1, sizeof(double));
 	size_t nc = 0;
@@ -251,7 +255,8 @@ static void table_text(const struct table *t, int md, FILE *f)
 	}
 	if (t->n_quiet)
 		fprintf(f,
-			"%s(%zu key vmstat counters did not move in any run: not shown, kept in the "
+			"%s(%zu key vmstat counters did not move in any run: not shown, kept in "
+			"the "
 			"results file)\n",
 			md ? "\n" : "", t->n_quiet);
 }
@@ -342,7 +347,8 @@ static void facts(const struct probe_result *p, enum report_format fmt, FILE *f)
 		else
 			fprintf(f, md ? "- %s:" : "  %-6s", node);
 		json_object_foreach (d, k, v) {
-			snprintf(line, sizeof(line), " %s=%lld", k, (long long)json_integer_value(v));
+			snprintf(line, sizeof(line), " %s=%lld", k,
+				 (long long)json_integer_value(v));
 			if (html)
 				html_put(f, "", line, "");
 			else

@@ -285,6 +285,10 @@ int phantom_cycle_run(const struct phantom_spec *sp, int64_t baseline, int64_t *
 		cy->skip = r == 1;
 		cy->failed = r < 0;
 		cy->detached = c.detached;
+	} else if (c.p.exec_errno) { /* it never ran: nothing was measured */
+		snprintf(cy->msg, sizeof(cy->msg), "cannot run '%s': %s", sp->argv[0],
+			 strerror(c.p.exec_errno));
+		cy->failed = 1;
 	}
 	if (WIFEXITED(c.p.status))
 		snprintf(cy->status, sizeof(cy->status), "exit %d", WEXITSTATUS(c.p.status));

@@ -23,4 +23,23 @@ expect_fail 2 "$MEMPATH" phantom --gpu 1G --detach
 expect_fail 2 "$MEMPATH" phantom --cpu 1G --settle -1
 expect_fail 2 "$MEMPATH" phantom --cpu 1G --holder gpu:lots
 expect_fail 2 "$MEMPATH" phantom --cpu 100T
+# report of the file prints what the command printed, in term and md.
+"$MEMPATH" phantom -q --cpu 64M --hold 0 --settle 2 -o r.json >r.txt
+"$MEMPATH" report r.json | cmp -s - r.txt || fail "report differs from what phantom printed"
+"$MEMPATH" phantom -q --cpu 64M --hold 0 --settle 2 --format md -o rm.json >rm.md
+"$MEMPATH" report rm.json --format md | cmp -s - rm.md || fail "md report differs"
+"$MEMPATH" report r.json --format html | grep -q '<td>MemAvailable+per-CPU lists</td>' ||
+	fail "html lacks the levels table"
+# A command that cannot run, or levels that cannot be read, is an error, not PASS.
+"$MEMPATH" phantom -q -- /nonexistent/cmd >n.txt 2>n.err
+[ $? -eq 1 ] || fail "a command that cannot run: exit not 1"
+grep -q '^result: ERROR$' n.txt || fail "not ERROR: $(cat n.txt)"
+grep -q "cannot run '/nonexistent/cmd'" n.err || fail "reason: $(cat n.err)"
+if [ "$(id -u)" = 0 ] && unshare -m sh -c 'mount -t tmpfs none /proc' 2>/dev/null; then
+	unshare -m sh -c "mount -t tmpfs none /proc && exec '$MEMPATH' phantom -q --cpu 16M --hold 0 \
+		--settle 1 -o np.json" >np.txt 2>np.err
+	[ $? -eq 1 ] || fail "no /proc: exit not 1: $(cat np.txt np.err)"
+	grep -q '^result: ERROR$' np.txt || fail "no /proc: not ERROR: $(cat np.txt)"
+	grep -q 'cannot read MemAvailable' np.err || fail "no /proc: reason: $(cat np.err)"
+fi
 exit 0
