@@ -80,7 +80,8 @@ static int start_load(struct phantom_state *st, struct phantom_child *holder,
 	if (o->holder) {
 		char *sh[] = {"/bin/sh", "-c", (char *)o->holder, NULL};
 		progress("phantom: starting holder: %s", o->holder);
-		if (phantom_child_start(holder, o->holder_kind, sh, o->holder_size, -1, 0, 0) != 0 ||
+		if (phantom_child_start(holder, o->holder_kind, sh, o->holder_size, -1, 0, 0) !=
+			    0 ||
 		    (o->holder_kind != PHANTOM_CMD &&
 		     phantom_child_ready(holder, 120, msg, sizeof(msg)) != 0)) {
 			snprintf(st->message, sizeof(st->message), "holder '%s' did not start: %s",
@@ -204,11 +205,12 @@ static void record_cycles(struct phantom_state *st, struct probe_result *res)
 			json_array_append_new(cyj, c);
 			continue;
 		}
-		metric_add_sample(gib_metric(res, "used", BETTER_NONE,
-					     "MemAvailable + per-CPU lists before the cycle minus its "
-					     "lowest while the command ran",
-					     NULL),
-				  (double)(st->ret_loaded - cy->lowest) / GIB);
+		metric_add_sample(
+			gib_metric(res, "used", BETTER_NONE,
+				   "MemAvailable + per-CPU lists before the cycle minus its "
+				   "lowest while the command ran",
+				   NULL),
+			(double)(st->ret_loaded - cy->lowest) / GIB);
 		metric_add_sample(gib_metric(res, "cycle_missing", BETTER_LOWER,
 					     "MemAvailable + per-CPU lists before the cycle minus "
 					     "after it (holder and hog still running)",
@@ -224,8 +226,8 @@ static void record_cycles(struct phantom_state *st, struct probe_result *res)
 		json_array_append_new(cyj, c);
 	}
 	for (size_t i = 0; i < st->ser->n; i++)
-		json_array_append_new(sj, json_pack("[f, I]", st->ser->t[i],
-						    (json_int_t)st->ser->v[i]));
+		json_array_append_new(
+			sj, json_pack("[f, I]", st->ser->t[i], (json_int_t)st->ser->v[i]));
 	json_object_set_new(res->extra, "cycles", cyj);
 	json_object_set_new(res->extra, "after_exit_mem_available", sj);
 }
@@ -263,17 +265,19 @@ static void record(struct phantom_state *st, struct probe_result *res, const cha
 	char buf[64];
 	record_levels(st, res, ph);
 	if (!strcmp(verdict, "PASS") || !strcmp(verdict, "FAIL")) {
-		metric_add_sample(gib_metric(res, "missing", BETTER_LOWER,
-					     "MemAvailable + per-CPU lists before the command minus "
-					     "after it exited and sampling stopped",
-					     NULL),
-				  (double)st->fin.missing / GIB);
+		metric_add_sample(
+			gib_metric(res, "missing", BETTER_LOWER,
+				   "MemAvailable + per-CPU lists before the command minus "
+				   "after it exited and sampling stopped",
+				   NULL),
+			(double)st->fin.missing / GIB);
 		if (st->fin.return_s >= 0)
-			metric_add_sample(probe_add_metric(res, "return_time", UNIT_S, BETTER_LOWER,
-							   "exit to the first sample from which "
-							   "MemAvailable stayed within the tolerance",
-							   NULL),
-					  st->fin.return_s);
+			metric_add_sample(
+				probe_add_metric(res, "return_time", UNIT_S, BETTER_LOWER,
+						 "exit to the first sample from which "
+						 "MemAvailable stayed within the tolerance",
+						 NULL),
+				st->fin.return_s);
 	}
 	record_cycles(st, res);
 	record_klog(st, res);

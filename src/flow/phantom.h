@@ -14,8 +14,8 @@
 
 struct phantom_plan {
 	struct phantom_spec sp;
-	uint64_t hog;		      /* bytes of host memory kept hot, 0: none */
-	const char *holder;	      /* as given: a shell command, cpu:SIZE or gpu:SIZE */
+	uint64_t hog;		       /* bytes of host memory kept hot, 0: none */
+	const char *holder;	       /* as given: a shell command, cpu:SIZE or gpu:SIZE */
 	enum phantom_kind holder_kind; /* PHANTOM_CMD, PHANTOM_HOG (cpu:) or PHANTOM_GPU */
 	uint64_t holder_size;
 	unsigned churn; /* cycles */

@@ -44,8 +44,11 @@ static void cells(FILE *f, enum report_format fmt, const char *const *v, size_t 
 	if (fmt == REPORT_HTML) {
 		fputs("<tr>", f);
 		for (size_t i = 0; i < n; i++)
-			html_put(f, head ? "<th>" : i ? "<td class=\"n\">" : "<td>", v[i],
-				 head ? "</th>" : "</td>");
+			html_put(f,
+				 head ? "<th>"
+				 : i  ? "<td class=\"n\">"
+				      : "<td>",
+				 v[i], head ? "</th>" : "</td>");
 		fputs("</tr>\n", f);
 		return;
 	}
@@ -139,8 +142,8 @@ static void cycles_table(const struct probe_result *p, const json_t *ph, enum re
 		snprintf(v[3], sizeof(v[3]), "%.3f", num(c, "missing_bytes") / GIB);
 		snprintf(v[4], sizeof(v[4]), "%.2f", num(c, "return_s"));
 		if (fmt == REPORT_TERM)
-			fprintf(f, "%5s %-10s %8s %10s %12s %14s\n", v[0], row[1], v[1], v[2],
-				v[3], v[4]);
+			fprintf(f, "%5s %-10s %8s %10s %12s %14s\n", v[0], row[1], v[1], v[2], v[3],
+				v[4]);
 		else
 			cells(f, fmt, row, 6, 0);
 	}
@@ -162,7 +165,8 @@ static void klog(const struct probe_result *p, enum report_format fmt, FILE *f)
 		 str(kj, "source", "?"), num(kj, "warnings"), num(kj, "bugs"));
 	line(f, fmt, 1, text);
 	json_array_foreach (json_object_get(kj, "lines"), i, l) {
-		snprintf(text, sizeof(text), "  %s", json_string_value(l) ? json_string_value(l) : "");
+		snprintf(text, sizeof(text), "  %s",
+			 json_string_value(l) ? json_string_value(l) : "");
 		line(f, fmt, 0, text);
 	}
 }
@@ -209,8 +213,9 @@ void report_phantom(const struct probe_result *p, enum report_format fmt, FILE *
 	double ret_s = num(ph, "return_s"), sampled = num(ph, "sampled_s");
 	char text[700];
 	int judged = !strcmp(verdict, "PASS") || !strcmp(verdict, "FAIL");
-	snprintf(text, sizeof(text), fmt == REPORT_MD ? "**phantom: %s** (%.0f cycle%s%s%s)\n"
-						      : "phantom: %s  (%.0f cycle%s%s%s)",
+	snprintf(text, sizeof(text),
+		 fmt == REPORT_MD ? "**phantom: %s** (%.0f cycle%s%s%s)\n"
+				  : "phantom: %s  (%.0f cycle%s%s%s)",
 		 str(ph, "what", "?"), done, done == 1 ? "" : "s", holder ? ", holder " : "",
 		 holder ? holder : "");
 	line(f, fmt, 0, text);
@@ -224,10 +229,12 @@ void report_phantom(const struct probe_result *p, enum report_format fmt, FILE *
 			snprintf(text, sizeof(text),
 				 "returned to within %.3f GiB %.2f s after exit; stable after %.2f "
 				 "s; sampled %.2f s every %.0f ms",
-				 tol, ret_s, num(ph, "stable_s"), sampled, num(ph, "interval_s") * 1e3);
+				 tol, ret_s, num(ph, "stable_s"), sampled,
+				 num(ph, "interval_s") * 1e3);
 		else
 			snprintf(text, sizeof(text),
-				 "NOT returned to within %.3f GiB in %.2f s after exit (sampled every "
+				 "NOT returned to within %.3f GiB in %.2f s after exit (sampled "
+				 "every "
 				 "%.0f ms)",
 				 tol, sampled, num(ph, "interval_s") * 1e3);
 		line(f, fmt, 0, text);
@@ -242,8 +249,9 @@ void report_phantom(const struct probe_result *p, enum report_format fmt, FILE *
 	for (size_t k = 0; k < json_array_size(json_object_get(p->extra, "cycles")); k++) {
 		json_t *c = json_array_get(json_object_get(p->extra, "cycles"), k);
 		if (json_is_integer(json_object_get(c, "detached_pid"))) {
-			snprintf(text, sizeof(text), "detached holder pid %lld (ends by itself after "
-						     "%.0f s)",
+			snprintf(text, sizeof(text),
+				 "detached holder pid %lld (ends by itself after "
+				 "%.0f s)",
 				 (long long)json_integer_value(json_object_get(c, "detached_pid")),
 				 num(ph, "settle_s") + 5);
 			line(f, fmt, 0, text);
