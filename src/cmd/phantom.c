@@ -2,10 +2,10 @@
  *
  * MemAvailable (and MemFree, per-CPU lists, GPUActive/GPUReclaim where they
  * exist) before the command; then, after it exits, sampled until it is back
- * within the tolerance or the settle time passes (seed 000 finding B: 55 GiB
+ * within the tolerance or the settle time passes (docs/design.md §10.2: 55 GiB
  * kept in a driver's pools after a 64 GiB process exit). With --churn the
  * command runs K times while a holder and a host memory hog apply pressure,
- * and new kernel warnings are counted (seed 000 §4, acceptance test 6).
+ * and new kernel warnings are counted (the acceptance test of docs/design.md §10.2).
  * The run: flow/phantom.c; the tables: report/phantom.c, so `mempath
  * report` shows what this printed.
  */

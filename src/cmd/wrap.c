@@ -3,7 +3,7 @@
  * Each run of the command is one sample of every metric (its own numbers,
  * rusage, key vmstat deltas), so a wrapped workload is a results file like any
  * probe's and `compare` and `ab` work on it. The per-iteration table is the
- * point when pages move while it runs (seed 001 table 1b: decode speed
+ * point when pages move while it runs (docs/design.md §10.8: decode speed
  * converging as tiering promotes the model's pages). The runs: flow/wrap.c;
  * the tables: report/wrap.c, so `mempath report` shows what this printed.
  */

@@ -1,7 +1,7 @@
 /* runner.c - each probe in a child: options, timeout, status, rusage, vmstat.
  *
  * Why a child: a probe that crashes, is OOM-killed or hangs must not take the
- * run with it (DESIGN §6); it also gives each probe a fresh address space and
+ * run with it (docs/design.md §6); it also gives each probe a fresh address space and
  * exact per-probe rusage. Results come back as JSON over a pipe.
  */
 #include "exec/runner.h"

@@ -3,7 +3,7 @@
  *
  * No nvml.h here: the few types and prototypes are declared below as NVML's
  * stable C ABI has them (handles are pointers, results ints, enums ints).
- * Nothing here sets anything (DESIGN §4.9): no clocks, limits or modes.
+ * Nothing here sets anything (docs/design.md §4.9): no clocks, limits or modes.
  * The sampler is a thread that reads clocks, power, temperature, utilisation
  * and clock-event (throttle) reasons every period_ms between start and stop.
  */

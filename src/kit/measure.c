@@ -1,4 +1,4 @@
-/* measure.c - the one timing loop (DESIGN §4.1). */
+/* measure.c - the one timing loop (docs/design.md §4.1). */
 #include "kit/measure.h"
 
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* measure.h - the probe context and the one timing loop.
  *
- * Rule (docs, DESIGN §4.1): one sample is one complete timed operation lasting
+ * Rule (docs/design.md §4.1): one sample is one complete timed operation lasting
  * at least ctx->min_sample_ns; warm-ups run first, are kept as warm-ups and are
  * never summarized; ctx->reps counted samples follow. Probes record, writers
  * print: nothing here prints.

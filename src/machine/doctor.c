@@ -14,7 +14,7 @@
 #include "machine/doctor_gpu.h"
 #include "results/results.h"
 
-/* Seed 000: with THP in madvise mode nothing on the box gets huge pages unless
+/* docs/design.md §10.1: with THP in madvise mode nothing on the box gets huge pages unless
  * it asks; first touch of 1 GiB ran 4.7x faster with THP on the dev VM
  * (docs/results/vm-2026-11-30.md) and random DRAM loads 39% cheaper. */
 static void rule_thp_mode(const json_t *h, struct doctor_finding *f)
@@ -98,7 +98,7 @@ static void rule_thp_defrag(const json_t *h, struct doctor_finding *f)
 	}
 }
 
-/* Seed 000: blocking GPU sync cost 7% per decode step with idle states of
+/* docs/design.md §10.5: blocking GPU sync cost 7% per decode step with idle states of
  * 231/433 us exit latency enabled, 1% with them disabled. */
 #define DEEP_IDLE_US 100
 
@@ -274,7 +274,7 @@ long long doctor_unaccounted_bytes(const json_t *memory, int *have)
 	return total - sum;
 }
 
-/* Seed 000 finding B: a driver kept 55 GiB of freed pages in its pools after a
+/* docs/design.md §10.2: a driver kept 55 GiB of freed pages in its pools after a
  * 64 GiB process exited, in no /proc/meminfo counter. Measured 2026-11-30:
  * 0.01 GiB on the dev VM and 0.09 GiB on the H200 host at rest; 2.5 GiB held in
  * pipe buffers read as 2.52; 16 GiB from cudaMallocHost (driver 580) sat on

@@ -1,6 +1,6 @@
 /* mem.h - mappings with a page-size intent, and the truth about them.
  *
- * A request is not a result (DESIGN §4.3): MADV_HUGEPAGE can silently give no
+ * A request is not a result (docs/design.md §4.3): MADV_HUGEPAGE can silently give no
  * huge pages and THP=always gives huge pages nobody asked for. mem_map() states
  * the intent (MADV_HUGEPAGE or MADV_NOHUGEPAGE, 2 MiB aligned) and
  * mem_smaps_range() reads back what backs the range from /proc/self/smaps.
@@ -64,7 +64,7 @@ int mem_check_size(uint64_t bytes, int force, const char *what);
 uint64_t mem_cap(uint64_t want, double frac);
 
 /* The last-level-cache knee measured by pointer-chase latency (not the
- * advertised size: DESIGN §4.8), cached per host in
+ * advertised size: docs/design.md §4.8), cached per host in
  * $XDG_CACHE_HOME/mempath/knee (or ~/.cache). *measured_now says whether this
  * call measured it. Falls back to a safe floor of 32 MiB when it cannot
  * measure. */

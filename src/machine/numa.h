@@ -7,7 +7,7 @@
  * node, HBM. A node with memory and no CPUs (CXL expander, HBM, a GPU's
  * memory on a coherent system) is a destination only.
  *
- * Placement (DESIGN §4.3): a policy is a request; what backs a range is read
+ * Placement (docs/design.md §4.3): a policy is a request; what backs a range is read
  * back from /proc/self/numa_maps (whole range, per node page counts) or with
  * the move_pages(2) query mode (sampled pages, exact nodes now).
  *

@@ -7,7 +7,7 @@
  *   blocks per sample comes from measure_op's calibration; every copied block's tag is checked.
  * why this way: the block is the unit an attention kernel fetches, so this is the rate that
  *   decides KV-cache reads; widening the span at a fixed block count shows translation reach
- *   (DESIGN 4.2) without changing how many bytes move.
+ *   (docs/design.md §4.2) without changing how many bytes move.
  * cross-check: cpu.stream read bandwidth at the same thread count bounds it from above; with
  *   block=2M it should approach that figure, with block=64 it falls towards cpu.latency's MLP.
  */
@@ -67,7 +67,7 @@ static const char *const copy_name[C_N] = {"memcpy", "loop"};
 typedef double v2d __attribute__((vector_size(16)));
 
 /* Own copy loop: temporal 16 B loads and stores, four per line; kept out of
- * libc on purpose so the two routines are distinct code paths (DESIGN 4.12). */
+ * libc on purpose so the two routines are distinct code paths (docs/design.md §4.12). */
 static KERNEL_ATTR void copy_loop(void *restrict dst, const void *restrict src, size_t bytes)
 {
 	v2d *d = dst;

@@ -3,7 +3,7 @@
  *   per microsecond, with 0, 5 or 25% of its 2 MiB pages split to 4 KiB mappings first.
  * method: T pinned threads each own a chunk; every pass reads each word, checks it holds what
  *   the previous pass wrote (a function of index and pass) and writes the next pass's value.
- * why this way: the MemCycler figure of the THP-split discussion (seed 002: 25% split cost
+ * why this way: the MemCycler figure of the THP-split discussion (docs/design.md §10.9: 25% split cost
  *   5.06%, 5% cost 1.20%); the validation makes a lost or misdirected write a FAIL, not a rate.
  * cross-check: split=0 rate x 16 B ~ cpu.stream copy bandwidth (read + write once per word);
  *   split_obtained from smaps must match the split asked for; mismatches must be 0.
@@ -145,7 +145,7 @@ static int cycle_op(void *arg, uint64_t iters)
  * only be done with PTEs, so the kernel splits that PMD mapping; restoring the
  * protection merges the VMAs back but leaves the PTE mapping: the memory stays
  * one physically contiguous folio, only its translation is now 512 x 4 KiB -
- * the TLB side of what MADV_HWPOISON recovery does in seed 002, without losing
+ * the TLB side of what MADV_HWPOISON recovery does in docs/design.md §10.9, without losing
  * a page. Leaving the page read-only would fault on our own writes and keep
  * 2 extra VMAs per split. khugepaged may re-collapse some over time, so the
  * backing is read again after the run. */

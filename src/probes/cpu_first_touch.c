@@ -5,7 +5,7 @@
  *         touched once per 4 KiB page (write, read) or populated with
  *         MADV_POPULATE_WRITE, timed with the monotonic clock; faults from
  *         getrusage, THP backing from /proc/self/smaps of that mapping.
- * why this way: seed 000 §3.1 — THP turns first touch and random access
+ * why this way: docs/design.md §10.1 — THP turns first touch and random access
  *         around by an order of magnitude, and MADV_HUGEPAGE can silently
  *         give nothing, so the obtained backing is a metric, not an assumption.
  * cross-check: faults/GiB must be ~262144 (4 KiB) or ~512 (2 MiB) per GiB;

@@ -4,7 +4,7 @@
  *   cache-resident set, with 4 KiB pages and THP.
  * method: K dependent pointer chains per thread walk one random cycle through N lines, one line
  *   at a random position in each span/N slot; only pages holding a line are ever touched.
- * why this way: seed 000 §2.1 - a probe that grew span and working set together showed a
+ * why this way: docs/design.md §10.3 - a probe that grew span and working set together showed a
  *   "6.25x TLB penalty" that was a cache effect. Here only the span changes along a row, so a
  *   drop along a row is translation cost; the dram row says whether it matters off-cache.
  * cross-check: cpu.latency at the smallest span (rate ~ threads x chains / ns per load); the
@@ -65,7 +65,7 @@ static const struct opt reach_opt_rows[] = {
 
 /* The chase. Each chain is a dependent load chain, so exactly K loads per
  * thread are in flight: the memory-level parallelism is stated, not whatever
- * the out-of-order window finds (DESIGN §4.11). The chains are spelled out as
+ * the out-of-order window finds (docs/design.md §4.11). The chains are spelled out as
  * named locals (not an array and a loop) so GCC keeps them in registers
  * instead of vectorising a gather through a stack array; above ~13 chains a
  * few spill, which adds a store-forward (a few cycles) to those steps at

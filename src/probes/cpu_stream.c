@@ -6,7 +6,7 @@
  *   pass, so a pass ends with the slowest thread.
  * why this way: STREAM's byte convention (copy 2 arrays, triad 3, read 1, write 1) so numbers
  *   line up with the figure everyone quotes; own vector loops (never libc) with temporal and
- *   non-temporal stores as explicit variants (DESIGN 4.12): write-allocate changes a store's cost.
+ *   non-temporal stores as explicit variants (docs/design.md §4.12): write-allocate changes a store's cost.
  * cross-check: STREAM (gcc -O2 -fopenmp, OMP_PROC_BIND=true, same threads and array size) run
  *   side by side; the median here should reach STREAM's best (tools/bench.sh).
  */
@@ -338,7 +338,7 @@ static uint64_t stream_array_bytes(struct probe_ctx *ctx, const struct stream_op
 	return bytes;
 }
 
-/* Verify the mechanism (DESIGN 4.3): the share of the arrays' pages on each
+/* Verify the mechanism (docs/design.md §4.3): the share of the arrays' pages on each
  * node and the policy the kernel reports, from /proc/self/numa_maps. */
 static void stream_placement(struct probe_ctx *ctx, const struct mem_buf *buf, const char *pname,
 			     const char *tname)

@@ -3,7 +3,7 @@
  *   (spin) versus blocking (futex), in ns per handoff.
  * method: ping-pong on one 32-bit word: each side publishes the next sequence number and
  *   waits for the reply; a sample is many round trips, latency = round trip / 2.
- * why this way: seed 000 §2.3 - the same sync cost 6.5 us spinning and 16.9 us blocking, and
+ * why this way: docs/design.md §10.5 - the same sync cost 6.5 us spinning and 16.9 us blocking, and
  *   the gap was idle-state exit latency; so the cpuidle states (name, exit latency, disabled)
  *   of both CPUs are recorded with the numbers, and the share of waits that really slept.
  * cross-check: spin ~ a cache-line round trip between the two cores (c2clat/core-to-core

@@ -6,7 +6,7 @@
  *   finished (cudaStreamSynchronize), because the allocation is a host API call that no event
  *   can bracket; the write covers every byte (16 B stores). Cold samples keep their blocks
  *   until all are taken, so each one is new memory; their count is capped by free memory.
- * why this way: seed 000 §2.4 - 16 GiB cudaMalloc + first write was 0.354 s cold vs 0.099 s
+ * why this way: docs/design.md §10.6 - 16 GiB cudaMalloc + first write was 0.354 s cold vs 0.099 s
  *   warm on a unified-memory box (kernel zeroing in the cold path): model load time depends on
  *   it, and only allocation + first use together shows it.
  * cross-check: the warm rate approaches gpu.stream's write bandwidth (the allocation itself is

@@ -5,9 +5,9 @@
  * method: NVML read-only (dlopen'd), one sample every ~100 ms from a background thread; idle is
  *   sampled before this process creates a CUDA context; the loads are back-to-back copy kernels
  *   over 2 x 1 GiB and 8-chain FP32 FMA kernels, timed in ~100 ms chunks with CUDA events.
- * why this way: seed 000 §2.2 - advertised clocks were never reached and a power cap was
+ * why this way: docs/design.md §10.4 - advertised clocks were never reached and a power cap was
  *   enforced silently; a bandwidth number means little without the clocks and throttle reasons
- *   seen while it ran. Nothing is ever set (DESIGN 4.9): the card is measured as found.
+ *   seen while it ran. Nothing is ever set (docs/design.md §4.9): the card is measured as found.
  * cross-check: nvidia-smi dmon -s pucv run beside it shows the same clocks and power; load_bw
  *   is close to gpu.stream's copy figure.
  */

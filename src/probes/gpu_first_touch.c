@@ -7,7 +7,7 @@
  *   device work timed with CUDA events, host work (memset, cudaHostRegister) with the monotonic
  *   clock; THP actually backing host memory read from /proc/self/smaps; a random 32 B-sector
  *   read rate over the buffer after the touch (gpu.random's kernel).
- * why this way: seed 000 §3.1 - GPU-initiated faults on system memory ran at 0.43 GiB/s and
+ * why this way: docs/design.md §10.1 - GPU-initiated faults on system memory ran at 0.43 GiB/s and
  *   never made huge pages while a CPU touch with THP ran at 28 GiB/s; the random rate
  *   afterwards is what a KV cache living there would see. Where the device reports no pageable
  *   access (PageableMemoryAccess=0) those variants are recorded as skipped, with the reason.
@@ -278,7 +278,7 @@ static int gft_run(struct probe_ctx *ctx, const void *opts)
 		probe_result_set_status(ctx->res, STATUS_FAIL, "size must be at least 2M");
 		return PROBE_FAIL;
 	}
-	/* Managed memory above free device memory can hang the GPU (DESIGN §6). */
+	/* Managed memory above free device memory can hang the GPU (docs/design.md §6). */
 	margin = total_b / 10 > (4ull << 30) ? total_b / 10 : 4ull << 30;
 	if ((o->variants & 1u) && f.bytes + margin > free_b) {
 		probe_result_set_status(

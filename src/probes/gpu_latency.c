@@ -5,7 +5,7 @@
  *   a randomised order, built on the host, linked on the device; two orders: fully random and
  *   page-local (random within 256 KiB groups, groups in random order). Timing: CUDA events
  *   around gated launches of 65536 loads each (not clock64), samples >= min_sample_ns.
- * why this way: a dependent chase is latency and nothing else (DESIGN 4.11); random order
+ * why this way: a dependent chase is latency and nothing else (docs/design.md §4.11); random order
  *   defeats prefetch and line reuse; random minus page-local is the translation cost (4.2).
  * cross-check: the small-size plateau matches published Hopper L1 hit latency (~30-40 cycles),
  *   the large-size one HBM latency (~500-700 ns); gpu.random's rates are far above 1/latency.

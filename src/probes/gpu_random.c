@@ -5,7 +5,7 @@
  *   for a DRAM-bound set (distinct >> L2) and an L2-resident set (distinct << L2): sector k sits
  *   at a fixed hashed place in slot k of span/distinct bytes; addresses come from a hash, never
  *   from loaded data, so every thread keeps 8 accesses in flight (MLP = threads x 8).
- * why this way: seed 000 §2.1 - a "6.25x TLB penalty" came from a probe that changed the set
+ * why this way: docs/design.md §10.3 - a "6.25x TLB penalty" came from a probe that changed the set
  *   size (L2-resident vs DRAM-bound) together with the span; here only the span moves, so a
  *   slope is translation reach alone, and each set says which regime it is in.
  * cross-check: the DRAM-bound rate x 32 B stays under gpu.stream's read bandwidth; the 16 KiB

@@ -1,5 +1,5 @@
 /* work_decode.c - work.decode
- * measures: tokens/s of a synthetic decode loop per iteration (seed 001 table 1b's convergence
+ * measures: tokens/s of a synthetic decode loop per iteration (the per-iteration convergence of docs/design.md §10.8
  *   curve without a model), the bandwidth of its two phases, and per iteration the node of its
  *   pages and the promotion counters, so a rising curve can be tied to pages moving.
  * method: a token is one sequence advancing one step. Each step streams the whole weights
@@ -8,7 +8,7 @@
  *   pool in random order). tokens/s = batch x steps / seconds of the iteration. Pinned threads
  *   (team) read contiguous weight chunks and a share of the block list; all words are 1, so
  *   every step's sum is checked. Optional mbind policy for weights and KV, CPU node for the
- *   threads, and a hog process keeping SIZE hot (memory pressure, as seed 001's 200 GiB hog).
+ *   threads, and a hog process keeping SIZE hot (memory pressure, as the 200 GiB hog of docs/design.md §10.8).
  * why this way: the same memory shape as llama.cpp decode (weights dominate; KV grows with
  *   batch and context) with nothing to download; iterations are the samples (warm-ups marked)
  *   because the first ones are the point on a tiered machine; 4 KiB pages by default because

@@ -196,7 +196,7 @@ static char *knob_str(json_t *v)
 }
 
 /* Knobs are read at the start and the end of every leg. Any knob that is not
- * the same everywhere is a second change (§5.8), unless --expect-diff names
+ * the same everywhere is a second change (docs/design.md §5.8), unless --expect-diff names
  * it; an expected knob must still read the same within each variant (the
  * restore worked, nothing flipped during a leg). */
 static void check_knobs(struct comparison *c)

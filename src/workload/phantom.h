@@ -1,6 +1,6 @@
 /* phantom.h - memory a process's exit should have returned and did not.
  *
- * Seed 000 finding B: after a 64 GiB GPU process exited, 55 GiB stayed in the
+ * docs/design.md §10.2: after a 64 GiB GPU process exited, 55 GiB stayed in the
  * driver's page pools, counted nowhere in /proc/meminfo except as missing from
  * MemAvailable. The check is driver-agnostic: read the levels before the
  * command, sample MemAvailable after it exits until it comes back or the

@@ -11,7 +11,7 @@
  * what lets `compare` and `ab` treat a workload like a probe.
  *
  * Ownership: structs filled here own their strings; the matching _free()
- * releases them. Absent counters are absent, never zero (DESIGN §3).
+ * releases them. Absent counters are absent, never zero (docs/design.md §3).
  */
 #ifndef MEMPATH_WORKLOAD_H
 #define MEMPATH_WORKLOAD_H
@@ -52,7 +52,7 @@ char *workload_status_str(const struct workload_run *r);
 int workload_run_ok(const struct workload_run *r);
 
 /* ---- counters around it ------------------------------------------------- */
-/* The counters shown per iteration (seed 001 table 2: promotion, demotion,
+/* The counters shown per iteration (docs/design.md §10.8: promotion, demotion,
  * migration, NUMA hinting, pghot_*, hwhint_*) */
 int workload_counter_is_key(const char *name);
 

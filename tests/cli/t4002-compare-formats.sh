@@ -1,4 +1,4 @@
-# compare: Markdown in the seed 000 §3.4 layout, JSON written by jansson, -o.
+# compare: Markdown in the findings-table layout (docs/design.md §10.7), JSON written by jansson, -o.
 . "$top/tests/cli/lib.sh"
 d=$top/tests/data
 set -- "$d/cmp-aa-1.json" "$d/cmp-effect-b.json" "$d/cmp-aa-3.json" --control 'cpu.first_touch,pages=thp'

@@ -1,6 +1,6 @@
 # doctor: the known traps of this machine or of a recorded fingerprint, with
 # evidence and fix; exit 1 on a warning, 0 without, 2 on bad input. The
-# fixtures tests/data/doctor-traps.json (a two-node box with seed 000's idle
+# fixtures tests/data/doctor-traps.json (a two-node box with docs/design.md §10.5's idle
 # states, 55 GiB in no meminfo counter, a x8 GPU link ...) and doctor-clean.json
 # hold every trap and none.
 . "$top/tests/cli/lib.sh"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # fake-llama-bench.sh [-o json|jsonl] - prints llama-bench-shaped results for
 # `mempath wrap` tests: pp512 steady, tg128 rising with every call (decode
-# converging as pages get promoted, seed 001 table 1b). The call count lives
+# converging as pages get promoted, docs/design.md §10.8). The call count lives
 # in ./fake-llama-bench.count. Progress goes to stderr, as llama-bench's does.
 fmt=json
 while [ $# -gt 0 ]; do

@@ -1,5 +1,5 @@
 /* test_numa.c - NUMA topology read from fixture sysfs trees (one node, two
- * sockets, seed 001's DRAM+DRAM+CXL box, malformed files), node lists,
+ * sockets, the DRAM+DRAM+CXL box of docs/design.md §10.8, malformed files), node lists,
  * numa_maps parsing, and placement requests on this machine. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -69,7 +69,7 @@ static void test_two_sockets(void **state)
 	numa_topology_free(&t);
 }
 
-/* Seed 001's box: N0/N1 DRAM with CPUs, N2 CXL memory only. */
+/* docs/design.md §10.8's box: N0/N1 DRAM with CPUs, N2 CXL memory only. */
 static void test_cxl(void **state)
 {
 	struct numa_topology t;

@@ -60,7 +60,7 @@ static void test_levels(void **state)
 	assert_true(l.mem_available > 0);
 }
 
-/* A series returning after 0.4 s; one that never does (seed 000 finding B:
+/* A series returning after 0.4 s; one that never does (docs/design.md §10.2:
  * 119.2 GiB before, 55.0 GiB after). */
 static void test_settle(void **state)
 {

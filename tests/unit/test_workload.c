@@ -186,7 +186,7 @@ static void test_vmstat_delta(void **state)
 	read_kv("tests/data/vmstat-tier-before.txt", &b);
 	read_kv("tests/data/vmstat-tier-after.txt", &a);
 	vmstat_delta(&b, &a, &d);
-	/* Seed 001 table 2 r2's deltas. */
+	/* The deltas of docs/design.md §10.8's second mode. */
 	assert_int_equal(kv_get(&d, "pgpromote_success", &found), 3050000);
 	assert_int_equal(kv_get(&d, "pgdemote_kswapd", NULL), 5020000);
 	assert_int_equal(kv_get(&d, "numa_hint_faults", NULL), 27770000);
