@@ -58,8 +58,8 @@ static char *status_str(int status)
 }
 
 /* `sh -c cmd` with its output (and a header and footer we write) in log. */
-static int run_logged(const char *cmd, const struct ab_variant *v, const char *log, const char *what,
-		      int forward)
+static int run_logged(const char *cmd, const struct ab_variant *v, const char *log,
+		      const char *what, int forward)
 {
 	char now[32], *st;
 	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), status;
@@ -82,7 +82,8 @@ static int run_logged(const char *cmd, const struct ab_variant *v, const char *l
 	return status;
 }
 
-static int restore(const char *cmd, const struct ab_variant *a_env, const char *dir, const char *why)
+static int restore(const char *cmd, const struct ab_variant *a_env, const char *dir,
+		   const char *why)
 {
 	char *log = xasprintf("%s/restore.log", dir);
 	int status, rc = 0;

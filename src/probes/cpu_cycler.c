@@ -3,8 +3,8 @@
  *   per microsecond, with 0, 5 or 25% of its 2 MiB pages split to 4 KiB mappings first.
  * method: T pinned threads each own a chunk; every pass reads each word, checks it holds what
  *   the previous pass wrote (a function of index and pass) and writes the next pass's value.
- * why this way: the MemCycler figure of the THP-split discussion (docs/design.md §10.9: 25% split cost
- *   5.06%, 5% cost 1.20%); the validation makes a lost or misdirected write a FAIL, not a rate.
+ * why this way: the MemCycler figure of the THP-split discussion (docs/design.md §10.9: 25% split
+ * cost 5.06%, 5% cost 1.20%); the validation makes a lost or misdirected write a FAIL, not a rate.
  * cross-check: split=0 rate x 16 B ~ cpu.stream copy bandwidth (read + write once per word);
  *   split_obtained from smaps must match the split asked for; mismatches must be 0.
  */

@@ -5,8 +5,8 @@
  *   mem_random_cycle); order=random spans the whole size, order=local is random within 256 KiB
  *   groups visited in random order (multichase's default); one pinned thread, one chain.
  * why this way: a single dependent chain measures latency, not bandwidth or memory-level
- *   parallelism (docs/design.md §4.11); the two orders hold lines fixed and change only translation reach
- *   (docs/design.md §4.2), so their difference is the TLB/page-walk cost and nothing else.
+ *   parallelism (docs/design.md §4.11); the two orders hold lines fixed and change only translation
+ * reach (docs/design.md §4.2), so their difference is the TLB/page-walk cost and nothing else.
  * cross-check: multichase -s 64 -m SIZE (random) and -T 256k (local) on the same host; lmbench
  *   lat_mem_rd -t gives the random curve; knee should match mem_cache_knee_bytes().
  */

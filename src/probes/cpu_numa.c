@@ -7,10 +7,10 @@
  *   CPU node; bandwidth: a team pinned to the node's CPUs reading contiguous chunks with 8
  *   accumulators; placement: move_pages(2) query of up to 1024 pages of the buffer.
  * why this way: a strict bind read back afterwards, because a full node can serve a request from
- *   elsewhere and a matrix of the wrong nodes looks plausible (docs/design.md §4.3); THP by default so the
- *   chase measures memory distance, not page walks (translation is cpu.latency's order=local vs
- *   random); latency and bandwidth are separate metrics (docs/design.md §4.11).
- * cross-check: Intel MLC --latency_matrix and --bandwidth_matrix; numactl --cpunodebind=C
+ *   elsewhere and a matrix of the wrong nodes looks plausible (docs/design.md §4.3); THP by default
+ * so the chase measures memory distance, not page walks (translation is cpu.latency's order=local
+ * vs random); latency and bandwidth are separate metrics (docs/design.md §4.11). cross-check: Intel
+ * MLC --latency_matrix and --bandwidth_matrix; numactl --cpunodebind=C
  *   --membind=M multichase -s 64 -m SIZE; numastat -p <pid> while it runs.
  */
 #include <inttypes.h>

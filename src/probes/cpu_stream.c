@@ -6,9 +6,9 @@
  *   pass, so a pass ends with the slowest thread.
  * why this way: STREAM's byte convention (copy 2 arrays, triad 3, read 1, write 1) so numbers
  *   line up with the figure everyone quotes; own vector loops (never libc) with temporal and
- *   non-temporal stores as explicit variants (docs/design.md §4.12): write-allocate changes a store's cost.
- * cross-check: STREAM (gcc -O2 -fopenmp, OMP_PROC_BIND=true, same threads and array size) run
- *   side by side; the median here should reach STREAM's best (tools/bench.sh).
+ *   non-temporal stores as explicit variants (docs/design.md §4.12): write-allocate changes a
+ * store's cost. cross-check: STREAM (gcc -O2 -fopenmp, OMP_PROC_BIND=true, same threads and array
+ * size) run side by side; the median here should reach STREAM's best (tools/bench.sh).
  */
 #include <inttypes.h>
 #include <stdio.h>

@@ -7,8 +7,8 @@
  *   verified word by word after every sample.
  * why this way: the fastest shape differs by chip, so a fixed shape under-reports; bytes are
  *   STREAM's rule (read: once, write: once, copy: read + write), and copies also in
- *   nvbandwidth's "bytes once" view, since tools disagree by exactly 2x there (docs/design.md §4.13).
- * cross-check: tools/gpu_crosscheck.cu (cudaMemcpy D2D with events) and nvbandwidth's
+ *   nvbandwidth's "bytes once" view, since tools disagree by exactly 2x there (docs/design.md
+ * §4.13). cross-check: tools/gpu_crosscheck.cu (cudaMemcpy D2D with events) and nvbandwidth's
  *   device_local_copy; the read median should reach ~95% of the HBM datasheet figure.
  */
 #include <inttypes.h>

@@ -9,8 +9,8 @@
  *   after it (older runtimes refuse it on an active one), so each variant tears this process's
  *   primary context down with cudaDeviceReset (no hardware reset, nothing outside this process)
  *   and creates a new one with its flags; the mode in effect is read back (cudaGetDeviceFlags).
- * why this way: docs/design.md §10.5 - spin 6.5 us vs blocking 16.9 us per sync, +7% per step, traced
- *   to CPU idle-state exit latency; the step loop shows what it costs a real serving loop.
+ * why this way: docs/design.md §10.5 - spin 6.5 us vs blocking 16.9 us per sync, +7% per step,
+ * traced to CPU idle-state exit latency; the step loop shows what it costs a real serving loop.
  * cross-check: blocking minus spin per step ~ one wake-up (cpu.wake's idle-exit latency);
  *   spin's step_cpu ~ its step time (the thread never sleeps).
  */

@@ -1,17 +1,17 @@
 /* work_decode.c - work.decode
- * measures: tokens/s of a synthetic decode loop per iteration (the per-iteration convergence of docs/design.md §10.8
- *   curve without a model), the bandwidth of its two phases, and per iteration the node of its
- *   pages and the promotion counters, so a rising curve can be tied to pages moving.
+ * measures: tokens/s of a synthetic decode loop per iteration (the per-iteration convergence of
+ * docs/design.md §10.8 curve without a model), the bandwidth of its two phases, and per iteration
+ * the node of its pages and the promotion counters, so a rising curve can be tied to pages moving.
  * method: a token is one sequence advancing one step. Each step streams the whole weights
  *   buffer once (shared by the batch, as batched decode reads each weight once per step), then
  *   gathers every KV block of every sequence (paged KV: fixed-size blocks scattered over one
  *   pool in random order). tokens/s = batch x steps / seconds of the iteration. Pinned threads
  *   (team) read contiguous weight chunks and a share of the block list; all words are 1, so
  *   every step's sum is checked. Optional mbind policy for weights and KV, CPU node for the
- *   threads, and a hog process keeping SIZE hot (memory pressure, as the 200 GiB hog of docs/design.md §10.8).
- * why this way: the same memory shape as llama.cpp decode (weights dominate; KV grows with
- *   batch and context) with nothing to download; iterations are the samples (warm-ups marked)
- *   because the first ones are the point on a tiered machine; 4 KiB pages by default because
+ *   threads, and a hog process keeping SIZE hot (memory pressure, as the 200 GiB hog of
+ * docs/design.md §10.8). why this way: the same memory shape as llama.cpp decode (weights dominate;
+ * KV grows with batch and context) with nothing to download; iterations are the samples (warm-ups
+ * marked) because the first ones are the point on a tiered machine; 4 KiB pages by default because
  *   malloc'd weights on a THP=madvise box get no huge pages and tiering moves base pages.
  * cross-check: llama-bench tg128 under `mempath wrap` with the same placement; weights_bw
  *   should approach cpu.stream's read bandwidth for the same threads and node.
