@@ -307,3 +307,15 @@ int check_output_not_input(const char *out, char *const *inputs, size_t n)
 				     inputs[i]);
 	return 0;
 }
+
+uint64_t size_mul(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+uint64_t size_add(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+	return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
+}

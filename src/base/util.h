@@ -58,6 +58,13 @@ int same_file(const char *a, const char *b);
  * -1 after "refusing to write 'out': it is also an input", else 0. */
 int check_output_not_input(const char *out, char *const *inputs, size_t n);
 
+/* Products and sums of sizes a user gave: an overflow saturates at
+ * UINT64_MAX instead of wrapping, so the cap check that follows refuses it
+ * (a wrapped product is a small number that passes the check and then
+ * overruns a buffer). */
+uint64_t size_mul(uint64_t a, uint64_t b);
+uint64_t size_add(uint64_t a, uint64_t b);
+
 /* Deterministic, fast PRNG (splitmix64 seeding xoshiro256**). */
 struct rng {
 	uint64_t s[4];

@@ -16,7 +16,7 @@
 
 int mem_map(struct mem_buf *b, size_t size, enum mem_pages pages, int extra_flags)
 {
-	size_t map_bytes = size + MEM_HUGE_BYTES;
+	size_t map_bytes = size_add(size, MEM_HUGE_BYTES); /* saturates: mmap refuses */
 	void *p;
 	uintptr_t aligned;
 	memset(b, 0, sizeof(*b));

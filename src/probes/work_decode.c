@@ -299,7 +299,7 @@ static int decode_run(struct probe_ctx *ctx, const void *opts)
 	const struct decode_opts *o = opts;
 	int pages = one_choice(o->pages), policy = one_choice(o->policy), cpus[LIST_MAX],
 	    rc = PROBE_FAIL;
-	uint64_t kv_total = o->kv * o->batch, mask = 0, bps, steps;
+	uint64_t kv_total = size_mul(o->kv, o->batch), mask = 0, bps, steps;
 	struct numa_topology t = {0};
 	struct proc hog = {0};
 	struct mem_buf wb = {0}, kb = {0};
@@ -317,7 +317,7 @@ static int decode_run(struct probe_ctx *ctx, const void *opts)
 					"block >= 4K (64 B multiple); kv >= block; weights >= 1M");
 		return PROBE_FAIL;
 	}
-	if (mem_check_size(o->weights + kv_total + o->hog, ctx->force,
+	if (mem_check_size(size_add(size_add(o->weights, kv_total), o->hog), ctx->force,
 			   "work.decode weights + kv + hog")) {
 		probe_result_set_status(ctx->res, STATUS_FAIL,
 					"weights + batch x kv + hog exceed 80%% of "
@@ -349,11 +349,12 @@ static int decode_run(struct probe_ctx *ctx, const void *opts)
 	bps = o->kv / o->block;
 	j = xcalloc(1, sizeof(*j));
 	j->block = o->block;
-	j->n_blocks = bps * o->batch;
+	j->n_blocks = size_mul(bps, o->batch);
 	if (o->hog && start_hog(ctx, o, &t, &hog))
 		goto out;
 	if (mem_map(&wb, o->weights, (enum mem_pages)pages, 0) ||
-	    mem_map(&kb, j->n_blocks * o->block, (enum mem_pages)pages, 0) ||
+	    j->n_blocks > SIZE_MAX / sizeof(uint32_t) ||
+	    mem_map(&kb, size_mul(j->n_blocks, o->block), (enum mem_pages)pages, 0) ||
 	    numa_policy_apply(wb.addr, wb.size_bytes, (enum numa_policy)policy, mask) ||
 	    numa_policy_apply(kb.addr, kb.size_bytes, (enum numa_policy)policy, mask)) {
 		probe_result_set_status(ctx->res, STATUS_FAIL,

@@ -51,6 +51,15 @@ grep -q '^   copy_bw  *threads=1  *-  *-  *-  *-  *0  GB/s$' e.txt || fail "term
 	fail "md: $("$MEMPATH" report empty.json --format md | grep copy_bw)"
 "$MEMPATH" compare empty.json "$top/tests/data/cmp-aa-2.json" >c.txt
 grep '^cpu.stream copy_bw' c.txt | grep -q ' -  .*too few samples: n=0' || fail "compare: $(grep copy_bw c.txt)"
+# Products of user sizes saturate instead of wrapping: refused, never a crash.
+"$MEMPATH" probe work.decode weights=1M kv=16K batch=18446744073709551615 threads=1 --reps 1 \
+	--warmups 0 >wd.txt 2>wd.err
+[ $? -eq 1 ] || fail "a wrapping product: exit not 1: $(cat wd.txt)"
+grep -q 'crashed' wd.txt && fail "a wrapping product crashed the probe"
+grep -q 'fail: weights + batch x kv + hog exceed' wd.txt || fail "not refused: $(cat wd.txt)"
+"$MEMPATH" probe work.decode weights=1M kv=16K batch=18446744073709551615 threads=1 --reps 1 \
+	--warmups 0 --force >wd.txt 2>wd.err
+grep -q 'crashed' wd.txt && fail "a wrapping product crashed the probe under --force"
 # Sizes above 80% of MemAvailable are refused unless --force.
 "$MEMPATH" probe cpu.first_touch size=64T --reps 1 --warmups 0 >out.txt 2>err.txt
 grep -q "MemAvailable" out.txt err.txt || fail "an oversize request should name MemAvailable"
