@@ -235,7 +235,8 @@ static int gcopy_run(struct probe_ctx *ctx, const void *opts)
 	}
 	if (gpu->get_props(0, &props))
 		return gpu_fail(ctx->res, "gpu.copy setup");
-	if (mem_check_size(size_mul(2, max), ctx->force, "gpu.copy host buffers (2 x largest size)")) {
+	if (mem_check_size(size_mul(2, max), ctx->force,
+			   "gpu.copy host buffers (2 x largest size)")) {
 		probe_result_set_status(ctx->res, STATUS_FAIL,
 					"2 x %" PRIu64 " bytes exceed 80%% of MemAvailable", max);
 		return PROBE_FAIL;
