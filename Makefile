@@ -117,7 +117,7 @@ format:
 # seeded from tests/data/*.json; crashes are written to build-fuzz/.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := results compare opt
+FUZZ_TARGETS := results compare opt workload
 FUZZ_CFLAGS  := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
 		-fno-sanitize-recover=undefined
 
@@ -127,7 +127,7 @@ fuzz:
 	@mkdir -p build-fuzz/seeds-json && cp tests/data/*.json build-fuzz/seeds-json/
 	@for t in $(FUZZ_TARGETS); do \
 		mkdir -p build-fuzz/corpus/$$t || exit 1; \
-		case $$t in opt) seeds=tests/fuzz/seeds-opt;; *) seeds=build-fuzz/seeds-json;; esac; \
+		case $$t in opt) seeds=tests/fuzz/seeds-opt;; workload) seeds=tests/fuzz/seeds-workload;; *) seeds=build-fuzz/seeds-json;; esac; \
 		echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
 		(cd build-fuzz && ./fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 			-close_fd_mask=2 -dict=../tests/fuzz/$$t.dict -artifact_prefix=crash-$$t- \

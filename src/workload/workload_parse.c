@@ -131,7 +131,9 @@ static int json_int(json_t *o, const char *key, json_int_t *out)
 		*out = json_integer_value(v);
 		return 0;
 	}
-	if (json_is_real(v) && json_real_value(v) == floor(json_real_value(v))) {
+	/* a whole number that fits: 1e300 does not (casting it is undefined) */
+	if (json_is_real(v) && json_real_value(v) == floor(json_real_value(v)) &&
+	    fabs(json_real_value(v)) < 9.0e18) {
 		*out = (json_int_t)json_real_value(v);
 		return 0;
 	}
@@ -251,6 +253,8 @@ static void push_number(struct workload_values *out, const char *name, double va
 			const char *unit)
 {
 	struct workload_value v;
+	if (!*name || !isfinite(value)) /* no name to join on, or no number */
+		return;
 	memset(&v, 0, sizeof(v));
 	v.name = xstrdup(name);
 	v.value = value;

@@ -266,6 +266,21 @@ static void test_record(void **state)
 	probe_result_clear(&p);
 }
 
+/* What a hostile or broken workload prints is refused, never cast or kept:
+ * a token count of 1e300 (casting it to an integer is undefined) is not a
+ * llama-bench test; a field with no name joins nothing. */
+static void test_hostile_output(void **state)
+{
+	struct workload_values v = {0};
+	assert_int_equal(
+		workload_parse_llama("[{\"avg_ts\":5,\"n_prompt\":1e300,\"n_gen\":0}]", &v), -1);
+	assert_int_equal(v.n, 0);
+	assert_int_equal(workload_parse_jsonl("{\"a\": 1, \"\": 2.5}\n", &v), 0);
+	assert_int_equal(v.n, 1);
+	assert_string_equal(v.items[0].name, "a");
+	workload_values_free(&v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -273,6 +288,7 @@ int main(void)
 		cmocka_unit_test(test_jsonl),	       cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_modes),	       cmocka_unit_test(test_vmstat_delta),
 		cmocka_unit_test(test_numastat_delta), cmocka_unit_test(test_record),
+		cmocka_unit_test(test_hostile_output),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
