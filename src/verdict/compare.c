@@ -275,6 +275,26 @@ static const char *drift_explains(const struct comparison *c, const struct compa
 	return NULL;
 }
 
+/* Why a metric is "~": every non-verdict says why (the first reason that
+ * holds, in the order the rule tests them). */
+static char *nowin_reason(const struct compare_row *row, double alpha, int consistent,
+			  const char *drift_note)
+{
+	char widened[160] = "";
+	if (drift_note)
+		snprintf(widened, sizeof(widened), "; drift %s, threshold widened", drift_note);
+	if (!(row->median_a > 0))
+		return xasprintf("no ratio: the A median is %g%s", row->median_a, widened);
+	if (!(row->p_effect_adj < alpha))
+		return xasprintf("not significant (p=%.2g after Holm)%s", row->p_effect_adj, widened);
+	if (!consistent)
+		return xasprintf("B is not beyond every A leg in one direction%s", widened);
+	if (isnan(row->ci_lo))
+		return xasprintf("no confidence interval%s", widened);
+	return xasprintf("the CI [%+.1f, %+.1f]%% is within +-%.1f%%%s", 100.0 * row->ci_lo,
+			 100.0 * row->ci_hi, 100.0 * row->threshold, widened);
+}
+
 static void decide(struct comparison *c, struct compare_row *row)
 {
 	double alpha = c->opts.alpha, thr = row->threshold;
@@ -314,10 +334,7 @@ static void decide(struct comparison *c, struct compare_row *row)
 		free(drift_note);
 		return;
 	}
-	set_verdict(row, VERDICT_NOWIN,
-		    drift_note ? xasprintf("drift %s, threshold widened to %.1f%%", drift_note,
-					   100.0 * thr)
-			       : NULL);
+	set_verdict(row, VERDICT_NOWIN, nowin_reason(row, alpha, consistent, drift_note));
 	free(drift_note);
 }
 

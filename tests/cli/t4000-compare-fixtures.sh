@@ -47,9 +47,15 @@ grep -q '^missing: cpu.first_touch random_after pages=4k,touch=write,streams=8 (
 grep -q '^cpu.stream copy_bw .*VOID: probe ok in stock, fail in patched' miss.txt || fail "status change not VOID"
 row "touch_rate pages=thp" miss.txt | grep -q 'VOID: thp_backed differs between legs of one variant: 16 MiB in stock, 0 MiB in stock again' ||
 	fail "THP fact not VOID: $(cat miss.txt)"
-row "touch_rate pages=4k" miss.txt | grep -q ' ~$' || fail "4k path voided by the THP fact"
+row "touch_rate pages=4k" miss.txt | grep -q ' ~: ' || fail "4k path voided by the THP fact: $(row 'touch_rate pages=4k' miss.txt)"
 
 "$MEMPATH" compare "$d/cmp-aa-1.json" "$d/cmp-few-b.json" >few.txt
 row "touch_rate pages=4k" few.txt | grep -q 'too few samples: n=5 in patched' || fail "5 samples judged"
 grep -q 'baseline drift not checked' few.txt || fail "A/B without A' not noted"
+# Every non-verdict says why.
+"$MEMPATH" compare "$d/cmp-aa-1.json" "$d/cmp-aa-2.json" "$d/cmp-aa-3.json" >why.txt
+n_nowin=$(grep -c ' ~' why.txt)
+[ "$n_nowin" -ge 6 ] || fail "expected 6 ~ rows: $(cat why.txt)"
+[ "$(grep -c ' ~: not significant (p=' why.txt)" -eq "$n_nowin" ] ||
+	fail "a ~ without its reason: $(grep ' ~' why.txt | grep -v 'not significant')"
 exit 0
