@@ -286,7 +286,8 @@ static char *nowin_reason(const struct compare_row *row, double alpha, int consi
 	if (!(row->median_a > 0))
 		return xasprintf("no ratio: the A median is %g%s", row->median_a, widened);
 	if (!(row->p_effect_adj < alpha))
-		return xasprintf("not significant (p=%.2g after Holm)%s", row->p_effect_adj, widened);
+		return xasprintf("not significant (p=%.2g after Holm)%s", row->p_effect_adj,
+				 widened);
 	if (!consistent)
 		return xasprintf("B is not beyond every A leg in one direction%s", widened);
 	if (isnan(row->ci_lo))
