@@ -67,7 +67,7 @@ case $first in
 esac
 grep -q '<td class="v-win">WIN</td>' ctl.html || fail "WIN cell"
 grep -q '<td class="v-loss">LOSS (control MOVED)</td>' ctl.html || fail "moved control cell"
-grep -q '<td class="v-nowin">~</td>' ctl.html || fail "NOWIN cell"
+grep -q '<td class="v-nowin">~: not significant (p=[0-9.e-]* after Holm)</td>' ctl.html || fail "NOWIN cell with its reason"
 grep -q '<td class="v-fact">fact (control)</td>' ctl.html || fail "fact cell"
 grep -q '<td class="n">2.39 GiB/s (+20.0%)</td>' ctl.html || fail "B leg with its change"
 grep -q '<td class="n">+20.0%</td><td class="n">\[+19.2, +20.9\]%</td>' ctl.html || fail "change and CI"
