@@ -1,6 +1,7 @@
 /* ab.c - `mempath ab`: A/B/A legs of a mempath command around the user's own
  * setup commands (flow/ab.c runs them and restores the machine), then the
  * comparison of the legs. */
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "report/report.h"
 #include "results/results_json.h"
 #include "verdict/compare.h"
+#include "verdict/comparison.h"
 
 struct variant {
 	const char *setup; /* NULL: none */
@@ -20,28 +22,75 @@ struct variant {
 	size_t n_env;
 };
 
-/* The command after --: a mempath command that measures and accepts -o and
- * --label; ours are appended, so the user's own would be ambiguous. */
-static int check_leg_args(int argc, char **argv)
+/* The command after --: a mempath command that measures (it takes -o and
+ * --label: ours are added, so the user's own would make the legs overwrite
+ * one file or relabel them) with enough samples per leg for a verdict.
+ * Parsed here as the leg will parse it, so a typo fails before a setup runs. */
+static int check_leg_args(const struct cmd_line *l)
 {
-	static const char *const refused[] = {"ab", "compare", "report", "help", "list", "sysinfo"};
+	int argc = l->argc;
+	char **argv = l->argv;
+	const struct command *c;
+	unsigned samples;
+	unsigned long long given;
+	int rc;
 	if (argc < 1)
 		return error("ab needs a mempath command after -- (e.g. -- run --suite quick)");
-	for (size_t i = 0; i < ARRAY_SIZE(refused); i++)
-		if (strcmp(argv[0], refused[i]) == 0)
-			return error("'%s' does not measure; ab runs e.g. '-- run --suite quick'",
-				     argv[0]);
-	/* Past a "--" the words are a wrapped workload's own (llama-bench -o json). */
-	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
-		if (strcmp(argv[i], "-o") == 0 || str_starts_with(argv[i], "--output") ||
-		    str_starts_with(argv[i], "--label"))
-			return error("'%s' after --: ab sets the results path and label itself",
-				     argv[i]);
+	c = l->find ? l->find(argv[0]) : NULL;
+	if (!c || !c->samples)
+		return error("'%s' is not a mempath command that measures; ab runs run, probe "
+			     "or wrap (e.g. -- run --suite quick)",
+			     argv[0]);
+	rc = args_try(c, argc, argv, &samples, &given);
+	if (rc == 1)
+		return error("the leg command asks for --help; no leg ran");
+	if (rc != 0)
+		return -1; /* its error line said why; no leg ran */
+	if (args_given(c, given, "output") || args_given(c, given, "label"))
+		return error("the leg command sets %s: ab sets each leg's results file and label "
+			     "itself (leave them out)",
+			     args_given(c, given, "output") ? "its output" : "a label");
+	if (samples < COMPARE_MIN_SAMPLES)
+		return error("the leg command gives %u sample(s) per metric; compare needs at "
+			     "least %d per leg for a verdict (%s %d)",
+			     samples, COMPARE_MIN_SAMPLES,
+			     strcmp(c->name, "wrap") == 0 ? "wrap -n" : "--reps",
+			     COMPARE_MIN_SAMPLES);
 	return 0;
 }
 
+/* DIR is ab's: one with a restore that never ran is refused (run it first),
+ * and so is one holding an earlier ab's results, which the comparison
+ * could otherwise read as this one's; anything else in it is left alone. */
+static int check_dir(const char *dir)
+{
+	char *pending = ab_pending_path(dir);
+	struct stat st;
+	DIR *d;
+	struct dirent *e;
+	int rc = 0;
+	if (stat(pending, &st) == 0)
+		rc = error("'%s' holds a restore that an earlier ab did not finish (%s): run "
+			   "'mempath ab --restore-pending %s' first",
+			   dir, pending, dir);
+	free(pending);
+	if (rc != 0 || !(d = opendir(dir)))
+		return rc;
+	while ((e = readdir(d)))
+		if ((str_starts_with(e->d_name, "leg-") && strstr(e->d_name, ".json")) ||
+		    strcmp(e->d_name, "compare.json") == 0) {
+			rc = error("'%s' holds results of an earlier ab (%s): use a new directory, "
+				   "or move them away",
+				   dir, e->d_name);
+			break;
+		}
+	closedir(d);
+	return rc;
+}
+
 struct ab_opts {
-	const char *a, *b, *restore, *legs, *label_a, *label_b, *dir, *primary;
+	const char *a, *b, *restore, *legs, *label_a, *label_b, *dir, *primary, *pending;
+	unsigned setup_timeout_s;
 	struct arg_strs a_env, b_env, controls, expect;
 	double threshold;
 	int allow_diff, fail_on_loss;
@@ -53,6 +102,7 @@ static void ab_init(void *p)
 	o->legs = "ABA";
 	o->label_a = "A";
 	o->label_b = "B";
+	o->setup_timeout_s = (unsigned)AB_SETUP_TIMEOUT_S;
 }
 
 static const struct arg ab_args[] = {
@@ -60,6 +110,11 @@ static const struct arg ab_args[] = {
 	ARG_STR("b", 0, struct ab_opts, b, "CMD", "setup command for the B (change) legs"),
 	ARG_STR("restore", 0, struct ab_opts, restore, "CMD",
 		"run at the end and on failure or interruption (default: --a)"),
+	ARG_COUNT("setup-timeout", 0, struct ab_opts, setup_timeout_s, "S", 1, 86400,
+		  "stop a setup or restore command after S seconds (default 300)"),
+	ARG_STR("restore-pending", 0, struct ab_opts, pending, "DIR",
+		"run the restore an earlier ab in DIR did not finish (it was\n"
+		"killed), then stop"),
 	ARG_STR("legs", 0, struct ab_opts, legs, "P", "order of the legs (default ABA)"),
 	ARG_STRS("a-env", 0, struct ab_opts, a_env, "K=V",
 		 "environment for the A legs (repeatable)"),
@@ -150,10 +205,16 @@ static int ab_main(void *p, const struct cmd_line *l)
 			       .dir = o->dir,
 			       .restore = o->restore,
 			       .argv = l->argv,
-			       .argc = l->argc};
+			       .argc = l->argc,
+			       .setup_timeout_s = o->setup_timeout_s};
 	struct compare_opts co;
 	char **leg_paths = NULL;
 	int rc = 2;
+	if (o->pending) {
+		if (l->argc > 0)
+			return error("--restore-pending runs no legs: no command after it"), 2;
+		return ab_restore_pending(o->pending, o->setup_timeout_s) == 0 ? 0 : 1;
+	}
 	for (size_t i = 0; i < o->a_env.n; i++)
 		if (ab_variant_env(&plan.a, o->a_env.v[i]) != 0)
 			goto out;
@@ -166,12 +227,14 @@ static int ab_main(void *p, const struct cmd_line *l)
 		error("ab needs -o DIR for the legs' results and logs");
 		goto out;
 	}
-	if (check_leg_args(l->argc, l->argv) != 0)
+	if (check_leg_args(l) != 0)
 		goto out;
 	if (mkdir(o->dir, 0755) != 0 && errno != EEXIST) {
 		error("cannot create '%s': %s", o->dir, strerror(errno));
 		goto out;
 	}
+	if (check_dir(o->dir) != 0)
+		goto out;
 	rc = 1;
 	switch (ab_flow(&plan, &leg_paths)) {
 	case AB_INTERRUPTED:
@@ -209,7 +272,15 @@ const struct command command_ab = {
 		 "when a setup or leg fails, and on Ctrl-C or SIGTERM it runs the restore command\n"
 		 "(default: the A command; log in DIR/restore.log), so the machine is left as it\n"
 		 "was found. Then it compares the legs (DIR/compare.md, DIR/compare.json) and\n"
-		 "prints the table. Commands run non-interactively (stdin is /dev/null).\n",
+		 "prints the table. Commands run non-interactively (stdin is /dev/null); a setup\n"
+		 "or restore that has not ended after --setup-timeout is stopped.\n"
+		 "\n"
+		 "Before the first setup the leg command is checked (a mempath run, probe or wrap\n"
+		 "with at least 6 samples per metric, no -o or --label of its own) and the\n"
+		 "restore command is recorded in DIR/restore.pending until it has run: if ab is\n"
+		 "killed, the next ab in DIR refuses to start until 'mempath ab --restore-pending\n"
+		 "DIR' has put the machine back. DIR must not hold an earlier ab's results. Each\n"
+		 "leg's file records its variant, setup and environment (\"leg\").\n",
 	.tail = "example: mempath ab --a 'echo madvise > "
 		"/sys/kernel/mm/transparent_hugepage/enabled'\n"
 		"           --b 'echo always > /sys/kernel/mm/transparent_hugepage/enabled'\n"

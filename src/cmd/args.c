@@ -141,7 +141,8 @@ static const struct arg *find_short(const struct arg *args, char c)
 
 /* One option word at argv[*i] (and its value, maybe the next word).
  * Returns 0, 1 for --help, or -1 after an error line. */
-static int one_option(const struct command *c, int argc, char **argv, int *i, void *opts)
+static int one_option(const struct command *c, int argc, char **argv, int *i, void *opts,
+		      unsigned long long *given)
 {
 	const char *w = argv[*i], *value = NULL;
 	const struct arg *a;
@@ -163,6 +164,8 @@ static int one_option(const struct command *c, int argc, char **argv, int *i, vo
 				     c->name, c->name);
 	}
 	spelled(a, name, sizeof(name));
+	if (a - c->args < 64)
+		*given |= 1ull << (a - c->args);
 	if (a->type == ARG_T_FLAG) {
 		if (value)
 			return error("%s takes no value", name);
@@ -199,7 +202,7 @@ int args_parse(const struct command *c, int argc, char **argv, void *opts, struc
 			only_args = 1;
 			continue;
 		}
-		rc = one_option(c, argc, argv, &i, opts);
+		rc = one_option(c, argc, argv, &i, opts, &l->given);
 		if (rc == 1) {
 			args_usage(c, stdout);
 			free(l->argv);
@@ -270,19 +273,47 @@ void args_usage(const struct command *c, FILE *f)
 		fprintf(f, "\n%s", c->tail);
 }
 
-int args_main(const struct command *c, int argc, char **argv)
+static void opts_free(const struct command *c, void *opts)
+{
+	for (const struct arg *a = c->args; a && a->type; a++)
+		if (a->type == ARG_T_STRS || a->type == ARG_T_ITEMS)
+			args_free_strs(field(opts, a));
+	free(opts);
+}
+
+int args_main(const struct command *c, int argc, char **argv,
+	      const struct command *(*find)(const char *name))
 {
 	void *opts = xcalloc(1, c->opts_size ? c->opts_size : 1);
 	struct cmd_line l;
 	int rc = args_parse(c, argc, argv, opts, &l);
+	l.find = find;
 	if (rc == 0)
 		rc = c->run(opts, &l);
 	else if (rc == 1)
 		rc = 0;
-	for (const struct arg *a = c->args; a && a->type; a++)
-		if (a->type == ARG_T_STRS || a->type == ARG_T_ITEMS)
-			args_free_strs(field(opts, a));
 	free(l.argv);
-	free(opts);
+	opts_free(c, opts);
 	return rc;
+}
+
+int args_try(const struct command *c, int argc, char **argv, unsigned *samples,
+	     unsigned long long *given)
+{
+	void *opts = xcalloc(1, c->opts_size ? c->opts_size : 1);
+	struct cmd_line l;
+	int rc = args_parse(c, argc, argv, opts, &l);
+	*samples = rc == 0 && c->samples ? c->samples(opts) : 0;
+	*given = l.given;
+	free(l.argv);
+	opts_free(c, opts);
+	return rc;
+}
+
+int args_given(const struct command *c, unsigned long long given, const char *name)
+{
+	for (const struct arg *a = c->args; a && a->type && a - c->args < 64; a++)
+		if (a->name && strcmp(a->name, name) == 0 && (given >> (a - c->args) & 1))
+			return 1;
+	return 0;
 }

@@ -103,6 +103,11 @@ struct cmd_line {
 	char **argv;
 	int all_argc;
 	char **all_argv;
+	unsigned long long given; /* bit i: the command's args[i] was given */
+	/* The command table's lookup, for a command that runs another's
+	 * command line (ab's legs): handed down, so no command includes the
+	 * table that lists it. */
+	const struct command *(*find)(const char *name);
 };
 
 struct command {
@@ -115,6 +120,9 @@ struct command {
 	size_t opts_size;	  /* sizeof the options struct */
 	void (*init)(void *opts); /* defaults (NULL: all zero) */
 	int (*run)(void *opts, const struct cmd_line *l);
+	/* A command that measures (ab can run it as a leg: it takes -o and
+	 * --label): the counted samples per metric these options give. */
+	unsigned (*samples)(const void *opts);
 	unsigned flags;
 };
 
@@ -125,7 +133,17 @@ int args_parse(const struct command *c, int argc, char **argv, void *opts, struc
 /* The generated usage of c. */
 void args_usage(const struct command *c, FILE *f);
 /* Parses, runs, frees: a command's whole life; returns its exit status. */
-int args_main(const struct command *c, int argc, char **argv);
+int args_main(const struct command *c, int argc, char **argv,
+	      const struct command *(*find)(const char *name));
 void args_free_strs(struct arg_strs *s);
+/* Parses argv as c would and does not run it: for a command that runs
+ * another's command line later (ab checks its legs before the first).
+ * 0 with *samples (c->samples of the options; 0 when c has none) and
+ * *given (struct cmd_line), 1 when argv asks for --help, 2 after one error
+ * line. */
+int args_try(const struct command *c, int argc, char **argv, unsigned *samples,
+	     unsigned long long *given);
+/* Whether option `name` of c is among the bits of `given`. */
+int args_given(const struct command *c, unsigned long long given, const char *name);
 
 #endif

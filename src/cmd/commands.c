@@ -116,7 +116,7 @@ static int dispatch(int argc, char **argv)
 			argv[1]);
 		return 2;
 	}
-	return args_main(c, argc - 1, argv + 1);
+	return args_main(c, argc - 1, argv + 1, command_find);
 }
 
 int commands_main(int argc, char **argv)

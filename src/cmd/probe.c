@@ -103,6 +103,11 @@ static int probe_main(void *p, const struct cmd_line *l)
 	return rc;
 }
 
+static unsigned probe_samples(const void *p)
+{
+	return ((const struct probe_opts *)p)->reps;
+}
+
 const struct command command_probe = {
 	.name = "probe",
 	.summary = "run one probe",
@@ -116,4 +121,5 @@ const struct command command_probe = {
 	.opts_size = sizeof(struct probe_opts),
 	.init = probe_init,
 	.run = probe_main,
+	.samples = probe_samples,
 };

@@ -138,6 +138,11 @@ static int run_main(void *p, const struct cmd_line *l)
 	return rc;
 }
 
+static unsigned run_samples(const void *p)
+{
+	return ((const struct run_opts *)p)->reps;
+}
+
 const struct command command_run = {
 	.name = "run",
 	.summary = "run a suite, print a table, save a results file",
@@ -152,4 +157,5 @@ const struct command command_run = {
 	.opts_size = sizeof(struct run_opts),
 	.init = run_init,
 	.run = run_main,
+	.samples = run_samples,
 };

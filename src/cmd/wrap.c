@@ -99,6 +99,11 @@ static int wrap_main(void *p, const struct cmd_line *l)
 	return rc;
 }
 
+static unsigned wrap_samples(const void *p)
+{
+	return ((const struct wrap_opts *)p)->n;
+}
+
 const struct command command_wrap = {
 	.name = "wrap",
 	.summary = "run any workload N times: its numbers, rusage, vmstat per iteration",
@@ -121,5 +126,6 @@ const struct command command_wrap = {
 	.opts_size = sizeof(struct wrap_opts),
 	.init = wrap_init,
 	.run = wrap_main,
+	.samples = wrap_samples,
 	.flags = CMD_STOP_AT_ARG,
 };

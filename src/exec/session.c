@@ -76,6 +76,15 @@ int session_begin(struct session *s, int argc, char **argv, const char *label, c
 	r->complete = 0; /* until session_end */
 	r->host = sysinfo_collect();
 	r->knobs_start = json_incref(json_object_get(r->host, "knobs"));
+	/* A leg of `ab`: what made it this variant (its setup, its environment),
+	 * handed down by ab, kept in the file that the comparison reads. */
+	if (getenv("MEMPATH_AB_LEG")) {
+		r->leg = json_loads(getenv("MEMPATH_AB_LEG"), 0, NULL);
+		if (r->leg && !json_is_object(r->leg)) {
+			json_decref(r->leg);
+			r->leg = NULL;
+		}
+	}
 	r->noise = json_object();
 	json_object_set_new(r->noise, "start", sysinfo_noise());
 	gpu = json_object_get(r->host, "gpu");

@@ -11,15 +11,23 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "base/proc.h"
 #include "base/util.h"
 
+/* A child's end: its wait status (-1: could not run) and whether the
+ * timeout ended it. */
+struct ended {
+	int status, timed_out;
+};
+
 /* Runs args in a child in its own process group with the extra environment,
  * stdout (and stderr when `both`) to out_fd, stdin from /dev/null. With
- * `forward`, SIGINT/SIGTERM/SIGHUP reaching us are passed to it. Returns the
- * wait status, or -1 (error printed). */
-static int spawn_wait(char *const *args, char *const *env, size_t n_env, int out_fd, int both,
-		      int forward)
+ * `forward`, SIGINT/SIGTERM/SIGHUP reaching us are passed to it; with a
+ * timeout it gets SIGTERM then, SIGKILL 5 s later. */
+static struct ended spawn_wait(char *const *args, char *const *env, size_t n_env, int out_fd,
+			       int both, int forward, double timeout_s)
 {
 	struct proc_spec spec = {.argv = args,
 				 .env = env,
@@ -27,14 +35,17 @@ static int spawn_wait(char *const *args, char *const *env, size_t n_env, int out
 				 .io = {out_fd >= 0 ? PROC_TO_FD : PROC_INHERIT,
 					out_fd >= 0 && both ? PROC_TO_FD : PROC_INHERIT},
 				 .to_fd = {out_fd, out_fd},
-				 .on_signal = forward ? PROC_SIG_FORWARD : PROC_SIG_NONE};
+				 .on_signal = forward ? PROC_SIG_FORWARD : PROC_SIG_NONE,
+				 .timeout_s = timeout_s,
+				 .grace_s = 5};
+	struct ended e = {-1, 0};
 	struct proc p;
-	int status;
 	if (proc_start(&p, &spec) != 0)
-		return -1;
-	status = proc_wait(&p);
+		return e;
+	e.status = proc_wait(&p);
+	e.timed_out = p.timed_out;
 	proc_free(&p);
-	return status;
+	return e;
 }
 
 /* "interrupted by SIGINT" (or SIGTERM, SIGHUP); a new string. */
@@ -45,48 +56,99 @@ static char *interrupted_by(int sig)
 							       : "SIGHUP");
 }
 
-static char *status_str(int status)
+static char *status_str(struct ended e, double timeout_s)
 {
-	if (status < 0)
+	if (e.timed_out)
+		return xasprintf("did not end within %.0f s (stopped)", timeout_s);
+	if (e.status < 0)
 		return xstrdup("could not run");
-	if (WIFEXITED(status))
-		return xasprintf("exited %d", WEXITSTATUS(status));
-	if (WIFSIGNALED(status))
-		return xasprintf("killed by signal %d (%s)", WTERMSIG(status),
-				 strsignal(WTERMSIG(status)));
+	if (WIFEXITED(e.status))
+		return xasprintf("exited %d", WEXITSTATUS(e.status));
+	if (WIFSIGNALED(e.status))
+		return xasprintf("killed by signal %d (%s)", WTERMSIG(e.status),
+				 strsignal(WTERMSIG(e.status)));
 	return xstrdup("ended oddly");
 }
 
-/* `sh -c cmd` with its output (and a header and footer we write) in log. */
-static int run_logged(const char *cmd, const struct ab_variant *v, const char *log,
-		      const char *what, int forward)
+static int ended_ok(struct ended e)
+{
+	return e.status >= 0 && !e.timed_out && WIFEXITED(e.status) && WEXITSTATUS(e.status) == 0;
+}
+
+/* `sh -c cmd` with its output (and a header and footer we write) in log,
+ * ended after timeout_s: a setup or restore is a sysfs write or a module
+ * swap, and one that hangs must not hold the machine in variant B. */
+static struct ended run_logged(const char *cmd, const struct ab_variant *v, const char *log,
+			       const char *what, int forward, double timeout_s)
 {
 	char now[32], *st;
-	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), status;
+	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	char *args[] = {"/bin/sh", "-c", (char *)cmd, NULL};
+	struct ended e = {-1, 0};
 	FILE *f;
-	if (fd < 0)
-		return error("cannot create '%s': %s", log, strerror(errno));
+	if (fd < 0) {
+		error("cannot create '%s': %s", log, strerror(errno));
+		return e;
+	}
 	f = fdopen(fd, "w");
 	time_iso8601(now, sizeof(now));
 	fprintf(f, "# %s, %s\n# $ sh -c '%s'\n", what, now, cmd);
 	for (size_t i = 0; v && i < v->n_env; i++)
 		fprintf(f, "# env %s\n", v->env[i]);
 	fflush(f);
-	status = spawn_wait(args, v ? v->env : NULL, v ? v->n_env : 0, fd, 1, forward);
-	st = status_str(status);
+	e = spawn_wait(args, v ? v->env : NULL, v ? v->n_env : 0, fd, 1, forward, timeout_s);
+	st = status_str(e, timeout_s);
 	time_iso8601(now, sizeof(now));
 	fprintf(f, "# %s, %s\n", st, now);
 	fclose(f);
 	free(st);
-	return status;
+	return e;
 }
 
-static int restore(const char *cmd, const struct ab_variant *a_env, const char *dir,
-		   const char *why)
+/* ---- the pending restore ------------------------------------------------ */
+
+char *ab_pending_path(const char *dir)
 {
-	char *log = xasprintf("%s/restore.log", dir);
-	int status, rc = 0;
+	return xasprintf("%s/restore.pending", dir);
+}
+
+/* Written before the first setup, removed after the restore: if mempath is
+ * killed in between (SIGKILL, a power cut), the next ab in this directory
+ * finds it and says what must run to put the machine back. */
+static int pending_write(const char *dir, const char *cmd, const struct ab_variant *env)
+{
+	char *path = ab_pending_path(dir), *text;
+	json_t *o = json_pack("{s:s, s:s}", "restore", cmd, "why",
+			      "an ab in this directory started its legs and did not finish its "
+			      "restore");
+	json_t *e = json_array();
+	int rc;
+	for (size_t i = 0; env && i < env->n_env; i++)
+		json_array_append_new(e, json_string(env->env[i]));
+	json_object_set_new(o, "env", e);
+	text = json_dumps(o, JSON_INDENT(1));
+	rc = write_file_atomic(path, text, strlen(text));
+	free(text);
+	free(path);
+	json_decref(o);
+	return rc;
+}
+
+static void pending_clear(const char *dir)
+{
+	char *path = ab_pending_path(dir);
+	unlink(path);
+	free(path);
+}
+
+/* ---- restore ------------------------------------------------------------- */
+
+static int restore(const char *cmd, const struct ab_variant *a_env, const char *dir,
+		   const char *why, double timeout_s)
+{
+	char *log = xasprintf("%s/restore.log", dir), *what;
+	struct ended e;
+	int rc = 0;
 	if (!cmd) {
 		FILE *f = fopen(log, "w");
 		if (f) {
@@ -98,21 +160,57 @@ static int restore(const char *cmd, const struct ab_variant *a_env, const char *
 		return 0;
 	}
 	progress("ab: restore (%s): %s", why, cmd);
-	{
-		char *what = xasprintf("restore (%s)", why);
-		/* Not forwarded: the restore must finish even when a second Ctrl-C comes. */
-		status = run_logged(cmd, a_env, log, what, 0);
-		free(what);
-	}
-	if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) || status < 0) {
-		char *st = status_str(status);
-		rc = error("restore command %s: the machine may not be as it was found (see '%s')",
-			   st, log);
+	what = xasprintf("restore (%s)", why);
+	/* Not forwarded: the restore must finish even when a second Ctrl-C comes. */
+	e = run_logged(cmd, a_env, log, what, 0, timeout_s);
+	free(what);
+	if (!ended_ok(e)) {
+		char *st = status_str(e, timeout_s);
+		rc = error("restore command %s: the machine may not be as it was found (see '%s'; "
+			   "'mempath ab --restore-pending %s' runs it again)",
+			   st, log, dir);
 		free(st);
+	} else {
+		pending_clear(dir);
 	}
 	free(log);
 	return rc;
 }
+
+int ab_restore_pending(const char *dir, double timeout_s)
+{
+	char *path = ab_pending_path(dir), *text = read_file_str(path, NULL);
+	struct ab_variant env = {0};
+	json_t *o = NULL, *envs, *e;
+	const char *cmd = NULL;
+	size_t i;
+	int rc = -1;
+	if (!text) {
+		error("no pending restore in '%s' (no restore.pending: the last ab there finished "
+		      "its restore)",
+		      dir);
+		goto out;
+	}
+	o = json_loads(text, 0, NULL);
+	cmd = json_string_value(json_object_get(o, "restore"));
+	if (!cmd) {
+		error("'%s' is not a pending-restore record", path);
+		goto out;
+	}
+	envs = json_object_get(o, "env");
+	json_array_foreach (envs, i, e)
+		if (!json_is_string(e) || ab_variant_env(&env, json_string_value(e)) != 0)
+			goto out;
+	rc = restore(cmd, &env, dir, "pending from an earlier ab", timeout_s);
+out:
+	ab_variant_free(&env);
+	json_decref(o);
+	free(text);
+	free(path);
+	return rc;
+}
+
+/* ---- the legs ------------------------------------------------------------ */
 
 int ab_variant_env(struct ab_variant *v, const char *kv)
 {
@@ -124,15 +222,6 @@ int ab_variant_env(struct ab_variant *v, const char *kv)
 	return 0;
 }
 
-static char *safe_label(const char *s)
-{
-	char *d = xstrdup(s);
-	for (char *c = d; *c; c++)
-		if (*c == '/' || *c == ' ' || *c == '\'' || *c == '"')
-			*c = '_';
-	return d;
-}
-
 void ab_variant_free(struct ab_variant *v)
 {
 	for (size_t i = 0; i < v->n_env; i++)
@@ -142,16 +231,27 @@ void ab_variant_free(struct ab_variant *v)
 	v->n_env = 0;
 }
 
+static char *safe_label(const char *s)
+{
+	char *d = xstrdup(s);
+	for (char *c = d; *c; c++)
+		if (*c == '/' || *c == ' ' || *c == '\'' || *c == '"')
+			*c = '_';
+	return d;
+}
+
 /* The setup of leg i: 0 when it ran and exited 0 (or there is none). */
-static int setup_leg(const struct ab_plan *p, size_t i, const struct ab_variant *v)
+static int setup_leg(const struct ab_plan *p, size_t i, const struct ab_variant *v,
+		     double timeout_s)
 {
 	char *log = xasprintf("%s/leg-%zu-setup.log", p->dir, i + 1), *st;
-	int status = 0, ok;
+	struct ended e = {0, 0};
+	int ok;
 	if (v->setup) {
 		char *what = xasprintf("setup of leg %zu (%c, %s)", i + 1, p->legs[i], v->label);
 		progress("ab: leg %zu/%zu (%c, %s): setup: %s", i + 1, strlen(p->legs), p->legs[i],
 			 v->label, v->setup);
-		status = run_logged(v->setup, v, log, what, 1);
+		e = run_logged(v->setup, v, log, what, 1, timeout_s);
 		free(what);
 	} else {
 		FILE *f = fopen(log, "w");
@@ -161,9 +261,9 @@ static int setup_leg(const struct ab_plan *p, size_t i, const struct ab_variant 
 			fclose(f);
 		}
 	}
-	ok = status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	ok = !v->setup || ended_ok(e);
 	if (!ok && !proc_signal_received()) {
-		st = status_str(status);
+		st = status_str(e, timeout_s);
 		error("setup of leg %zu (%c, %s) %s: '%s' (output in '%s')", i + 1, p->legs[i],
 		      v->label, st, v->setup, log);
 		free(st);
@@ -172,13 +272,37 @@ static int setup_leg(const struct ab_plan *p, size_t i, const struct ab_variant 
 	return ok ? 0 : -1;
 }
 
+/* What made leg i this variant, handed to the leg's mempath in
+ * MEMPATH_AB_LEG and kept in its results file (the comparison shows it). */
+static char *leg_record(const struct ab_plan *p, size_t i, const struct ab_variant *v)
+{
+	char variant[2] = {p->legs[i], 0}, *text, *kv;
+	json_t *o = json_object(), *env = json_object();
+	json_object_set_new(o, "variant", json_string(variant));
+	json_object_set_new(o, "label", json_string(v->label));
+	json_object_set_new(o, "setup", v->setup ? json_string(v->setup) : json_null());
+	for (size_t k = 0; k < v->n_env; k++) {
+		char *eq = strchr(v->env[k], '='),
+		     *name = xasprintf("%.*s", (int)(eq - v->env[k]), v->env[k]);
+		json_object_set_new(env, name, json_string(eq + 1));
+		free(name);
+	}
+	json_object_set_new(o, "env", env);
+	text = json_dumps(o, JSON_COMPACT);
+	kv = xasprintf("MEMPATH_AB_LEG=%s", text);
+	free(text);
+	json_decref(o);
+	return kv;
+}
+
 /* Leg i itself: this mempath with the command, -o and --label. */
 static int run_leg(const struct ab_plan *p, size_t i, const struct ab_variant *v, const char *exe,
 		   const char *path)
 {
-	char *label = safe_label(v->label), *st, **args;
+	char *label = safe_label(v->label), *st, **args, **env;
 	char *out_log = xasprintf("%s/leg-%zu-%s.log", p->dir, i + 1, label);
-	int status, fd, ok;
+	struct ended e;
+	int fd, ok;
 	progress("ab: leg %zu/%zu (%c, %s): mempath %s ...", i + 1, strlen(p->legs), p->legs[i],
 		 v->label, p->argv[0]);
 	args = xcalloc((size_t)p->argc + 7, sizeof(*args));
@@ -191,14 +315,19 @@ static int run_leg(const struct ab_plan *p, size_t i, const struct ab_variant *v
 	args[4] = "--label";
 	args[5] = (char *)v->label;
 	memcpy(args + 6, p->argv + 1, (size_t)(p->argc - 1) * sizeof(*args));
+	env = xcalloc(v->n_env + 2, sizeof(*env));
+	memcpy(env, v->env, v->n_env * sizeof(*env));
+	env[v->n_env] = leg_record(p, i, v);
 	fd = open(out_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	status = spawn_wait(args, v->env, v->n_env, fd, 0, 1);
+	e = spawn_wait(args, env, v->n_env + 1, fd, 0, 1, 0);
 	if (fd >= 0)
 		close(fd);
+	free(env[v->n_env]);
+	free(env);
 	free(args);
-	ok = status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	ok = ended_ok(e);
 	if (!ok && !proc_signal_received()) {
-		st = status_str(status);
+		st = status_str(e, 0);
 		error("leg %zu (%c, %s) %s (its table is in '%s')", i + 1, p->legs[i], v->label, st,
 		      out_log);
 		free(st);
@@ -216,6 +345,7 @@ enum ab_outcome ab_flow(const struct ab_plan *p, char ***leg_paths_out)
 	const struct ab_variant *renv = restore_cmd == p->a.setup ? &p->a : NULL;
 	char exe[4096], **leg_paths = xcalloc(n_legs + 1, sizeof(*leg_paths));
 	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	double tmo = p->setup_timeout_s > 0 ? p->setup_timeout_s : AB_SETUP_TIMEOUT_S;
 	*leg_paths_out = leg_paths;
 	for (size_t i = 0; i < n_legs; i++) {
 		const struct ab_variant *v = p->legs[i] == 'A' ? &p->a : &p->b;
@@ -228,23 +358,25 @@ enum ab_outcome ab_flow(const struct ab_plan *p, char ***leg_paths_out)
 		return AB_LEG_FAILED;
 	}
 	exe[len] = '\0';
+	if (restore_cmd && pending_write(p->dir, restore_cmd, renv) != 0)
+		return AB_LEG_FAILED;
 	proc_signals_install();
 	for (size_t i = 0; i < n_legs && !proc_signal_received(); i++) {
 		const struct ab_variant *v = p->legs[i] == 'A' ? &p->a : &p->b;
-		if (setup_leg(p, i, v) != 0 || proc_signal_received() ||
+		if (setup_leg(p, i, v, tmo) != 0 || proc_signal_received() ||
 		    run_leg(p, i, v, exe, leg_paths[i]) != 0)
 			break;
 		n_done++;
 	}
 	if (proc_signal_received()) {
 		char *why = interrupted_by(proc_signal_received());
-		restore(restore_cmd, renv, p->dir, why);
+		restore(restore_cmd, renv, p->dir, why, tmo);
 		free(why);
 		return AB_INTERRUPTED;
 	}
 	if (n_done < n_legs) {
-		restore(restore_cmd, renv, p->dir, "a leg failed");
+		restore(restore_cmd, renv, p->dir, "a leg failed", tmo);
 		return AB_LEG_FAILED;
 	}
-	return restore(restore_cmd, renv, p->dir, "end") != 0 ? AB_RESTORE_FAILED : AB_DONE;
+	return restore(restore_cmd, renv, p->dir, "end", tmo) != 0 ? AB_RESTORE_FAILED : AB_DONE;
 }

@@ -8,6 +8,7 @@
  * its own process group and stdin from /dev/null, so a signal reaches it
  * only through us: a leg is stopped cleanly (it keeps its partial results),
  * and the restore command is never cut short by the Ctrl-C that asked for it.
+ * The pending-restore record and the timeouts: docs/design.md §6.6.
  */
 #ifndef MEMPATH_FLOW_AB_H
 #define MEMPATH_FLOW_AB_H
@@ -28,6 +29,7 @@ struct ab_plan {
 	const char *restore; /* NULL: a.setup */
 	char *const *argv;   /* the mempath command each leg runs, without -o and --label */
 	int argc;
+	double setup_timeout_s; /* a setup or restore command's; 0: AB_SETUP_TIMEOUT_S */
 };
 
 enum ab_outcome {
@@ -37,6 +39,18 @@ enum ab_outcome {
 	AB_INTERRUPTED,	   /* SIGINT/SIGTERM/SIGHUP; the restore ran */
 };
 
+/* How long a setup or restore command may run by default before it is
+ * stopped (SIGTERM to its group, SIGKILL 5 s later): a sysfs write or a
+ * module swap takes seconds. */
+#define AB_SETUP_TIMEOUT_S 300.0
+
+/* DIR/restore.pending: written before the first setup with the restore
+ * command, removed once it ran; a new string. */
+char *ab_pending_path(const char *dir);
+/* Runs the restore an earlier ab in dir recorded and did not finish (it was
+ * killed), logged like any restore; removes the record when it succeeds.
+ * 0, or -1 after an error line. */
+int ab_restore_pending(const char *dir, double timeout_s);
 /* "K=V" into v's environment; 0, or -1 after an error line. */
 int ab_variant_env(struct ab_variant *v, const char *kv);
 void ab_variant_free(struct ab_variant *v);

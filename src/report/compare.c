@@ -4,6 +4,7 @@
  * The first lines are what invalidates verdicts: controls that moved, knobs
  * that differ; then the table, the one-line summary, details and notes. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
@@ -39,6 +40,12 @@ int report_compare_term(const struct comparison *c, FILE *f)
 		fprintf(f, "%s %s [%c] (%s)", j ? " ->" : "", c->legs[j].name, c->legs[j].variant,
 			c->legs[j].file);
 	fputc('\n', f);
+	for (size_t j = 0; j < c->n_legs; j++) {
+		char *how = report_compare_leg_how(c->legs[j].run);
+		if (how)
+			fprintf(f, "  leg %zu, %s: %s\n", j + 1, c->legs[j].name, how);
+		free(how);
+	}
 	if (c->opts.primary)
 		fprintf(f, "primary metric %s at alpha %g; Holm-Bonferroni over the other %zu\n",
 			c->opts.primary, c->opts.alpha, report_compare_family(c));
@@ -112,11 +119,15 @@ int report_compare_md(const struct comparison *c, FILE *f)
 		fputc('\n', f);
 	fprintf(f, "- host: %s, kernel %s, %s\n", host_str(r0, "hostname"), host_str(r0, "kernel"),
 		model && json_is_string(model) ? json_string_value(model) : "?");
-	for (size_t j = 0; j < c->n_legs; j++)
-		fprintf(f, "- leg %zu, %s (%c): `%s`, %s to %s\n", j + 1, c->legs[j].name,
+	for (size_t j = 0; j < c->n_legs; j++) {
+		char *how = report_compare_leg_how(c->legs[j].run);
+		fprintf(f, "- leg %zu, %s (%c): `%s`, %s to %s%s%s\n", j + 1, c->legs[j].name,
 			c->legs[j].variant, c->legs[j].file,
 			c->legs[j].run->start_time ? c->legs[j].run->start_time : "?",
-			c->legs[j].run->end_time ? c->legs[j].run->end_time : "?");
+			c->legs[j].run->end_time ? c->legs[j].run->end_time : "?", how ? "; " : "",
+			how ? how : "");
+		free(how);
+	}
 	report_compare_rules(c, f, "- ");
 	if (c->opts.primary)
 		fprintf(f, "- primary metric: `%s` (alpha %g uncorrected); Holm over the rest\n",

@@ -5,8 +5,12 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
+#include "base/util.h"
 #include "report/format.h"
 
 /* "0.42 GiB/s"; "-" when the leg lacks the metric. */
@@ -109,4 +113,28 @@ void report_compare_rules(const struct comparison *c, FILE *f, const char *prefi
 		"same-variant gap, %.1f%%); fewer than %d samples per leg: no verdict\n",
 		prefix, c->opts.alpha, c->opts.bootstrap_iters, 100.0 * c->opts.threshold,
 		COMPARE_MIN_SAMPLES);
+}
+
+char *report_compare_leg_how(const struct run *r)
+{
+	const char *setup, *key;
+	json_t *env, *v;
+	char *s, *t;
+	if (!r->leg)
+		return NULL;
+	setup = json_string_value(json_object_get(r->leg, "setup"));
+	s = xasprintf("setup: %s", setup ? setup : "none");
+	env = json_object_get(r->leg, "env");
+	if (json_object_size(env)) {
+		t = xasprintf("%s; env:", s);
+		free(s);
+		s = t;
+		json_object_foreach (env, key, v) {
+			t = xasprintf("%s %s=%s", s, key,
+				      json_is_string(v) ? json_string_value(v) : "?");
+			free(s);
+			s = t;
+		}
+	}
+	return s;
 }

@@ -20,5 +20,8 @@ void report_compare_p(double p, char *buf, size_t len);
 size_t report_compare_family(const struct comparison *c);
 void report_compare_rules(const struct comparison *c, FILE *f, const char *prefix);
 const char *report_compare_knob_heading(const struct comparison *c);
+/* How a leg of ab was made ("setup: CMD; env: K=V K=V"), or NULL when the
+ * leg's file has no ab record; a new string. */
+char *report_compare_leg_how(const struct run *r);
 
 #endif

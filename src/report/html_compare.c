@@ -99,13 +99,19 @@ static void compare_head(FILE *f, const struct comparison *c)
 	for (size_t j = 0; j < c->n_legs; j++) {
 		const struct run *r = c->legs[j].run;
 		const char variant[2] = {c->legs[j].variant, '\0'}; /* read from a file too */
+		char *how;
 
 		fprintf(f, "<li>leg %zu, ", j + 1);
 		html_put(f, "", c->legs[j].name, " (");
 		html_put(f, "", variant, "): <code>");
 		report_html_text(f, c->legs[j].file);
 		html_put(f, "</code>, ", r->start_time ? r->start_time : "?", " to ");
-		html_put(f, "", r->end_time ? r->end_time : "?", "</li>\n");
+		html_put(f, "", r->end_time ? r->end_time : "?", "");
+		how = report_compare_leg_how(r);
+		if (how)
+			html_put(f, "; ", how, "");
+		free(how);
+		fputs("</li>\n", f);
 	}
 	fputs("<li>", f);
 	report_compare_rules(c, f, ""); /* numbers and fixed words only */

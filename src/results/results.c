@@ -128,6 +128,8 @@ void run_free(struct run *r)
 	free(r->schema);
 	free(r->tool_version);
 	free(r->git_hash);
+	if (r->leg)
+		json_decref(r->leg);
 	for (size_t i = 0; i < r->argc; i++)
 		free(r->argv[i]);
 	free(r->argv);

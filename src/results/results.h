@@ -115,6 +115,7 @@ struct run {
 	json_t *knobs_start; /* knobs at start */
 	json_t *knobs_end;   /* knobs read again at end */
 	json_t *noise;	     /* load average before/after etc. */
+	json_t *leg;	     /* a leg of `ab`: variant, label, setup, env; or NULL */
 	struct probe_result *probes;
 	size_t n_probes, cap_probes;
 	int interrupted; /* Ctrl-C: partial run */

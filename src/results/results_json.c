@@ -114,6 +114,8 @@ json_t *run_to_json(const struct run *r)
 				      r->knobs_end ? r->knobs_end : json_null()));
 	if (r->noise)
 		json_object_set(o, "noise", r->noise);
+	if (r->leg)
+		json_object_set(o, "leg", r->leg);
 	for (size_t i = 0; i < r->n_probes; i++)
 		json_array_append_new(probes, probe_result_to_json(&r->probes[i]));
 	json_object_set_new(o, "probes", probes);
@@ -446,6 +448,7 @@ struct run *run_from_json(json_t *j, const char *what)
 	r->complete = !json_is_false(json_object_get(j, "complete"));
 	r->host = get_obj(j, "host");
 	r->noise = get_obj(j, "noise");
+	r->leg = get_obj(j, "leg");
 	knobs = json_object_get(j, "knobs");
 	if (knobs && json_is_object(knobs)) {
 		r->knobs_start = get_obj(knobs, "start");

@@ -121,6 +121,8 @@ json_t *comparison_to_json(const struct comparison *c)
 		/* only when it matters, so older comparisons read the same */
 		if (!r->complete)
 			json_object_set_new(l, "incomplete", json_true());
+		if (r->leg) /* a leg of ab: its variant's setup and environment */
+			json_object_set(l, "ab", r->leg);
 		json_array_append_new(legs, l);
 	}
 	json_object_set_new(o, "legs", legs);
@@ -304,7 +306,7 @@ static int legs_from_json(struct rd *rd, json_t *legs)
 		return bad(rd, "legs", why);
 	}
 	for (size_t k = 0; k < json_array_size(legs); k++) {
-		json_t *l = json_array_get(legs, k), *host;
+		json_t *l = json_array_get(legs, k), *host, *ab;
 		const char *file, *name, *variant, *label, *start, *end;
 		struct run *r;
 		snprintf(rd->path, sizeof(rd->path), "legs[%zu]", k);
@@ -319,12 +321,16 @@ static int legs_from_json(struct rd *rd, json_t *legs)
 		host = json_object_get(l, "host");
 		if (host && !json_is_object(host))
 			return bad(rd, "host", "is not an object");
+		ab = json_object_get(l, "ab");
+		if (ab && !json_is_object(ab))
+			return bad(rd, "ab", "is not an object");
 		r = c->owned->legs[k] = run_new();
 		r->complete = !json_is_true(json_object_get(l, "incomplete"));
 		r->label = label ? xstrdup(label) : NULL;
 		r->start_time = start ? xstrdup(start) : NULL;
 		r->end_time = end ? xstrdup(end) : NULL;
 		r->host = host ? json_incref(host) : NULL;
+		r->leg = ab ? json_incref(ab) : NULL;
 		c->legs[k].run = r;
 		c->legs[k].file = keep(c->owned, file);
 		c->legs[k].name = xstrdup(name);
