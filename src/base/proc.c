@@ -118,24 +118,29 @@ static void child_run(const struct proc_spec *s, int pipes[][2], int exec_err, p
 		watched[i].pgid = 0;
 	/* A signal sent to the group since the fork acts now, by default. */
 	sigprocmask(SIG_SETMASK, mask, NULL);
-	if (!s->keep_stdin) {
-		int null = open("/dev/null", O_RDONLY);
-		if (null > 0) {
-			dup2(null, 0);
-			close(null);
-		}
-	}
 	for (int k = PROC_STDOUT; k <= PROC_STDERR; k++) {
-		if (s->io[k] == PROC_TO_FD && s->to_fd[k] >= 0 && s->to_fd[k] != k + 1)
-			dup2(s->to_fd[k], k + 1);
-		else if (pipes[k][1] >= 0)
-			dup2(pipes[k][1], k + 1);
+		int src = s->io[k] == PROC_TO_FD && s->to_fd[k] >= 0 ? s->to_fd[k] : pipes[k][1];
+		if (src == k + 1) /* already there (our own was closed): keep it past exec */
+			fcntl(src, F_SETFD, 0);
+		else if (src >= 0)
+			dup2(src, k + 1);
 	}
 	for (int k = 0; k < PROC_STREAMS; k++) {
 		if (pipes[k][0] >= 0)
 			close(pipes[k][0]);
-		if (k != PROC_CHAN && pipes[k][1] >= 0)
+		if (k != PROC_CHAN && pipes[k][1] >= 0 && pipes[k][1] != k + 1)
 			close(pipes[k][1]);
+	}
+	/* Last, once no pipe end can sit on fd 0 (it may, when our own stdin
+	 * was closed): nothing of ours is read by a child unless kept. */
+	if (!s->keep_stdin) {
+		int null = open("/dev/null", O_RDONLY);
+		if (null < 0)
+			close(0);
+		else if (null != 0) {
+			dup2(null, 0);
+			close(null);
+		}
 	}
 	for (size_t i = 0; i < s->n_env; i++)
 		putenv(s->env[i]);

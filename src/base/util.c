@@ -175,28 +175,60 @@ void time_iso8601(char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-int write_file_atomic(const char *path, const char *data, size_t len)
+static int write_all(int fd, const char *data, size_t len, const char *name)
 {
-	char *dup = xstrdup(path);
-	char *tmp = xasprintf("%s/.%s.XXXXXX", dirname(dup), basename((char *)path));
-	int fd = mkstemp(tmp);
 	size_t off = 0;
-	free(dup);
-	if (fd < 0) {
-		error("cannot create a temporary file for '%s': %s", path, strerror(errno));
-		free(tmp);
-		return -1;
-	}
 	while (off < len) {
 		ssize_t n = write(fd, data + off, len - off);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			error("cannot write '%s': %s", tmp, strerror(errno));
-			goto fail;
+			return error("cannot write '%s': %s", name, strerror(errno));
 		}
 		off += (size_t)n;
 	}
+	return 0;
+}
+
+/* Not a file to replace (/dev/null, /dev/stdout, a FIFO): written through.
+ * A rename over it would put a regular file where the device was. */
+static int write_through(const char *path, const char *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), rc;
+	if (fd < 0)
+		return error("cannot open '%s': %s", path, strerror(errno));
+	rc = write_all(fd, data, len, path);
+	if (close(fd) != 0 && rc == 0)
+		rc = error("cannot write '%s': %s", path, strerror(errno));
+	return rc;
+}
+
+int write_file_atomic(const char *path, const char *data, size_t len)
+{
+	struct stat st;
+	char *real = NULL, *dup, *tmp;
+	int fd, made;
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return error("'%s' is a directory", path);
+		if (!S_ISREG(st.st_mode))
+			return write_through(path, data, len);
+		/* a symlink to a file: the file is replaced, the link kept */
+		real = realpath(path, NULL);
+	}
+	if (real)
+		path = real;
+	dup = xstrdup(path);
+	tmp = xasprintf("%s/.%s.XXXXXX", dirname(dup), basename((char *)path));
+	fd = mkstemp(tmp);
+	made = fd >= 0;
+	free(dup);
+	if (fd < 0) {
+		error("cannot create a temporary file for '%s': %s", path, strerror(errno));
+		goto fail;
+	}
+	if (write_all(fd, data, len, tmp) != 0)
+		goto fail;
 	if (fsync(fd) != 0 && errno != EINVAL) {
 		error("cannot sync '%s': %s", tmp, strerror(errno));
 		goto fail;
@@ -209,12 +241,15 @@ int write_file_atomic(const char *path, const char *data, size_t len)
 		goto fail;
 	}
 	free(tmp);
+	free(real);
 	return 0;
 fail:
 	if (fd >= 0)
 		close(fd);
-	unlink(tmp);
+	if (made)
+		unlink(tmp);
 	free(tmp);
+	free(real);
 	return -1;
 }
 
