@@ -37,7 +37,7 @@ static json_t *strs_json(char *const *v, size_t n)
 	return a;
 }
 
-static json_t *check_json(const struct fleet_check *c)
+json_t *fleet_check_to_json(const struct fleet_check *c)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "kind", str_or_null(c->kind));
@@ -70,7 +70,7 @@ static json_t *flag_json(const struct fleet_flag *fl)
 	json_object_set_new(o, "group_median", num_or_null(fl->group_median));
 	json_object_set_new(o, "robust_z", num_or_null(fl->robust_z));
 	json_object_set_new(o, "threshold", num_or_null(fl->threshold));
-	json_object_set_new(o, "reference", fl->ref ? check_json(fl->ref) : json_null());
+	json_object_set_new(o, "reference", fl->ref ? fleet_check_to_json(fl->ref) : json_null());
 	json_object_set_new(o, "why", str_or_null(fl->why));
 	return o;
 }
@@ -120,7 +120,7 @@ json_t *fleet_node_to_json(const struct fleet_node *n)
 		json_array_append_new(flags, flag_json(&n->flags[i]));
 	json_object_set_new(o, "flags", flags);
 	for (size_t i = 0; i < n->n_checks; i++)
-		json_array_append_new(checks, check_json(&n->checks[i]));
+		json_array_append_new(checks, fleet_check_to_json(&n->checks[i]));
 	json_object_set_new(o, "checks", checks);
 	json_object_set_new(o, "run", n->run ? run_to_json(n->run) : json_null());
 	return o;

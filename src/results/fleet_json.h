@@ -12,6 +12,8 @@
 
 #include "results/fleet.h"
 
+/* One reference check as JSON; new reference. */
+json_t *fleet_check_to_json(const struct fleet_check *c);
 /* One node as JSON (its run included); new reference. */
 json_t *fleet_node_to_json(const struct fleet_node *n);
 /* The whole file to f. 0, or -1 after an error line. */
