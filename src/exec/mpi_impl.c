@@ -59,6 +59,11 @@ static int impl_init(void)
 {
 	int len = 0;
 	char ver[MPI_MAX_LIBRARY_VERSION_STRING + 1];
+	/* CUDA does not survive fork (docs/design.md §2.6) and the GPU probes run
+	 * in children of this rank: a CUDA-aware MPI must not initialise CUDA
+	 * here. The user's own settings win. */
+	setenv("OMPI_MCA_opal_cuda_support", "0", 0);
+	setenv("UCX_TLS", "^cuda_copy,cuda_ipc,gdr_copy", 0);
 	if (MPI_Init(NULL, NULL) != MPI_SUCCESS)
 		return error("MPI_Init failed");
 	/* Errors come back as codes, so each says what failed in one line. */

@@ -213,22 +213,24 @@ static int add_file(struct fleet *f, const char *arg)
 	const char *eq = strchr(arg, '='), *file = eq ? eq + 1 : arg, *schema, *host;
 	json_t *j;
 	struct run *r;
-	char *name;
+	char *name, *text = NULL;
+	size_t text_len = 0;
 	if (eq && eq == arg)
 		return error("'%s': an empty node name (NAME=FILE)", arg);
-	j = results_load_file(file);
+	j = results_load_file_text(file, &text, &text_len);
 	if (!j)
 		return -1;
 	schema = json_string_value(json_object_get(j, "schema"));
 	if (schema && strcmp(schema, FLEET_SCHEMA) == 0) {
 		json_decref(j);
+		free(text);
 		return error("'%s' is a fleet file; merge takes results files (mempath/run/1)",
 			     file);
 	}
 	r = run_from_json(j, file);
 	json_decref(j);
 	if (!r)
-		return -1;
+		return free(text), -1;
 	host = json_string_value(json_object_get(r->host, "hostname"));
 	name = eq ? xasprintf("%.*s", (int)(eq - arg), arg) : xstrdup(host ? host : file);
 	for (size_t i = 0; i < f->n_nodes; i++) {
@@ -243,11 +245,12 @@ static int add_file(struct fleet *f, const char *arg)
 				   name, o->file, file);
 		if (rc) {
 			free(name);
+			free(text);
 			run_free(r);
 			return -1;
 		}
 	}
-	fleet_add_node(f, name, host ? host : "?", -1, file, r);
+	fleet_add_node(f, name, host ? host : "?", -1, file, r)->run_json = text;
 	if (!r->complete)
 		fleet_node_note(&f->nodes[f->n_nodes - 1],
 				"incomplete run: the file was saved before its run ended");

@@ -245,8 +245,23 @@ static void group_table(const struct fleet *fl, size_t g, enum report_format fmt
 			md ? "\n" : "  ", gr->n_nodes - shown);
 }
 
+/* A node's check on the same path and labels as ck, or NULL. */
+static const struct fleet_check *same_check(const struct fleet_node *nd,
+					    const struct fleet_check *ck)
+{
+	for (size_t i = 0; i < nd->n_checks; i++)
+		if (strcmp(nd->checks[i].path, ck->path) == 0 &&
+		    strcmp(nd->checks[i].kind ? nd->checks[i].kind : "",
+			   ck->kind ? ck->kind : "") == 0 &&
+		    labels_equal(nd->checks[i].labels, nd->checks[i].n_labels, ck->labels,
+				 ck->n_labels))
+			return &nd->checks[i];
+	return NULL;
+}
+
 /* Per path of the references: how many nodes PASS, WARN, FAIL, n/a, and
- * which nodes did not pass. */
+ * which nodes did not pass. The paths are those of the group's first node
+ * with checks (the nodes of a group match the same kinds). */
 static void group_checks(const struct fleet *fl, size_t g, enum report_format fmt, FILE *f)
 {
 	const struct fleet_node *first = NULL;
@@ -266,9 +281,10 @@ static void group_checks(const struct fleet *fl, size_t g, enum report_format fm
 		char ref[64], labels[256];
 		report_fleet_labels(ck->labels, ck->n_labels, labels, sizeof(labels));
 		for (size_t i = 0; i < fl->n_nodes; i++) {
-			const struct fleet_node *nd = &fl->nodes[i];
-			if (nd->group == g && c < nd->n_checks)
-				count[nd->checks[c].status]++;
+			const struct fleet_check *x =
+				fl->nodes[i].group == g ? same_check(&fl->nodes[i], ck) : NULL;
+			if (x)
+				count[x->status]++;
 		}
 		value_text(ck->reference, ck->unit, ref, sizeof(ref));
 		fputs(md ? "- " : "  ", f);
@@ -280,13 +296,12 @@ static void group_checks(const struct fleet *fl, size_t g, enum report_format fm
 			count[CHECK_FAIL], count[CHECK_NA]);
 		for (size_t i = 0; i < fl->n_nodes; i++) {
 			const struct fleet_node *nd = &fl->nodes[i];
+			const struct fleet_check *x = nd->group == g ? same_check(nd, ck) : NULL;
 			char val[64];
-			if (nd->group != g || c >= nd->n_checks ||
-			    (nd->checks[c].status != CHECK_WARN &&
-			     nd->checks[c].status != CHECK_FAIL))
+			if (!x || (x->status != CHECK_WARN && x->status != CHECK_FAIL))
 				continue;
-			value_text(nd->checks[c].value, ck->unit, val, sizeof(val));
-			fprintf(f, "; %s ", check_status_name(nd->checks[c].status));
+			value_text(x->value, ck->unit, val, sizeof(val));
+			fprintf(f, "; %s ", check_status_name(x->status));
 			put(f, fmt, nd->name);
 			fprintf(f, " %s", val);
 		}

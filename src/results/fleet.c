@@ -141,6 +141,7 @@ void fleet_free(struct fleet *f)
 		free(n->host);
 		free(n->file);
 		run_free(n->run);
+		free(n->run_json);
 		free(n->error);
 		strs_free(n->notes, n->n_notes);
 	}

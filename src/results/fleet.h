@@ -89,6 +89,10 @@ struct fleet_node {
 	char *file; /* the results file it was merged from, or NULL */
 	size_t group;
 	struct run *run; /* NULL when the node sent no results (error says why) */
+	/* run as JSON text, as the node sent it or its file had it (already
+	 * read into run); written as is, since dumping a thousand runs again
+	 * took most of a merge. NULL: written from run. */
+	char *run_json;
 	char *error;
 	char **notes; /* "every probe skipped: ..." */
 	size_t n_notes;

@@ -122,7 +122,8 @@ json_t *fleet_node_to_json(const struct fleet_node *n)
 	for (size_t i = 0; i < n->n_checks; i++)
 		json_array_append_new(checks, fleet_check_to_json(&n->checks[i]));
 	json_object_set_new(o, "checks", checks);
-	json_object_set_new(o, "run", n->run ? run_to_json(n->run) : json_null());
+	/* a run kept as text is written by fleet_write as it came */
+	json_object_set_new(o, "run", n->run && !n->run_json ? run_to_json(n->run) : json_null());
 	return o;
 }
 
@@ -167,13 +168,25 @@ int fleet_write(const struct fleet *fl, FILE *f)
 	free(text);
 	fputs(",\n \"nodes\": [", f);
 	for (size_t i = 0; i < fl->n_nodes; i++) {
-		json_t *n = fleet_node_to_json(&fl->nodes[i]);
-		fputs(i ? ",\n" : "\n", f);
-		if (json_dumpf(n, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER) != 0) {
-			json_decref(n);
-			return error("cannot serialise node '%s'", fl->nodes[i].name);
-		}
+		/* each node dumped to a string, then written once; a run that
+		 * came as text is written as it came */
+		const struct fleet_node *nd = &fl->nodes[i];
+		json_t *n = fleet_node_to_json(nd);
+		char *s;
+		if (nd->run_json)
+			json_object_del(n, "run");
+		s = json_dumps(n, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 		json_decref(n);
+		if (!s || strlen(s) < 2)
+			return free(s), error("cannot serialise node '%s'", nd->name);
+		fputs(i ? ",\n" : "\n", f);
+		if (nd->run_json) {
+			s[strlen(s) - 2] = '\0'; /* "\n}": the run follows */
+			fprintf(f, "%s,\n \"run\": %s\n}", s, nd->run_json);
+		} else {
+			fputs(s, f);
+		}
+		free(s);
 	}
 	fputs("\n ]\n}\n", f);
 	return ferror(f) ? error("cannot write the fleet") : 0;
