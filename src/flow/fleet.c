@@ -59,48 +59,54 @@ static struct run *run_node(const struct fleet_plan *pl, const struct mpi_ops *m
 	return s.run;
 }
 
-/* What a rank sends: its host, rank and run (or why there is none). */
+/* What a rank sends: a line of JSON with its host and rank (or why there is
+ * no run), then its run as the text of a results file, which rank 0 keeps
+ * and writes as it came. */
 static char *node_message(const struct mpi_ops *mpi, const struct run *r)
 {
-	json_t *o = json_object();
-	char *text;
+	json_t *o = json_object(), *rj = r ? run_to_json(r) : NULL;
+	char *head, *run = rj ? json_dumps(rj, JSON_INDENT(1) | JSON_PRESERVE_ORDER) : NULL, *msg;
 	json_object_set_new(o, "host", json_string(mpi->host()));
 	json_object_set_new(o, "rank", json_integer(mpi->rank()));
-	if (r)
-		json_object_set_new(o, "run", run_to_json(r));
-	else
+	if (!r)
 		json_object_set_new(o, "error",
 				    json_string("the run could not start (see that rank's "
 						"standard error)"));
-	text = json_dumps(o, JSON_COMPACT);
+	head = json_dumps(o, JSON_COMPACT); /* one line: newlines in strings are escaped */
+	msg = xasprintf("%s\n%s", head ? head : "{}", run ? run : "");
 	json_decref(o);
-	return text;
+	json_decref(rj);
+	free(head);
+	free(run);
+	return msg;
 }
 
 /* A node from a rank's message; a message that cannot be read is a node
  * with an error, never a lost node. */
-static void add_message(struct fleet *f, int from, const char *text, size_t len)
+static void add_message(struct fleet *f, int from, char *text, size_t len)
 {
 	json_error_t err;
-	json_t *j = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err), *run;
-	const char *host = json_string_value(json_object_get(j, "host"));
-	char *what = xasprintf("the results of rank %d", from);
-	char name[64];
+	char *nl = memchr(text, '\n', len), *what = xasprintf("the results of rank %d", from);
+	json_t *head = nl ? json_loadb(text, (size_t)(nl - text), 0, &err) : NULL, *run = NULL;
+	const char *host = json_string_value(json_object_get(head, "host"));
 	struct fleet_node *n;
+	char name[64];
 	snprintf(name, sizeof(name), "rank %d", from);
-	if (!j) {
-		n = fleet_add_node(f, name, "?", from, NULL, NULL);
-		n->error = xasprintf("its message is not JSON: %s", err.text);
-	} else {
-		run = json_object_get(j, "run");
-		n = fleet_add_node(f, name, host ? host : "?", from, NULL,
-				   run ? run_from_json(run, what) : NULL);
-		if (!n->run)
-			n->error = xstrdup(
-				json_string_value(json_object_get(j, "error"))
+	if (head && nl[1])
+		run = json_loadb(nl + 1, len - (size_t)(nl + 1 - text), JSON_REJECT_DUPLICATES,
+				 &err);
+	n = fleet_add_node(f, name, host ? host : "?", from, NULL,
+			   run ? run_from_json(run, what) : NULL);
+	if (!head)
+		n->error = xstrdup("its message could not be read");
+	else if (!n->run)
+		n->error =
+			xstrdup(json_string_value(json_object_get(head, "error"))
 					?: "its results could not be read (see the error above)");
-	}
-	json_decref(j);
+	else
+		n->run_json = xstrdup(nl + 1);
+	json_decref(head);
+	json_decref(run);
 	free(what);
 }
 
