@@ -30,8 +30,8 @@ static void strip_plot(const struct fleet *fl, size_t g, const struct fleet_stat
 			hi = v[i] > hi ? v[i] : hi;
 		}
 	}
-	if (isfinite(st->median)) {
-		double band = fabs(st->median) * st->threshold;
+	if (isfinite(st->median) && isfinite(st->threshold)) {
+		double band = fabs(st->median * st->threshold);
 		lo = st->median - band < lo ? st->median - band : lo;
 		hi = st->median + band > hi ? st->median + band : hi;
 	}
@@ -47,15 +47,16 @@ static void strip_plot(const struct fleet *fl, size_t g, const struct fleet_stat
 	html_put(f, "", unit_name(st->unit), ", ");
 	html_put(f, "", better_name(st->better), " is better): every node of the group</p>\n");
 	html_svg_begin(f, CHART_W, STRIP_H + AXIS_H, title);
-	if (isfinite(st->median)) {
+	if (isfinite(st->median) && isfinite(st->threshold)) {
 		double b0 = html_scale_x(&sc, st->median * (1 - st->threshold));
 		double b1 = html_scale_x(&sc, st->median * (1 + st->threshold));
 		fprintf(f,
 			"<rect class=\"band\" x=\"%.1f\" y=\"4\" width=\"%.1f\" height=\"%d\"/>\n",
 			b0 < b1 ? b0 : b1, fabs(b1 - b0), STRIP_H - 8);
+	}
+	if (isfinite(st->median))
 		html_svg_line(f, "zero", html_scale_x(&sc, st->median), 2,
 			      html_scale_x(&sc, st->median), STRIP_H - 2);
-	}
 	for (size_t i = 0; i < fl->n_nodes; i++) {
 		int flagged;
 		double x, y;

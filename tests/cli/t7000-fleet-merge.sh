@@ -55,4 +55,11 @@ grep -q '"schema": "mempath/fleet/1"' r.json || fail "json: no schema"
 grep -q '1x NVIDIA H200, driver 580.159.04' mixed.txt || fail "H200 kind key: $(cat mixed.txt)"
 grep -q 'NVLink peer copy, copy engine, write (push) .*src=1,dst=0.*: 1 PASS, 0 WARN, 0 FAIL' mixed.txt ||
 	fail "the NV18 reference checks: $(cat mixed.txt)"
+# text from a file reaches no output as markup or control (docs/design.md §9.3)
+"$MEMPATH" fleet merge '<i>x</i>=n1.json' "$(printf 'e\033[2J=n2.json')" n4.json n5.json n3.json \
+	-o esc.json --format html >esc.html 2>/dev/null
+grep -q '<i>x' esc.html && fail "html: a node name became markup"
+grep -q '&lt;i&gt;x' esc.html || fail "html: the escaped name is missing"
+"$MEMPATH" report esc.json >esc.txt
+grep -q "$(printf '\033')" esc.txt && fail "term: an escape sequence reached the terminal"
 exit 0
