@@ -86,11 +86,12 @@ static int check_main(void *p, const struct cmd_line *l)
 	struct run *r = NULL;
 	struct fleet_check *checks = NULL;
 	size_t n_checks = 0, n_match = 0, fails = 0;
-	char *dir, *key, *what, *kinds = xstrdup("");
+	char *dir, *key, *what, *kinds;
 	int *match, rc = 0;
 	if (l->argc > 1)
 		return error("check takes at most one results file (see 'mempath check --help')"),
 		       2;
+	kinds = xstrdup("");
 	report_format_parse(o->format, &fmt);
 	util_set_quiet(o->quiet);
 	dir = ref_dir(o->refs);

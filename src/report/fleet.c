@@ -213,7 +213,7 @@ static void group_table(const struct fleet *fl, size_t g, enum report_format fmt
 	}
 	fputs(md ? "\n| node |" : "\n  node                ", f);
 	for (size_t c = 0; c < nc; c++) {
-		char head[16];
+		char head[32];
 		snprintf(head, sizeof(head), "[%zu]", c + 1);
 		fprintf(f, md ? " %s |" : " %12s", head);
 	}
