@@ -9,6 +9,9 @@ have_header numa.h || missing="$missing libnuma-dev"
 have_header cmocka.h || missing="$missing libcmocka-dev"
 command -v cc >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1 || missing="$missing gcc"
 command -v make >/dev/null 2>&1 || missing="$missing make"
+# MPI for `mempath fleet` (the build finds mpicc; without it, make MPI=0)
+command -v mpicc >/dev/null 2>&1 || missing="$missing libopenmpi-dev"
+command -v mpirun >/dev/null 2>&1 || missing="$missing openmpi-bin"
 # CI also checks style (clang-format) and builds with clang.
 if [ "${CI_TOOLS:-0}" = 1 ]; then
 	command -v clang >/dev/null 2>&1 || missing="$missing clang"

@@ -19,7 +19,9 @@
 	CMD(ab)      \
 	CMD(wrap)    \
 	CMD(phantom) \
-	CMD(doctor)
+	CMD(doctor)  \
+	CMD(fleet)   \
+	CMD(check)
 
 #define CMD(x) extern const struct command command_##x;
 CMD_LIST

@@ -8,6 +8,7 @@
 #include "base/util.h"
 #include "cmd/args.h"
 #include "report/report.h"
+#include "results/fleet_json.h"
 #include "results/results_json.h"
 #include "verdict/compare_json.h"
 
@@ -33,6 +34,7 @@ static int report_main(void *p, const struct cmd_line *l)
 	enum report_format fmt = REPORT_TERM;
 	struct run *r = NULL;
 	struct comparison *cmp = NULL;
+	struct fleet *fl = NULL;
 	const char *schema;
 	json_t *j;
 	int rc;
@@ -50,17 +52,24 @@ static int report_main(void *p, const struct cmd_line *l)
 	schema = json_string_value(json_object_get(j, "schema"));
 	if (schema && strcmp(schema, COMPARE_SCHEMA) == 0)
 		cmp = comparison_from_json(j, l->argv[0]);
+	else if (schema && strcmp(schema, FLEET_SCHEMA) == 0)
+		fl = fleet_from_json(j, l->argv[0]);
 	else
 		r = run_from_json(j, l->argv[0]);
 	json_decref(j);
-	if (!r && !cmp)
+	if (!r && !cmp && !fl)
 		return 2;
-	rc = (cmp ? report_compare_write_file(cmp, fmt, o->out)
-		  : report_write_file(r, fmt, o->out)) == 0
+	rc = (fl    ? report_fleet_write_file(fl, fmt, o->out)
+	      : cmp ? report_compare_write_file(cmp, fmt, o->out)
+		    : report_write_file(r, fmt, o->out)) == 0
 		     ? 0
 		     : 1;
+	/* a fleet with a flagged node is a failure, as `mempath fleet` said */
+	if (rc == 0 && fl && fl->n_flagged)
+		rc = 1;
 	run_free(r);
 	comparison_free(cmp);
+	fleet_free(fl);
 	return rc;
 }
 
@@ -69,8 +78,12 @@ const struct command command_report = {
 	.summary = "render a results or comparison file (term, md, json, csv, html)",
 	.synopsis = "FILE",
 	.about = "Renders a results file (mempath/run/1; summaries are recomputed from the raw\n"
-		 "samples) or a comparison file (mempath/compare/1, from 'compare --format json'\n"
-		 "or 'ab'; verdicts as recorded, one CSV row per metric).\n",
+		 "samples), a comparison file (mempath/compare/1, from 'compare --format json'\n"
+		 "or 'ab'; verdicts as recorded, one CSV row per metric) or a fleet file\n"
+		 "(mempath/fleet/1, from 'fleet' or 'fleet merge'; flags as recorded, one CSV\n"
+		 "row per node and metric).\n",
+	.tail = "Exit status: 0 rendered, 1 a fleet with a flagged node or the report could\n"
+		"not be written, 2 bad usage or a file that cannot be read.\n",
 	.args = report_args,
 	.opts_size = sizeof(struct report_opts),
 	.init = report_init,

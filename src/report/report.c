@@ -1,16 +1,20 @@
-/* report.c - format dispatch: a run or a comparison to the writer of a format. */
+/* report.c - format dispatch: a run, a comparison or a fleet to the writer of a
+ * format. */
 
 #include "report/report.h"
 
 #include "base/util.h"
 #include "report/compare.h"
 #include "report/csv.h"
+#include "report/fleet.h"
 #include "report/html.h"
 #include "report/html_compare.h"
+#include "report/html_fleet.h"
 #include "report/json.h"
 #include "report/matrix.h"
 #include "report/md.h"
 #include "report/term.h"
+#include "results/fleet_json.h"
 #include "results/results_json.h"
 #include "verdict/compare_json.h"
 #include <math.h>
@@ -65,27 +69,46 @@ int report_compare_write(const struct comparison *c, enum report_format fmt, FIL
 				   : report_compare_html(c, f);
 }
 
-/* One thing to render, either kind. */
+/* A fleet's text from the file is escaped as each writer prints it: a copy
+ * of a thousand runs escaped first would cost more than the report. */
+int report_fleet_write(const struct fleet *fl, enum report_format fmt, FILE *f)
+{
+	return fmt == REPORT_TERM || fmt == REPORT_MD ? report_fleet_text(fl, fmt, f)
+	       : fmt == REPORT_JSON		      ? fleet_write(fl, f)
+	       : fmt == REPORT_CSV		      ? report_fleet_csv(fl, f)
+						      : report_fleet_html(fl, f);
+}
+
+/* One thing to render, any kind. */
 struct render_arg {
 	const struct run *r;
 	const struct comparison *c;
+	const struct fleet *fl;
 	enum report_format fmt;
 };
 
 static int render(const void *arg, FILE *f)
 {
 	const struct render_arg *a = arg;
-	return a->c ? report_compare_write(a->c, a->fmt, f) : report_write(a->r, a->fmt, f);
+	return a->fl  ? report_fleet_write(a->fl, a->fmt, f)
+	       : a->c ? report_compare_write(a->c, a->fmt, f)
+		      : report_write(a->r, a->fmt, f);
 }
 
 int report_write_file(const struct run *r, enum report_format fmt, const char *path)
 {
-	struct render_arg a = {r, NULL, fmt};
+	struct render_arg a = {r, NULL, NULL, fmt};
 	return write_rendered(path, render, &a);
 }
 
 int report_compare_write_file(const struct comparison *c, enum report_format fmt, const char *path)
 {
-	struct render_arg a = {NULL, c, fmt};
+	struct render_arg a = {NULL, c, NULL, fmt};
+	return write_rendered(path, render, &a);
+}
+
+int report_fleet_write_file(const struct fleet *fl, enum report_format fmt, const char *path)
+{
+	struct render_arg a = {NULL, NULL, fl, fmt};
 	return write_rendered(path, render, &a);
 }

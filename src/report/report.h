@@ -1,4 +1,4 @@
-/* report.h - what commands call to render: a run or a comparison in any
+/* report.h - what commands call to render: a run, a comparison or a fleet in any
  * format (format.h). One writer per format and kind below this (term.c,
  * md.c, csv.c, json.c, html.c; compare.c, html_compare.c; doctor.c); writers
  * print, probes record; none of these measure or change anything. */
@@ -6,6 +6,7 @@
 #define MEMPATH_REPORT_REPORT_H
 
 #include "report/format.h"
+#include "results/fleet.h"
 #include "results/results.h"
 #include "verdict/compare.h"
 #include <stdio.h>
@@ -13,10 +14,12 @@
 /* Renders r / c to f. Returns 0 or -1. */
 int report_write(const struct run *r, enum report_format fmt, FILE *f);
 int report_compare_write(const struct comparison *c, enum report_format fmt, FILE *f);
+int report_fleet_write(const struct fleet *fl, enum report_format fmt, FILE *f);
 /* The same rendered into memory first, then written to path atomically, or
  * to stdout when path is NULL: a render that fails leaves no half-written
  * report. 0, or -1 after an error line. */
 int report_write_file(const struct run *r, enum report_format fmt, const char *path);
 int report_compare_write_file(const struct comparison *c, enum report_format fmt, const char *path);
+int report_fleet_write_file(const struct fleet *fl, enum report_format fmt, const char *path);
 
 #endif

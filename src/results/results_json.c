@@ -487,7 +487,46 @@ int run_write_file(const struct run *r, const char *path)
 	return rc;
 }
 
+static json_t *load_whole(FILE *f, const char *path, json_error_t *err, char **text,
+			  size_t *text_len)
+{
+	size_t cap = 1 << 16, len = 0, n;
+	char *buf = xmalloc(cap);
+	json_t *j;
+	while ((n = fread(buf + len, 1, cap - len, f)) > 0) {
+		len += n;
+		if (len == cap) {
+			if (cap > RESULTS_MAX_FILE_BYTES) /* a pipe or a file that grew */
+				break;
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+	}
+	if (ferror(f)) {
+		free(buf);
+		memset(err, 0, sizeof(*err));
+		snprintf(err->text, sizeof(err->text), "cannot read '%s'", path);
+		err->line = 1;
+		return NULL;
+	}
+	j = json_loadb(buf, len, JSON_REJECT_DUPLICATES, err);
+	if (j && text) {
+		buf = xrealloc(buf, len + 1);
+		buf[len] = '\0';
+		*text = buf;
+		*text_len = len;
+		return j;
+	}
+	free(buf);
+	return j;
+}
+
 json_t *results_load_file(const char *path)
+{
+	return results_load_file_text(path, NULL, NULL);
+}
+
+json_t *results_load_file_text(const char *path, char **text, size_t *text_len)
 {
 	json_error_t err;
 	json_t *j;
@@ -511,7 +550,9 @@ json_t *results_load_file(const char *path)
 		      (double)st.st_size / (1 << 20), (double)RESULTS_MAX_FILE_BYTES / (1 << 20));
 		return NULL;
 	}
-	j = json_loadf(f, JSON_REJECT_DUPLICATES, &err);
+	/* the whole file, then one parse of the buffer, so the bytes can be
+	 * kept: fleet merge writes each node's run as its file had it */
+	j = load_whole(f, path, &err, text, text_len);
 	fclose(f);
 	/* jansson reports some allocation failures with no position and no text */
 	if (!j &&

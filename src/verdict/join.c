@@ -99,7 +99,7 @@ static char *probe_ident(const struct probe_result *pr)
 	return s;
 }
 
-static char *metric_ident(const struct probe_result *pr, const struct metric *m)
+char *join_metric_ident(const struct probe_result *pr, const struct metric *m)
 {
 	char *pid = probe_ident(pr), *labels = labels_canon(m->labels, m->n_labels, NULL, 0);
 	char *s = xasprintf("%s\x1f%s\x1f%s", pid, m->name, labels);
@@ -344,7 +344,7 @@ static void join_metrics(struct comparison *c)
 			for (size_t k = 0; k < r->probes[p].n_metrics; k++) {
 				const struct probe_result *pr = &r->probes[p];
 				const struct metric *m = &pr->metrics[k];
-				char *id = metric_ident(pr, m);
+				char *id = join_metric_ident(pr, m);
 				struct compare_row *row = find_row(c, id);
 				if (row && row->m[i]) { /* a duplicate in one run: first wins */
 					free(id);

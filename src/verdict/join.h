@@ -20,6 +20,11 @@ int compare_pattern_match(const char *pattern, const char *probe, const char *me
 			  const struct label *labels, size_t n_labels, const struct label *params,
 			  size_t n_params);
 
+/* The identity a metric is joined on (compare) and grouped by (fleet):
+ * probe, its identity params, metric name and labels, canonical; caller
+ * frees. */
+char *join_metric_ident(const struct probe_result *pr, const struct metric *m);
+
 /* Names the legs, checks knobs, notes probe statuses and found parameters,
  * joins the metrics into rows (verdict unset). 0, or -1 after one error
  * line (bad legs pattern). */

@@ -2,7 +2,7 @@
 . "$top/tests/cli/lib.sh"
 "$MEMPATH" --help | grep -q '^usage: mempath' || fail "--help"
 "$MEMPATH" --version | grep -q '^mempath [0-9]' || fail "--version"
-for c in run probe list help sysinfo report compare ab wrap phantom doctor; do
+for c in run probe list help sysinfo report compare ab wrap phantom doctor fleet check; do
 	"$MEMPATH" help $c | grep -q "usage: mempath $c" || fail "help $c"
 	"$MEMPATH" $c --help | grep -q "usage: mempath $c" || fail "$c --help"
 done

@@ -1,0 +1,180 @@
+/* check.c - `mempath check [FILE]`: this machine, or the machine of a results
+ * file, against the reference values of its kind (data/, verdict/reference.h):
+ * PASS, WARN or FAIL per path, with what each number means. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/proc.h"
+#include "base/util.h"
+#include "cmd/args.h"
+#include "exec/session.h"
+#include "probes/registry.h"
+#include "report/fleet.h"
+#include "results/results_json.h"
+#include "verdict/fleet_judge.h"
+#include "verdict/reference.h"
+
+struct check_opts {
+	const char *refs, *format, *out;
+	unsigned reps, warmups, timeout_s;
+	int force, quiet;
+};
+
+static void check_init(void *p)
+{
+	struct check_opts *o = p;
+	o->format = "term";
+	o->reps = 10;
+	o->warmups = 2;
+}
+
+static const struct arg check_args[] = {
+	ARG_STR("refs", 0, struct check_opts, refs, "DIR",
+		"reference values (default: $MEMPATH_REFS, else data/ of this tree)"),
+	ARG_CHOICE("format", 0, struct check_opts, format, "F", "term|md|json",
+		   "term (default), md or json"),
+	ARG_STR("output", 'o', struct check_opts, out, "FILE",
+		"measuring here: also save the results file"),
+	ARG_COUNT("reps", 0, struct check_opts, reps, "N", 1, 100000,
+		  "counted samples per metric (default 10)"),
+	ARG_COUNT("warmups", 0, struct check_opts, warmups, "N", 0, 100000,
+		  "warm-up samples per metric (default 2)"),
+	ARG_COUNT("timeout", 0, struct check_opts, timeout_s, "S", 1, 100000,
+		  "per-probe timeout in seconds (default: the probe's, else 600)"),
+	ARG_FLAG("force", 0, struct check_opts, force, "allow sizes above 80% of MemAvailable"),
+	ARG_FLAG("quiet", 0, struct check_opts, quiet, "no progress lines on stderr"),
+	ARG_END};
+
+/* The probes the matching kinds name, each once, through one session. */
+static int measure(const struct check_opts *o, const struct ref_set *refs, const int *match,
+		   struct session *s)
+{
+	const char *seen[64];
+	size_t n_seen = 0;
+	for (size_t k = 0; k < refs->n; k++)
+		for (size_t i = 0; match[k] && i < refs->kinds[k].n_runs; i++)
+			s->total++;
+	for (size_t k = 0; k < refs->n && !proc_signal_received(); k++) {
+		for (size_t i = 0; match[k] && i < refs->kinds[k].n_runs; i++) {
+			const struct ref_run *rr = &refs->kinds[k].runs[i];
+			const struct probe *p = probe_find(rr->probe);
+			int dup = 0;
+			for (size_t j = 0; j < n_seen; j++)
+				dup |= strcmp(seen[j], rr->probe) == 0;
+			if (dup || proc_signal_received())
+				continue;
+			if (!p)
+				return error("'%s' names a probe this build does not have: '%s'",
+					     refs->kinds[k].file, rr->probe);
+			if (n_seen < sizeof(seen) / sizeof(seen[0]))
+				seen[n_seen++] = rr->probe;
+			s->ropts.quick = rr->quick;
+			if (session_run_probe(s, p, rr->opts, rr->n_opts) != 0)
+				return -1;
+		}
+	}
+	(void)o;
+	return 0;
+}
+
+static int check_main(void *p, const struct cmd_line *l)
+{
+	struct check_opts *o = p;
+	enum report_format fmt = REPORT_TERM;
+	struct ref_set refs;
+	struct session s;
+	struct run *r = NULL;
+	struct fleet_check *checks = NULL;
+	size_t n_checks = 0, n_match = 0, fails = 0;
+	char *dir, *key, *what, *kinds;
+	int *match, rc = 0;
+	if (l->argc > 1)
+		return error("check takes at most one results file (see 'mempath check --help')"),
+		       2;
+	kinds = xstrdup("");
+	report_format_parse(o->format, &fmt);
+	util_set_quiet(o->quiet);
+	dir = ref_dir(o->refs);
+	rc = ref_load(dir, &refs);
+	free(dir);
+	if (rc != 0) {
+		ref_set_free(&refs);
+		free(kinds);
+		return 2;
+	}
+	memset(&s, 0, sizeof(s));
+	if (l->argc == 1) {
+		r = run_read_file(l->argv[0]);
+	} else {
+		runner_opts_default(&s.ropts);
+		s.ropts.reps = o->reps;
+		s.ropts.warmups = o->warmups;
+		s.ropts.timeout_s = o->timeout_s;
+		s.ropts.force = o->force;
+		s.out_path = o->out;
+		proc_signals_install();
+		progress("mempath: collecting the machine's fingerprint ...");
+		if (session_begin(&s, l->all_argc, l->all_argv, NULL, "check") != 0)
+			rc = 1;
+		r = s.run;
+	}
+	match = xcalloc(refs.n + 1, sizeof(int));
+	for (size_t k = 0; r && k < refs.n; k++)
+		if ((match[k] = ref_matches(&refs.kinds[k], r->host))) {
+			char *t = xasprintf("%s%s%s", kinds, n_match++ ? "; " : "",
+					    refs.kinds[k].kind);
+			free(kinds);
+			kinds = t;
+		}
+	key = r ? fleet_kind_key(r->host) : xstrdup("?");
+	if (!r) {
+		rc = 2;
+	} else if (!rc && n_match == 0) {
+		error("no reference values for this kind of machine (%s) in '%s'", key, refs.dir);
+		rc = 2;
+	} else if (!rc && l->argc == 0) {
+		rc = measure(o, &refs, match, &s) != 0 || session_end(&s) != 0 ? 1 : 0;
+	}
+	if (rc == 0) {
+		for (size_t k = 0; k < refs.n; k++)
+			if (match[k])
+				ref_check_run(&refs.kinds[k], r, &checks, &n_checks);
+		what = xasprintf("%s (%s) against %s", report_jstr(r->host, "hostname"), key,
+				 kinds);
+		rc = report_checks(what, checks, n_checks, fmt, stdout) == 0 ? 0 : 1;
+		free(what);
+		for (size_t i = 0; i < n_checks; i++)
+			fails += checks[i].status == CHECK_FAIL;
+		if (rc == 0 && fails)
+			rc = 1;
+		if (proc_signal_received())
+			rc = 130;
+	}
+	for (size_t i = 0; i < n_checks; i++)
+		fleet_check_clear(&checks[i]);
+	free(checks);
+	free(match);
+	free(key);
+	free(kinds);
+	run_free(r);
+	ref_set_free(&refs);
+	return rc;
+}
+
+const struct command command_check = {
+	.name = "check",
+	.summary = "this machine (or a results file) against reference values of its kind",
+	.synopsis = "[FILE]",
+	.about = "Finds the reference values for this machine's kind (data/: one file per kind,\n"
+		 "each value with its source, date and tolerance), runs the probes they name\n"
+		 "(or reads FILE, a results file) and judges every path: PASS within the\n"
+		 "tolerance (or better), WARN up to twice it, FAIL beyond; n/a where the path\n"
+		 "was not measured. Each line says what the number means (one way or both,\n"
+		 "bytes counted once or read plus write).\n",
+	.tail = "Exit status: 0 no FAIL, 1 a FAIL (or a probe could not run), 2 bad usage, a\n"
+		"file that cannot be read, or no reference values for this kind.\n",
+	.args = check_args,
+	.opts_size = sizeof(struct check_opts),
+	.init = check_init,
+	.run = check_main,
+};

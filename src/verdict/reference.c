@@ -1,0 +1,397 @@
+/* reference.c - reference values (reference.h): reading data/, matching a
+ * fingerprint, judging a run's paths. */
+#include "verdict/reference.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/util.h"
+#include "results/results_json.h"
+
+#ifndef MEMPATH_DATA
+#define MEMPATH_DATA "data"
+#endif
+
+static int is_dir(const char *p)
+{
+	DIR *d = opendir(p);
+	if (d)
+		closedir(d);
+	return d != NULL;
+}
+
+char *ref_dir(const char *dir)
+{
+	char exe[PATH_MAX];
+	ssize_t n;
+	const char *env = getenv("MEMPATH_REFS");
+	if (dir)
+		return xstrdup(dir);
+	if (env && *env)
+		return xstrdup(env);
+	/* build/mempath -> data/: the tree the binary sits in, wherever it was
+	 * copied to (a GPU machine gets the tree, not the build path). */
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		char *slash, *cand;
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			cand = xasprintf("%s/../data", exe);
+			if (is_dir(cand))
+				return cand;
+			free(cand);
+		}
+	}
+	return xstrdup(MEMPATH_DATA);
+}
+
+static void value_free(struct ref_value *v)
+{
+	free(v->path);
+	free(v->means);
+	free(v->probe);
+	free(v->metric);
+	fleet_labels_free(v->labels, v->n_labels);
+	fleet_labels_free(v->params, v->n_params);
+	free(v->source);
+	free(v->date);
+	free(v->other);
+}
+
+static void kind_free(struct ref_kind *k)
+{
+	free(k->file);
+	free(k->kind);
+	free(k->about);
+	free(k->cpu_model);
+	free(k->gpu_model);
+	for (size_t i = 0; i < k->n_runs; i++) {
+		free(k->runs[i].probe);
+		for (size_t j = 0; j < k->runs[i].n_opts; j++)
+			free(k->runs[i].opts[j]);
+		free(k->runs[i].opts);
+	}
+	free(k->runs);
+	for (size_t i = 0; i < k->n_values; i++)
+		value_free(&k->values[i]);
+	free(k->values);
+}
+
+void ref_set_free(struct ref_set *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		kind_free(&s->kinds[i]);
+	free(s->kinds);
+	free(s->dir);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ---- reading ---- */
+
+struct rrd {
+	const char *file;
+	char where[64];
+};
+
+static int bad(const struct rrd *rd, const char *field, const char *why)
+{
+	return error("'%s' is not a valid reference file: %s%s%s %s", rd->file, rd->where,
+		     *rd->where ? "." : "", field, why);
+}
+
+static int str_at(const struct rrd *rd, json_t *o, const char *key, int required, char **out)
+{
+	json_t *v = json_object_get(o, key);
+	*out = NULL;
+	if (!v || json_is_null(v))
+		return required ? bad(rd, key, "is missing") : 0;
+	if (!json_is_string(v))
+		return bad(rd, key, "is not a string");
+	*out = xstrdup(json_string_value(v));
+	return 0;
+}
+
+static int labels_at(const struct rrd *rd, json_t *o, const char *key, struct label **out,
+		     size_t *n)
+{
+	json_t *v = json_object_get(o, key), *x;
+	const char *k;
+	*out = xcalloc(1, sizeof(**out));
+	*n = 0;
+	if (!v)
+		return 0;
+	if (!json_is_object(v))
+		return bad(rd, key, "is not an object");
+	*out = xrealloc(*out, (json_object_size(v) + 1) * sizeof(**out));
+	json_object_foreach (v, k, x) {
+		if (!json_is_string(x))
+			return bad(rd, key, "has a value that is not a string");
+		(*out)[*n].key = xstrdup(k);
+		(*out)[(*n)++].value = xstrdup(json_string_value(x));
+	}
+	return 0;
+}
+
+static int value_from(const struct rrd *rd, json_t *o, struct ref_value *v)
+{
+	json_t *val = json_object_get(o, "value"), *tol = json_object_get(o, "tolerance");
+	char *unit = NULL;
+	int rc;
+	if (!json_is_object(o))
+		return bad(rd, "", "is not an object");
+	if (str_at(rd, o, "path", 1, &v->path) || str_at(rd, o, "means", 1, &v->means) ||
+	    str_at(rd, o, "probe", 1, &v->probe) || str_at(rd, o, "metric", 1, &v->metric) ||
+	    labels_at(rd, o, "labels", &v->labels, &v->n_labels) ||
+	    labels_at(rd, o, "params", &v->params, &v->n_params) ||
+	    str_at(rd, o, "source", 1, &v->source) || str_at(rd, o, "date", 1, &v->date) ||
+	    str_at(rd, o, "other", 0, &v->other) || str_at(rd, o, "unit", 1, &unit))
+		return free(unit), -1;
+	rc = unit_parse(unit, &v->unit);
+	free(unit);
+	if (rc != 0)
+		return bad(rd, "unit", "is not a unit mempath writes");
+	if (!json_is_number(val) || !(json_number_value(val) > 0) ||
+	    !isfinite(json_number_value(val)))
+		return bad(rd, "value", "is not a positive number");
+	if (!json_is_number(tol) || !(json_number_value(tol) > 0) || json_number_value(tol) >= 1)
+		return bad(rd, "tolerance", "is not a fraction between 0 and 1");
+	v->value = json_number_value(val);
+	v->tolerance = json_number_value(tol);
+	return 0;
+}
+
+static int run_from(const struct rrd *rd, json_t *o, struct ref_run *r)
+{
+	json_t *opts = json_object_get(o, "options"), *x;
+	size_t i;
+	if (!json_is_object(o))
+		return bad(rd, "", "is not an object");
+	if (str_at(rd, o, "probe", 1, &r->probe))
+		return -1;
+	r->quick = json_is_true(json_object_get(o, "quick"));
+	if (opts && !json_is_array(opts))
+		return bad(rd, "options", "is not an array");
+	r->opts = xcalloc(json_array_size(opts) + 1, sizeof(char *));
+	json_array_foreach (opts, i, x) {
+		if (!json_is_string(x) || !strchr(json_string_value(x), '='))
+			return bad(rd, "options", "holds something that is not name=value");
+		r->opts[r->n_opts++] = xstrdup(json_string_value(x));
+	}
+	return 0;
+}
+
+static int count_at(const struct rrd *rd, json_t *o, const char *key, unsigned *out)
+{
+	json_t *v = json_object_get(o, key);
+	*out = 0;
+	if (!v)
+		return 0;
+	if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 1 << 20)
+		return bad(rd, key, "is not a count");
+	*out = (unsigned)json_integer_value(v);
+	return 0;
+}
+
+static int kind_from(struct rrd *rd, json_t *j, struct ref_kind *k)
+{
+	json_t *schema = json_object_get(j, "schema"), *match = json_object_get(j, "match");
+	json_t *runs = json_object_get(j, "run"), *values = json_object_get(j, "values");
+	if (!json_is_object(j))
+		return bad(rd, "top level", "is not an object");
+	if (!json_is_string(schema) || strcmp(json_string_value(schema), REFERENCE_SCHEMA) != 0)
+		return bad(rd, "schema", "is not " REFERENCE_SCHEMA);
+	if (str_at(rd, j, "kind", 1, &k->kind) || str_at(rd, j, "about", 0, &k->about))
+		return -1;
+	if (!json_is_object(match))
+		return bad(rd, "match", "is missing or not an object");
+	if (str_at(rd, match, "cpu_model", 0, &k->cpu_model) ||
+	    str_at(rd, match, "gpu_model", 0, &k->gpu_model) ||
+	    count_at(rd, match, "cpus", &k->cpus) || count_at(rd, match, "gpus_min", &k->gpus_min))
+		return -1;
+	if (!json_is_array(runs) || !json_is_array(values) || json_array_size(values) == 0)
+		return bad(rd, "run and values", "must be arrays, values not empty");
+	k->runs = xcalloc(json_array_size(runs) + 1, sizeof(*k->runs));
+	for (size_t i = 0; i < json_array_size(runs); i++) {
+		snprintf(rd->where, sizeof(rd->where), "run[%zu]", i);
+		k->n_runs++;
+		if (run_from(rd, json_array_get(runs, i), &k->runs[i]) != 0)
+			return -1;
+	}
+	k->values = xcalloc(json_array_size(values), sizeof(*k->values));
+	for (size_t i = 0; i < json_array_size(values); i++) {
+		snprintf(rd->where, sizeof(rd->where), "values[%zu]", i);
+		k->n_values++;
+		if (value_from(rd, json_array_get(values, i), &k->values[i]) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int is_json(const struct dirent *e)
+{
+	size_t n = strlen(e->d_name);
+	return e->d_name[0] != '.' && n > 5 && strcmp(e->d_name + n - 5, ".json") == 0;
+}
+
+int ref_load(const char *dir, struct ref_set *out)
+{
+	struct dirent **names = NULL;
+	int n = scandir(dir, &names, is_json, by_name), rc = 0;
+	memset(out, 0, sizeof(*out));
+	out->dir = xstrdup(dir);
+	if (n < 0)
+		return error("cannot read the reference values in '%s': %s (--refs DIR)", dir,
+			     strerror(errno));
+	out->kinds = xcalloc((size_t)n + 1, sizeof(*out->kinds));
+	for (int i = 0; i < n; i++) {
+		char *path = xasprintf("%s/%s", dir, names[i]->d_name);
+		json_t *j = rc ? NULL : results_load_file(path);
+		struct rrd rd = {.file = path, .where = ""};
+		if (!rc && !j)
+			rc = -1;
+		if (j) {
+			struct ref_kind *k = &out->kinds[out->n++];
+			k->file = xstrdup(path);
+			if (kind_from(&rd, j, k) != 0)
+				rc = -1;
+			json_decref(j);
+		}
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+/* ---- matching and judging ---- */
+
+int ref_matches(const struct ref_kind *k, json_t *host)
+{
+	json_t *cpu = json_object_get(host, "cpu"), *gpu = json_object_get(host, "gpu");
+	json_t *devs = gpu ? json_object_get(gpu, "devices") : NULL, *d;
+	size_t i, n_gpus = json_is_array(devs) ? json_array_size(devs) : 0;
+	if (k->cpu_model &&
+	    (!json_is_string(json_object_get(cpu, "model")) ||
+	     strcmp(json_string_value(json_object_get(cpu, "model")), k->cpu_model) != 0))
+		return 0;
+	if (k->cpus && json_integer_value(json_object_get(cpu, "logical_cpus")) != k->cpus)
+		return 0;
+	if (k->gpus_min && n_gpus < k->gpus_min)
+		return 0;
+	if (k->gpu_model) {
+		if (n_gpus == 0)
+			return 0;
+		json_array_foreach (devs, i, d) {
+			json_t *name = json_object_get(d, "name");
+			if (!json_is_string(name) || strcmp(json_string_value(name), k->gpu_model))
+				return 0;
+		}
+	}
+	return 1;
+}
+
+enum check_status ref_judge(double value, double reference, double tolerance, enum better better)
+{
+	double worse;
+	if (!isfinite(value) || !(reference > 0))
+		return CHECK_NA;
+	worse = better == BETTER_LOWER ? value / reference - 1 : 1 - value / reference;
+	return worse <= tolerance ? CHECK_PASS : worse <= 2 * tolerance ? CHECK_WARN : CHECK_FAIL;
+}
+
+static const char *label_of(const struct label *l, size_t n, const char *key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(l[i].key, key) == 0)
+			return l[i].value;
+	return NULL;
+}
+
+static int metric_matches(const struct ref_value *v, const struct probe_result *p,
+			  const struct metric *m)
+{
+	if (strcmp(m->name, v->metric) != 0 || m->unit != v->unit)
+		return 0;
+	for (size_t i = 0; i < v->n_labels; i++) {
+		const char *x = label_of(m->labels, m->n_labels, v->labels[i].key);
+		if (!x || strcmp(x, v->labels[i].value) != 0)
+			return 0;
+	}
+	/* a metric with labels the path does not name is another path, but the
+	 * pair of a matrix cell: each pair is checked */
+	for (size_t i = 0; i < m->n_labels; i++)
+		if (!label_of(v->labels, v->n_labels, m->labels[i].key) &&
+		    strcmp(m->labels[i].key, "src") != 0 && strcmp(m->labels[i].key, "dst") != 0)
+			return 0;
+	for (size_t i = 0; i < v->n_params; i++) {
+		const char *x = label_of(p->params, p->n_params, v->params[i].key);
+		if (!x || strcmp(x, v->params[i].value) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+static struct fleet_check *add_check(const struct ref_kind *k, const struct ref_value *v,
+				     const struct metric *m, struct fleet_check **vec, size_t *n)
+{
+	struct fleet_check *c;
+	*vec = xrealloc(*vec, (*n + 1) * sizeof(**vec));
+	c = &(*vec)[(*n)++];
+	memset(c, 0, sizeof(*c));
+	c->kind = xstrdup(k->kind);
+	c->path = xstrdup(v->path);
+	c->means = xstrdup(v->means);
+	c->probe = xstrdup(v->probe);
+	c->metric = xstrdup(v->metric);
+	c->labels = fleet_labels_dup(m ? m->labels : v->labels, m ? m->n_labels : v->n_labels);
+	c->n_labels = m ? m->n_labels : v->n_labels;
+	c->unit = v->unit;
+	c->better = m ? m->better : BETTER_HIGHER;
+	c->value = NAN;
+	c->reference = v->value;
+	c->tolerance = v->tolerance;
+	c->source = xstrdup(v->source);
+	c->date = xstrdup(v->date);
+	c->other = v->other ? xstrdup(v->other) : NULL;
+	c->status = CHECK_NA;
+	return c;
+}
+
+void ref_check_run(const struct ref_kind *k, const struct run *r, struct fleet_check **vec,
+		   size_t *n)
+{
+	for (size_t i = 0; i < k->n_values; i++) {
+		const struct ref_value *v = &k->values[i];
+		size_t found = 0;
+		for (size_t p = 0; r && p < r->n_probes; p++) {
+			const struct probe_result *pr = &r->probes[p];
+			if (strcmp(pr->name, v->probe) != 0 || pr->status != STATUS_OK)
+				continue;
+			for (size_t j = 0; j < pr->n_metrics; j++) {
+				const struct metric *m = &pr->metrics[j];
+				struct fleet_check *c;
+				if (!metric_matches(v, pr, m) || m->n_samples == 0)
+					continue;
+				c = add_check(k, v, m, vec, n);
+				c->value = stats_median(m->samples, m->n_samples);
+				c->status =
+					ref_judge(c->value, c->reference, c->tolerance, c->better);
+				found++;
+			}
+		}
+		if (!found)
+			add_check(k, v, NULL, vec, n);
+	}
+}

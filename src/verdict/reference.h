@@ -1,0 +1,71 @@
+/* reference.h - reference values shipped in data/ (schema mempath/reference/1,
+ * docs/fleet.md): one file per kind of machine, which fingerprints it
+ * matches, the probes (and options) that measure its paths, and each path's
+ * value with its source, date and tolerance. A node is checked against every
+ * kind it matches: PASS within the tolerance (or better), WARN up to twice
+ * it, FAIL beyond. */
+#ifndef MEMPATH_VERDICT_REFERENCE_H
+#define MEMPATH_VERDICT_REFERENCE_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "results/fleet.h"
+#include "results/results.h"
+
+#define REFERENCE_SCHEMA "mempath/reference/1"
+
+struct ref_value {
+	char *path, *means, *probe, *metric;
+	struct label *labels; /* every one must be on the metric (src, dst may be extra) */
+	size_t n_labels;
+	struct label *params; /* every one must be a param of its probe */
+	size_t n_params;
+	enum unit unit;
+	double value, tolerance;
+	char *source, *date, *other;
+};
+
+struct ref_run {
+	char *probe;
+	char **opts; /* "name=value" */
+	size_t n_opts;
+	int quick; /* the probe's quick sizes first, as the quick suite */
+};
+
+struct ref_kind {
+	char *file; /* where it was read */
+	char *kind, *about;
+	/* what a fingerprint must hold (NULL / 0: anything) */
+	char *cpu_model, *gpu_model;
+	unsigned cpus, gpus_min;
+	struct ref_run *runs;
+	size_t n_runs;
+	struct ref_value *values;
+	size_t n_values;
+};
+
+struct ref_set {
+	char *dir;
+	struct ref_kind *kinds;
+	size_t n;
+};
+
+/* Where the references are: dir if given, else $MEMPATH_REFS, else data/
+ * beside the binary's build folder (../data), else the data/ of the tree it
+ * was built from. New string. */
+char *ref_dir(const char *dir);
+/* Reads every *.json of dir (in name order). 0, or -1 after one error line
+ * naming the file and the fault. */
+int ref_load(const char *dir, struct ref_set *out);
+void ref_set_free(struct ref_set *s);
+/* Does the fingerprint match the kind? */
+int ref_matches(const struct ref_kind *k, json_t *host);
+/* PASS, WARN or FAIL of value against reference and tolerance. */
+enum check_status ref_judge(double value, double reference, double tolerance, enum better better);
+/* Appends to *v one check per path of k and metric of r that it names
+ * (n/a where r did not measure it). */
+void ref_check_run(const struct ref_kind *k, const struct run *r, struct fleet_check **v,
+		   size_t *n);
+
+#endif
