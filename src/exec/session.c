@@ -1,9 +1,17 @@
 /* session.c - drives a run: fingerprint, probes in children, atomic saves. */
 #include "exec/session.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/proc.h"
 #include "base/util.h"
@@ -38,17 +46,77 @@ int session_suite_has(const char *suite, const struct probe *p, int gpu_present)
 
 char *session_default_path(const char *label)
 {
-	char ts[32];
+	char ts[32], safe[65];
 	time_t t = time(NULL);
 	struct tm tm;
-	char *path, *c;
+	size_t n = 0;
 	localtime_r(&t, &tm);
 	strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", &tm);
-	path = xasprintf("mempath-%s-%s.json", label ? label : "run", ts);
-	for (c = path; *c; c++)
-		if (*c == '/' || *c == ' ')
-			*c = '_';
-	return path;
+	for (const char *c = label ? label : "run"; *c && n < sizeof(safe) - 1; c++)
+		safe[n++] = isalnum((unsigned char)*c) || strchr("._-", *c) ? *c : '_';
+	safe[n] = '\0';
+	for (unsigned k = 1; k < 1000; k++) {
+		char *path = k == 1 ? xasprintf("mempath-%s-%s.json", safe, ts)
+				    : xasprintf("mempath-%s-%s-%u.json", safe, ts, k);
+		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd >= 0) {
+			close(fd);
+			return path;
+		}
+		if (errno != EEXIST) /* not writable here: session_begin says so */
+			return path;
+		free(path);
+	}
+	return xasprintf("mempath-%s-%s-%d.json", safe, ts, (int)getpid());
+}
+
+/* The output is this run's until session_end: a lock on a file beside it
+ * ("DIR/.NAME.lock", flock, so a killed run holds nothing), refused while
+ * another mempath holds it. Devices and pipes are not locked. */
+static int lock_output(struct session *s)
+{
+	struct stat st;
+	char *dup, *base, *dir;
+	if (!s->out_path || (stat(s->out_path, &st) == 0 && !S_ISREG(st.st_mode)))
+		return 0;
+	dup = xstrdup(s->out_path);
+	dir = xstrdup(dirname(dup));
+	free(dup);
+	dup = xstrdup(s->out_path);
+	base = basename(dup);
+	s->lock_path = xasprintf("%s/.%s.lock", dir, base);
+	free(dir);
+	free(dup);
+	s->lock_fd = open(s->lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (s->lock_fd < 0) { /* the directory is not writable: the save says so */
+		free(s->lock_path);
+		s->lock_path = NULL;
+		return 0;
+	}
+	if (flock(s->lock_fd, LOCK_EX | LOCK_NB) != 0) {
+		char pid[32] = "";
+		ssize_t n = pread(s->lock_fd, pid, sizeof(pid) - 1, 0);
+		pid[n > 0 ? n : 0] = '\0';
+		pid[strcspn(pid, "\n")] = '\0';
+		close(s->lock_fd);
+		free(s->lock_path);
+		s->lock_path = NULL;
+		return error("'%s' is being written by another mempath%s%s%s: choose another -o",
+			     s->out_path, *pid ? " (pid " : "", pid, *pid ? ")" : "");
+	}
+	if (ftruncate(s->lock_fd, 0) == 0)
+		dprintf(s->lock_fd, "%d\n", (int)getpid());
+	return 0;
+}
+
+static void unlock_output(struct session *s)
+{
+	if (!s->lock_path)
+		return;
+	unlink(s->lock_path);
+	close(s->lock_fd);
+	free(s->lock_path);
+	s->lock_path = NULL;
 }
 
 static int save(struct session *s)
@@ -64,6 +132,9 @@ int session_begin(struct session *s, int argc, char **argv, const char *label, c
 	json_t *gpu, *devices;
 	struct run *r = run_new();
 	s->run = r;
+	s->lock_path = NULL;
+	if (lock_output(s) != 0)
+		return -1;
 	r->tool_version = xstrdup(MEMPATH_VERSION);
 	r->git_hash = xstrdup(MEMPATH_GIT);
 	r->argv = xcalloc((size_t)argc + 1, sizeof(char *));
@@ -90,7 +161,11 @@ int session_begin(struct session *s, int argc, char **argv, const char *label, c
 	gpu = json_object_get(r->host, "gpu");
 	devices = gpu ? json_object_get(gpu, "devices") : NULL;
 	s->gpu_present = devices && json_is_array(devices) && json_array_size(devices) > 0;
-	return save(s);
+	if (save(s) != 0) {
+		unlock_output(s);
+		return -1;
+	}
+	return 0;
 }
 
 int session_run_probe(struct session *s, const struct probe *p, char *const *kvs, size_t n_kvs)
@@ -119,6 +194,7 @@ size_t session_failed(const struct session *s)
 int session_end(struct session *s)
 {
 	char now[32];
+	int rc;
 	time_iso8601(now, sizeof(now));
 	free(s->run->end_time);
 	s->run->end_time = xstrdup(now);
@@ -126,5 +202,7 @@ int session_end(struct session *s)
 	json_object_set_new(s->run->noise, "end", sysinfo_noise());
 	s->run->interrupted = proc_signal_received() != 0;
 	s->run->complete = 1;
-	return save(s);
+	rc = save(s);
+	unlock_output(s);
+	return rc;
 }

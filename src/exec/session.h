@@ -15,11 +15,14 @@ struct session {
 	struct runner_opts ropts;
 	int gpu_present; /* from the fingerprint */
 	unsigned done, total;
+	char *lock_path; /* held from session_begin to session_end (docs/design.md §6.4) */
+	int lock_fd;
 };
 
-/* Starts a run: records argv, label, suite, start time, fingerprint, knobs,
- * and writes out_path at once (marked incomplete), so an output that cannot
- * be written is known before any work. Returns 0, or -1 after an error line
+/* Starts a run: takes out_path for this run (a second run writing the same
+ * file at the same time is refused), records argv, label, suite, start time,
+ * fingerprint, knobs, and writes out_path at once (marked incomplete), so an
+ * output that cannot be written is known before any work. Returns 0, or -1 after an error line
  * (s->run is set either way: free it). */
 int session_begin(struct session *s, int argc, char **argv, const char *label, const char *suite);
 /* Runs one probe with user options; appends its result; rewrites out_path.
@@ -32,7 +35,10 @@ size_t session_failed(const struct session *s);
 /* Does the named suite ("quick", "full", "cpu", "gpu", "p2p") include p? */
 int session_suite_has(const char *suite, const struct probe *p, int gpu_present);
 int session_suite_valid(const char *suite);
-/* Default results path: "mempath-<label>-<YYYYmmdd-HHMMSS>.json". */
+/* A new results path "mempath-<label>-<YYYYmmdd-HHMMSS>[-N].json" in the
+ * working directory, created empty with O_EXCL so two runs in one second
+ * never get the same name (the run replaces it); the label is cut to 64
+ * characters and anything but letters, digits, '.', '_' and '-' becomes '_'. */
 char *session_default_path(const char *label);
 
 #endif
