@@ -112,6 +112,7 @@ static void child_run(const struct proc_spec *s, int pipes[][2], int exec_err, p
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
+	signal(SIGXFSZ, SIG_DFL);
 	/* The parent's watch list and signal are not this process's. */
 	received = 0;
 	for (int i = 0; i < WATCH_MAX; i++)

@@ -83,8 +83,9 @@ const struct command command_help = {
 /* What went to stdout must have arrived: a full disk or a closed pipe is an
  * error (exit 1), not a silent success. SIGPIPE is ignored so that a reader
  * that goes away (`mempath wrap ... | head`) costs the output, never the
- * results file: writes fail with EPIPE and are reported instead. Children
- * get the default disposition back (base/proc). */
+ * results file: writes fail with EPIPE and are reported instead (and
+ * SIGXFSZ, so a file over `ulimit -f` is an error line, not a kill). Children
+ * get the default dispositions back (base/proc). */
 static int stdout_ok(int rc)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
@@ -122,5 +123,6 @@ static int dispatch(int argc, char **argv)
 int commands_main(int argc, char **argv)
 {
 	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN); /* a file over ulimit -f: EFBIG, an error line */
 	return stdout_ok(dispatch(argc, argv));
 }

@@ -316,7 +316,8 @@ static int run_leg(const struct ab_plan *p, size_t i, const struct ab_variant *v
 	args[5] = (char *)v->label;
 	memcpy(args + 6, p->argv + 1, (size_t)(p->argc - 1) * sizeof(*args));
 	env = xcalloc(v->n_env + 2, sizeof(*env));
-	memcpy(env, v->env, v->n_env * sizeof(*env));
+	for (size_t k = 0; k < v->n_env; k++)
+		env[k] = v->env[k];
 	env[v->n_env] = leg_record(p, i, v);
 	fd = open(out_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	e = spawn_wait(args, env, v->n_env + 1, fd, 0, 1, 0);

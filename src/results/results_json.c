@@ -541,6 +541,13 @@ json_t *results_load_file_text(const char *path, char **text, size_t *text_len)
 		error("'%s' is a directory, not a results file", path);
 		return NULL;
 	}
+	/* a pipe is read to its end (<(ssh host cat run.json)); a device such
+	 * as /dev/zero has none */
+	if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISSOCK(st.st_mode)) {
+		fclose(f);
+		error("'%s' is a device, not a results file", path);
+		return NULL;
+	}
 	/* A file comes from elsewhere: what it may ask of this process is
 	 * bounded before it is parsed (parsed JSON takes several times its size). */
 	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
