@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/suggest.h"
+#include "base/util.h"
 #include "cmd/cmd.h"
 #include "cmd/commands.h"
 #include "probes/registry.h"
@@ -20,6 +22,16 @@ const struct command *command_find(const char *name)
 		if (strcmp(command_table[i]->name, name) == 0)
 			return command_table[i];
 	return NULL;
+}
+
+const char *command_suggest(const char *name)
+{
+	const char *names[64];
+	size_t n = 0;
+
+	for (size_t i = 0; i < command_table_len && n < ARRAY_SIZE(names); i++)
+		names[n++] = command_table[i]->name;
+	return suggest(name, names, n);
 }
 
 static void usage(FILE *f)
@@ -63,9 +75,13 @@ static int help_run(void *opts, const struct cmd_line *l)
 	}
 	p = probe_find(l->argv[0]);
 	if (!p) {
+		const char *s = command_suggest(l->argv[0]);
+		char hint[96];
+
 		fprintf(stderr,
-			"mempath: error: no command or probe named '%s' (see 'mempath list')\n",
-			l->argv[0]);
+			"mempath: error: no command or probe named '%s'%s (see 'mempath list')\n",
+			l->argv[0],
+			suggest_phrase(s ? s : probe_suggest(l->argv[0]), hint, sizeof(hint)));
 		return 2;
 	}
 	probe_help(p);
@@ -112,8 +128,10 @@ static int dispatch(int argc, char **argv)
 	}
 	c = command_find(argv[1]);
 	if (!c) {
-		fprintf(stderr, "mempath: error: unknown command '%s' (see 'mempath --help')\n",
-			argv[1]);
+		char hint[96];
+
+		fprintf(stderr, "mempath: error: unknown command '%s'%s (see 'mempath --help')\n",
+			argv[1], suggest_phrase(command_suggest(argv[1]), hint, sizeof(hint)));
 		return 2;
 	}
 	return args_main(c, argc - 1, argv + 1);

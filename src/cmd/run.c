@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base/proc.h"
+#include "base/suggest.h"
 #include "base/util.h"
 #include "cmd/args.h"
 #include "exec/session.h"
@@ -60,11 +61,12 @@ static int in_list(const char *list, const char *name)
 /* Every name in --only must be a probe: 0, or -1 after an error line. */
 static int check_only(const char *only)
 {
-	char *dup = xstrdup(only), *save = NULL;
+	char *dup = xstrdup(only), *save = NULL, hint[96];
 	int rc = 0;
 	for (char *t = strtok_r(dup, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save))
 		if (!probe_find(t))
-			rc = error("unknown probe '%s' in --only (see 'mempath list')", t);
+			rc = error("unknown probe '%s' in --only%s (see 'mempath list')", t,
+				   suggest_phrase(probe_suggest(t), hint, sizeof(hint)));
 	free(dup);
 	return rc;
 }
