@@ -16,6 +16,52 @@ static const char *host_str(const struct run *r, const char *key)
 	return v && json_is_string(v) ? json_string_value(v) : "?";
 }
 
+/* Columns as wide as the probe's longest name and labels, up to a cap past
+ * which the text is cut with "...": a long label never pushes the numbers
+ * out of their columns. */
+#define NAME_MAX_W   32
+#define LABELS_MAX_W 56
+
+static void metric_rows(const struct probe_result *p, FILE *f)
+{
+	size_t nw = strlen("metric"), lw = strlen("labels");
+	char labels[256], med[32], p5[32], p95[32], cov[32];
+
+	for (size_t k = 0; k < p->n_metrics; k++) {
+		const struct metric *m = &p->metrics[k];
+
+		if (matrix_is_cell(m))
+			continue;
+		metric_labels_str(m, labels, sizeof(labels));
+		nw = report_text_width(m->name) > nw ? report_text_width(m->name) : nw;
+		lw = report_text_width(labels) > lw ? report_text_width(labels) : lw;
+	}
+	nw = nw > NAME_MAX_W ? NAME_MAX_W : nw;
+	lw = lw > LABELS_MAX_W ? LABELS_MAX_W : lw;
+	fputs("   ", f);
+	report_put_column(f, "metric", nw, 0);
+	fputc(' ', f);
+	report_put_column(f, "labels", lw, 0);
+	fprintf(f, " %12s %12s %12s %6s %3s  %s\n", "median", "p5", "p95", "CoV%", "n", "unit");
+	for (size_t k = 0; k < p->n_metrics; k++) {
+		const struct metric *m = &p->metrics[k];
+		struct summary s;
+
+		/* src/dst cells are shown as matrices below (rows in the JSON) */
+		if (matrix_is_cell(m))
+			continue;
+		stats_summarize(m->samples, m->n_samples, &s);
+		metric_labels_str(m, labels, sizeof(labels));
+		report_summary_text(&s, med, p5, p95, cov, sizeof(med));
+		fputs("   ", f);
+		report_put_column(f, m->name, nw, 0);
+		fputc(' ', f);
+		report_put_column(f, labels, lw, 0);
+		fprintf(f, " %12s %12s %12s %6s %3zu  %s\n", med, p5, p95, cov, s.n,
+			unit_name(m->unit));
+	}
+}
+
 int report_term(const struct run *r, FILE *f)
 {
 	json_t *cpu = r->host ? json_object_get(r->host, "cpu") : NULL;
@@ -51,21 +97,7 @@ int report_term(const struct run *r, FILE *f)
 		for (size_t k = 0; k < p->n_metrics; k++)
 			n_cells += matrix_is_cell(&p->metrics[k]);
 		if (p->n_metrics > n_cells)
-			fprintf(f, "   %-22s %-34s %12s %12s %12s %6s %3s  %s\n", "metric",
-				"labels", "median", "p5", "p95", "CoV%", "n", "unit");
-		for (size_t k = 0; k < p->n_metrics; k++) {
-			const struct metric *m = &p->metrics[k];
-			struct summary s;
-			char labels[256], med[32], p5[32], p95[32], cov[32];
-			/* src/dst cells are shown as matrices below (rows in the JSON) */
-			if (matrix_is_cell(m))
-				continue;
-			stats_summarize(m->samples, m->n_samples, &s);
-			metric_labels_str(m, labels, sizeof(labels));
-			report_summary_text(&s, med, p5, p95, cov, sizeof(med));
-			fprintf(f, "   %-22s %-34s %12s %12s %12s %6s %3zu  %s\n", m->name, labels,
-				med, p5, p95, cov, s.n, unit_name(m->unit));
-		}
+			metric_rows(p, f);
 		for (size_t t = 0; t < ms.n; t++) {
 			fputc('\n', f);
 			matrix_write_text(&ms.tables[t], "   ", f);

@@ -13,10 +13,10 @@
 static void test_distance(void **state)
 {
 	assert_int_equal(suggest_distance("run", "run"), 0);
-	assert_int_equal(suggest_distance("rn", "run"), 1);	     /* deletion */
-	assert_int_equal(suggest_distance("runn", "run"), 1);	     /* insertion */
-	assert_int_equal(suggest_distance("rum", "run"), 1);	     /* substitution */
-	assert_int_equal(suggest_distance("hlep", "help"), 1);	     /* swap */
+	assert_int_equal(suggest_distance("rn", "run"), 1);    /* deletion */
+	assert_int_equal(suggest_distance("runn", "run"), 1);  /* insertion */
+	assert_int_equal(suggest_distance("rum", "run"), 1);   /* substitution */
+	assert_int_equal(suggest_distance("hlep", "help"), 1); /* swap */
 	assert_int_equal(suggest_distance("", "abc"), 3);
 	assert_int_equal(suggest_distance("kitten", "sitting"), 3);
 }
