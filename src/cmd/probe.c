@@ -83,6 +83,7 @@ static int probe_main(void *p, const struct cmd_line *l)
 	}
 	report_format_parse(o->format, &fmt);
 	util_set_quiet(o->quiet);
+	session_show(&s, o->quiet, 0);
 	proc_signals_install();
 	if (session_begin(&s, l->all_argc, l->all_argv, o->label, NULL) != 0) {
 		run_free(s.run);

@@ -62,7 +62,7 @@ static void metric_rows(const struct probe_result *p, FILE *f)
 	}
 }
 
-int report_term(const struct run *r, FILE *f)
+void report_term_head(const struct run *r, FILE *f)
 {
 	json_t *cpu = r->host ? json_object_get(r->host, "cpu") : NULL;
 	json_t *model = cpu ? json_object_get(cpu, "model") : NULL;
@@ -72,37 +72,50 @@ int report_term(const struct run *r, FILE *f)
 	fprintf(f, "host %s  kernel %s  cpu %s\n", host_str(r, "hostname"), host_str(r, "kernel"),
 		model && json_is_string(model) ? json_string_value(model) : "?");
 	report_doctor_traps(r->host, REPORT_TERM, f);
+}
+
+void report_term_state(const struct run *r, FILE *f)
+{
 	if (!r->complete)
 		fprintf(f, "INCOMPLETE RUN: the file was saved before the run ended (killed?); "
 			   "results are partial\n");
 	if (r->interrupted)
 		fprintf(f, "INTERRUPTED: partial results\n");
-	for (size_t i = 0; i < r->n_probes; i++) {
-		const struct probe_result *p = &r->probes[i];
-		struct matrix_set ms;
-		size_t n_cells = 0;
-		fprintf(f, "\n== %s  %s", p->name, status_name(p->status));
-		if (p->reason)
-			fprintf(f, ": %s", p->reason);
-		fprintf(f, "  (%.1f s)\n", p->wall_s);
-		if (report_is_wrap(p)) { /* a workload's own layout */
-			report_wrap(p, REPORT_TERM, f);
-			continue;
-		}
-		if (report_is_phantom(p)) {
-			report_phantom(p, REPORT_TERM, f);
-			continue;
-		}
-		(void)matrix_build(p, &ms); /* checked by report_write */
-		for (size_t k = 0; k < p->n_metrics; k++)
-			n_cells += matrix_is_cell(&p->metrics[k]);
-		if (p->n_metrics > n_cells)
-			metric_rows(p, f);
-		for (size_t t = 0; t < ms.n; t++) {
-			fputc('\n', f);
-			matrix_write_text(&ms.tables[t], "   ", f);
-		}
-		matrix_set_free(&ms);
+}
+
+void report_term_probe(const struct probe_result *p, FILE *f)
+{
+	struct matrix_set ms;
+	size_t n_cells = 0;
+	fprintf(f, "\n== %s  %s", p->name, status_name(p->status));
+	if (p->reason)
+		fprintf(f, ": %s", p->reason);
+	fprintf(f, "  (%.1f s)\n", p->wall_s);
+	if (report_is_wrap(p)) { /* a workload's own layout */
+		report_wrap(p, REPORT_TERM, f);
+		return;
 	}
+	if (report_is_phantom(p)) {
+		report_phantom(p, REPORT_TERM, f);
+		return;
+	}
+	(void)matrix_build(p, &ms); /* checked by report_write */
+	for (size_t k = 0; k < p->n_metrics; k++)
+		n_cells += matrix_is_cell(&p->metrics[k]);
+	if (p->n_metrics > n_cells)
+		metric_rows(p, f);
+	for (size_t t = 0; t < ms.n; t++) {
+		fputc('\n', f);
+		matrix_write_text(&ms.tables[t], "   ", f);
+	}
+	matrix_set_free(&ms);
+}
+
+int report_term(const struct run *r, FILE *f)
+{
+	report_term_head(r, f);
+	report_term_state(r, f);
+	for (size_t i = 0; i < r->n_probes; i++)
+		report_term_probe(&r->probes[i], f);
 	return 0;
 }
