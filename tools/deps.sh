@@ -9,10 +9,14 @@ have_header numa.h || missing="$missing libnuma-dev"
 have_header cmocka.h || missing="$missing libcmocka-dev"
 command -v cc >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1 || missing="$missing gcc"
 command -v make >/dev/null 2>&1 || missing="$missing make"
-# CI also checks style (clang-format) and builds with clang.
+have_header sqlite3.h || missing="$missing libsqlite3-dev"
+# CI also checks style (clang-format), builds with clang and reads the
+# OpenMetrics output with a real parser (t5205; a few MiB with python3).
 if [ "${CI_TOOLS:-0}" = 1 ]; then
 	command -v clang >/dev/null 2>&1 || missing="$missing clang"
 	command -v clang-format >/dev/null 2>&1 || missing="$missing clang-format"
+	[ -d /usr/lib/python3/dist-packages/prometheus_client ] ||
+		missing="$missing python3-prometheus-client"
 fi
 [ -n "$missing" ] || exit 0
 cmd="apt-get install -y$missing"

@@ -293,8 +293,8 @@ void progress_clear(struct progress *pg)
 	pg->drawn_ns = 0;
 }
 
-void progress_probe_end(struct progress *pg, const char *status, const char *reason,
-			double wall_s, int counts)
+void progress_probe_end(struct progress *pg, const char *status, const char *reason, double wall_s,
+			int counts)
 {
 	struct progress_time *t;
 
@@ -306,8 +306,8 @@ void progress_probe_end(struct progress *pg, const char *status, const char *rea
 	if (counts && pg->probe) {
 		t = times_find(pg->times, pg->host, pg->probe, pg->quick);
 		if (!t) {
-			pg->times->v = xrealloc(pg->times->v,
-						(pg->times->n + 1) * sizeof(*pg->times->v));
+			pg->times->v =
+				xrealloc(pg->times->v, (pg->times->n + 1) * sizeof(*pg->times->v));
 			t = &pg->times->v[pg->times->n++];
 			*t = (struct progress_time){xstrdup(pg->host), xstrdup(pg->probe),
 						    pg->quick, 0};

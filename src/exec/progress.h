@@ -31,9 +31,9 @@ struct progress {
 	int end_lines; /* LIVE: print the line that a probe ended (no table follows) */
 	char host[128];
 	unsigned done, total;
-	const char *probe;	 /* running now, or NULL */
+	const char *probe;	  /* running now, or NULL */
 	uint64_t t0_ns, drawn_ns; /* the probe's start; the last redraw */
-	double est_s, rest_s;	 /* the probe's expected time; the rest's (< 0: unknown) */
+	double est_s, rest_s;	  /* the probe's expected time; the rest's (< 0: unknown) */
 	unsigned seen_seq;
 	int on_screen;
 	char step[200];
@@ -52,8 +52,8 @@ void progress_probe_start(struct progress *pg, const struct probe *p,
 void progress_tick(void *pg);
 /* The probe ended (its status text and wall time): the line that says so,
  * and its duration kept for the next ETA (ok and skip only). */
-void progress_probe_end(struct progress *pg, const char *status, const char *reason,
-			double wall_s, int counts);
+void progress_probe_end(struct progress *pg, const char *status, const char *reason, double wall_s,
+			int counts);
 /* Takes the status line off the screen before something else is printed. */
 void progress_clear(struct progress *pg);
 /* Clears the line, saves the durations, frees. A command that ends without

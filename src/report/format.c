@@ -15,11 +15,9 @@ int report_format_parse(const char *s, enum report_format *out)
 	static const struct {
 		const char *name;
 		enum report_format fmt;
-	} names[] = {{"term", REPORT_TERM},
-		     {"md", REPORT_MD},
-		     {"json", REPORT_JSON},
-		     {"csv", REPORT_CSV},
-		     {"html", REPORT_HTML}};
+	} names[] = {{"term", REPORT_TERM}, {"md", REPORT_MD},
+		     {"json", REPORT_JSON}, {"csv", REPORT_CSV},
+		     {"html", REPORT_HTML}, {"openmetrics", REPORT_OPENMETRICS}};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (strcmp(s, names[i].name) == 0) {
 			*out = names[i].fmt;

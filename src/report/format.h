@@ -7,9 +7,16 @@
 #include <stddef.h>
 #include <stdio.h>
 
-enum report_format { REPORT_TERM, REPORT_MD, REPORT_JSON, REPORT_CSV, REPORT_HTML };
+enum report_format {
+	REPORT_TERM,
+	REPORT_MD,
+	REPORT_JSON,
+	REPORT_CSV,
+	REPORT_HTML,
+	REPORT_OPENMETRICS
+};
 
-/* "term" | "md" | "json" | "csv" | "html" -> format; 0 or -1 (no print). */
+/* "term" | "md" | "json" | "csv" | "html" | "openmetrics" -> format; 0 or -1 (no print). */
 int report_format_parse(const char *s, enum report_format *out);
 /* A value with a sensible number of significant digits. */
 void report_fmt_value(double v, char *buf, size_t len);

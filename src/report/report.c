@@ -10,6 +10,7 @@
 #include "report/json.h"
 #include "report/matrix.h"
 #include "report/md.h"
+#include "report/openmetrics.h"
 #include "report/term.h"
 #include "results/results_json.h"
 #include "verdict/compare_json.h"
@@ -38,9 +39,10 @@ int report_write(const struct run *r, enum report_format fmt, FILE *f)
 		run_free(copy);
 		return rc;
 	}
-	return fmt == REPORT_JSON  ? report_json(r, f)
-	       : fmt == REPORT_CSV ? report_csv(r, f)
-				   : report_html(r, f);
+	return fmt == REPORT_JSON	   ? report_json(r, f)
+	       : fmt == REPORT_CSV	   ? report_csv(r, f)
+	       : fmt == REPORT_OPENMETRICS ? report_openmetrics(r, f)
+					   : report_html(r, f);
 }
 
 /* A copy of r with its strings escaped for the terminal, holding only the
@@ -109,9 +111,10 @@ int report_compare_write(const struct comparison *c, enum report_format fmt, FIL
 		comparison_free(copy);
 		return rc;
 	}
-	return fmt == REPORT_JSON  ? report_compare_json(c, f)
-	       : fmt == REPORT_CSV ? report_compare_csv(c, f)
-				   : report_compare_html(c, f);
+	return fmt == REPORT_JSON	   ? report_compare_json(c, f)
+	       : fmt == REPORT_CSV	   ? report_compare_csv(c, f)
+	       : fmt == REPORT_OPENMETRICS ? report_compare_openmetrics(c, f)
+					   : report_compare_html(c, f);
 }
 
 /* One thing to render, either kind. */
