@@ -245,9 +245,8 @@ static void family_of(const char *probe, const char *metric, enum unit u, const 
 		      char *name, size_t len, char **help)
 {
 	snprintf(name, len, "mempath_%s_%s", probe, metric);
-	*help = xasprintf("%s%s%s (median of the counted samples; recorded in %s)",
-			  probe, desc && *desc ? ": " : "", desc && *desc ? desc : metric,
-			  unit_name(u));
+	*help = xasprintf("%s%s%s (median of the counted samples; recorded in %s)", probe,
+			  desc && *desc ? ": " : "", desc && *desc ? desc : metric, unit_name(u));
 }
 
 int report_openmetrics(const struct run *r, FILE *f)
@@ -306,9 +305,10 @@ static void compare_row_om(struct om_set *s, const struct comparison *c,
 	family_of(row->probe, row->metric, row->unit, desc, name, sizeof(name), &help);
 	for (size_t j = 0; j < c->n_legs; j++) {
 		const struct run *r = c->legs[j].run;
-		const char *h = r->host ? json_string_value(json_object_get(r->host, "hostname")) : "";
+		const char *h =
+			r->host ? json_string_value(json_object_get(r->host, "hostname")) : "";
 		const char variant[2] = {c->legs[j].variant, '\0'};
-		const char *extra[8] = {"host", h ? h : "", "label", c->legs[j].name,
+		const char *extra[8] = {"host", h ? h : "", "label",   c->legs[j].name,
 					"leg",	idx,	    "variant", variant};
 
 		if (!row->m[j] || row->n[j] == 0)
@@ -319,9 +319,11 @@ static void compare_row_om(struct om_set *s, const struct comparison *c,
 	}
 	free(help);
 	{
-		const char *extra[10] = {"probe", row->probe, "metric", row->metric,
-					 "host",  host ? host : "", "a", c->legs[0].name,
-					 "b",	  nb < c->n_legs ? c->legs[nb].name : ""};
+		const char *extra[10] = {"probe",  row->probe,
+					 "metric", row->metric,
+					 "host",   host ? host : "",
+					 "a",	   c->legs[0].name,
+					 "b",	   nb < c->n_legs ? c->legs[nb].name : ""};
 
 		n = label_pairs(row->labels, row->n_labels, extra, 5, kv, names, MAX_PAIRS - 2);
 		om_add(s, "mempath_compare_change", "ratio",

@@ -69,21 +69,21 @@ static void test_set(void **state)
 	om_add(s, "mempath_other", "", "", NULL, 0, 3);
 	om_add(s, "mempath_cpu.latency_load", "seconds", "ignored", b, 2, 2e-9);
 	om_add(s, "mempath_cpu.latency_load", "seconds", "ignored", a, 2, 5); /* same labels */
-	om_add(s, "mempath_nan", "", "", NULL, 0, NAN);			       /* absent */
+	om_add(s, "mempath_nan", "", "", NULL, 0, NAN);			      /* absent */
 	om_add(s, "mempath_faults_total", "", "", q, 1, 1);
 	text = render(s);
 	/* the family's samples together, first added first; the duplicate dropped */
-	assert_non_null(strstr(text, "# TYPE mempath_cpu_latency_load_seconds gauge\n"
-				     "# UNIT mempath_cpu_latency_load_seconds seconds\n"
-				     "# HELP mempath_cpu_latency_load_seconds help \\\"x\\\"\n"
-				     "mempath_cpu_latency_load_seconds{size=\"4K\",host=\"h\"} 1e-09\n"
-				     "mempath_cpu_latency_load_seconds{size=\"8K\",host=\"h\"} 2e-09\n"
-				     "# TYPE mempath_other gauge\nmempath_other 3\n"));
+	assert_non_null(strstr(text,
+			       "# TYPE mempath_cpu_latency_load_seconds gauge\n"
+			       "# UNIT mempath_cpu_latency_load_seconds seconds\n"
+			       "# HELP mempath_cpu_latency_load_seconds help \\\"x\\\"\n"
+			       "mempath_cpu_latency_load_seconds{size=\"4K\",host=\"h\"} 1e-09\n"
+			       "mempath_cpu_latency_load_seconds{size=\"8K\",host=\"h\"} 2e-09\n"
+			       "# TYPE mempath_other gauge\nmempath_other 3\n"));
 	assert_null(strstr(text, "} 5\n"));
 	assert_null(strstr(text, "mempath_nan"));
 	/* a reserved suffix gets _value; a reserved label name and escapes */
-	assert_non_null(
-		strstr(text, "mempath_faults_total_value{l__x=\"a\\\"b\\\\c\\nd\"} 1\n"));
+	assert_non_null(strstr(text, "mempath_faults_total_value{l__x=\"a\\\"b\\\\c\\nd\"} 1\n"));
 	assert_int_equal(strcmp(text + strlen(text) - 6, "# EOF\n"), 0);
 	free(text);
 	om_set_free(s);
