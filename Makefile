@@ -16,7 +16,7 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
 CFLAGS  ?= -O2 -g
 BASE_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Isrc $(WARN) -pthread -fno-strict-aliasing \
 	   -DMEMPATH_VERSION='"$(VERSION)"' -DMEMPATH_GIT='"$(GIT_HASH)"'
-LDLIBS  := -ljansson -lnuma -lm -pthread -ldl -lrt
+LDLIBS  := -ljansson -lnuma -lsqlite3 -lm -pthread -ldl -lrt
 NVFLAGS ?= -O3 -std=c++17 -Isrc -gencode=arch=compute_80,code=sm_80 \
 	   -gencode=arch=compute_90,code=sm_90 -gencode=arch=compute_90,code=compute_90
 
@@ -94,6 +94,7 @@ test-asan:
 bench: $(BIN)
 	@sh tools/bench.sh $(BIN)
 	@sh tools/bench-compare.sh $(BIN)
+	@sh tools/bench-history.sh $(BIN)
 
 # Includes and calls point one way, from commands down to the results model
 # (tools/layers); no two modules reach each other.

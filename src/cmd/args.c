@@ -275,6 +275,22 @@ void args_usage(const struct command *c, FILE *f)
 		c->synopsis ? " " : "", c->synopsis ? c->synopsis : "");
 	if (c->about)
 		fprintf(f, "\n%s", c->about);
+	if (c->subs) {
+		int sw = 0;
+
+		for (const struct subcommand *s = c->subs; s->name; s++) {
+			int w = (int)(strlen(s->name) +
+				      (s->synopsis ? strlen(s->synopsis) + 1 : 0));
+
+			sw = w > sw ? w : sw;
+		}
+		fprintf(f, "\nsubcommands:\n");
+		for (const struct subcommand *s = c->subs; s->name; s++) {
+			snprintf(left, sizeof(left), "%s%s%s", s->name, s->synopsis ? " " : "",
+				 s->synopsis ? s->synopsis : "");
+			fprintf(f, "  %-*s  %s\n", sw, left, s->summary);
+		}
+	}
 	for (const struct arg *a = c->args; a && a->type; a++) {
 		left_column(a, left, sizeof(left));
 		if ((int)strlen(left) > width && (int)strlen(left) <= USAGE_COLUMN)

@@ -105,6 +105,14 @@ struct cmd_line {
 	char **all_argv;
 };
 
+/* A command that is a family of subcommands (`mempath history add FILE`)
+ * lists them: the usage, the man page and the completions show them. */
+struct subcommand {
+	const char *name;
+	const char *synopsis; /* its arguments: "FILE..." */
+	const char *summary;  /* one line */
+};
+
 struct command {
 	const char *name;
 	const char *summary;  /* one line for `mempath --help` */
@@ -116,6 +124,7 @@ struct command {
 	void (*init)(void *opts); /* defaults (NULL: all zero) */
 	int (*run)(void *opts, const struct cmd_line *l);
 	unsigned flags;
+	const struct subcommand *subs; /* ended by a row without a name; or NULL */
 };
 
 /* Parses argv (argv[0] is the command's name) into opts (initialised here).

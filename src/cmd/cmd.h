@@ -19,7 +19,8 @@
 	CMD(ab)      \
 	CMD(wrap)    \
 	CMD(phantom) \
-	CMD(doctor)
+	CMD(doctor)  \
+	CMD(history)
 
 #define CMD(x) extern const struct command command_##x;
 CMD_LIST

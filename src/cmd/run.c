@@ -9,11 +9,12 @@
 #include "exec/session.h"
 #include "probes/registry.h"
 #include "report/report.h"
+#include "store/history.h"
 
 struct run_opts {
 	const char *suite, *label, *out, *format, *only;
 	unsigned reps, warmups, timeout_s;
-	int force, quiet;
+	int force, quiet, history;
 };
 
 static void run_init(void *p)
@@ -42,6 +43,9 @@ static const struct arg run_args[] = {
 	ARG_STR("only", 0, struct run_opts, only, "LIST", "run only these probes of the suite"),
 	ARG_FLAG("force", 0, struct run_opts, force, "allow sizes above 80% of MemAvailable"),
 	ARG_FLAG("quiet", 0, struct run_opts, quiet, "no progress lines on stderr"),
+	ARG_FLAG("history", 0, struct run_opts, history,
+		 "keep the run in the history too ('mempath history'; the database:\n"
+		 "$MEMPATH_HISTORY, else $XDG_DATA_HOME/mempath/history.db)"),
 	ARG_END};
 
 static int in_list(const char *list, const char *name)
@@ -69,6 +73,23 @@ static int check_only(const char *only)
 				   suggest_phrase(probe_suggest(t), hint, sizeof(hint)));
 	free(dup);
 	return rc;
+}
+
+/* --history: the run into the history database. 0, or -1 after an error
+ * line (the results file is written either way). */
+static int keep(const struct run *r, const char *path)
+{
+	char *db = history_path(NULL);
+	enum history_err err;
+	struct history *h = db ? history_open(db, 5, &err) : NULL;
+	int dup;
+	int64_t id = h ? history_add(h, r, path, NULL, &dup) : -1;
+
+	if (id > 0)
+		fprintf(stderr, "history: run %lld in %s\n", (long long)id, db);
+	history_close(h);
+	free(db);
+	return id > 0 ? 0 : -1;
 }
 
 /* A probe's block of the terminal table as soon as the probe ends. */
@@ -163,6 +184,8 @@ static int run_main(void *p, const struct cmd_line *l)
 	fflush(stdout);
 	if (rc == 0)
 		fprintf(stderr, "results: %s\n", out_path);
+	if (o->history && keep(s.run, out_path) != 0)
+		rc = rc ? rc : 1;
 	if (rc == 0 && session_failed(&s)) {
 		error("%zu probe(s) failed or timed out (see the table)", session_failed(&s));
 		rc = 1;

@@ -103,7 +103,8 @@ static int find_series(const struct plot_series *s, size_t n, const char *want)
 		char *dup = xstrdup(want), *save = NULL;
 		int all = 1;
 
-		for (char *t = strtok_r(dup, ",", &save); t && all; t = strtok_r(NULL, ",", &save)) {
+		for (char *t = strtok_r(dup, ",", &save); t && all;
+		     t = strtok_r(NULL, ",", &save)) {
 			const char *hit = strstr(s[i].name, t);
 			size_t l = strlen(t);
 
@@ -136,8 +137,7 @@ static void cpu_marks(const json_t *extra, const struct plot_series *s, size_t n
 	json_t *v;
 	char buf[64], want[64], sz[32];
 
-	json_object_foreach(json_object_get(extra, "knee_bytes"), pname, v)
-	{
+	json_object_foreach (json_object_get(extra, "knee_bytes"), pname, v) {
 		if (!json_is_integer(v) || json_integer_value(v) <= 0)
 			continue;
 		snprintf(want, sizeof(want), "pages=%s,order=random", pname);
@@ -146,16 +146,14 @@ static void cpu_marks(const json_t *extra, const struct plot_series *s, size_t n
 		add_mark(mk, n_mk, max, 1, (double)json_integer_value(v), 0, 0,
 			 find_series(s, n, want), buf);
 	}
-	json_object_foreach(json_object_get(extra, "plateaus"), pname, v)
-	{
+	json_object_foreach (json_object_get(extra, "plateaus"), pname, v) {
 		size_t i;
 		json_t *pl;
 
 		if (!json_is_array(v))
 			continue;
 		snprintf(want, sizeof(want), "pages=%s,order=random", pname);
-		json_array_foreach(v, i, pl)
-		{
+		json_array_foreach (v, i, pl) {
 			double a = json_number_value(json_object_get(pl, "from_bytes"));
 			double b = json_number_value(json_object_get(pl, "to_bytes"));
 			double ns = json_number_value(json_object_get(pl, "ns"));
@@ -272,8 +270,9 @@ int html_curve(FILE *f, const struct probe_result *p, size_t first)
 	snprintf(y_title, sizeof(y_title), "%s (%s)", m0->name, unit_name(m0->unit));
 	pl = (struct plot_lines){.title = title,
 				 .x_title = strcmp(key, "threads") == 0 ? "threads"
-					    : strcmp(key, "span") == 0	 ? "span (bytes, log scale)"
-									 : "working set (bytes, log scale)",
+					    : strcmp(key, "span") == 0
+						    ? "span (bytes, log scale)"
+						    : "working set (bytes, log scale)",
 				 .y_title = y_title,
 				 .xs = PLOT_LOG2, /* threads double too: 1, 2, 4 ... max */
 				 .ys = PLOT_LOG10,

@@ -80,20 +80,23 @@ static size_t ticks(const struct plot_axis *a, double *t, size_t max)
 	size_t n = 0;
 
 	if (a->fmt == PLOT_T_RATIO) {
-		static const double r[] = {0.1, 0.2, 0.25, 0.5, 0.67, 0.8, 1,  1.25,
-					   1.5, 2,   4,	   5,	10};
+		static const double r[] = {0.1,	 0.2, 0.25, 0.5, 0.67, 0.8, 1,
+					   1.25, 1.5, 2,    4,	 5,    10};
 		int wide = a->hi > 2.01;
 
 		for (size_t i = 0; i < ARRAY_SIZE(r) && n < max; i++)
 			if (r[i] >= a->lo * 0.999 && r[i] <= a->hi * 1.001 &&
-			    (!wide || (r[i] != 0.67 && r[i] != 0.8 && r[i] != 1.25 && r[i] != 1.5)) &&
+			    (!wide ||
+			     (r[i] != 0.67 && r[i] != 0.8 && r[i] != 1.25 && r[i] != 1.5)) &&
 			    (a->hi < 9 || (r[i] != 0.25 && r[i] != 4)))
 				t[n++] = r[i];
 		return n;
 	}
 	if (a->sc == PLOT_LINEAR) {
-		for (int k = 0; k <= 16 && n < max && a->lo + k * a->step <= a->hi + a->step / 2; k++)
-			t[n++] = fabs(a->lo + k * a->step) < a->step / 1e6 ? 0 : a->lo + k * a->step;
+		for (int k = 0; k <= 16 && n < max && a->lo + k * a->step <= a->hi + a->step / 2;
+		     k++)
+			t[n++] =
+				fabs(a->lo + k * a->step) < a->step / 1e6 ? 0 : a->lo + k * a->step;
 		return n;
 	}
 	if (a->sc == PLOT_LOG2) {
@@ -323,7 +326,8 @@ static int extent(const struct plot_lines *pl, double *x0, double *x1, double *y
 		for (size_t k = 0; k < pl->s[i].n; k++) {
 			const struct plot_point *p = &pl->s[i].pt[k];
 
-			if (!isfinite(p->x) || !isfinite(p->y) || (pl->xs != PLOT_LINEAR && p->x <= 0))
+			if (!isfinite(p->x) || !isfinite(p->y) ||
+			    (pl->xs != PLOT_LINEAR && p->x <= 0))
 				continue;
 			*x0 = any && *x0 < p->x ? *x0 : p->x;
 			*x1 = any && *x1 > p->x ? *x1 : p->x;
@@ -348,7 +352,8 @@ static void one_series(FILE *f, const struct plot_lines *pl, size_t i, const str
 		c, plot_dash((size_t)s->dash));
 	for (size_t k = 0; k < s->n; k++)
 		if (isfinite(s->pt[k].x) && isfinite(s->pt[k].y))
-			fprintf(f, "%.1f,%.1f ", plot_pos(ax, s->pt[k].x), plot_pos(ay, s->pt[k].y));
+			fprintf(f, "%.1f,%.1f ", plot_pos(ax, s->pt[k].x),
+				plot_pos(ay, s->pt[k].y));
 	fputs("\"/>\n", f);
 	for (size_t k = 0; k < s->n; k++) {
 		if (!isfinite(s->pt[k].x) || !isfinite(s->pt[k].y))
@@ -376,14 +381,17 @@ static void marks(FILE *f, const struct plot_lines *pl, const struct plot_axis *
 			double x = plot_pos(ax, m->x0);
 
 			fprintf(f,
-				"<line class=\"knee\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+				"<line class=\"knee\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+				"y2=\"%.1f\" "
 				"stroke=\"%s\"/>\n",
 				x, ay->p1, x, ay->p0, c);
-			fprintf(f, "<text class=\"mk\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"start\">",
+			fprintf(f,
+				"<text class=\"mk\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"start\">",
 				x + 3, ay->p1 + 10 + 12.0 * (double)(i % 2));
 			html_put(f, "", m->text, "</text>\n");
 		} else {
-			double a = plot_pos(ax, m->x0), b = plot_pos(ax, m->x1), y = plot_pos(ay, m->y);
+			double a = plot_pos(ax, m->x0), b = plot_pos(ax, m->x1),
+			       y = plot_pos(ay, m->y);
 
 			fprintf(f,
 				"<line class=\"plateau\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
@@ -391,7 +399,8 @@ static void marks(FILE *f, const struct plot_lines *pl, const struct plot_axis *
 				a, y, b > a + 6 ? b : a + 6, y, c);
 			/* labels of the first series above its line, the others' below,
 			 * so two page sizes' plateaus at one level stay apart */
-			fprintf(f, "<text class=\"mk\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+			fprintf(f,
+				"<text class=\"mk\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
 				(a + b) / 2, m->series > 0 ? y + 12 : y - 4);
 			html_put(f, "", m->text, "</text>\n");
 		}
@@ -425,9 +434,8 @@ void plot_lines(FILE *f, const struct plot_lines *pl)
 	fprintf(f, " (%s; one line per label set%s)</p>\n",
 		ys == PLOT_LOG10 ? "log scale" : "linear scale",
 		pl->n_marks ? "; dotted and dashed marks: what the probe found" : "");
-	h = bottom + AXIS_H + 18.0 * (double)plot_legend(NULL, left, 0, right - left, names,
-							   colours, dashes, n) +
-	    8;
+	h = bottom + AXIS_H +
+	    18.0 * (double)plot_legend(NULL, left, 0, right - left, names, colours, dashes, n) + 8;
 	html_svg_begin(f, CHART_W, h, pl->title);
 	plot_axis_v(f, &ay, left, right, pl->y_title);
 	plot_axis_h(f, &ax, bottom, pl->x_title);
@@ -457,8 +465,8 @@ void plot_heatmap(FILE *f, const struct matrix_table *t)
 		}
 	if (!(lo <= hi))
 		return;
-	if (plot_axis_make(&a, plot_wants_log(lo, hi) ? PLOT_LOG10 : PLOT_LINEAR, PLOT_T_VALUE,
-			   lo, hi, 0, 1) != 0)
+	if (plot_axis_make(&a, plot_wants_log(lo, hi) ? PLOT_LOG10 : PLOT_LINEAR, PLOT_T_VALUE, lo,
+			   hi, 0, 1) != 0)
 		return;
 	/* The shades span the data, from 0 on a linear scale: a 3% spread
 	 * stays a 3% difference in shade, and a link at half the speed of
@@ -474,8 +482,10 @@ void plot_heatmap(FILE *f, const struct matrix_table *t)
 	html_svg_text(f, 14, y0 + cell * (double)t->n / 2, "middle", "src");
 	for (size_t i = 0; i < t->n; i++) {
 		if (cell >= 12) {
-			html_svg_text(f, x0 + cell * ((double)i + 0.5), y0 - 4, "middle", t->ids[i]);
-			html_svg_text(f, x0 - 6, y0 + cell * ((double)i + 0.5) + 4, "end", t->ids[i]);
+			html_svg_text(f, x0 + cell * ((double)i + 0.5), y0 - 4, "middle",
+				      t->ids[i]);
+			html_svg_text(f, x0 - 6, y0 + cell * ((double)i + 0.5) + 4, "end",
+				      t->ids[i]);
 		}
 		for (size_t j = 0; j < t->n; j++) {
 			double v = t->median[i * t->n + j], l = isfinite(v) ? shade(&a, v) : 90;

@@ -7,10 +7,12 @@
 #include "results/results_json.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/util.h"
 
@@ -486,30 +488,95 @@ int run_write_file(const struct run *r, const char *path)
 
 json_t *results_load_file(const char *path)
 {
+	return results_load_file_text(path, NULL);
+}
+
+/* All of fd (a file or a pipe; size_hint: its size when known),
+ * NUL-terminated; NULL with errno set. Stops past the size limit, which the
+ * caller then refuses. */
+static char *read_fd(int fd, size_t size_hint, size_t *len)
+{
+	size_t cap = size_hint + 1 > 4096 ? size_hint + 1 : 4096; /* a file: one read */
+	char *buf = xmalloc(cap);
+
+	*len = 0;
+	for (;;) {
+		ssize_t n;
+
+		if (*len + 1 >= cap)
+			buf = xrealloc(buf, cap *= 2);
+		n = read(fd, buf + *len, cap - *len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+
+			free(buf);
+			errno = e;
+			return NULL;
+		}
+		if (n == 0)
+			break;
+		*len += (size_t)n;
+		if (*len >= RESULTS_MAX_FILE_BYTES)
+			break;
+	}
+	buf[*len] = '\0';
+	return buf;
+}
+
+json_t *results_load_file_text(const char *path, char **text)
+{
 	json_error_t err;
 	json_t *j;
-	FILE *f = fopen(path, "r");
 	struct stat st;
-	if (!f) {
+	char *buf;
+	size_t len;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (text)
+		*text = NULL;
+	if (fd < 0) {
 		error("cannot open '%s': %s", path, strerror(errno));
 		return NULL;
 	}
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(f);
+	if (fstat(fd, &st) != 0) {
+		error("cannot read '%s': %s", path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
 		error("'%s' is a directory, not a results file", path);
 		return NULL;
 	}
 	/* A file comes from elsewhere: what it may ask of this process is
 	 * bounded before it is parsed (parsed JSON takes several times its size). */
-	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
-	    (uint64_t)st.st_size > RESULTS_MAX_FILE_BYTES) {
-		fclose(f);
+	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > RESULTS_MAX_FILE_BYTES) {
+		close(fd);
 		error("'%s' is %.0f MiB; results files over %.0f MiB are refused", path,
 		      (double)st.st_size / (1 << 20), (double)RESULTS_MAX_FILE_BYTES / (1 << 20));
 		return NULL;
 	}
-	j = json_loadf(f, JSON_REJECT_DUPLICATES, &err);
-	fclose(f);
+	/* read whole, then parsed from memory: jansson reads a FILE a
+	 * character at a time, which was a tenth of adding a run to the history */
+	buf = read_fd(fd, S_ISREG(st.st_mode) ? (size_t)st.st_size : 0, &len);
+	close(fd);
+	if (!buf) {
+		error("cannot read '%s': %s", path, strerror(errno ? errno : EIO));
+		return NULL;
+	}
+	if (len >= RESULTS_MAX_FILE_BYTES) { /* it grew since the check: a pipe, a growing file */
+		free(buf);
+		error("'%s' is over %.0f MiB; results files that large are refused", path,
+		      (double)RESULTS_MAX_FILE_BYTES / (1 << 20));
+		return NULL;
+	}
+	j = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &err);
+	if (text && j)
+		*text = buf;
+	else
+		free(buf);
 	/* jansson reports some allocation failures with no position and no text */
 	if (!j &&
 	    (json_error_code(&err) == json_error_out_of_memory || (err.line < 0 && !err.text[0])))

@@ -21,6 +21,9 @@ int probe_result_from_json(json_t *j, struct probe_result *out, const char *what
 /* Parses a JSON file (duplicate keys refused) for any of mempath's schemas:
  * a new reference, or NULL after one error line naming the path. */
 json_t *results_load_file(const char *path);
+/* The same, and the file's bytes (NUL-terminated, caller frees) into *text
+ * when it parsed (else NULL). */
+json_t *results_load_file_text(const char *path, char **text);
 
 int run_write_file(const struct run *r, const char *path);
 struct run *run_read_file(const char *path);

@@ -14,10 +14,10 @@
 
 static void test_wants_log(void **state)
 {
-	assert_true(plot_wants_log(1.1, 313));	 /* L1 to DRAM */
-	assert_true(plot_wants_log(2.26, 749));	 /* the THP zero-page read */
-	assert_false(plot_wants_log(2, 40));	 /* exactly 20x: not more */
-	assert_false(plot_wants_log(0, 100));	 /* zero: no log scale */
+	assert_true(plot_wants_log(1.1, 313));	/* L1 to DRAM */
+	assert_true(plot_wants_log(2.26, 749)); /* the THP zero-page read */
+	assert_false(plot_wants_log(2, 40));	/* exactly 20x: not more */
+	assert_false(plot_wants_log(0, 100));	/* zero: no log scale */
 	assert_false(plot_wants_log(-1, 100));
 	assert_false(plot_wants_log(1, INFINITY));
 }
