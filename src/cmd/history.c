@@ -99,15 +99,36 @@ static struct run *read_run(const char *path, char **text)
 	return r;
 }
 
+/* The lines of the runs added since the last commit, printed once it
+ * holds: "added" is never said of a run a failed commit lost. */
+struct said {
+	char *text;
+	size_t len;
+	FILE *f;
+};
+
+static int commit_and_say(struct history *h, struct said *s)
+{
+	int rc = history_commit(h);
+
+	fclose(s->f);
+	if (rc == 0)
+		fwrite(s->text, 1, s->len, stdout);
+	free(s->text);
+	s->text = NULL;
+	s->f = open_memstream(&s->text, &s->len);
+	return rc;
+}
+
 static int h_add(struct history *h, const struct history_opts *o, const struct cmd_line *l)
 {
-	int rc = 0;
-
+	struct said said = {NULL, 0, NULL};
 	uint64_t t0 = time_now_ns();
+	int rc = 0;
 
 	if (l->argc < 2)
 		return error("history add needs results files (see 'mempath history --help')"), 2;
-	if (history_begin(h) != 0)
+	if (history_begin(h) != 0 || !(said.f = open_memstream(&said.text, &said.len)))
 		return 1;
 	for (int i = 1; i < l->argc; i++) {
 		char *text;
@@ -116,24 +137,30 @@ static int h_add(struct history *h, const struct history_opts *o, const struct c
 		int64_t id = r ? history_add(h, r, l->argv[i], text, &dup) : -1;
 
 		free(text);
+		if (id > 0)
+			fprintf(said.f, "%s run %lld: %s (%s, %s)\n", dup ? "already kept as" : "added",
+				(long long)id, l->argv[i], r->label ? r->label : "-",
+				r->start_time ? r->start_time : "?");
+		else
+			rc = r ? 1 : 2; /* a bad file is input; a failed write is not */
+		run_free(r);
 		/* a commit every 200 ms: another process adding waits at most that */
 		if (time_now_ns() - t0 > 200000000ull) {
-			if (history_commit(h) != 0 || history_begin(h) != 0) {
-				run_free(r);
+			if (commit_and_say(h, &said) != 0 || !said.f || history_begin(h) != 0) {
+				if (said.f)
+					fclose(said.f);
+				free(said.text);
 				return 1;
 			}
 			t0 = time_now_ns();
 		}
-
-		if (id > 0)
-			printf("%s run %lld: %s (%s, %s)\n", dup ? "already kept as" : "added",
-			       (long long)id, l->argv[i], r->label ? r->label : "-",
-			       r->start_time ? r->start_time : "?");
-		else
-			rc = r ? 1 : 2; /* a bad file is input; a failed write is not */
-		run_free(r);
 	}
-	return history_commit(h) == 0 ? rc : 1;
+	if (commit_and_say(h, &said) != 0)
+		rc = 1;
+	if (said.f)
+		fclose(said.f);
+	free(said.text);
+	return rc;
 }
 
 static int h_list(struct history *h, const struct history_opts *o, const struct cmd_line *l)
