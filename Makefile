@@ -1,6 +1,7 @@
 # mempath - one Makefile. `make` builds build/mempath; `make run` installs
 # missing build dependencies (Debian, as root), builds and runs the quick suite;
-# `make test` runs unit, CLI and registry tests, then again under ASan+UBSan.
+# `make test` runs unit, CLI and registry tests, then again under ASan+UBSan;
+# `make install` (PREFIX, DESTDIR) installs the binary, man page and completions.
 
 CC      ?= gcc
 NVCC    ?= $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
@@ -41,7 +42,11 @@ BIN := $(BUILD)/mempath
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all run test test-plain test-asan bench deps check-style check-layers check-size format clean fuzz
+PREFIX  ?= /usr/local
+DESTDIR ?=
+
+.PHONY: all run test test-plain test-asan bench deps check-style check-layers check-size format clean fuzz \
+	install uninstall
 
 all: $(BIN)
 
@@ -66,6 +71,17 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libmempath.a
 
 deps:
 	@sh tools/deps.sh
+
+# The binary, mempath(1) and the bash and zsh completions (written by the
+# binary from its tables) under $(DESTDIR)$(PREFIX).
+install: $(BIN)
+	@sh tools/install.sh $(BIN) "$(DESTDIR)" "$(PREFIX)"
+
+uninstall:
+	rm -f "$(DESTDIR)$(PREFIX)/bin/mempath" "$(DESTDIR)$(PREFIX)/share/man/man1/mempath.1" \
+		"$(DESTDIR)$(PREFIX)/share/bash-completion/completions/mempath" \
+		"$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_mempath" \
+		"$(DESTDIR)$(PREFIX)/share/doc/mempath/LICENSE"
 
 run: deps
 	@$(MAKE) --no-print-directory all

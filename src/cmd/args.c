@@ -311,6 +311,16 @@ void args_usage(const struct command *c, FILE *f)
 		fprintf(f, "\n%s", c->tail);
 }
 
+int args_meta_is_path(const char *meta)
+{
+	static const char *const paths[] = {"FILE", "OUT", "PATH", "DIR"};
+
+	for (size_t i = 0; meta && i < ARRAY_SIZE(paths); i++)
+		if (strcmp(meta, paths[i]) == 0)
+			return 1;
+	return 0;
+}
+
 int args_main(const struct command *c, int argc, char **argv)
 {
 	void *opts = xcalloc(1, c->opts_size ? c->opts_size : 1);

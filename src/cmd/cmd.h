@@ -20,7 +20,8 @@
 	CMD(wrap)    \
 	CMD(phantom) \
 	CMD(doctor)  \
-	CMD(history)
+	CMD(history) \
+	CMD(completion)
 
 #define CMD(x) extern const struct command command_##x;
 CMD_LIST

@@ -9,6 +9,7 @@
 #include "base/util.h"
 #include "cmd/cmd.h"
 #include "cmd/commands.h"
+#include "cmd/manpage.h"
 #include "probes/registry.h"
 
 #define CMD(x) &command_##x,
@@ -56,10 +57,25 @@ static void probe_help(const struct probe *p)
 	printf("\nexample: mempath probe %s --quick\n", p->name);
 }
 
+struct help_opts {
+	int man;
+};
+
+static const struct arg help_args[] = {
+	ARG_FLAG("man", 0, struct help_opts, man,
+		 "the manual page mempath(1) in roff, from the same tables as --help\n"
+		 "(man -l <(mempath help --man))"),
+	ARG_END};
+
 static int help_run(void *opts, const struct cmd_line *l)
 {
 	const struct command *c;
 	const struct probe *p;
+	if (((struct help_opts *)opts)->man) {
+		if (l->argc > 0)
+			return error("help --man takes no name (the page has them all)"), 2;
+		return manpage_write(stdout, command_table, command_table_len) == 0 ? 0 : 1;
+	}
 	if (l->argc == 0) {
 		usage(stdout);
 		return 0;
@@ -90,10 +106,42 @@ static int help_run(void *opts, const struct cmd_line *l)
 
 const struct command command_help = {
 	.name = "help",
-	.summary = "help for a command or a probe",
+	.pos = POS_NAMES,
+	.summary = "help for a command or a probe; --man: the manual page",
 	.synopsis = "[COMMAND | PROBE]",
 	.about = "Usage of a command, or a probe's summary, suites and options.\n",
+	.args = help_args,
+	.opts_size = sizeof(struct help_opts),
 	.run = help_run,
+};
+
+/* Here, beside the table it is written from (manpage.h), so that nothing
+ * below the table reaches back up to it. */
+static int completion_run(void *opts, const struct cmd_line *l)
+{
+	if (l->argc != 1 || (strcmp(l->argv[0], "bash") != 0 && strcmp(l->argv[0], "zsh") != 0)) {
+		const char *shells[] = {"bash", "zsh"},
+			   *s = l->argc ? suggest(l->argv[0], shells, 2) : NULL;
+		char hint[96];
+
+		return error("completion needs a shell: bash or zsh%s (see 'mempath completion "
+			     "--help')",
+			     suggest_phrase(s, hint, sizeof(hint))),
+		       2;
+	}
+	return completion_write(stdout, l->argv[0], command_table, command_table_len) == 0 ? 0 : 1;
+}
+
+const struct command command_completion = {
+	.name = "completion",
+	.pos = POS_WORDS,
+	.words = "bash|zsh",
+	.summary = "the bash or zsh completion script, from the command and probe tables",
+	.synopsis = "bash|zsh",
+	.about = "Prints a completion script: commands, options and their choices, probes and\n"
+		 "their name=value options, files. 'make install' installs both; to try one:\n"
+		 "  source <(mempath completion bash)\n",
+	.run = completion_run,
 };
 
 /* What went to stdout must have arrived: a full disk or a closed pipe is an

@@ -102,6 +102,7 @@ out:
 }
 
 const struct command command_compare = {
+	.pos = POS_FILES,
 	.name = "compare",
 	.summary = "per-metric verdicts of A/B/A' results files",
 	.synopsis = "A.json B.json [A2.json ...]",

@@ -59,13 +59,14 @@ static const struct arg history_args[] = {
 	ARG_END};
 
 static const struct subcommand history_subs[] = {
-	{"add", "FILE...", "keep results files in the history"},
-	{"list", NULL, "the runs kept, oldest first (* the baseline of its kind)"},
-	{"show", "RUN", "a kept run's tables, as 'report' prints a file"},
-	{"trend", "PROBE:METRIC[,LABEL=GLOB...]", "one metric's medians over the runs"},
-	{"bless", "FILE|RUN", "make a run the baseline of its machine kind"},
-	{"check", "FILE", "verdicts of FILE against its kind's baseline; exit 1 on a LOSS"},
-	{NULL, NULL, NULL}};
+	{"add", "FILE...", "keep results files in the history", POS_FILES},
+	{"list", NULL, "the runs kept, oldest first (* the baseline of its kind)", POS_NONE},
+	{"show", "RUN", "a kept run's tables, as 'report' prints a file", POS_NONE},
+	{"trend", "PROBE:METRIC[,LABEL=GLOB...]", "one metric's medians over the runs", POS_NONE},
+	{"bless", "FILE|RUN", "make a run the baseline of its machine kind", POS_FILES},
+	{"check", "FILE", "verdicts of FILE against its kind's baseline; exit 1 on a LOSS",
+	 POS_FILES},
+	{NULL, NULL, NULL, POS_NONE}};
 
 static struct history *open_db(const struct history_opts *o, int *rc)
 {
@@ -88,7 +89,8 @@ static struct run *read_run(const char *path, char **text)
 	struct run *r = NULL;
 
 	if (j && schema && strcmp(schema, COMPARE_SCHEMA) == 0)
-		error("'%s' is a comparison; the history keeps results files (mempath/run/1)", path);
+		error("'%s' is a comparison; the history keeps results files (mempath/run/1)",
+		      path);
 	else if (j)
 		r = run_from_json(j, path);
 	json_decref(j);
@@ -138,9 +140,9 @@ static int h_add(struct history *h, const struct history_opts *o, const struct c
 
 		free(text);
 		if (id > 0)
-			fprintf(said.f, "%s run %lld: %s (%s, %s)\n", dup ? "already kept as" : "added",
-				(long long)id, l->argv[i], r->label ? r->label : "-",
-				r->start_time ? r->start_time : "?");
+			fprintf(said.f, "%s run %lld: %s (%s, %s)\n",
+				dup ? "already kept as" : "added", (long long)id, l->argv[i],
+				r->label ? r->label : "-", r->start_time ? r->start_time : "?");
 		else
 			rc = r ? 1 : 2; /* a bad file is input; a failed write is not */
 		run_free(r);
@@ -174,7 +176,8 @@ static int h_list(struct history *h, const struct history_opts *o, const struct 
 	if (history_list(h, o->kind, o->host, o->limit_given ? o->limit : 50, &v, &n) != 0)
 		return 1;
 	if (csv)
-		printf("run,start_time,host,label,suite,probes,metrics,complete,baseline,kind,path\n");
+		printf("run,start_time,host,label,suite,probes,metrics,complete,baseline,kind,"
+		       "path\n");
 	else if (n)
 		printf("%6s  %-20s  %-12s  %-14s  %-6s  %6s  %s\n", "run", "start", "host", "label",
 		       "suite", "probes", "kind");
@@ -208,7 +211,8 @@ static int h_list(struct history *h, const struct history_opts *o, const struct 
 			fputs("  ", stdout);
 			report_put_column(stdout, label, 14, 0);
 			printf("  %-6s  %6lld  %s%s\n", v[i].suite ? v[i].suite : "-",
-			       (long long)v[i].n_probes, kind, v[i].complete ? "" : "  (incomplete)");
+			       (long long)v[i].n_probes, kind,
+			       v[i].complete ? "" : "  (incomplete)");
 			free(host);
 			free(label);
 			free(kind);
@@ -261,8 +265,8 @@ static int parse_metric(const char *spec, char **probe, char **metric, const cha
 			     spec);
 	comma = strchr(colon, ',');
 	*probe = xasprintf("%.*s", (int)(colon - spec), spec);
-	*metric = comma ? xasprintf("%.*s", (int)(comma - colon - 1), colon + 1)
-			: xstrdup(colon + 1);
+	*metric =
+		comma ? xasprintf("%.*s", (int)(comma - colon - 1), colon + 1) : xstrdup(colon + 1);
 	*labels = comma ? comma + 1 : NULL;
 	return 0;
 }
@@ -291,7 +295,8 @@ static void trend_rows(const char *probe, const char *metric, const struct histo
 		if (first == i) {
 			char *l = report_term_escape(p[i].labels[0] ? p[i].labels : "(no labels)");
 
-			printf("%s%s %s %s  (%s; %s)\n%6s  %-20s  %-12s  %-14s  %10s %10s %10s  %s\n",
+			printf("%s%s %s %s  (%s; %s)\n%6s  %-20s  %-12s  %-14s  %10s %10s %10s  "
+			       "%s\n",
 			       i ? "\n" : "", probe, metric, l, unit,
 			       !strcmp(better, "higher")  ? "higher is better"
 			       : !strcmp(better, "lower") ? "lower is better"
@@ -303,7 +308,8 @@ static void trend_rows(const char *probe, const char *metric, const struct histo
 		report_fmt_value(p[i].p5, p5, sizeof(p5));
 		report_fmt_value(p[i].p95, p95, sizeof(p95));
 		if (i > first && isfinite(p[i].median) && p[first].median > 0)
-			snprintf(vs, sizeof(vs), "%+.1f%%", 100 * (p[i].median / p[first].median - 1));
+			snprintf(vs, sizeof(vs), "%+.1f%%",
+				 100 * (p[i].median / p[first].median - 1));
 		{
 			char *host = report_term_escape(p[i].host ? p[i].host : "-");
 			char *label = report_term_escape(p[i].label ? p[i].label : "-");
@@ -522,6 +528,7 @@ static int history_main(void *p, const struct cmd_line *l)
 }
 
 const struct command command_history = {
+	.pos = POS_SUBS,
 	.name = "history",
 	.summary = "keep runs in a database: list, trend, bless a baseline, check against it",
 	.synopsis = "SUBCOMMAND [ARGS]",

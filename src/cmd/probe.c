@@ -108,6 +108,7 @@ static int probe_main(void *p, const struct cmd_line *l)
 }
 
 const struct command command_probe = {
+	.pos = POS_PROBE,
 	.name = "probe",
 	.summary = "run one probe",
 	.synopsis = "NAME [name=value ...]",

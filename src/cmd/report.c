@@ -69,8 +69,9 @@ static int report_main(void *p, const struct cmd_line *l)
 }
 
 const struct command command_report = {
+	.pos = POS_FILES,
 	.name = "report",
-	.summary = "render a results or comparison file (term, md, json, csv, html)",
+	.summary = "render a results or comparison file (term, md, json, csv, html, openmetrics)",
 	.synopsis = "FILE",
 	.about = "Renders a results file (mempath/run/1; summaries are recomputed from the raw\n"
 		 "samples) or a comparison file (mempath/compare/1, from 'compare --format json'\n"

@@ -100,6 +100,7 @@ static int wrap_main(void *p, const struct cmd_line *l)
 }
 
 const struct command command_wrap = {
+	.pos = POS_COMMAND,
 	.name = "wrap",
 	.summary = "run any workload N times: its numbers, rusage, vmstat per iteration",
 	.synopsis = "[--] CMD [ARGS...]",

@@ -66,7 +66,8 @@ static int one_int(struct history *h, const char *sql, int64_t *v)
 	rc = sqlite3_step(st);
 	*v = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
 	sqlite3_finalize(st);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : history_fail(h, rc, "reading its header");
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0
+						     : history_fail(h, rc, "reading its header");
 }
 
 /* Version 1: the runs, whole, and their metrics' summaries. */
@@ -123,7 +124,8 @@ static int migrate_v2(struct history *h)
 	}
 	sqlite3_finalize(sel);
 	sqlite3_finalize(upd);
-	return rc == SQLITE_DONE || rc == SQLITE_OK ? 0 : history_fail(h, rc, "migrating to version 2");
+	return rc == SQLITE_DONE || rc == SQLITE_OK ? 0
+						    : history_fail(h, rc, "migrating to version 2");
 }
 
 /* Version v - 1 to v, inside the caller's transaction. */
@@ -321,8 +323,7 @@ char *history_kind(const json_t *host)
 			 round((double)json_integer_value(mem) / 1073741824.0));
 	kind = xasprintf("%s | %s CPUs | %s GiB", model ? model : "?", n_cpus, gib);
 	gpus = json_object_get(json_object_get(host, "gpu"), "devices");
-	json_array_foreach(gpus, i, d)
-	{
+	json_array_foreach (gpus, i, d) {
 		const char *name = json_string_value(json_object_get(d, "name"));
 		size_t k = 0;
 

@@ -9,7 +9,7 @@ struct history {
 	sqlite3 *db;
 	char *path;
 	double wait_s;
-	int err; /* enum history_err (history.h, which includes nothing of this) */
+	int err;      /* enum history_err (history.h, which includes nothing of this) */
 	int in_batch; /* history_begin() without its commit yet */
 	/* an add's statements, prepared once per handle: parsing the SQL
 	 * again for every run was a tenth of an add */

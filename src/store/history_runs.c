@@ -57,8 +57,7 @@ static char *digest(const struct run *r)
 			n += m->n_samples;
 		}
 	}
-	return xasprintf("%016llx%016llx-%zu", (unsigned long long)h.a, (unsigned long long)h.b,
-			 n);
+	return xasprintf("%016llx%016llx-%zu", (unsigned long long)h.a, (unsigned long long)h.b, n);
 }
 
 /* Strings bound as they are, not copied: each one outlives the step that
@@ -93,7 +92,8 @@ static int64_t find(struct history *h, const char *dg)
 	if (rc == SQLITE_ROW)
 		id = sqlite3_column_int64(st, 0);
 	sqlite3_reset(st);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? id : history_fail(h, rc, "looking the run up");
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? id
+						     : history_fail(h, rc, "looking the run up");
 }
 
 static int insert_metrics(struct history *h, const struct run *r, int64_t id)
@@ -132,8 +132,8 @@ static int insert_metrics(struct history *h, const struct run *r, int64_t id)
 	return rc == SQLITE_OK ? 0 : history_fail(h, rc, "adding the run's metrics");
 }
 
-static int64_t insert_run(struct history *h, const struct run *r, const char *path,
-			  const char *doc, const char *dg)
+static int64_t insert_run(struct history *h, const struct run *r, const char *path, const char *doc,
+			  const char *dg)
 {
 	sqlite3_stmt *st = history_stmt(
 		h, &h->insert_run,
@@ -199,7 +199,8 @@ int64_t history_add(struct history *h, const struct run *r, const char *path, co
 	else if (id == 0 && (id = insert_run(h, r, path, doc, dg)) > 0 &&
 		 insert_metrics(h, r, id) != 0)
 		id = -1;
-	if (id < 0 || history_exec(h, h->in_batch ? "RELEASE run" : "COMMIT", "adding a run") != 0) {
+	if (id < 0 ||
+	    history_exec(h, h->in_batch ? "RELEASE run" : "COMMIT", "adding a run") != 0) {
 		sqlite3_exec(h->db, h->in_batch ? "ROLLBACK TO run; RELEASE run" : "ROLLBACK", NULL,
 			     NULL, NULL);
 		id = -1;
@@ -300,7 +301,8 @@ int64_t history_baseline(struct history *h, const char *kind)
 	if (rc == SQLITE_ROW)
 		id = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? id : history_fail(h, rc, "reading the baselines");
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? id
+						     : history_fail(h, rc, "reading the baselines");
 }
 
 static char *col_str(sqlite3_stmt *st, int i)
@@ -316,7 +318,8 @@ int history_list(struct history *h, const char *kind, const char *host, size_t l
 	sqlite3_stmt *st;
 	int rc = sqlite3_prepare_v2(
 		h->db,
-		"SELECT * FROM (SELECT r.id, r.start_time, r.label, r.suite, r.host, r.kind, r.path,"
+		"SELECT * FROM (SELECT r.id, r.start_time, r.label, r.suite, r.host, r.kind, "
+		"r.path,"
 		" r.n_probes, r.n_metrics, b.run_id IS NOT NULL, r.complete FROM runs r"
 		" LEFT JOIN baselines b ON b.run_id = r.id"
 		" WHERE (?1 IS NULL OR r.kind = ?1) AND (?2 IS NULL OR r.host = ?2)"

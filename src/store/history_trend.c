@@ -170,9 +170,11 @@ int history_trend(struct history *h, const char *probe, const char *metric, cons
 		p->host = col_str(st, 3);
 		p->labels = xstrdup(l ? l : "");
 		/* NULL (no counted sample) reads as NaN: absent, never 0 */
-		p->median = sqlite3_column_type(st, 5) == SQLITE_NULL ? NAN
-								      : sqlite3_column_double(st, 5);
-		p->p5 = sqlite3_column_type(st, 6) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 6);
+		p->median = sqlite3_column_type(st, 5) == SQLITE_NULL
+				    ? NAN
+				    : sqlite3_column_double(st, 5);
+		p->p5 = sqlite3_column_type(st, 6) == SQLITE_NULL ? NAN
+								  : sqlite3_column_double(st, 6);
 		p->p95 = sqlite3_column_type(st, 7) == SQLITE_NULL ? NAN
 								   : sqlite3_column_double(st, 7);
 		p->n = sqlite3_column_int64(st, 8);

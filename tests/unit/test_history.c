@@ -49,11 +49,12 @@ static struct run *make_run(const char *label, const char *start, double v)
 
 static void test_kind(void **state)
 {
-	json_t *host = json_loads("{\"cpu\": {\"model\": \"AMD EPYC\", \"logical_cpus\": 2},"
-				  " \"memory\": {\"MemTotal\": 25276514304},"
-				  " \"gpu\": {\"devices\": [{\"name\": \"H200\"}, {\"name\": \"H200\"},"
-				  " {\"name\": \"L4\"}]}}",
-				  0, NULL);
+	json_t *host =
+		json_loads("{\"cpu\": {\"model\": \"AMD EPYC\", \"logical_cpus\": 2},"
+			   " \"memory\": {\"MemTotal\": 25276514304},"
+			   " \"gpu\": {\"devices\": [{\"name\": \"H200\"}, {\"name\": \"H200\"},"
+			   " {\"name\": \"L4\"}]}}",
+			   0, NULL);
 	char *k = history_kind(host);
 
 	assert_string_equal(k, "AMD EPYC | 2 CPUs | 24 GiB | 2x H200 | 1x L4");
@@ -89,9 +90,9 @@ static void test_runs(void **state)
 	run_free(back);
 	assert_null(history_get(h, 9));
 	/* trend: one series per label set, in time order; --limit keeps the newest */
-	assert_int_equal(history_trend(h, "cpu.x", "bw", "threads=1", NULL, NULL, 0, &p, &n, &unit,
-				       &better),
-			 0);
+	assert_int_equal(
+		history_trend(h, "cpu.x", "bw", "threads=1", NULL, NULL, 0, &p, &n, &unit, &better),
+		0);
 	assert_int_equal(n, 2);
 	assert_int_equal(p[0].run_id, 1);
 	assert_true(p[1].median > 12 && p[1].median < 12.1);
@@ -100,9 +101,9 @@ static void test_runs(void **state)
 	history_points_free(p, n);
 	free(unit);
 	free(better);
-	assert_int_equal(history_trend(h, "cpu.x", "bw", "threads=*", NULL, NULL, 1, &p, &n, &unit,
-				       &better),
-			 0);
+	assert_int_equal(
+		history_trend(h, "cpu.x", "bw", "threads=*", NULL, NULL, 1, &p, &n, &unit, &better),
+		0);
 	assert_int_equal(n, 2); /* the newest of each of two series */
 	assert_int_equal(p[0].run_id, 2);
 	assert_int_equal(p[1].run_id, 2);
