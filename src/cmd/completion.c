@@ -102,9 +102,11 @@ static void bash_values(FILE *f, const struct command *const *cmds, size_t n)
 }
 
 static const char bash_helpers[] =
-	"_mempath_files() { compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- \"$cur\")); "
+	"_mempath_files() { compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "
+	"\"$cur\")); "
 	"}\n"
-	"_mempath_dirs() { compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- \"$cur\")); "
+	"_mempath_dirs() { compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "
+	"\"$cur\")); "
 	"}\n"
 	"# _mempath_list WORDS PREFIX: a comma-separated list, completed after its last comma\n"
 	"_mempath_list() {\n"
@@ -137,7 +139,8 @@ static void bash_positional(FILE *f, const struct command *const *cmds, size_t n
 			fputs(" _mempath_files ;;\n", f);
 			break;
 		case POS_PROBE:
-			fputs(" if [ \"$2\" -eq 0 ]; then COMPREPLY=($(compgen -W \"$_mempath_probes\" "
+			fputs(" if [ \"$2\" -eq 0 ]; then COMPREPLY=($(compgen -W "
+			      "\"$_mempath_probes\" "
 			      "-- \"$cur\")); else _mempath_probe_word \"$3\"; fi ;;\n",
 			      f);
 			break;
@@ -147,12 +150,14 @@ static void bash_positional(FILE *f, const struct command *const *cmds, size_t n
 			      f);
 			break;
 		case POS_COMMAND:
-			fputs(" if [ \"$2\" -eq 0 ]; then COMPREPLY=($(compgen -c -- \"$cur\")); else "
+			fputs(" if [ \"$2\" -eq 0 ]; then COMPREPLY=($(compgen -c -- \"$cur\")); "
+			      "else "
 			      "_mempath_files; fi ;;\n",
 			      f);
 			break;
 		case POS_SUBS:
-			fputs("\n\t\tif [ \"$2\" -eq 0 ]; then\n\t\t\tCOMPREPLY=($(compgen -W \"", f);
+			fputs("\n\t\tif [ \"$2\" -eq 0 ]; then\n\t\t\tCOMPREPLY=($(compgen -W \"",
+			      f);
 			for (const struct subcommand *s = c->subs; s && s->name; s++)
 				fprintf(f, "%s%s", s == c->subs ? "" : " ", s->name);
 			fputs("\" -- \"$cur\"))\n\t\telse\n\t\t\tcase \"$3\" in\n", f);
@@ -205,7 +210,8 @@ static const char bash_main[] =
 	"\t\tcur=${cur#*=}\n"
 	"\t\t_mempath_value \"$cmd\" \"$opt\"\n"
 	"\t\tCOMPREPLY=(\"${COMPREPLY[@]/#/$opt=}\")\n"
-	"\telif [ $dashdash -eq 0 ] && [[ \" $(_mempath_takes \"$cmd\") \" == *\" $prev \"* ]]; then\n"
+	"\telif [ $dashdash -eq 0 ] && [[ \" $(_mempath_takes \"$cmd\") \" == *\" $prev \"* ]]; "
+	"then\n"
 	"\t\t_mempath_value \"$cmd\" \"$prev\"\n"
 	"\telif [ $dashdash -eq 0 ] && [[ $cur == -* ]]; then\n"
 	"\t\tCOMPREPLY=($(compgen -W \"$(_mempath_opts \"$cmd\")\" -- \"$cur\"))\n"
@@ -316,7 +322,8 @@ static void zsh_positional(FILE *f, const struct command *c)
 		fputs(" \\\n\t\t'*:file:_files'", f);
 		break;
 	case POS_PROBE:
-		fputs(" \\\n\t\t'1:probe:_mempath_probe_name' '*:probe option:_mempath_probe_word'", f);
+		fputs(" \\\n\t\t'1:probe:_mempath_probe_name' '*:probe option:_mempath_probe_word'",
+		      f);
 		break;
 	case POS_NAMES:
 		fputs(" \\\n\t\t'1:command or probe:_mempath_name'", f);

@@ -113,7 +113,10 @@ has "mempath run --only cpu.wake,cpu.l" cpu.wake,cpu.latency
 has "mempath compare --format=h" html
 # --- zsh: no way to press TAB here; the script parses, loads as a
 # completion function, and names everything bash does
-command -v zsh >/dev/null 2>&1 || skip "no zsh here; the man page and bash checks passed"
+if ! command -v zsh >/dev/null 2>&1; then
+	echo "no zsh here: the zsh script is not checked (the man page and bash checks passed)"
+	exit 0
+fi
 zsh -n _mempath || fail "zsh cannot parse _mempath"
 mkdir fp && cp _mempath fp/
 zsh -f -c 'fpath=(./fp $fpath); autoload -U compinit; compinit -u -D; (( $+_comps[mempath] ))' ||
