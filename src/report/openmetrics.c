@@ -289,7 +289,7 @@ static void compare_row_om(struct om_set *s, const struct comparison *c,
 			   const struct compare_row *row)
 {
 	const char *kv[2 * MAX_PAIRS];
-	char names[MAX_PAIRS][72], name[256], idx[16], *help;
+	char names[MAX_PAIRS][72], name[256], idx[24], *help;
 	double factor;
 	const char *unit = om_unit(row->unit, &factor);
 	const struct run *a = c->legs[0].run;

@@ -113,7 +113,11 @@ static int insert_metrics(struct history *h, const struct run *r, int64_t id)
 			struct summary s;
 			char labels[512];
 
-			stats_summarize(m->samples, m->n_samples, &s);
+			/* a run read from a file has its summaries recomputed already */
+			if (m->summary.n == m->n_samples && m->n_samples > 0)
+				s = m->summary;
+			else
+				stats_summarize(m->samples, m->n_samples, &s);
 			metric_labels_str(m, labels, sizeof(labels));
 			sqlite3_bind_int64(st, 1, id);
 			bind_str(st, 2, r->probes[i].name);
