@@ -379,7 +379,8 @@ int proc_poll(struct proc *p)
 int proc_wait(struct proc *p)
 {
 	while (!step(p, 1000))
-		;
+		if (p->spec.tick)
+			p->spec.tick(p->spec.tick_ctx);
 	return p->status;
 }
 
@@ -507,12 +508,20 @@ static int json_child(void *argp, int fd)
 
 json_t *proc_json(json_t *(*fn)(void *arg), void *arg, double timeout_s, struct proc *p)
 {
+	return proc_json_tick(fn, arg, timeout_s, p, NULL, NULL);
+}
+
+json_t *proc_json_tick(json_t *(*fn)(void *arg), void *arg, double timeout_s, struct proc *p,
+		       void (*tick)(void *ctx), void *tick_ctx)
+{
 	struct json_call call = {fn, arg};
 	struct proc_spec s = {.fn = json_child,
 			      .arg = &call,
 			      .on_signal = PROC_SIG_STOP,
 			      .forward_as = SIGKILL,
-			      .timeout_s = timeout_s};
+			      .timeout_s = timeout_s,
+			      .tick = tick,
+			      .tick_ctx = tick_ctx};
 	struct proc mine;
 	json_t *j = NULL;
 	s.io[PROC_CHAN] = PROC_PIPE;

@@ -65,6 +65,10 @@ struct proc_spec {
 	int forward_as;	  /* the signal passed on; 0: the one that arrived */
 	double timeout_s; /* fork to stop; <= 0: none */
 	double grace_s;	  /* stopping: SIGTERM, SIGKILL grace_s later; 0: SIGKILL at once */
+	/* proc_wait() calls tick(tick_ctx) at least every 200 ms while it waits
+	 * (a status line's redraw); NULL: none */
+	void (*tick)(void *ctx);
+	void *tick_ctx;
 };
 
 struct proc {
@@ -114,6 +118,9 @@ int proc_ready(struct proc *p, double timeout_s, char *msg, size_t len);
  * may crash). With p, the child's status, rusage and times are left there
  * (p->pid 0: it could not start, error printed); proc_free(p) after. */
 json_t *proc_json(json_t *(*fn)(void *arg), void *arg, double timeout_s, struct proc *p);
+/* The same, calling tick(tick_ctx) while it waits (struct proc_spec). */
+json_t *proc_json_tick(json_t *(*fn)(void *arg), void *arg, double timeout_s, struct proc *p,
+		       void (*tick)(void *ctx), void *tick_ctx);
 
 /* Catches SIGINT, SIGTERM and SIGHUP without SA_RESTART (a blocking call
  * returns EINTR, so loops notice at once). */

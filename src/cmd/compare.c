@@ -37,7 +37,8 @@ static const struct arg compare_args[] = {
 	ARG_FLAG("allow-diff", 0, struct compare_cmd_opts, allow_diff,
 		 "give verdicts even when other knobs differ"),
 	ARG_CHOICE("format", 0, struct compare_cmd_opts, format, "F", "term|md|json|html",
-		   "term (default), md (findings-table layout), json or html"),
+		   "term (default), md (a table: a column per leg, a verdict per\n"
+		   "metric), json (for 'report' later) or html (tables and a plot)"),
 	ARG_STR("output", 'o', struct compare_cmd_opts, out, "FILE",
 		"write the report to FILE instead of stdout"),
 	ARG_FLAG("fail-on-loss", 0, struct compare_cmd_opts, fail_on_loss,
@@ -102,6 +103,7 @@ out:
 }
 
 const struct command command_compare = {
+	.pos = POS_FILES,
 	.name = "compare",
 	.summary = "per-metric verdicts of A/B/A' results files",
 	.synopsis = "A.json B.json [A2.json ...]",
@@ -109,11 +111,12 @@ const struct command command_compare = {
 		 "that the baseline did not drift. Metrics are joined on probe, metric, labels\n"
 		 "and probe options; each gets medians per leg, the change of B against A with a\n"
 		 "bootstrap 95% CI, a two-sided Mann-Whitney U p-value and a verdict: WIN, LOSS,\n"
-		 "~ (no difference beyond noise), UNSTABLE (A and A' differ enough to explain the\n"
-		 "change), VOID (an exact fact such as thp_backed or a probe's status differs),\n"
-		 "too few samples (< 6 per leg), fact (better=none) or missing. WIN/LOSS needs B\n"
-		 "to beat every A leg in one direction, significantly after Holm-Bonferroni, with\n"
-		 "the CI beyond max(1%, A-vs-A' gap, --threshold).\n",
+		 "~ (no difference beyond noise: NOWIN in the summary line and in JSON),\n"
+		 "UNSTABLE (A and A' differ enough to explain the change), VOID (an exact fact\n"
+		 "such as thp_backed or a probe's status differs), too few samples (< 6 per\n"
+		 "leg), fact (better=none) or missing. WIN/LOSS needs B to beat every A leg in\n"
+		 "one direction, significantly after Holm-Bonferroni, with the CI beyond\n"
+		 "max(1%, A-vs-A' gap, --threshold).\n",
 	.tail = "Exit status: 0 when compared (whatever the verdicts), 1 with --fail-on-loss and\n"
 		"a LOSS, 2 for bad input.\n",
 	.args = compare_args,

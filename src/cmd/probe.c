@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base/proc.h"
+#include "base/suggest.h"
 #include "base/util.h"
 #include "cmd/args.h"
 #include "exec/session.h"
@@ -51,6 +52,7 @@ static int probe_main(void *p, const struct cmd_line *l)
 	char **kvs = xcalloc((size_t)l->argc + o->opt.n + 1, sizeof(char *));
 	size_t n_kvs = 0;
 	struct session s;
+	char hint[96];
 	int rc = 0;
 	/* The probe's name first, then its name=value options. */
 	for (int i = 0; i < l->argc && !rc; i++) {
@@ -60,7 +62,8 @@ static int probe_main(void *p, const struct cmd_line *l)
 		else if (pr)
 			rc = error("unexpected argument '%s' (see 'mempath probe --help')", a);
 		else if (!(pr = probe_find(a)))
-			rc = error("unknown probe '%s' (see 'mempath list')", a);
+			rc = error("unknown probe '%s'%s (see 'mempath list')", a,
+				   suggest_phrase(probe_suggest(a), hint, sizeof(hint)));
 	}
 	for (size_t i = 0; i < o->opt.n; i++)
 		kvs[n_kvs++] = (char *)o->opt.v[i];
@@ -80,6 +83,7 @@ static int probe_main(void *p, const struct cmd_line *l)
 	}
 	report_format_parse(o->format, &fmt);
 	util_set_quiet(o->quiet);
+	session_show(&s, o->quiet, 0);
 	proc_signals_install();
 	if (session_begin(&s, l->all_argc, l->all_argv, o->label, NULL) != 0) {
 		run_free(s.run);
@@ -109,6 +113,7 @@ static unsigned probe_samples(const void *p)
 }
 
 const struct command command_probe = {
+	.pos = POS_PROBE,
 	.name = "probe",
 	.summary = "run one probe",
 	.synopsis = "NAME [name=value ...]",

@@ -120,7 +120,7 @@ int runner_run_probe(const struct probe *p, char *const *kvs, size_t n_kvs,
 	}
 	have_vm = vmstat_read(&before) == 0;
 	oom_before = kv_get(&before, "oom_kill", &oom_before_found);
-	j = proc_json(probe_child, &arg, timeout, &child);
+	j = proc_json_tick(probe_child, &arg, timeout, &child, o->tick, o->tick_ctx);
 	free(arg.opts);
 	if (child.pid <= 0) {
 		kv_free(&before);

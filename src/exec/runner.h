@@ -20,6 +20,10 @@ struct runner_opts {
 	uint64_t min_sample_ns;
 	int quick; /* apply the probe's quick_opts first */
 	int force;
+	/* called at least every 200 ms while the probe's child runs (the
+	 * session's status line); NULL: none */
+	void (*tick)(void *ctx);
+	void *tick_ctx;
 };
 
 void runner_opts_default(struct runner_opts *o);

@@ -28,13 +28,12 @@ int session_suite_valid(const char *suite)
 	return 0;
 }
 
-int session_suite_has(const char *suite, const struct probe *p, int gpu_present)
+int session_suite_has(const char *suite, const struct probe *p)
 {
-	int gpu_ok = !(p->flags & (PROBE_GPU | PROBE_P2P)) || gpu_present;
 	if (strcmp(suite, "quick") == 0)
-		return (p->flags & PROBE_QUICK) && gpu_ok;
+		return (p->flags & PROBE_QUICK) != 0;
 	if (strcmp(suite, "full") == 0)
-		return gpu_ok;
+		return 1;
 	if (strcmp(suite, "cpu") == 0)
 		return (p->flags & PROBE_CPU) != 0;
 	if (strcmp(suite, "gpu") == 0)
@@ -42,6 +41,12 @@ int session_suite_has(const char *suite, const struct probe *p, int gpu_present)
 	if (strcmp(suite, "p2p") == 0)
 		return (p->flags & PROBE_P2P) != 0;
 	return 0;
+}
+
+void session_show(struct session *s, int quiet, int streaming)
+{
+	s->show = quiet ? PROGRESS_QUIET : isatty(2) ? PROGRESS_LIVE : PROGRESS_LOG;
+	s->end_lines = !(streaming && isatty(1));
 }
 
 char *session_default_path(const char *label)
@@ -161,6 +166,10 @@ int session_begin(struct session *s, int argc, char **argv, const char *label, c
 	gpu = json_object_get(r->host, "gpu");
 	devices = gpu ? json_object_get(gpu, "devices") : NULL;
 	s->gpu_present = devices && json_is_array(devices) && json_array_size(devices) > 0;
+	s->gpu_absent = json_string_value(json_object_get(gpu, "unsupported"));
+	progress_begin(&s->pg, s->show, s->ropts.quick,
+		       json_string_value(json_object_get(r->host, "hostname")));
+	s->pg.end_lines = s->end_lines;
 	if (save(s) != 0) {
 		unlock_output(s);
 		return -1;
@@ -168,18 +177,77 @@ int session_begin(struct session *s, int argc, char **argv, const char *label, c
 	return 0;
 }
 
+char *session_not_here(const struct session *s, const struct probe *p)
+{
+	if (!(p->flags & (PROBE_GPU | PROBE_P2P)) || s->gpu_present)
+		return NULL;
+	return xasprintf("not run: no GPU here (%s)", s->gpu_absent ? s->gpu_absent : "none found");
+}
+
+/* The probes of the plan after the one starting now. */
+static void plan_rest(const struct session *s, const struct probe *p,
+		      const struct probe *const **rest, size_t *n)
+{
+	*rest = NULL;
+	*n = 0;
+	for (size_t i = 0; s->plan && i < s->n_plan; i++)
+		if (s->plan[i] == p) {
+			*rest = s->plan + i + 1;
+			*n = s->n_plan - i - 1;
+			return;
+		}
+}
+
+/* The probe's result is in the run and on disk: say so, then the caller's
+ * table. */
+static int probe_done(struct session *s, struct probe_result *res, int counts)
+{
+	struct probe_result *kept;
+	int rc;
+
+	progress_probe_end(&s->pg, status_name(res->status), res->reason, res->wall_s, counts);
+	run_take_probe(s->run, res);
+	rc = save(s);
+	kept = &s->run->probes[s->run->n_probes - 1];
+	if (s->on_probe)
+		s->on_probe(s, kept, s->on_probe_arg);
+	return rc;
+}
+
+int session_skip_probe(struct session *s, const struct probe *p, const char *why)
+{
+	struct probe_result res;
+	const struct probe *const *rest;
+	size_t n_rest;
+
+	s->done++;
+	s->pg.total = s->total ? s->total : s->done;
+	plan_rest(s, p, &rest, &n_rest);
+	progress_probe_start(&s->pg, p, rest, n_rest);
+	probe_result_init(&res, p->name);
+	probe_result_set_status(&res, STATUS_SKIP, "%s", why);
+	res.wall_s = 0;
+	return probe_done(s, &res, 0);
+}
+
 int session_run_probe(struct session *s, const struct probe *p, char *const *kvs, size_t n_kvs)
 {
 	struct probe_result res;
+	const struct probe *const *rest;
+	size_t n_rest;
+
 	s->done++;
-	progress("[%u/%u] %s ...", s->done, s->total ? s->total : s->done, p->name);
-	if (runner_run_probe(p, kvs, n_kvs, &s->ropts, &res) != 0)
+	s->pg.total = s->total ? s->total : s->done;
+	plan_rest(s, p, &rest, &n_rest);
+	progress_probe_start(&s->pg, p, rest, n_rest);
+	s->ropts.tick = progress_tick;
+	s->ropts.tick_ctx = &s->pg;
+	if (runner_run_probe(p, kvs, n_kvs, &s->ropts, &res) != 0) {
+		progress_clear(&s->pg);
 		return -1;
-	progress("[%u/%u] %s %s%s%s (%.1f s)", s->done, s->total ? s->total : s->done, p->name,
-		 status_name(res.status), res.reason ? ": " : "", res.reason ? res.reason : "",
-		 res.wall_s);
-	run_take_probe(s->run, &res);
-	return save(s);
+	}
+	/* the time of a run that skipped, failed or was cut short is no estimate */
+	return probe_done(s, &res, res.status == STATUS_OK && !proc_signal_received());
 }
 
 size_t session_failed(const struct session *s)
@@ -202,6 +270,7 @@ int session_end(struct session *s)
 	json_object_set_new(s->run->noise, "end", sysinfo_noise());
 	s->run->interrupted = proc_signal_received() != 0;
 	s->run->complete = 1;
+	progress_end(&s->pg);
 	rc = save(s);
 	unlock_output(s);
 	return rc;

@@ -132,6 +132,7 @@ static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o, 
 	uint64_t sink = 0;
 	unsigned total = ctx->warmups + ctx->reps;
 	double gib = (double)o->size_bytes / (double)(1u << 30);
+	progress("cpu.first_touch: pages=%s touch=%s", pl, tl);
 	first = ctx->res->n_metrics;
 	probe_add_metric(ctx->res, "touch_rate", UNIT_GIB_S, BETTER_HIGHER,
 			 "bytes mapped / time to fault them in", "pages", pl, "touch", tl, NULL);

@@ -43,5 +43,7 @@ extern const size_t probe_table_len;
 
 /* Probe by JSON name ("cpu.stream"), or NULL. */
 const struct probe *probe_find(const char *name);
+/* The probe a mistyped name most likely meant, or NULL. */
+const char *probe_suggest(const char *name);
 
 #endif

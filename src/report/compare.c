@@ -32,7 +32,7 @@ static void head_lines(const struct comparison *c, FILE *f, const char *strong)
 
 int report_compare_term(const struct comparison *c, FILE *f)
 {
-	size_t kw = 6, cw[COMPARE_MAX_LEGS];
+	size_t kw = 6, cw[COMPARE_MAX_LEGS], ciw = 18;
 	char buf[512], *line;
 	head_lines(c, f, "");
 	fputs("compare:", f);
@@ -53,8 +53,8 @@ int report_compare_term(const struct comparison *c, FILE *f)
 		fprintf(f, "Holm-Bonferroni over %zu metrics (controls separately), alpha %g\n",
 			report_compare_family(c), c->opts.alpha);
 	for (size_t i = 0; i < c->n_rows; i++)
-		if (strlen(c->rows[i].key) > kw)
-			kw = strlen(c->rows[i].key);
+		if (report_text_width(c->rows[i].key) > kw)
+			kw = report_text_width(c->rows[i].key);
 	if (kw > 64)
 		kw = 64;
 	for (size_t j = 0; j < c->n_legs; j++) {
@@ -65,16 +65,21 @@ int report_compare_term(const struct comparison *c, FILE *f)
 				cw[j] = strlen(buf);
 		}
 	}
-	fprintf(f, "\n%-*s", (int)kw, "metric");
+	for (size_t i = 0; i < c->n_rows; i++) {
+		report_compare_ci(&c->rows[i], buf, sizeof(buf));
+		ciw = strlen(buf) > ciw ? strlen(buf) : ciw;
+	}
+	fputc('\n', f);
+	report_put_column(f, "metric", kw, 0);
 	for (size_t j = 0; j < c->n_legs; j++)
 		fprintf(f, "  %*s", (int)cw[j], c->legs[j].name);
-	fprintf(f, "  %8s  %-18s  %8s  %s\n", "change", "95% CI", "p(adj)", "verdict");
+	fprintf(f, "  %8s  %-*s  %8s  %s\n", "change", (int)ciw, "95% CI", "p(adj)", "verdict");
 	for (size_t i = 0; i < c->n_rows; i++) {
 		const struct compare_row *row = &c->rows[i];
 		char chg[32], ci[48], p[32];
 		if (row->verdict == VERDICT_MISSING)
 			continue;
-		fprintf(f, "%-*s", (int)kw, row->key);
+		report_put_column(f, row->key, kw, 0);
 		for (size_t j = 0; j < c->n_legs; j++) {
 			report_compare_cell(c, row, j, buf, sizeof(buf), 0);
 			fprintf(f, "  %*s", (int)cw[j], buf);
@@ -83,7 +88,7 @@ int report_compare_term(const struct comparison *c, FILE *f)
 		report_compare_ci(row, ci, sizeof(ci));
 		report_compare_p(row->p_effect_adj, p, sizeof(p));
 		report_compare_verdict(row, 1, buf, sizeof(buf));
-		fprintf(f, "  %8s  %-18s  %8s  %s\n", chg, ci, p, buf);
+		fprintf(f, "  %8s  %-*s  %8s  %s\n", chg, (int)ciw, ci, p, buf);
 	}
 	for (size_t i = 0; i < c->n_rows; i++)
 		if (c->rows[i].verdict == VERDICT_MISSING)

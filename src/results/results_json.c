@@ -7,10 +7,12 @@
 #include "results/results_json.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/util.h"
 
@@ -472,113 +474,4 @@ struct run *run_from_json(json_t *j, const char *what)
 fail:
 	run_free(r);
 	return NULL;
-}
-
-int run_write_file(const struct run *r, const char *path)
-{
-	json_t *j = run_to_json(r);
-	char *text = json_dumps(j, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-	int rc;
-	json_decref(j);
-	if (!text)
-		return error("cannot serialise results for '%s'", path);
-	rc = write_file_atomic(path, text, strlen(text));
-	free(text);
-	return rc;
-}
-
-static json_t *load_whole(FILE *f, const char *path, json_error_t *err, char **text,
-			  size_t *text_len)
-{
-	size_t cap = 1 << 16, len = 0, n;
-	char *buf = xmalloc(cap);
-	json_t *j;
-	while ((n = fread(buf + len, 1, cap - len, f)) > 0) {
-		len += n;
-		if (len == cap) {
-			if (cap > RESULTS_MAX_FILE_BYTES) /* a pipe or a file that grew */
-				break;
-			cap *= 2;
-			buf = xrealloc(buf, cap);
-		}
-	}
-	if (ferror(f)) {
-		free(buf);
-		memset(err, 0, sizeof(*err));
-		snprintf(err->text, sizeof(err->text), "cannot read '%s'", path);
-		err->line = 1;
-		return NULL;
-	}
-	j = json_loadb(buf, len, JSON_REJECT_DUPLICATES, err);
-	if (j && text) {
-		buf = xrealloc(buf, len + 1);
-		buf[len] = '\0';
-		*text = buf;
-		*text_len = len;
-		return j;
-	}
-	free(buf);
-	return j;
-}
-
-json_t *results_load_file(const char *path)
-{
-	return results_load_file_text(path, NULL, NULL);
-}
-
-json_t *results_load_file_text(const char *path, char **text, size_t *text_len)
-{
-	json_error_t err;
-	json_t *j;
-	FILE *f = fopen(path, "r");
-	struct stat st;
-	if (!f) {
-		error("cannot open '%s': %s", path, strerror(errno));
-		return NULL;
-	}
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(f);
-		error("'%s' is a directory, not a results file", path);
-		return NULL;
-	}
-	/* a pipe is read to its end (<(ssh host cat run.json)); a device such
-	 * as /dev/zero has none */
-	if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISSOCK(st.st_mode)) {
-		fclose(f);
-		error("'%s' is a device, not a results file", path);
-		return NULL;
-	}
-	/* A file comes from elsewhere: what it may ask of this process is
-	 * bounded before it is parsed (parsed JSON takes several times its size). */
-	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
-	    (uint64_t)st.st_size > RESULTS_MAX_FILE_BYTES) {
-		fclose(f);
-		error("'%s' is %.0f MiB; results files over %.0f MiB are refused", path,
-		      (double)st.st_size / (1 << 20), (double)RESULTS_MAX_FILE_BYTES / (1 << 20));
-		return NULL;
-	}
-	/* the whole file, then one parse of the buffer, so the bytes can be
-	 * kept: fleet merge writes each node's run as its file had it */
-	j = load_whole(f, path, &err, text, text_len);
-	fclose(f);
-	/* jansson reports some allocation failures with no position and no text */
-	if (!j &&
-	    (json_error_code(&err) == json_error_out_of_memory || (err.line < 0 && !err.text[0])))
-		error("out of memory reading '%s' (a smaller file, or more memory or ulimit -v)",
-		      path);
-	else if (!j)
-		error("'%s' is not valid JSON (line %d, column %d): %s", path, err.line, err.column,
-		      err.text);
-	return j;
-}
-
-struct run *run_read_file(const char *path)
-{
-	json_t *j = results_load_file(path);
-	struct run *r;
-	if (!j)
-		return NULL;
-	r = run_from_json(j, path);
-	json_decref(j);
-	return r;
 }

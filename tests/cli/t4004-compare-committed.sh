@@ -62,6 +62,6 @@ cases | while IFS='|' read -r name legs opts files; do
 		done
 	done
 done || exit 1
-grep -q '"identity": \[' "$rw/docs/results/ab-thp-2026-11-30/leg-1-madvise.json" ||
+[ $make_golden = 1 ] || grep -q '"identity": \[' "$rw/docs/results/ab-thp-2026-11-30/leg-1-madvise.json" ||
 	fail "a rewritten file records no identity"
 exit 0

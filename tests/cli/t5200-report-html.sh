@@ -79,7 +79,7 @@ grep -q '^<p>summary: 1 WIN, 0 LOSS, 3 NOWIN, 0 UNSTABLE; geomean 1.046x .*(&gt;
 [ "$(grep -c '<circle class="v-loss"' ctl.html)" -eq 2 ] || fail "LOSS dots"
 grep -q '<line class="zero"' ctl.html || fail "no zero line"
 [ "$(grep -c '<rect class="band"' ctl.html)" -eq 6 ] || fail "threshold bands"
-grep -q '<text [^>]*>0%</text>' ctl.html || fail "axis has no 0% tick"
+grep -q '<text [^>]*>×1</text>' ctl.html || fail "the ratio axis has no ×1 tick"
 # without a moved control there is no warning
 "$MEMPATH" compare "$d/cmp-aa-1.json" "$d/cmp-effect-b.json" "$d/cmp-aa-3.json" --control 'cpu.first_touch,pages=thp' \
 	--format html >eff.html || fail "effect html"
