@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "base/proc.h"
+#include "base/reaper.h"
 #include "base/util.h"
 
 /* Keeps the last WORKLOAD_ERR_TAIL bytes seen. */
@@ -99,6 +100,7 @@ int workload_exec(char *const *argv, double timeout_s, int echo, struct workload
 	r->minflt = p.ru.ru_minflt;
 	r->majflt = p.ru.ru_majflt;
 	proc_free(&p);
+	r->left = reaper_end_left(r->left_names, sizeof(r->left_names));
 	return 0;
 }
 
@@ -295,6 +297,10 @@ void workload_record_iter(struct probe_result *p, const struct workload_iter *it
 		json_object_set_new(o, "stderr_tail", json_string(r->err_tail));
 	if (r->out_truncated)
 		json_object_set_new(o, "stdout_truncated", json_true());
+	if (r->left) /* only when it happened, so older files read the same */
+		json_object_set_new(o, "left_running",
+				    json_pack("{s:I, s:s}", "processes", (json_int_t)r->left,
+					      "names", r->left_names));
 	free(st);
 	if (!r->started) {
 		json_array_append_new(iters, o);
