@@ -18,6 +18,7 @@
 	PROBE(cpu_first_touch) \
 	PROBE(cpu_stream)      \
 	PROBE(cpu_latency)     \
+	PROBE(cpu_loaded)      \
 	PROBE(cpu_reach)       \
 	PROBE(cpu_blocks)      \
 	PROBE(cpu_cycler)      \
