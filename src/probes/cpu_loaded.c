@@ -246,8 +246,8 @@ static int run_step(struct loaded_job *j, int mix, uint32_t delay, json_t *curve
 static void record_placement(struct loaded_job *j)
 {
 	int chase = team_cpu(j->team, 0), *sib = NULL, shared = 0;
-	char *path = xasprintf("/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list",
-			       chase);
+	char *path =
+		xasprintf("/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", chase);
 	char *text = read_line_str(path), buf[256];
 	size_t n_sib = 0, off = 0;
 
@@ -266,11 +266,11 @@ static void record_placement(struct loaded_job *j)
 						i > 1 ? "," : " ", c);
 	}
 	probe_result_add_param(j->ctx->res, "injectors", buf);
-	probe_result_add_param(j->ctx->res, "injector_on_chase_core",
-			       !text ? "unknown (no thread_siblings_list)"
-			       : shared
-				       ? "yes: an SMT sibling of the chase injects (all cores taken)"
-				       : "no");
+	probe_result_add_param(
+		j->ctx->res, "injector_on_chase_core",
+		!text	 ? "unknown (no thread_siblings_list)"
+		: shared ? "yes: an SMT sibling of the chase injects (all cores taken)"
+			 : "no");
 	free(sib);
 	free(text);
 	free(path);
@@ -330,7 +330,8 @@ static int loaded_setup(struct probe_ctx *ctx, const struct loaded_opts *o, stru
 	}
 	for (unsigned i = 0; i < want; i++)
 		if (mem_map(&j->inj[i], inj, pages, 0)) {
-			probe_result_set_status(ctx->res, STATUS_FAIL, "cannot map injector buffers");
+			probe_result_set_status(ctx->res, STATUS_FAIL,
+						"cannot map injector buffers");
 			return PROBE_FAIL;
 		}
 	j->team = team_start(want + 1, NULL);

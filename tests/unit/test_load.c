@@ -36,8 +36,14 @@ static void test_delays(void **state)
 
 static void test_delays_bad(void **state)
 {
-	static const char *const bad[] = {"", ",", "-1", "x", "1x", "10000001", "auto,auto,1,2,3,4,5,6,"
-		"7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24"};
+	static const char *const bad[] = {"",
+					  ",",
+					  "-1",
+					  "x",
+					  "1x",
+					  "10000001",
+					  "auto,auto,1,2,3,4,5,6,"
+					  "7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24"};
 	uint32_t d[LOAD_MAX_STEPS];
 	size_t n = 0;
 	(void)state;
@@ -99,8 +105,8 @@ static void test_paced_kernels(void **state)
 	cpu_kern_paced(p, 8, CPU_MIX_R2W1, 0);
 	for (int l = 0; l < 8; l += 2)
 		for (int w = 0; w < 8; w++)
-			assert_int_equal(p[(l + 1) * 8 + w],
-					 (uint64_t)((l + 1) * 8 + w + 1) + (uint64_t)(l * 8 + w + 1));
+			assert_int_equal(p[(l + 1) * 8 + w], (uint64_t)((l + 1) * 8 + w + 1) +
+								     (uint64_t)(l * 8 + w + 1));
 	/* read changes nothing */
 	memset(p, 7, 64 * 8);
 	cpu_kern_paced(p, 8, CPU_MIX_READ, 1);
@@ -112,8 +118,8 @@ static void test_paced_kernels(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_delays),	  cmocka_unit_test(test_delays_bad),
-		cmocka_unit_test(test_sms),	  cmocka_unit_test(test_mix_bytes),
+		cmocka_unit_test(test_delays),	      cmocka_unit_test(test_delays_bad),
+		cmocka_unit_test(test_sms),	      cmocka_unit_test(test_mix_bytes),
 		cmocka_unit_test(test_paced_kernels),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
