@@ -483,8 +483,8 @@ static int stream_run(struct probe_ctx *ctx, const void *opts)
 
 const struct probe probe_cpu_stream = {
 	.name = "cpu.stream",
-	.summary = "STREAM-style read/write/copy/triad bandwidth, pinned threads, temporal and "
-		   "nt stores",
+	.summary = "STREAM-style read/write/copy/triad and libc memcpy bandwidth, pinned threads, "
+		   "temporal and nt stores, best sample beside the median",
 	.flags = PROBE_CPU | PROBE_QUICK,
 	.opts = stream_opt_rows,
 	.opts_size = sizeof(struct stream_opts),
