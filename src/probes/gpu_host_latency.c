@@ -58,6 +58,7 @@ struct ghl {
 	uint64_t *dev; /* the chain as the device addresses it */
 	uint64_t steps, nodes;
 	unsigned long long *pos;
+	int prefetch; /* cudaMemPrefetchAsync works here (concurrent managed access) */
 };
 
 static int enqueue(void *arg, unsigned k, struct CUstream_st *s, uint64_t iters)
@@ -140,9 +141,10 @@ static void free_chain(int m, struct mem_buf *map, void *mem)
 		gpu->free(mem);
 }
 
-/* Managed: one untimed-by-the-loop pass over the whole chain moves its
- * pages (GPU faults), timed on its own; then a prefetch makes sure every page
- * is on the GPU whatever the driver's migration policy. */
+/* Managed: one pass over the whole chain, outside the timing loop, moves
+ * its pages (GPU faults) and is timed on its own; then a prefetch, where the
+ * device has concurrent managed access (elsewhere pages move at launch),
+ * makes sure every page is on the GPU whatever the migration policy. */
 static int migrate(struct probe_ctx *ctx, struct ghl *g, void *mem, uint64_t bytes,
 		   const char *oname, const char *size)
 {
@@ -154,7 +156,7 @@ static int migrate(struct probe_ctx *ctx, struct ghl *g, void *mem, uint64_t byt
 	if (gpu->event_create(&e0) || gpu->event_create(&e1) || gpu->event_record(e0, NULL) ||
 	    GPU_CHECK(gpu->launch_chase(g->dev, g->nodes, (uint64_t *)g->pos, NULL)) ||
 	    gpu->event_record(e1, NULL) || gpu->event_elapsed_ns(e0, e1, &ns) ||
-	    gpu->prefetch_async(mem, bytes, 1, NULL) || gpu->device_sync())
+	    (g->prefetch && gpu->prefetch_async(mem, bytes, 1, NULL)) || gpu->device_sync())
 		goto out;
 	metric_add_sample(probe_add_metric(ctx->res, "first_pass_latency", UNIT_NS, BETTER_LOWER,
 					   "ns per load of the first GPU pass over a managed chain "
@@ -236,6 +238,7 @@ static int ghl_run(struct probe_ctx *ctx, const void *opts)
 	gpu->clear_error(); /* attributes an older driver lacks */
 	opt_format_size(o->size_bytes, size, sizeof(size));
 	probe_result_add_param(ctx->res, "gpu", props.name);
+	g.prefetch = props.concurrent_managed > 0;
 	snprintf(buf, sizeof(buf), "%d", props.concurrent_managed);
 	probe_result_add_param(ctx->res, "concurrent_managed_access", buf);
 	probe_result_add_param(ctx->res, "addressing", gpu_addressing_mode(&props));
