@@ -41,7 +41,7 @@ BIN := $(BUILD)/mempath
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all run test test-plain test-asan bench deps check-style check-layers check-size format clean fuzz
+.PHONY: all run test test-plain test-asan bench bench-gpu deps check-style check-layers check-size format clean fuzz
 
 all: $(BIN)
 
@@ -94,6 +94,10 @@ test-asan:
 bench: $(BIN)
 	@sh tools/bench.sh $(BIN)
 	@sh tools/bench-compare.sh $(BIN)
+
+# GPU latencies beside nvbandwidth's latency tests (NVBANDWIDTH or one on PATH).
+bench-gpu: $(BIN)
+	@sh tools/bench-gpu.sh $(BIN)
 
 # Includes and calls point one way, from commands down to the results model
 # (tools/layers); no two modules reach each other.
