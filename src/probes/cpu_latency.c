@@ -265,16 +265,16 @@ static char *translation_check(struct probe_ctx *ctx, size_t idx[2][C_N], const 
 				 "ns (within 20%%)",
 				 size_label, cost, saving);
 	return xasprintf(
-		"size %s: translation_cost %.1f ns vs thp_saving %.1f ns (%+.0f%%): on THP the "
-		"random order is still %.1f ns slower than the local one (2 MiB translation "
-		"over the size%s, or locality the local order keeps) and the local order is "
-		"%.1f ns slower on 4 KiB than on THP pages (its own 4 KiB translation, which "
-		"thp_saving counts and translation_cost does not)",
-		size_label, cost, saving, saving != 0 ? 100.0 * (cost - saving) / saving : 0.0, a,
-		vm ? "; this CPU reports a hypervisor, so huge guest pages can still miss in the "
-		     "host's nested page walk"
-		   : "",
-		b);
+		"size %s: translation_cost %.1f ns vs thp_saving %.1f ns: on THP pages the random "
+		"order is %.1f ns %s than the local one (what huge pages leave: 2 MiB "
+		"translation over the size, or locality the local order keeps%s), and the local "
+		"order is %.1f ns %s on 4 KiB pages than on THP (%s)",
+		size_label, cost, saving, a >= 0 ? a : -a, a >= 0 ? "slower" : "faster",
+		vm ? "; the CPU reports a hypervisor, so the host's page walk too" : "",
+		b >= 0 ? b : -b, b >= 0 ? "slower" : "faster",
+		b >= 0 ? "its own 4 KiB translation, which thp_saving counts and translation_cost "
+			 "does not"
+		       : "no translation cost of its own: noise or placement");
 }
 
 /* Measures one chain at one size; returns its metric index or SIZE_MAX. */
