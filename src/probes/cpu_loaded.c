@@ -7,7 +7,7 @@
  *   measured cache knee (THP by default); the injectors, pinned one per core before any SMT
  *   sibling, step through buffers of their own (first-touched by themselves) with `delay` spins
  *   of an empty loop after every line; each chase sample is paired with the lines the injectors
- *   moved during it.
+ *   moved during it and with the share of it the chase thread was on a CPU (chase_on_cpu).
  * why this way: a decode step is exactly this: weights streaming while a gather waits, so the
  *   latency a kernel sees is the loaded one, not the idle figure. Every mix reads a line before
  *   it writes it, so its traffic is the stated mix with no hidden write-allocate read; the
@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/util.h"
 #include "kit/cpu_kernels.h"
@@ -86,12 +87,21 @@ struct loaded_job {
 	int idle;
 	int stop, ready;
 	struct progress *prog;
-	/* injected GB/s during each chase call, in order */
-	double *bw;
+	/* per chase call, in order: injected GB/s, and the share of the call's
+	 * wall time the chase thread was on a CPU */
+	double *bw, *on_cpu;
 	size_t n_bw, cap_bw;
 };
 
 static volatile uintptr_t loaded_sink;
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 static uint64_t injected_lines(struct loaded_job *j)
 {
@@ -107,7 +117,7 @@ static uint64_t injected_lines(struct loaded_job *j)
 static int chase_op(void *arg, uint64_t iters)
 {
 	struct loaded_job *j = arg;
-	uint64_t l0 = injected_lines(j), t0 = time_now_ns(), t1;
+	uint64_t l0 = injected_lines(j), c0 = thread_cpu_ns(), t0 = time_now_ns(), t1, c1;
 	void **p = j->cur;
 
 	for (uint64_t i = 0; i < iters; i++) {
@@ -116,12 +126,15 @@ static int chase_op(void *arg, uint64_t iters)
 			p = (void **)*p;
 	}
 	t1 = time_now_ns();
+	c1 = thread_cpu_ns();
 	j->cur = p;
 	loaded_sink = (uintptr_t)p;
 	if (j->n_bw == j->cap_bw) {
 		j->cap_bw = j->cap_bw ? 2 * j->cap_bw : 64;
 		j->bw = xrealloc(j->bw, j->cap_bw * sizeof(*j->bw));
+		j->on_cpu = xrealloc(j->on_cpu, j->cap_bw * sizeof(*j->on_cpu));
 	}
+	j->on_cpu[j->n_bw] = 100.0 * (double)(c1 - c0) / (double)(t1 > t0 ? t1 - t0 : 1);
 	/* bytes per ns is GB/s */
 	j->bw[j->n_bw++] = (double)(injected_lines(j) - l0) * cpu_mix_bytes_per_line(j->mix) /
 			   (double)(t1 > t0 ? t1 - t0 : 1);
@@ -186,14 +199,27 @@ static void build_chain(struct mem_buf *b)
 	free(next);
 }
 
+/* The values of measure_op's last calls into m: its warm-ups, then its
+ * samples (the calibration's calls come before them). */
+static void add_recent(struct probe_ctx *ctx, struct metric *m, const double *v, size_t n)
+{
+	unsigned total = ctx->warmups + ctx->reps;
+
+	for (size_t i = n >= total ? n - total : 0, k = 0; i < n; i++, k++) {
+		if (k < ctx->warmups)
+			metric_add_warmup(m, v[i]);
+		else
+			metric_add_sample(m, v[i]);
+	}
+}
+
 /* Measures one step and records its metrics; returns 0 or -1. */
 static int run_step(struct loaded_job *j, int mix, uint32_t delay, json_t *curve)
 {
 	struct probe_ctx *ctx = j->ctx;
 	const char *mname = delay == LOAD_IDLE ? "none" : cpu_mix_name((enum cpu_mix)mix);
-	unsigned total = ctx->warmups + ctx->reps;
 	char dname[16];
-	struct metric *bw;
+	struct metric *bw, *on;
 
 	if (delay == LOAD_IDLE)
 		snprintf(dname, sizeof(dname), "idle");
@@ -217,6 +243,13 @@ static int run_step(struct loaded_job *j, int mix, uint32_t delay, json_t *curve
 		return -1;
 	}
 	metric_summarize(&ctx->res->metrics[j->lat_idx]);
+	/* Verify the mechanism: a chase that was off its CPU (other work on a
+	 * shared machine) reads scheduling, not memory. */
+	on = probe_add_metric(ctx->res, "chase_on_cpu", UNIT_PCT, BETTER_NONE,
+			      "share of each chase sample's wall time its thread was on a CPU "
+			      "(CLOCK_THREAD_CPUTIME_ID); below ~95% the latency holds preemption",
+			      "mix", mname, "delay", dname, NULL);
+	add_recent(ctx, on, j->on_cpu, j->n_bw);
 	if (j->idle) {
 		json_object_set_new(curve, "idle_ns",
 				    json_real(ctx->res->metrics[j->lat_idx].summary.median));
@@ -226,13 +259,7 @@ static int run_step(struct loaded_job *j, int mix, uint32_t delay, json_t *curve
 			      "bytes the injectors moved during each chase sample: lines read + "
 			      "lines written, 64 B each (GB = 1e9)",
 			      "mix", mname, "delay", dname, NULL);
-	/* measure_op's last calls are its warm-ups, then its samples */
-	for (size_t i = j->n_bw >= total ? j->n_bw - total : 0, k = 0; i < j->n_bw; i++, k++) {
-		if (k < ctx->warmups)
-			metric_add_warmup(bw, j->bw[i]);
-		else
-			metric_add_sample(bw, j->bw[i]);
-	}
+	add_recent(ctx, bw, j->bw, j->n_bw);
 	metric_summarize(bw);
 	json_array_append_new(json_object_get(curve, mname),
 			      json_pack("{s:s,s:f,s:f}", "delay", dname, "injected_gbs",
@@ -358,6 +385,7 @@ static void loaded_free(struct loaded_job *j)
 	free(j->inj);
 	free(j->prog);
 	free(j->bw);
+	free(j->on_cpu);
 }
 
 static int loaded_run(struct probe_ctx *ctx, const void *opts)

@@ -19,6 +19,9 @@ for m in read r1w1; do
 	awk -v b="$bw" 'BEGIN { exit !(b > 0) }' || fail "mix=$m at full speed moved $bw GB/s"
 done
 grep -q '"curve": {' ld.json || fail "no curve in extra"
+# the chase's on-CPU share is recorded for every step, idle too (a share, not a speed)
+on=$(csv_value ld.json cpu.loaded chase_on_cpu "mix=none,delay=idle")
+awk -v o="$on" 'BEGIN { exit !(o > 0 && o <= 101) }' || fail "chase_on_cpu at idle: '$on'"
 # one injector when asked for one
 "$MEMPATH" probe cpu.loaded size=16M inject=4M injectors=1 delays=idle --reps 2 --warmups 0 \
 	-o one.json >one.txt 2>&1 || fail "injectors=1 failed: $(tail -n 3 one.txt)"
