@@ -70,7 +70,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all run test test-plain test-asan bench deps check-style check-layers check-size format clean fuzz \
+.PHONY: all run test test-plain test-asan bench bench-gpu deps check-style check-layers check-size format clean fuzz \
 	install uninstall
 
 all: $(BIN)
@@ -141,6 +141,10 @@ bench: $(BIN)
 	@sh tools/bench-compare.sh $(BIN)
 	@sh tools/bench-fleet.sh $(BIN)
 	@sh tools/bench-history.sh $(BIN)
+
+# GPU latencies beside nvbandwidth's latency tests (NVBANDWIDTH or one on PATH).
+bench-gpu: $(BIN)
+	@sh tools/bench-gpu.sh $(BIN)
 
 # Includes and calls point one way, from commands down to the results model
 # (tools/layers); no two modules reach each other.

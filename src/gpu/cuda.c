@@ -411,5 +411,7 @@ const struct gpu_backend gpu_backend_cuda = {
 	.launch_blocks = gpu_launch_blocks,
 	.launch_chain_build = gpu_launch_chain_build,
 	.launch_chase = gpu_launch_chase,
+	.launch_load_read = gpu_launch_load_read,
+	.launch_chase_loaded = gpu_launch_chase_loaded,
 	.hold_memory = cuda_hold_memory,
 };
