@@ -47,6 +47,15 @@ static int same_probe(const struct compare_row *a, const struct compare_row *b)
 }
 
 /* MISSING and VOID from probe status; VOID from expected-exact facts. */
+/* Did r run a probe of this name (with other identity options)? */
+static int ran_by_name(const struct run *r, const char *name)
+{
+	for (size_t i = 0; i < r->n_probes; i++)
+		if (strcmp(r->probes[i].name, name) == 0)
+			return 1;
+	return 0;
+}
+
 static void check_presence(struct comparison *c)
 {
 	for (size_t i = 0; i < c->n_rows; i++) {
@@ -69,7 +78,10 @@ static void check_presence(struct comparison *c)
 			if (!row->m[j])
 				set_verdict(row, VERDICT_MISSING,
 					    xasprintf("%s in %s",
-						      row->pr[j] ? "absent" : "probe not run",
+						      row->pr[j] ? "absent"
+						      : ran_by_name(c->legs[j].run, row->probe)
+							      ? "probe run with other options"
+							      : "probe not run",
 						      c->legs[j].name));
 	}
 	for (size_t i = 0; i < c->n_rows; i++) {
