@@ -249,13 +249,11 @@ static void family_of(const char *probe, const char *metric, enum unit u, const 
 			  desc && *desc ? ": " : "", desc && *desc ? desc : metric, unit_name(u));
 }
 
-int report_openmetrics(const struct run *r, FILE *f)
+/* Every metric of r with counted samples, in its probe metric's family,
+ * labelled with its labels and the extra pairs. */
+static void run_samples(struct om_set *s, const struct run *r, const char *const *extra,
+			size_t n_extra)
 {
-	struct om_set *s = om_set_new();
-	const char *host = r->host ? json_string_value(json_object_get(r->host, "hostname")) : NULL;
-	const char *extra[4] = {"host", host ? host : "", "label", r->label ? r->label : ""};
-	int rc;
-
 	for (size_t i = 0; i < r->n_probes; i++) {
 		const struct probe_result *p = &r->probes[i];
 
@@ -271,13 +269,66 @@ int report_openmetrics(const struct run *r, FILE *f)
 			stats_summarize(m->samples, m->n_samples, &sum);
 			if (sum.n == 0)
 				continue; /* no counted sample: absent, never 0 */
-			n = label_pairs(m->labels, m->n_labels, extra, r->label ? 2 : 1, kv, names,
+			n = label_pairs(m->labels, m->n_labels, extra, n_extra, kv, names,
 					MAX_PAIRS);
 			family_of(p->name, m->name, m->unit, m->desc, name, sizeof(name), &help);
 			om_add(s, name, unit, help, kv, n, sum.median * factor);
 			free(help);
 		}
 	}
+}
+
+int report_openmetrics(const struct run *r, FILE *f)
+{
+	struct om_set *s = om_set_new();
+	const char *host = r->host ? json_string_value(json_object_get(r->host, "hostname")) : NULL;
+	const char *extra[4] = {"host", host ? host : "", "label", r->label ? r->label : ""};
+	int rc;
+
+	run_samples(s, r, extra, r->label ? 2 : 1);
+	rc = om_write(s, f);
+	om_set_free(s);
+	return rc;
+}
+
+int report_fleet_openmetrics(const struct fleet *fl, FILE *f)
+{
+	struct om_set *s = om_set_new();
+	size_t flagged = 0;
+	int rc;
+
+	for (size_t i = 0; i < fl->n_nodes; i++) {
+		const struct fleet_node *nd = &fl->nodes[i];
+		char group[24];
+		const char *extra[6] = {"host", nd->host ? nd->host : "", "node", nd->name, "group",
+					group};
+
+		snprintf(group, sizeof(group), "%zu", nd->group + 1);
+		if (nd->run)
+			run_samples(s, nd->run, extra, 2);
+		om_add(s, "mempath_fleet_node_flagged", "",
+		       "1 when the node is flagged (an outlier among its peers, a failed "
+		       "reference check or a failed probe), else 0",
+		       extra, 3, nd->n_flags > 0);
+		om_add(s, "mempath_fleet_node_flags", "", "the node's flagged metrics and probes",
+		       extra, 3, (double)nd->n_flags);
+		flagged += nd->n_flags > 0;
+		for (size_t k = 0; k < nd->n_checks; k++) {
+			const struct fleet_check *c = &nd->checks[k];
+			const char *kv[10] = {
+				"host",	 extra[1], "node",  nd->name, "reference",
+				c->kind, "path",   c->path, "status", check_status_name(c->status)};
+
+			om_add(s, "mempath_fleet_check", "",
+			       "each reference check of each node, its status as a label (value "
+			       "always 1)",
+			       kv, 5, 1);
+		}
+	}
+	om_add(s, "mempath_fleet_nodes", "", "nodes in the fleet file", NULL, 0,
+	       (double)fl->n_nodes);
+	om_add(s, "mempath_fleet_flagged_nodes", "", "nodes with at least one flag", NULL, 0,
+	       (double)flagged);
 	rc = om_write(s, f);
 	om_set_free(s);
 	return rc;

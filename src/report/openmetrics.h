@@ -5,7 +5,7 @@
  * bytes_per_second, ...), the median of the counted samples, labelled with
  * the metric's labels, host and label; HELP, TYPE and UNIT lines; # EOF.
  *
- * Other kinds of file write through the same set (om_add, om_write): a
+ * Comparisons and fleets write through the same set (om_add, om_write): a
  * family's samples must be contiguous and a label set appear once, which
  * the set sees to, whatever order they are added in. */
 #ifndef MEMPATH_REPORT_OPENMETRICS_H
@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "results/fleet.h"
 #include "results/results.h"
 #include "verdict/comparison.h"
 
@@ -40,5 +41,9 @@ void om_name(const char *s, char *buf, size_t len);
 
 int report_openmetrics(const struct run *r, FILE *f);
 int report_compare_openmetrics(const struct comparison *c, FILE *f);
+/* A fleet: every node's medians in the probe metrics' families, labelled
+ * with the node (and its host and group); per node whether it is flagged
+ * and each reference check's status; the counts of nodes. */
+int report_fleet_openmetrics(const struct fleet *fl, FILE *f);
 
 #endif

@@ -128,6 +128,7 @@ int report_fleet_write(const struct fleet *fl, enum report_format fmt, FILE *f)
 	return fmt == REPORT_TERM || fmt == REPORT_MD ? report_fleet_text(fl, fmt, f)
 	       : fmt == REPORT_JSON		      ? fleet_write(fl, f)
 	       : fmt == REPORT_CSV		      ? report_fleet_csv(fl, f)
+	       : fmt == REPORT_OPENMETRICS	      ? report_fleet_openmetrics(fl, f)
 						      : report_fleet_html(fl, f);
 }
 

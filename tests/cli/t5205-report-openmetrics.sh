@@ -1,4 +1,4 @@
-# reports: 'report --format openmetrics' of a run and of a comparison is read
+# reports: 'report --format openmetrics' of a run, a comparison and a fleet is read
 # by a real OpenMetrics parser (python3-prometheus-client) and by the
 # Prometheus text parser that node_exporter's textfile collector uses: one
 # gauge family per probe metric named mempath_<probe>_<metric>_<base unit>,
@@ -27,6 +27,20 @@ awk -v m="$med" -v g="$got" 'BEGIN { r = g / (m * 1073741824); exit !(r > 0.999 
 grep -q '^mempath_compare_change_ratio{.*probe="cpu.stream"' cmp.prom || fail "no change ratio: $(cat cmp.prom)"
 grep -q '^mempath_compare_verdict{.*verdict="win".*} 1$' cmp.prom || fail "no WIN verdict: $(grep verdict cmp.prom)"
 grep -q 'leg="2",variant="B"' cmp.prom || fail "no B leg's median"
+# a fleet: each node's medians labelled with the node, whether it is
+# flagged, its reference checks, the counts
+for n in 1 2; do
+	sed "s/\"hostname\": \"fixture\"/\"hostname\": \"node$n\"/" "$d/cmp-aa-1.json" >n$n.json
+done
+"$MEMPATH" fleet merge n1.json n2.json -o fl.json >/dev/null 2>&1
+[ -s fl.json ] || fail "fleet merge wrote nothing"
+"$MEMPATH" report fl.json --format openmetrics >fleet.prom
+[ "$(tail -n 1 fleet.prom)" = "# EOF" ] || fail "fleet: the last line is not '# EOF'"
+grep -q '^mempath_fleet_nodes 2$' fleet.prom || fail "no node count: $(grep fleet_nodes fleet.prom)"
+grep -q '^mempath_fleet_node_flagged{host="node2",node="node2",group="1"} [01]$' fleet.prom ||
+	fail "no flagged gauge for n2: $(grep node_flagged fleet.prom)"
+grep -q '^mempath_cpu_first_touch_touch_rate_bytes_per_second{pages="4k",touch="write",host="node1",node="node1"} ' fleet.prom ||
+	fail "no node median: $(grep touch_rate fleet.prom | head -3)"
 # quotes, a backslash and a newline in a label value and the run's label
 sed -e 's|"label": "stock"|"label": "say \\"hi\\" \\\\ there\\nnext"|' \
 	-e 's|"pages": "thp", "touch": "write"}|"pages": "t\\"h\\\\p", "touch": "write"}|' \
@@ -40,7 +54,7 @@ for p in python3 /usr/bin/python3; do
 	fi
 done
 [ -n "$py" ] || skip "no python3 with prometheus_client here (apt-get install python3-prometheus-client); the text checks passed"
-"$py" - run.prom cmp.prom q.prom <<'PY' || fail "a parser refused the text"
+"$py" - run.prom cmp.prom q.prom fleet.prom <<'PY' || fail "a parser refused the text"
 import sys
 from prometheus_client.openmetrics.parser import text_string_to_metric_families as om
 from prometheus_client.parser import text_string_to_metric_families as prom
@@ -55,7 +69,10 @@ for path in sys.argv[1:]:
         assert re.match(r"^mempath_[a-z0-9_]+$", f.name), f.name
         assert f.documentation, (path, f.name, "no HELP")
         for s in f.samples:
-            if not f.name.startswith("mempath_compare_"):
+            if path == "fleet.prom":
+                if f.name not in ("mempath_fleet_nodes", "mempath_fleet_flagged_nodes"):
+                    assert "host" in s.labels and "node" in s.labels, (path, s)
+            elif not f.name.startswith("mempath_compare_"):
                 assert "host" in s.labels and "label" in s.labels, (path, s)
     if path == "q.prom":
         labels = [s.labels for f in fams for s in f.samples]
