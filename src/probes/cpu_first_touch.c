@@ -129,8 +129,8 @@ static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o, 
 	struct metric *rate, *faults, *thp;
 	size_t first;
 	struct mem_buf b;
-	uint64_t sink = 0;
-	unsigned total = ctx->warmups + ctx->reps;
+	uint64_t sink = 0, t_first = 0;
+	int mapped = 0;
 	double gib = (double)o->size_bytes / (double)(1u << 30);
 	first = ctx->res->n_metrics;
 	probe_add_metric(ctx->res, "touch_rate", UNIT_GIB_S, BETTER_HIGHER,
@@ -144,16 +144,27 @@ static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o, 
 	rate = &ctx->res->metrics[first];
 	faults = &ctx->res->metrics[first + 1];
 	thp = &ctx->res->metrics[first + 2];
-	for (unsigned i = 0; i < total; i++) {
+	/* warm-ups, then counted samples while measure_more() wants them (a
+	 * count, or --reps auto on the touch rate); the last buffer stays
+	 * mapped for the random pass */
+	for (unsigned i = 0;; i++) {
 		struct smaps_info si;
 		long f0, f1;
 		uint64_t t0, dt;
 		int rc, smaps_ok;
+		if (i == ctx->warmups)
+			t_first = time_now_ns();
+		if (i >= ctx->warmups && !measure_more(ctx, rate, i - ctx->warmups, t_first))
+			break;
+		if (mapped)
+			mem_unmap(&b);
+		mapped = 0;
 		if (mem_map(&b, o->size_bytes, page_modes[pages], 0) != 0) {
 			probe_result_set_status(ctx->res, STATUS_FAIL, "cannot map %llu bytes",
 						(unsigned long long)o->size_bytes);
 			return PROBE_FAIL;
 		}
+		mapped = 1;
 		f0 = minflt_now();
 		t0 = time_now_ns();
 		rc = touch_buffer(&b, touch, &sink);
@@ -183,8 +194,6 @@ static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o, 
 			if (smaps_ok)
 				metric_add_sample(thp, (double)si.anon_huge_bytes / 1048576.0);
 		}
-		if (i + 1 < total)
-			mem_unmap(&b);
 	}
 	/* Random access over the last touched buffer. A read touch maps the
 	 * shared zero page: random reads would hit one page in cache and measure
