@@ -43,15 +43,17 @@ def metrics(f):
             if m["better"] == "none" or "busy" not in m: continue
             key = m["name"] + " " + ",".join(f"{k}={v}" for k, v in m["labels"].items())
             b = [x for x in m["busy"] if x is not None]
-            out[key] = (st.median(m["samples"]), sum(b) / len(b) if b else float("nan"))
+            w = [x for x in m.get("wait", []) if x is not None]
+            out[key] = (st.median(m["samples"]), sum(b) / len(b) if b else float("nan"),
+                        sum(w) / len(w) if w else float("nan"))
     return out
-print("kind pair metric busy_a busy_b diff change%")
+print("kind pair metric busy_a busy_b diff wait_a wait_b wdiff change%")
 for kind in ("none", "hog"):
     for i in range(1, pairs + 1):
         a = metrics(f"{tmp}/{kind}-{i}-a.json"); b = metrics(f"{tmp}/{kind}-{i}-b.json")
         for k in a:
             if k not in b: continue
-            ma, ba = a[k]; mb, bb = b[k]
+            ma, ba, wa = a[k]; mb, bb, wb = b[k]
             ch = 100 * (mb / ma - 1) if ma else float("nan")
-            print(f"{kind} {i} {k.replace(' ', '_')} {ba:.2f} {bb:.2f} {bb - ba:+.2f} {ch:+.1f}")
+            print(f"{kind} {i} {k.replace(' ', '_')} {ba:.2f} {bb:.2f} {bb - ba:+.2f} {wa:.2f} {wb:.2f} {wb - wa:+.2f} {ch:+.1f}")
 PY

@@ -103,13 +103,14 @@ static int parse_probe_opts(const struct probe *p, char *const *kvs, size_t n_kv
 struct meter_ctx {
 	const struct proc *child;
 	struct noise_meter *m;
+	int gpu; /* a GPU probe: the meter counts other processes on the GPUs */
 };
 
 static void meter_tick(void *ctx)
 {
 	struct meter_ctx *c = ctx;
 	if (!c->m)
-		c->m = noise_meter_start(c->child->pid);
+		c->m = noise_meter_start(c->child->pid, c->gpu);
 	else
 		noise_meter_tick(c->m);
 }
@@ -117,16 +118,24 @@ static void meter_tick(void *ctx)
 /* Each counted sample's window gets the other CPUs busy over it, and moves
  * to seconds from the probe's start (docs/design.md §4.14); the meter's
  * record goes with the result. */
-static void record_noise(struct probe_result *out, const struct noise_meter *m, double base)
+static void record_noise(struct probe_result *out, const struct noise_meter *m, double base,
+			 int meter_gpu)
 {
 	for (size_t i = 0; i < out->n_metrics; i++) {
 		struct metric *x = &out->metrics[i];
 		if (!x->t1)
 			continue;
 		x->busy = xcalloc(x->cap_samples ? x->cap_samples : 1, sizeof(*x->busy));
+		x->wait = xcalloc(x->cap_samples ? x->cap_samples : 1, sizeof(*x->wait));
+		if (meter_gpu)
+			x->gpu_others = xcalloc(x->cap_samples ? x->cap_samples : 1,
+						sizeof(*x->gpu_others));
 		for (size_t k = 0; k < x->n_samples; k++) {
 			double t0 = isnan(x->t0[k]) ? base : x->t0[k];
 			x->busy[k] = noise_meter_busy(m, t0, x->t1[k]);
+			x->wait[k] = noise_meter_wait(m, t0, x->t1[k]);
+			if (x->gpu_others)
+				x->gpu_others[k] = noise_meter_gpu_others(m, t0, x->t1[k]);
 			x->t0[k] -= base;
 			x->t1[k] -= base;
 		}
@@ -151,7 +160,8 @@ int runner_run_probe(const struct probe *p, char *const *kvs, size_t n_kvs,
 	struct probe_child_arg arg = {.p = p, .o = o};
 	struct kv_list before, after;
 	struct proc child;
-	struct meter_ctx meter = {.child = &child};
+	struct meter_ctx meter = {.child = &child,
+				  .gpu = (p->flags & (PROBE_GPU | PROBE_P2P)) != 0};
 	double timeout = o->timeout_s > 0 ? o->timeout_s : (p->timeout_s > 0 ? p->timeout_s : 600);
 	int have_vm, oom_before_found = 0, oom_after_found = 0;
 	int64_t oom_before, oom_after;
@@ -202,7 +212,7 @@ int runner_run_probe(const struct probe *p, char *const *kvs, size_t n_kvs,
 		json_decref(j);
 	if (meter.m)
 		noise_meter_tick(meter.m); /* the end of the last window */
-	record_noise(out, meter.m, (double)child.t0_ns * 1e-9);
+	record_noise(out, meter.m, (double)child.t0_ns * 1e-9, meter.gpu);
 	noise_meter_free(meter.m);
 	proc_free(&child);
 	out->wall_s = child.wall_s;

@@ -24,13 +24,15 @@
 /* Other CPUs busy (other processes plus steal) from which mempath calls the
  * machine busy, and by which legs may differ before a comparison says their
  * load differed: measured on the 2-vCPU VM, docs/design.md §4.15. */
-#define NOISE_BUSY_CPUS 0.15
+#define NOISE_BUSY_CPUS 0.25
 
 struct noise_meter;
 
 /* Starts a meter watching `child` (and its threads and children) besides
- * this process, with a first reading; NULL when /proc/stat cannot be read. */
-struct noise_meter *noise_meter_start(pid_t child);
+ * this process, with a first reading; with `gpu`, each reading also counts
+ * the compute processes on the GPUs that are not ours (NVML, through the
+ * backend). NULL when /proc/stat cannot be read. */
+struct noise_meter *noise_meter_start(pid_t child, int gpu);
 /* One reading (from proc.h's tick). */
 void noise_meter_tick(void *meter);
 /* The other CPUs busy (other processes plus steal) over [t0, t1]
@@ -41,6 +43,12 @@ double noise_meter_busy(const struct noise_meter *m, double t0, double t1);
  * times in seconds from base_s) with what each saw, and the meter's own
  * CPU time. A new reference. */
 json_t *noise_meter_json(const struct noise_meter *m, double base_s);
+/* The most compute processes not ours seen on the GPUs by the readings
+ * around [t0, t1]; NAN when none was read. */
+double noise_meter_gpu_others(const struct noise_meter *m, double t0, double t1);
+/* The probe's threads waiting for a CPU (their run-queue wait from
+ * /proc/PID/task/TID/schedstat, per second) over [t0, t1]; NAN as above. */
+double noise_meter_wait(const struct noise_meter *m, double t0, double t1);
 void noise_meter_free(struct noise_meter *m);
 
 /* A look at the machine over interval_s (this process excluded): {"interval_s",

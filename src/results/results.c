@@ -96,6 +96,8 @@ static void metric_free(struct metric *m)
 	free(m->t0);
 	free(m->t1);
 	free(m->busy);
+	free(m->wait);
+	free(m->gpu_others);
 	free(m->stop);
 }
 
@@ -334,6 +336,14 @@ void metric_add_sample(struct metric *m, double v)
 	if (m->busy) {
 		m->busy = xrealloc(m->busy, m->cap_samples * sizeof(*m->busy));
 		m->busy[n] = NAN;
+	}
+	if (m->wait) {
+		m->wait = xrealloc(m->wait, m->cap_samples * sizeof(*m->wait));
+		m->wait[n] = NAN;
+	}
+	if (m->gpu_others) {
+		m->gpu_others = xrealloc(m->gpu_others, m->cap_samples * sizeof(*m->gpu_others));
+		m->gpu_others[n] = NAN;
 	}
 	m->last_t = now;
 }

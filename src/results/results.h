@@ -80,8 +80,10 @@ struct metric {
 	 * with no warm-up has no start: NAN), and the other CPUs busy over the
 	 * window, from the noise meter (docs/design.md §4.14; NAN: unknown). */
 	double *t0, *t1, *busy;
-	double last_t; /* when the last sample or warm-up was added; 0: none */
-	char *stop;    /* --reps auto: why sampling stopped; NULL otherwise */
+	double *wait;	    /* the probe's threads waiting for a CPU over each window */
+	double *gpu_others; /* GPU probes: other processes on the GPUs around it */
+	double last_t;	    /* when the last sample or warm-up was added; 0: none */
+	char *stop;	    /* --reps auto: why sampling stopped; NULL otherwise */
 };
 
 struct counter {

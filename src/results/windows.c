@@ -6,6 +6,14 @@
 
 #include "base/util.h"
 
+/* The arrays of one number per counted sample that the noise meter fills. */
+static double **per_sample(struct metric *m, size_t k)
+{
+	double **v[] = {&m->busy, &m->wait, &m->gpu_others};
+	return v[k];
+}
+static const char *const per_sample_names[] = {"busy", "wait", "gpu_others"};
+
 /* A number or, where it is undefined, null. */
 static json_t *num_or_null(double v)
 {
@@ -21,11 +29,15 @@ void metric_windows_to_json(const struct metric *m, int timed, json_t *o)
 							   num_or_null(m->t1[i])));
 		json_object_set_new(o, "t", t);
 	}
-	if (m->busy) {
-		json_t *b = json_array();
+	for (size_t k = 0; k < ARRAY_SIZE(per_sample_names); k++) {
+		const double *v = *per_sample((struct metric *)m, k);
+		json_t *a;
+		if (!v)
+			continue;
+		a = json_array();
 		for (size_t i = 0; i < m->n_samples; i++)
-			json_array_append_new(b, num_or_null(m->busy[i]));
-		json_object_set_new(o, "busy", b);
+			json_array_append_new(a, num_or_null(v[i]));
+		json_object_set_new(o, per_sample_names[k], a);
 	}
 	if (m->stop)
 		json_object_set_new(o, "stop", json_string(m->stop));
@@ -44,13 +56,19 @@ static int num_or_nan(json_t *x, double *out)
 	return 0;
 }
 
+static int follows(json_t *a, size_t n)
+{
+	return !a || (json_is_array(a) && json_array_size(a) == n);
+}
+
 int metric_windows_from_json(json_t *j, struct metric *m, const char **field)
 {
-	json_t *t = json_object_get(j, "t"), *b = json_object_get(j, "busy"), *x;
+	json_t *t = json_object_get(j, "t"), *x;
 	size_t i, cap = m->cap_samples > m->n_samples ? m->cap_samples : m->n_samples + 1;
-	*field = t && (!json_is_array(t) || json_array_size(t) != m->n_samples)   ? "t"
-		 : b && (!json_is_array(b) || json_array_size(b) != m->n_samples) ? "busy"
-										    : NULL;
+	*field = follows(t, m->n_samples) ? NULL : "t";
+	for (size_t k = 0; k < ARRAY_SIZE(per_sample_names) && !*field; k++)
+		if (!follows(json_object_get(j, per_sample_names[k]), m->n_samples))
+			*field = per_sample_names[k];
 	if (*field)
 		return -1;
 	/* the arrays follow the samples' capacity, as metric_add_sample keeps them */
@@ -66,11 +84,15 @@ int metric_windows_from_json(json_t *j, struct metric *m, const char **field)
 			    num_or_nan(json_array_get(x, 1), &m->t1[i]))
 				return -1;
 	}
-	if (b) {
-		m->busy = xcalloc(cap, sizeof(*m->busy));
-		*field = "busy";
-		json_array_foreach (b, i, x)
-			if (num_or_nan(x, &m->busy[i]))
+	for (size_t k = 0; k < ARRAY_SIZE(per_sample_names); k++) {
+		json_t *a = json_object_get(j, per_sample_names[k]);
+		double **v = per_sample(m, k);
+		if (!a)
+			continue;
+		*v = xcalloc(cap, sizeof(**v));
+		*field = per_sample_names[k];
+		json_array_foreach (a, i, x)
+			if (num_or_nan(x, &(*v)[i]))
 				return -1;
 	}
 	*field = NULL;

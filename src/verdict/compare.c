@@ -156,6 +156,28 @@ static double gap(double from, double to)
 	return from > 0 ? fabs(to / from - 1) : INFINITY;
 }
 
+/* Medians of each variant's samples over every leg that has the metric. */
+static void pooled_medians(const struct comparison *c, struct compare_row *row)
+{
+	for (const char *v = "AB"; *v; v++) {
+		size_t n = 0;
+		double *x;
+		for (size_t j = 0; j < c->n_legs; j++)
+			if (c->legs[j].variant == *v && row->m[j])
+				n += row->m[j]->n_samples;
+		x = xcalloc(n + 1, sizeof(*x));
+		n = 0;
+		for (size_t j = 0; j < c->n_legs; j++)
+			if (c->legs[j].variant == *v && row->m[j]) {
+				memcpy(x + n, row->m[j]->samples,
+				       row->m[j]->n_samples * sizeof(*x));
+				n += row->m[j]->n_samples;
+			}
+		*(*v == 'A' ? &row->median_a : &row->median_b) = n ? stats_median(x, n) : NAN;
+		free(x);
+	}
+}
+
 static void compute_stats(const struct comparison *c, struct compare_row *row)
 {
 	struct rng r;
@@ -461,6 +483,9 @@ struct comparison *compare_runs(const struct run *const *runs, const char *const
 		struct compare_row *row = &c->rows[i];
 		size_t min_n = c->n_rounds ? COMPARE_MIN_ROUND_SAMPLES : COMPARE_MIN_SAMPLES;
 		rounds_busy(c, row);
+		/* the table of rounds shows pooled medians, facts too */
+		if (c->n_rounds)
+			pooled_medians(c, row);
 		if (row->verdict != PENDING)
 			continue;
 		if (row->better == BETTER_NONE) {

@@ -58,6 +58,8 @@ static json_t *row_to_json(const struct comparison *c, const struct compare_row 
 		/* only where the noise meter recorded it (§4.14) */
 		if (isfinite(row->busy[j]))
 			json_object_set_new(l, "busy", json_real(row->busy[j]));
+		if (isfinite(row->gpu_others[j]))
+			json_object_set_new(l, "gpu_others", json_real(row->gpu_others[j]));
 		json_array_append_new(legs, l);
 	}
 	json_object_set_new(o, "legs", legs);
@@ -475,11 +477,13 @@ static int row_from_json(struct rd *rd, json_t *j, size_t i)
 		snprintf(rd->path + base, sizeof(rd->path) - base, ".legs[%zu]", k);
 		if (!json_is_object(l))
 			return bad(rd, "", "is not an object");
-		row->busy[k] = NAN;
+		row->busy[k] = row->gpu_others[k] = NAN;
 		if (get_num(rd, l, "median", NAN, &row->median[k]) ||
 		    get_count(rd, l, "n", &row->n[k]) ||
 		    get_num(rd, l, "p_vs_b", NAN, &row->p_vs_a[k]) ||
-		    (json_object_get(l, "busy") && get_num(rd, l, "busy", NAN, &row->busy[k])))
+		    (json_object_get(l, "busy") && get_num(rd, l, "busy", NAN, &row->busy[k])) ||
+		    (json_object_get(l, "gpu_others") &&
+		     get_num(rd, l, "gpu_others", NAN, &row->gpu_others[k])))
 			return -1;
 		if (!json_object_get(j, "rounds")) /* else the rounds used say */
 			*(c->legs[k].variant == 'A' ? &row->n_a : &row->n_b) += row->n[k];

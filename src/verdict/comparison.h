@@ -101,9 +101,10 @@ struct compare_row {
 	/* Other CPUs busy (other processes plus steal) during the metric's
 	 * samples in each leg, from the noise meter (NAN: not recorded). */
 	double busy[COMPARE_MAX_LEGS];
-	int noisy;		   /* no verdict: its legs' load differed (§4.14) */
-	size_t rounds, rounds_out; /* rounds the verdict rests on, and left out */
-	size_t n_a, n_b;	   /* samples the verdict rests on, per variant */
+	double gpu_others[COMPARE_MAX_LEGS]; /* most other GPU processes; NAN: not read */
+	int noisy;			     /* no verdict: its legs' load differed (§4.14) */
+	size_t rounds, rounds_out;	     /* rounds the verdict rests on, and left out */
+	size_t n_a, n_b;		     /* samples the verdict rests on, per variant */
 	enum verdict verdict;
 	char *reason; /* one line: why VOID, MISSING, UNSTABLE, FEW; or NULL */
 };

@@ -84,15 +84,43 @@ int rounds_setup(struct comparison *c)
 
 /* ---- load ---- */
 
+/* The most other processes on the GPUs during m's samples; NAN: not read. */
+static double gpu_most(const struct metric *m)
+{
+	double most = NAN;
+	for (size_t i = 0; m->gpu_others && i < m->n_samples; i++)
+		if (isfinite(m->gpu_others[i]))
+			most = isnan(most) ? m->gpu_others[i] : fmax(most, m->gpu_others[i]);
+	return most;
+}
+
 void rounds_busy(const struct comparison *c, struct compare_row *row)
 {
-	for (size_t j = 0; j < c->n_legs; j++)
+	for (size_t j = 0; j < c->n_legs; j++) {
 		row->busy[j] = row->m[j] ? metric_busy_mean(row->m[j], NULL) : NAN;
+		row->gpu_others[j] = row->m[j] ? gpu_most(row->m[j]) : NAN;
+	}
+}
+
+/* Leg a had other processes on the GPUs and leg b none? */
+static int gpu_apart(const struct compare_row *row, size_t a, size_t b)
+{
+	return row->gpu_others[a] > 0 && row->gpu_others[b] == 0;
 }
 
 char *rounds_noise_reason(const struct comparison *c, struct compare_row *row)
 {
 	size_t hi = c->n_legs, lo = c->n_legs;
+	for (size_t a = 0; a < c->n_legs; a++)
+		for (size_t b = 0; b < c->n_legs; b++)
+			if (gpu_apart(row, a, b)) {
+				row->noisy = 1;
+				return xasprintf("%.0f other process%s on the GPUs during %s, none "
+						 "during %s",
+						 row->gpu_others[a],
+						 row->gpu_others[a] == 1 ? "" : "es",
+						 c->legs[a].name, c->legs[b].name);
+			}
 	for (size_t j = 0; j < c->n_legs; j++) {
 		if (!isfinite(row->busy[j]))
 			continue;
@@ -127,8 +155,9 @@ static int round_legs(const struct comparison *c, const struct compare_row *row,
 static int round_noisy(const struct comparison *c, const struct compare_row *row, size_t ja,
 		       size_t jb)
 {
-	return isfinite(row->busy[ja]) && isfinite(row->busy[jb]) &&
-	       fabs(row->busy[ja] - row->busy[jb]) > busy_threshold(c);
+	return (isfinite(row->busy[ja]) && isfinite(row->busy[jb]) &&
+		fabs(row->busy[ja] - row->busy[jb]) > busy_threshold(c)) ||
+	       gpu_apart(row, ja, jb) || gpu_apart(row, jb, ja);
 }
 
 void rounds_stats(const struct comparison *c, struct compare_row *row)
@@ -195,10 +224,15 @@ static char *left_out(const struct comparison *c, const struct compare_row *row)
 	unsigned wr = 0;
 	for (unsigned r = 1; r <= c->n_rounds; r++) {
 		size_t ja, jb;
+		double d;
 		if (round_legs(c, row, r, &ja, &jb) != 0 || !round_noisy(c, row, ja, jb))
 			continue;
-		if (fabs(row->busy[ja] - row->busy[jb]) > worst) {
-			worst = fabs(row->busy[ja] - row->busy[jb]);
+		/* a GPU process seen on one side only outranks any CPU load */
+		d = gpu_apart(row, ja, jb) || gpu_apart(row, jb, ja)
+			    ? INFINITY
+			    : fabs(row->busy[ja] - row->busy[jb]);
+		if (d > worst || !wr) {
+			worst = d;
 			wa = ja;
 			wb = jb;
 			wr = r;
@@ -206,6 +240,14 @@ static char *left_out(const struct comparison *c, const struct compare_row *row)
 	}
 	if (!wr)
 		return NULL;
+	if (gpu_apart(row, wa, wb) || gpu_apart(row, wb, wa)) {
+		size_t with = gpu_apart(row, wa, wb) ? wa : wb, none = with == wa ? wb : wa;
+		return xasprintf("%zu of %zu rounds left out, their legs' load differed (round %u: "
+				 "%.0f other process%s on the GPUs during %s, none during %s)",
+				 row->rounds_out, row->rounds + row->rounds_out, wr,
+				 row->gpu_others[with], row->gpu_others[with] == 1 ? "" : "es",
+				 c->legs[with].name, c->legs[none].name);
+	}
 	if (row->busy[wa] < row->busy[wb]) {
 		size_t t = wa;
 		wa = wb;
@@ -225,8 +267,8 @@ enum verdict rounds_decide(const struct comparison *c, struct compare_row *row, 
 	if (row->rounds < COMPARE_MIN_ROUNDS) {
 		row->noisy = row->rounds_out > 0;
 		*reason = xasprintf("%zu round%s left to judge, %d needed%s%s", row->rounds,
-				    row->rounds == 1 ? "" : "s", COMPARE_MIN_ROUNDS, out ? ": " : "",
-				    out ? out : "");
+				    row->rounds == 1 ? "" : "s", COMPARE_MIN_ROUNDS,
+				    out ? ": " : "", out ? out : "");
 		free(out);
 		return VERDICT_UNSTABLE;
 	}
