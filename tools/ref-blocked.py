@@ -62,7 +62,10 @@ s5 = [(np.array([3, 4, 4, 5, 6.0]), np.array([5, 6, 6, 7, 8.0])),
 show("equal strata, ties: z, p (continuity-corrected)", ve_normal(s5, True))
 for q, df in [(0.975, 1), (0.975, 2), (0.975, 4), (0.975, 9), (0.975, 29), (0.995, 5), (0.9, 3)]:
     show(f"t.ppf({q}, {df})", stats.t.ppf(q, df))
+for t, df in [(3.3, 5), (0.5, 3), (12.0, 1), (2.0, 29), (-2.5, 4)]:
+    show(f"2 * t.sf(|{t}|, {df})", 2 * stats.t.sf(abs(t), df))
 r = np.array([1.21, 1.18, 1.25, 1.19])
+show("ttest_1samp(log r, 0).pvalue", stats.ttest_1samp(np.log(r), 0).pvalue)
 m = np.log(r).mean(); h = stats.t.ppf(0.975, 3) * np.log(r).std(ddof=1) / math.sqrt(4)
 show("ratio t ci (est, lo, hi)", (math.exp(m), math.exp(m - h), math.exp(m + h)))
 for n in [6, 10, 11, 40, 1000]:

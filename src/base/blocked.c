@@ -223,6 +223,35 @@ double stats_t_quantile(double q, unsigned df)
 	return 0.5 * (lo + hi);
 }
 
+double stats_t_p2(double t, unsigned df)
+{
+	if (isnan(t))
+		return 1;
+	if (isinf(t))
+		return 0;
+	return fmin(1.0, 2.0 * (1.0 - t_cdf(fabs(t), df)));
+}
+
+double stats_ratio_t_p(const double *ratio, size_t n)
+{
+	double mean = 0, ss = 0, se;
+	if (n < 2)
+		return NAN;
+	for (size_t i = 0; i < n; i++) {
+		if (!(ratio[i] > 0) || !isfinite(ratio[i]))
+			return NAN;
+		mean += log(ratio[i]);
+	}
+	mean /= (double)n;
+	for (size_t i = 0; i < n; i++)
+		ss += (log(ratio[i]) - mean) * (log(ratio[i]) - mean);
+	se = sqrt(ss / (double)(n - 1)) / sqrt((double)n);
+	/* every round the same ratio: no spread, the sign is all there is */
+	if (!(se > 0))
+		return mean == 0 ? 1.0 : 0.0;
+	return stats_t_p2(mean / se, (unsigned)(n - 1));
+}
+
 int stats_ratio_t_ci(const double *ratio, size_t n, double level, double *est, double *lo,
 		     double *hi)
 {

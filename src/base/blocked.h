@@ -36,12 +36,20 @@ double stats_van_elteren(const struct stratum *s, size_t n, double *p_out);
  * function, inverted by bisection (|error| < 1e-9). */
 double stats_t_quantile(double q, unsigned df);
 
+/* Two-sided p-value of Student's t statistic t with df degrees of freedom
+ * (an infinite t gives 0, a NAN one 1). */
+double stats_t_p2(double t, unsigned df);
+
 /* The ratios r_i = B_i / A_i of n rounds combined: the geometric mean in
  * *est and the `level` (0.95) Student-t interval of the mean log ratio,
  * exponentiated, in *lo and *hi. 0, or -1 when n < 2 or a ratio is not
  * positive (then *est, *lo, *hi are NAN, *est the ratio when n == 1). */
 int stats_ratio_t_ci(const double *ratio, size_t n, double level, double *est, double *lo,
 		     double *hi);
+/* The one-sample t test of the rounds' log ratios against 0 (rounds as the
+ * unit: what the t interval above rests on); the two-sided p, or NAN when
+ * n < 2 or a ratio is not positive. */
+double stats_ratio_t_p(const double *ratio, size_t n);
 
 /* Distribution-free CI of a median: the order statistics x_(k) and
  * x_(n+1-k) (1-based) with the largest k such that P(Bin(n, 1/2) < k) <=

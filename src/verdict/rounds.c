@@ -197,7 +197,13 @@ void rounds_stats(const struct comparison *c, struct compare_row *row)
 	row->median_a = row->n_a ? stats_median(a, row->n_a) : NAN;
 	row->median_b = row->n_b ? stats_median(b, row->n_b) : NAN;
 	stats_van_elteren(s, row->rounds, &p);
+	/* both must hold: B beyond A within the rounds (van Elteren, on the
+	 * samples) and the change the same across them (the t test of the
+	 * rounds' ratios: a leg's samples are not independent on a busy
+	 * machine, the rounds are the unit; docs/design.md §5.10) */
 	row->p_effect = row->rounds ? p : NAN;
+	if (!undefined && n_ratio >= 2)
+		row->p_effect = fmax(row->p_effect, stats_ratio_t_p(ratio, n_ratio));
 	row->change = row->ci_lo = row->ci_hi = NAN;
 	if (!undefined && stats_ratio_t_ci(ratio, n_ratio, 0.95, &est, &lo, &hi) == 0) {
 		row->change = est - 1;

@@ -125,6 +125,21 @@ static void test_t_quantile(void **state)
 	assert_float_equal(stats_t_quantile(0.5, 7), 0, 0);
 }
 
+/* scipy.stats.t.sf(|t|, df) * 2 and scipy.stats.ttest_1samp(log r, 0). */
+static void test_t_p(void **state)
+{
+	const double r[] = {1.21, 1.18, 1.25, 1.19}, same[] = {2, 2, 2}, one[] = {1, 1};
+	assert_float_equal(stats_t_p2(3.3, 5), 0.021475500299997976, 1e-9);
+	assert_float_equal(stats_t_p2(0.5, 3), 0.651447964848151, 1e-9);
+	assert_float_equal(stats_t_p2(12.0, 1), 0.05292935211917974, 1e-9);
+	assert_float_equal(stats_t_p2(2.0, 29), 0.05494363718296719, 1e-9);
+	assert_float_equal(stats_t_p2(-2.5, 4), 0.06676654481198813, 1e-9);
+	assert_float_equal(stats_ratio_t_p(r, 4), 0.0006701856198963668, 1e-9);
+	assert_float_equal(stats_ratio_t_p(same, 3), 0, 0);
+	assert_float_equal(stats_ratio_t_p(one, 2), 1, 0);
+	assert_true(isnan(stats_ratio_t_p(r, 1)));
+}
+
 static void test_ratio_ci(void **state)
 {
 	const double r[] = {1.21, 1.18, 1.25, 1.19}, bad[] = {1.1, 0};
@@ -165,8 +180,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_stratum),   cmocka_unit_test(test_exact_strata),
 		cmocka_unit_test(test_normal_strata), cmocka_unit_test(test_round_shift_cancels),
-		cmocka_unit_test(test_t_quantile),    cmocka_unit_test(test_ratio_ci),
-		cmocka_unit_test(test_median_ci),
+		cmocka_unit_test(test_t_quantile),    cmocka_unit_test(test_t_p),
+		cmocka_unit_test(test_ratio_ci),      cmocka_unit_test(test_median_ci),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
