@@ -136,11 +136,15 @@ test-asan:
 		build-asan/mempath $(patsubst $(BUILD)/%,build-asan/%,$(UNIT_BIN))
 	@MEMPATH_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1:handle_segv=0 sh tests/run.sh build-asan
 
+# bench-rounds: verdicts on this busy machine, with a competing load switched on
+# mid-trial (root: it flips THP and puts it back); BENCH_ROUNDS_K trials a kind.
+BENCH_ROUNDS_K ?= 10
 bench: $(BIN)
 	@sh tools/bench.sh $(BIN)
 	@sh tools/bench-compare.sh $(BIN)
 	@sh tools/bench-fleet.sh $(BIN)
 	@sh tools/bench-history.sh $(BIN)
+	@ROUNDS=6 sh tools/bench-rounds.sh $(BIN) $(BENCH_ROUNDS_K)
 
 # GPU latencies beside nvbandwidth's latency tests (NVBANDWIDTH or one on PATH).
 bench-gpu: $(BIN)

@@ -74,11 +74,18 @@ static int set_value(const struct arg *a, void *opts, const char *v)
 			strs_add(s, t);
 		return 0;
 	}
+	case ARG_T_REPS:
+		if (strcmp(v, "auto") == 0) {
+			*(unsigned *)field(opts, a) = 0;
+			return 0;
+		}
+		/* a count otherwise */
+		__attribute__((fallthrough));
 	case ARG_T_COUNT: {
 		unsigned long n = strtoul(v, &end, 10);
 		if (!*v || *end || *v == '-' || n < a->min || n > a->max)
-			return error("bad %s '%s' (a whole number from %u to %u)", name, v, a->min,
-				     a->max);
+			return error("bad %s '%s' (a whole number from %u to %u%s)", name, v,
+				     a->min, a->max, a->type == ARG_T_REPS ? ", or auto" : "");
 		*(unsigned *)field(opts, a) = (unsigned)n;
 		return 0;
 	}

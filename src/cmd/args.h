@@ -32,6 +32,7 @@ enum arg_type {
 	ARG_T_CHOICE, /* const char *: one of the '|'-separated choices */
 	ARG_T_SIZE,   /* uint64_t bytes: 4096, 64M, 1.5G (opt.h); min 1: not zero */
 	ARG_T_NUM,    /* double in [min, max] */
+	ARG_T_REPS,   /* unsigned: a whole number in [min, max], or "auto" (0) */
 };
 
 /* What ARG_T_STRS and ARG_T_ITEMS fill; args_free_strs() frees it. */
@@ -88,6 +89,10 @@ struct arg {
 #define ARG_NUM(n, s, st, f, m, lo, hi, h)                           \
 	{                                                            \
 		n, s, ARG_T_NUM, offsetof(st, f), m, h, NULL, lo, hi \
+	}
+#define ARG_REPS(n, s, st, f, m, lo, hi, h)                           \
+	{                                                             \
+		n, s, ARG_T_REPS, offsetof(st, f), m, h, NULL, lo, hi \
 	}
 #define ARG_END                                               \
 	{                                                     \

@@ -13,7 +13,8 @@
 
 struct run_opts {
 	const char *suite, *label, *out, *format, *only;
-	unsigned reps, warmups, timeout_s;
+	unsigned reps, warmups, timeout_s, budget_s;
+	double ci;
 	int force, quiet, history;
 };
 
@@ -24,6 +25,8 @@ static void run_init(void *p)
 	o->format = "term";
 	o->reps = 10;
 	o->warmups = 2;
+	o->ci = 0.01;
+	o->budget_s = 30;
 }
 
 static const struct arg run_args[] = {
@@ -32,8 +35,13 @@ static const struct arg run_args[] = {
 	ARG_STR("label", 0, struct run_opts, label, "L",
 		"a name for this configuration (stock, patched, ...)"),
 	ARG_STR("output", 'o', struct run_opts, out, "FILE", "results file path"),
-	ARG_COUNT("reps", 0, struct run_opts, reps, "N", 1, 100000,
-		  "counted samples per metric (default 10)"),
+	ARG_REPS("reps", 0, struct run_opts, reps, "N", 1, 100000,
+		 "counted samples per metric (default 10); auto: at least 10, then\n"
+		 "more until the 95% CI of the median is within --ci (or --budget)"),
+	ARG_PCT("ci", 0, struct run_opts, ci, "PCT",
+		"--reps auto: the CI of the median to reach, +-PCT (default 1)"),
+	ARG_COUNT("budget", 0, struct run_opts, budget_s, "S", 1, 100000,
+		  "--reps auto: seconds a metric may sample for (default 30)"),
 	ARG_COUNT("warmups", 0, struct run_opts, warmups, "N", 0, 100000,
 		  "warm-up samples per metric, kept but not counted (default 2)"),
 	ARG_COUNT("timeout", 0, struct run_opts, timeout_s, "S", 1, 100000,
@@ -144,7 +152,9 @@ static int run_main(void *p, const struct cmd_line *l)
 	util_set_quiet(o->quiet);
 	memset(&s, 0, sizeof(s));
 	runner_opts_default(&s.ropts);
-	s.ropts.reps = o->reps;
+	s.ropts.reps = o->reps ? o->reps : MEASURE_AUTO_MIN;
+	s.ropts.auto_ci = o->reps ? 0 : o->ci;
+	s.ropts.auto_budget_s = o->budget_s;
 	s.ropts.warmups = o->warmups;
 	s.ropts.timeout_s = o->timeout_s;
 	s.ropts.force = o->force;
@@ -204,7 +214,9 @@ static int run_main(void *p, const struct cmd_line *l)
 
 static unsigned run_samples(const void *p)
 {
-	return ((const struct run_opts *)p)->reps;
+	/* auto: at least MEASURE_AUTO_MIN */
+	return ((const struct run_opts *)p)->reps ? ((const struct run_opts *)p)->reps
+						  : MEASURE_AUTO_MIN;
 }
 
 const struct command command_run = {

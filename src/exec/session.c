@@ -15,6 +15,7 @@
 
 #include "base/proc.h"
 #include "base/util.h"
+#include "machine/noise.h"
 #include "machine/sysinfo.h"
 #include "results/results_json.h"
 
@@ -133,7 +134,7 @@ static int save(struct session *s)
 
 int session_begin(struct session *s, int argc, char **argv, const char *label, const char *suite)
 {
-	char now[32];
+	char now[32], *busy;
 	json_t *gpu, *devices;
 	struct run *r = run_new();
 	s->run = r;
@@ -152,6 +153,7 @@ int session_begin(struct session *s, int argc, char **argv, const char *label, c
 	r->complete = 0; /* until session_end */
 	r->host = sysinfo_collect();
 	r->knobs_start = json_incref(json_object_get(r->host, "knobs"));
+
 	/* A leg of `ab`: what made it this variant (its setup, its environment),
 	 * handed down by ab, kept in the file that the comparison reads. */
 	if (getenv("MEMPATH_AB_LEG")) {
@@ -174,6 +176,14 @@ int session_begin(struct session *s, int argc, char **argv, const char *label, c
 		unlock_output(s);
 		return -1;
 	}
+	/* docs/design.md §4.14: say, once the run is under way, when others
+	 * are busy here */
+	busy = noise_busy_line(json_object_get(json_object_get(r->host, "noise"), "busy"));
+	if (busy)
+		warning("the machine is busy: %s; what it measures now varies with that load (to "
+			"compare configurations here: mempath ab --rounds 3 or more)",
+			busy);
+	free(busy);
 	return 0;
 }
 

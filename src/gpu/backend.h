@@ -231,6 +231,10 @@ struct gpu_backend {
 	 * reason was active into res->extra.nvml.<during>; frees s. NULL s does
 	 * nothing. */
 	void (*sampler_stop)(struct gpu_sampler *s, struct probe_result *res, const char *during);
+	/* Compute processes on any GPU but the n_ours pids given, by NVML
+	 * alone (no CUDA: the parent of a probe calls it, docs/design.md
+	 * §4.14); -1 when NVML cannot say. */
+	int (*other_procs)(const int *ours, size_t n_ours);
 
 	/* ---- kernel launchers (kernels/launch.h says what each does) -------- */
 

@@ -132,8 +132,9 @@ static const char *const touch_names[] = {"write", "read", "populate"};
 /* One variant's one-shot samples, warm-ups first: rate GiB/s, faults per
  * GiB, THP MiB (NAN when smaps could not be read). */
 struct touch_samples {
-	double *rate, *faults, *thp; /* warm-ups + reps each */
-	unsigned n;
+	double *rate, *faults, *thp; /* warm-ups, then counted samples, each */
+	double *t0, *t1;	     /* each sample's window (monotonic seconds) */
+	unsigned n, cap;
 };
 
 /* What a read touch did, read off its counted samples (verified, never
@@ -162,7 +163,7 @@ static const char *read_outcome(const struct touch_samples *t, unsigned warm)
  * its own, never in touch_rate's chart, and the huge zero page has its own
  * label. */
 static void record_touch(struct probe_ctx *ctx, const struct touch_samples *t, const char *pl,
-			 const char *tl, const char *outcome)
+			 const char *tl, const char *outcome, char *stop)
 {
 	int zero = outcome && (!strcmp(outcome, "zero") || !strcmp(outcome, "hugezero"));
 	struct metric *m[3];
@@ -188,6 +189,7 @@ static void record_touch(struct probe_ctx *ctx, const struct touch_samples *t, c
 			 "touch", tl, NULL);
 	for (int k = 0; k < 3; k++)
 		m[k] = &ctx->res->metrics[first + (size_t)k];
+	m[0]->stop = stop; /* --reps auto: why the rate's sampling stopped */
 	for (unsigned i = 0; i < t->n; i++) {
 		double v[3] = {t->rate[i], t->faults[i], t->thp[i]};
 
@@ -197,7 +199,7 @@ static void record_touch(struct probe_ctx *ctx, const struct touch_samples *t, c
 			if (i < ctx->warmups)
 				metric_add_warmup(m[k], v[k]);
 			else
-				metric_add_sample(m[k], v[k]);
+				metric_add_sample_at(m[k], v[k], t->t0[i], t->t1[i]);
 		}
 	}
 	if (outcome && !strcmp(outcome, "alloc"))
@@ -233,27 +235,55 @@ static int random_pass(struct probe_ctx *ctx, const struct first_touch_opts *o,
 	return measure_op(ctx, m, random_op, ra, ra->streams, MEASURE_RATE, 1e-6);
 }
 
+/* Room for one more sample in t. */
+static void touch_grow(struct touch_samples *t)
+{
+	if (t->n < t->cap)
+		return;
+	t->cap = t->cap ? 2 * t->cap : 16;
+	t->rate = xrealloc(t->rate, t->cap * sizeof(double));
+	t->faults = xrealloc(t->faults, t->cap * sizeof(double));
+	t->thp = xrealloc(t->thp, t->cap * sizeof(double));
+	t->t0 = xrealloc(t->t0, t->cap * sizeof(double));
+	t->t1 = xrealloc(t->t1, t->cap * sizeof(double));
+}
+
 static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o, int pages,
 		       int touch, struct random_arg *ra, struct touch_samples *t)
 {
 	const char *pl = page_names[pages], *tl = touch_names[touch], *outcome = NULL;
 	struct mem_buf b;
-	uint64_t sink = 0;
-	unsigned total = ctx->warmups + ctx->reps;
+	struct metric pace = {0}; /* the counted rates, for measure_more() */
+	uint64_t sink = 0, t_first = 0;
+	int mapped = 0;
 	double gib = (double)o->size_bytes / (double)(1u << 30);
 
 	progress("cpu.first_touch: pages=%s touch=%s", pl, tl);
-	for (t->n = 0; t->n < total; t->n++) {
+	/* warm-ups, then counted samples while measure_more() wants them (a
+	 * count, or --reps auto on the touch rate); the last buffer stays
+	 * mapped for the random pass */
+	for (t->n = 0;; t->n++) {
 		struct smaps_info si;
 		long f0, f1;
 		uint64_t t0, dt;
 		int rc;
 
+		if (t->n == ctx->warmups)
+			t_first = time_now_ns();
+		if (t->n >= ctx->warmups && !measure_more(ctx, &pace, t->n - ctx->warmups, t_first))
+			break;
+		if (mapped)
+			mem_unmap(&b);
+		mapped = 0;
+		touch_grow(t);
+		t->t0[t->n] = (double)time_now_ns() * 1e-9;
 		if (mem_map(&b, o->size_bytes, page_modes[pages], 0) != 0) {
 			probe_result_set_status(ctx->res, STATUS_FAIL, "cannot map %llu bytes",
 						(unsigned long long)o->size_bytes);
+			metric_clear(&pace);
 			return PROBE_FAIL;
 		}
+		mapped = 1;
 		f0 = minflt_now();
 		t0 = time_now_ns();
 		rc = touch_buffer(&b, touch, &sink);
@@ -264,6 +294,7 @@ static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o, 
 			probe_result_set_status(ctx->res, STATUS_FAIL,
 						"madvise(MADV_POPULATE_WRITE): %s",
 						strerror(errno));
+			metric_clear(&pace);
 			return PROBE_FAIL;
 		}
 		t->rate[t->n] = gib / ((double)(dt ? dt : 1) * 1e-9);
@@ -275,12 +306,19 @@ static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o, 
 		else
 			probe_result_add_param(ctx->res, "thp_backed",
 					       "unknown: /proc/self/smaps not readable");
-		if (t->n + 1 < total)
-			mem_unmap(&b);
+		t->t1[t->n] = (double)time_now_ns() * 1e-9;
+		if (t->n >= ctx->warmups)
+			metric_add_sample(&pace, t->rate[t->n]);
+	}
+	if (!mapped) { /* no sample asked for */
+		metric_clear(&pace);
+		return PROBE_OK;
 	}
 	if (touch == TOUCH_READ)
 		outcome = read_outcome(t, ctx->warmups);
-	record_touch(ctx, t, pl, tl, outcome);
+	record_touch(ctx, t, pl, tl, outcome, pace.stop);
+	pace.stop = NULL; /* the rate metric's now */
+	metric_clear(&pace);
 	if (outcome && !strcmp(outcome, "hugezero"))
 		tl = "read_hugezero";
 	/* Random access over the last touched buffer, unless the touch mapped
@@ -301,7 +339,6 @@ static int first_touch_run(struct probe_ctx *ctx, const void *optp)
 	struct first_touch_opts o = *(const struct first_touch_opts *)optp;
 	struct mem_buf aux;
 	struct smaps_info si;
-	unsigned total = ctx->warmups + ctx->reps;
 	struct touch_samples t = {0};
 	char buf[64];
 	int rc = PROBE_OK;
@@ -332,9 +369,6 @@ static int first_touch_run(struct probe_ctx *ctx, const void *optp)
 		probe_result_set_status(ctx->res, STATUS_FAIL, "cannot map the auxiliary page");
 		return PROBE_FAIL;
 	}
-	t.rate = xcalloc(total, sizeof(double));
-	t.faults = xcalloc(total, sizeof(double));
-	t.thp = xcalloc(total, sizeof(double));
 	memset(aux.addr, 0, 4096);
 	if (mem_smaps_range(aux.addr, aux.size_bytes, &si) == 0) {
 		snprintf(buf, sizeof(buf), "4 KiB pages (MADV_NOHUGEPAGE), %llu MiB THP",
@@ -349,6 +383,8 @@ static int first_touch_run(struct probe_ctx *ctx, const void *optp)
 	free(t.rate);
 	free(t.faults);
 	free(t.thp);
+	free(t.t0);
+	free(t.t1);
 	return rc;
 }
 

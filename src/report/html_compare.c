@@ -176,6 +176,10 @@ static void compare_head(FILE *f, const struct comparison *c)
 	if (line)
 		html_put(f, "<p class=\"warn\">", line, "</p>\n");
 	free(line);
+	line = comparison_noise_line(c);
+	if (line)
+		html_put(f, "<p class=\"warn\">", line, "</p>\n");
+	free(line);
 	if (c->n_knob_diffs) {
 		html_put(f, "<p class=\"warn\">", report_compare_knob_heading(c), "</p>\n<ul>\n");
 		for (size_t i = 0; i < c->n_knob_diffs; i++)
@@ -227,8 +231,8 @@ static void verdict_table(FILE *f, const struct comparison *c)
 	char buf[1024];
 
 	fputs("<table>\n<tr><th>metric</th>", f);
-	for (size_t j = 0; j < c->n_legs; j++)
-		html_put(f, "<th>", c->legs[j].name, "</th>");
+	for (size_t j = 0; j < report_compare_ncols(c); j++)
+		html_put(f, "<th>", report_compare_col_name(c, j), "</th>");
 	fputs("<th>verdict</th></tr>\n", f);
 	for (size_t i = 0; i < c->n_rows; i++) {
 		const struct compare_row *row = &c->rows[i];
@@ -237,8 +241,8 @@ static void verdict_table(FILE *f, const struct comparison *c)
 			continue;
 		fputs("<tr>", f);
 		html_cell_text(f, row->key);
-		for (size_t j = 0; j < c->n_legs; j++) {
-			report_compare_cell(c, row, j, buf, sizeof(buf), 1);
+		for (size_t j = 0; j < report_compare_ncols(c); j++) {
+			report_compare_col(c, row, j, buf, sizeof(buf), 1);
 			html_cell_num(f, buf);
 		}
 		report_compare_verdict(row, 1, buf, sizeof(buf));

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "results/windows.h"
 
 static json_t *str_or_null(const char *s)
 {
@@ -44,7 +45,7 @@ static json_t *summary_to_json(const struct summary *s)
 			 s->p95, "mean", s->mean, "cov", s->cov);
 }
 
-static json_t *metric_to_json(const struct metric *m)
+static json_t *metric_to_json(const struct metric *m, int timed)
 {
 	struct summary s;
 	json_t *o = json_object();
@@ -58,6 +59,7 @@ static json_t *metric_to_json(const struct metric *m)
 	json_object_set_new(o, "samples", doubles_to_json(m->samples, m->n_samples));
 	json_object_set_new(o, "warmups", doubles_to_json(m->warmups, m->n_warmups));
 	json_object_set_new(o, "summary", summary_to_json(&s));
+	metric_windows_to_json(m, timed, o);
 	return o;
 }
 
@@ -85,8 +87,10 @@ json_t *probe_result_to_json(const struct probe_result *p)
 	json_object_set_new(o, "counters", counters);
 	if (p->extra)
 		json_object_set(o, "extra", p->extra);
+	if (p->noise)
+		json_object_set(o, "noise", p->noise);
 	for (size_t i = 0; i < p->n_metrics; i++)
-		json_array_append_new(metrics, metric_to_json(&p->metrics[i]));
+		json_array_append_new(metrics, metric_to_json(&p->metrics[i], p->timed));
 	json_object_set_new(o, "metrics", metrics);
 	return o;
 }
@@ -198,6 +202,7 @@ static int get_doubles(const struct rd *rd, json_t *o, const char *key, double *
 static int metric_from_json(struct rd *rd, json_t *j, struct metric *m)
 {
 	char *s = NULL;
+	const char *field;
 	memset(m, 0, sizeof(*m));
 	if (!json_is_object(j))
 		return bad(rd, "", "is not an object");
@@ -227,6 +232,12 @@ static int metric_from_json(struct rd *rd, json_t *j, struct metric *m)
 		return -1;
 	if (get_doubles(rd, j, "warmups", &m->warmups, &m->n_warmups, &m->cap_warmups))
 		return -1;
+	if (get_str(rd, j, "stop", 0, &m->stop))
+		return -1;
+	if (metric_windows_from_json(j, m, &field) != 0)
+		return bad(rd, field,
+			   "does not hold one entry per sample (a number, or [start, "
+			   "end] for t)");
 	metric_summarize(m);
 	return 0;
 }
@@ -373,6 +384,11 @@ static int probe_from_json_rd(struct rd *rd, json_t *j, struct probe_result *p)
 	x = json_object_get(j, "extra");
 	if (x && !json_is_null(x))
 		p->extra = json_incref(x);
+	x = json_object_get(j, "noise");
+	if (x && !json_is_null(x) && !json_is_object(x))
+		return bad(rd, "noise", "is not an object");
+	if (x && json_is_object(x))
+		p->noise = json_incref(x);
 	metrics = json_object_get(j, "metrics");
 	if (!metrics || !json_is_array(metrics))
 		return bad(rd, "metrics", "is missing or not an array");
@@ -383,6 +399,7 @@ static int probe_from_json_rd(struct rd *rd, json_t *j, struct probe_result *p)
 		p->n_metrics++;
 		if (metric_from_json(rd, json_array_get(metrics, i), &p->metrics[i]))
 			return -1;
+		p->timed |= p->metrics[i].t1 != NULL;
 	}
 	rd->path[base] = '\0';
 	return 0;
