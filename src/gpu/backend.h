@@ -235,6 +235,10 @@ struct gpu_backend {
 	 * alone (no CUDA: the parent of a probe calls it, docs/design.md
 	 * §4.14); -1 when NVML cannot say. */
 	int (*other_procs)(const int *ours, size_t n_ours);
+	/* Shuts down what other_procs opened (NVML), so that a probe's child
+	 * forked later starts with NVML untouched: NVML initialised in a parent
+	 * does not work in its forked child (seen on the H200 machine). */
+	void (*other_procs_end)(void);
 
 	/* ---- kernel launchers (kernels/launch.h says what each does) -------- */
 

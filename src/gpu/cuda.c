@@ -400,6 +400,7 @@ const struct gpu_backend gpu_backend_cuda = {
 	.sampler_start = nvml_sampler_start,
 	.sampler_stop = nvml_sampler_stop,
 	.other_procs = nvml_other_procs,
+	.other_procs_end = nvml_release,
 	.launch_gate = gpu_launch_gate,
 	.launch_fill = gpu_launch_fill,
 	.launch_verify = gpu_launch_verify,

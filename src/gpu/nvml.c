@@ -36,9 +36,10 @@ struct nvml_proc {
 enum { CLK_GRAPHICS = 0, CLK_SM = 1, CLK_MEM = 2 }; /* nvmlClockType_t */
 
 static struct {
-	int tried, ok;
+	int tried, ok, released;
 	char why[160];
 	int (*init)(void);
+	int (*shutdown)(void);
 	int (*by_bus)(const char *, struct nvml_device_st **);
 	int (*clock)(struct nvml_device_st *, int, unsigned *);
 	int (*max_clock)(struct nvml_device_st *, int, unsigned *);
@@ -66,14 +67,18 @@ static void *sym(void *h, const char *a, const char *b)
 	return f || !b ? f : dlsym(h, b);
 }
 
-/* Loads and initialises NVML once per process. */
+/* Loads and initialises NVML once per process, and again after nvml_release(). */
 static int nvml_load(void)
 {
 	void *h;
 	int rc;
 
-	if (nv.tried)
+	if (nv.tried && !nv.released)
 		return nv.ok ? 0 : -1;
+	if (nv.released) { /* shut down by nvml_release(): initialised again */
+		nv.released = 0;
+		goto init;
+	}
 	nv.tried = 1;
 	h = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
@@ -81,6 +86,7 @@ static int nvml_load(void)
 		return -1;
 	}
 	nv.init = sym(h, "nvmlInit_v2", "nvmlInit");
+	nv.shutdown = sym(h, "nvmlShutdown", NULL);
 	nv.by_bus = sym(h, "nvmlDeviceGetHandleByPciBusId_v2", "nvmlDeviceGetHandleByPciBusId");
 	nv.clock = sym(h, "nvmlDeviceGetClockInfo", NULL);
 	nv.max_clock = sym(h, "nvmlDeviceGetMaxClockInfo", NULL);
@@ -106,6 +112,7 @@ static int nvml_load(void)
 		snprintf(nv.why, sizeof(nv.why), "NVML lacks nvmlInit_v2 or a PCI-bus lookup");
 		return -1;
 	}
+init:
 	rc = nv.init();
 	if (rc != NVML_OK) {
 		snprintf(nv.why, sizeof(nv.why), "nvmlInit: %s", nv.err ? nv.err(rc) : "failed");
@@ -175,6 +182,14 @@ int nvml_other_procs(const int *ours, size_t n_ours)
 		}
 	}
 	return others;
+}
+
+void nvml_release(void)
+{
+	if (nv.ok && nv.shutdown && nv.shutdown() == NVML_OK) {
+		nv.ok = 0;
+		nv.released = 1;
+	}
 }
 
 const char *nvml_unavailable(void)

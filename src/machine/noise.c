@@ -361,8 +361,12 @@ json_t *noise_meter_json(const struct noise_meter *m, double base_s)
 
 void noise_meter_free(struct noise_meter *m)
 {
+	const struct gpu_backend *g;
 	if (!m)
 		return;
+	g = m->gpu ? gpu_backend() : NULL;
+	if (g && g->other_procs_end)
+		g->other_procs_end();
 	free(m->r);
 	free(m);
 }
