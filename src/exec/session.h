@@ -14,6 +14,10 @@ struct session {
 	const char *out_path; /* NULL: nothing written */
 	struct runner_opts ropts;
 	int gpu_present; /* from the fingerprint */
+	/* Knobs the command adds to those read at the start and the end
+	 * (wrap: the workload's own settings, docs/design.md §11.2); borrowed,
+	 * or NULL. */
+	json_t *knobs_extra;
 	unsigned done, total;
 };
 
@@ -25,7 +29,8 @@ int session_begin(struct session *s, int argc, char **argv, const char *label, c
 /* Runs one probe with user options; appends its result; rewrites out_path.
  * Returns 0, or -1 for bad options or a failed write (error printed). */
 int session_run_probe(struct session *s, const struct probe *p, char *const *kvs, size_t n_kvs);
-/* Records end time, knobs at end, noise; writes out_path. Returns 0 or -1. */
+/* Records end time, knobs at end (and knobs_extra at both ends), noise;
+ * writes out_path. Returns 0 or -1. */
 int session_end(struct session *s);
 /* Probes of the run that failed or timed out (skips are not failures). */
 size_t session_failed(const struct session *s);
