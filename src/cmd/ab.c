@@ -26,7 +26,7 @@ struct variant {
  * --label: ours are added, so the user's own would make the legs overwrite
  * one file or relabel them) with enough samples per leg for a verdict.
  * Parsed here as the leg will parse it, so a typo fails before a setup runs. */
-static int check_leg_args(const struct cmd_line *l)
+static int check_leg_args(const struct cmd_line *l, int per_leg_args)
 {
 	int argc = l->argc;
 	char **argv = l->argv;
@@ -50,6 +50,13 @@ static int check_leg_args(const struct cmd_line *l)
 		return error("the leg command sets %s: ab sets each leg's results file and label "
 			     "itself (leave them out)",
 			     args_given(c, given, "output") ? "its output" : "a label");
+	/* per-leg words go into a wrapped command (docs/design.md §11.5) */
+	if (per_leg_args && strcmp(c->name, "wrap") != 0)
+		return error("--a-args/--b-args are words of a wrapped command: the leg must be "
+			     "'wrap' (e.g. -- wrap -n 6 -- llama-bench -m m.gguf {} -o json)");
+	if (per_leg_args && args_given(c, given, "args"))
+		return error("the leg command sets --args: ab gives each leg its own "
+			     "(--a-args, --b-args)");
 	if (samples < COMPARE_MIN_SAMPLES)
 		return error("the leg command gives %u sample(s) per metric; compare needs at "
 			     "least %d per leg for a verdict (%s %d)",
@@ -90,6 +97,7 @@ static int check_dir(const char *dir)
 
 struct ab_opts {
 	const char *a, *b, *restore, *legs, *label_a, *label_b, *dir, *primary, *pending;
+	const char *a_args, *b_args;
 	unsigned setup_timeout_s;
 	struct arg_strs a_env, b_env, controls, expect;
 	double threshold;
@@ -120,6 +128,11 @@ static const struct arg ab_args[] = {
 		 "environment for the A legs (repeatable)"),
 	ARG_STRS("b-env", 0, struct ab_opts, b_env, "K=V",
 		 "environment for the B legs (repeatable)"),
+	ARG_STR("a-args", 0, struct ab_opts, a_args, "WORDS",
+		"words for the wrapped command in the A legs: where it has {},\n"
+		"else at its end (the leg must be wrap; e.g. '--mmap 1')"),
+	ARG_STR("b-args", 0, struct ab_opts, b_args, "WORDS",
+		"words for the wrapped command in the B legs (e.g. '--mmap 0')"),
 	ARG_STR("label-a", 0, struct ab_opts, label_a, "L", "run label of the A legs (default A)"),
 	ARG_STR("label-b", 0, struct ab_opts, label_b, "L", "run label of the B legs (default B)"),
 	ARG_STR("output", 'o', struct ab_opts, dir, "DIR",
@@ -196,11 +209,24 @@ out:
 	return rc;
 }
 
+/* Do a and b hold the same words (blanks aside)? */
+static int same_words(const char *a, const char *b)
+{
+	char *x = xstrdup(a ? a : ""), *y = xstrdup(b ? b : ""), *s1 = NULL, *s2 = NULL;
+	char *t = strtok_r(x, " \t\n", &s1), *u = strtok_r(y, " \t\n", &s2);
+	int same = 1;
+	for (; same && (t || u); t = strtok_r(NULL, " \t\n", &s1), u = strtok_r(NULL, " \t\n", &s2))
+		same = t && u && strcmp(t, u) == 0;
+	free(x);
+	free(y);
+	return same;
+}
+
 static int ab_main(void *p, const struct cmd_line *l)
 {
 	struct ab_opts *o = p;
-	struct ab_plan plan = {.a = {.label = o->label_a, .setup = o->a},
-			       .b = {.label = o->label_b, .setup = o->b},
+	struct ab_plan plan = {.a = {.label = o->label_a, .setup = o->a, .args = o->a_args},
+			       .b = {.label = o->label_b, .setup = o->b, .args = o->b_args},
 			       .legs = o->legs,
 			       .dir = o->dir,
 			       .restore = o->restore,
@@ -209,6 +235,7 @@ static int ab_main(void *p, const struct cmd_line *l)
 			       .setup_timeout_s = o->setup_timeout_s};
 	struct compare_opts co;
 	char **leg_paths = NULL;
+	const char **expect = NULL;
 	int rc = 2;
 	if (o->pending) {
 		if (l->argc > 0)
@@ -223,11 +250,20 @@ static int ab_main(void *p, const struct cmd_line *l)
 			goto out;
 	if (compare_options(o, &co) != 0)
 		goto out;
+	/* Legs that differ by the words given differ by them on purpose: the
+	 * knob wrap records for them is expected to differ (§11.5). */
+	if ((o->a_args || o->b_args) && !same_words(o->a_args, o->b_args)) {
+		expect = xcalloc(co.n_expect_diff + 2, sizeof(*expect));
+		memcpy(expect, co.expect_diff, co.n_expect_diff * sizeof(*expect));
+		expect[co.n_expect_diff] = "wrap.args";
+		co.expect_diff = expect;
+		co.n_expect_diff++;
+	}
 	if (!o->dir) {
 		error("ab needs -o DIR for the legs' results and logs");
 		goto out;
 	}
-	if (check_leg_args(l) != 0)
+	if (check_leg_args(l, o->a_args || o->b_args) != 0)
 		goto out;
 	if (mkdir(o->dir, 0755) != 0 && errno != EEXIST) {
 		error("cannot create '%s': %s", o->dir, strerror(errno));
@@ -257,6 +293,7 @@ out:
 	free(leg_paths);
 	ab_variant_free(&plan.a);
 	ab_variant_free(&plan.b);
+	free(expect);
 	return rc;
 }
 
@@ -280,12 +317,20 @@ const struct command command_ab = {
 		 "restore command is recorded in DIR/restore.pending until it has run: if ab is\n"
 		 "killed, the next ab in DIR refuses to start until 'mempath ab --restore-pending\n"
 		 "DIR' has put the machine back. DIR must not hold an earlier ab's results. Each\n"
-		 "leg's file records its variant, setup and environment (\"leg\").\n",
+		 "leg's file records its variant, setup, environment and args (\"leg\").\n"
+		 "\n"
+		 "Legs may differ by the wrapped command's own words: --a-args and --b-args go\n"
+		 "where the command has {} (else at its end), through wrap --args; the command\n"
+		 "as typed stays the metrics' identity, so the legs compare, and the knob\n"
+		 "wrap.args is expected to differ.\n",
 	.tail = "example: mempath ab --a 'echo madvise > "
 		"/sys/kernel/mm/transparent_hugepage/enabled'\n"
 		"           --b 'echo always > /sys/kernel/mm/transparent_hugepage/enabled'\n"
 		"           --expect-diff thp_enabled --control 'cpu.first_touch,pages=thp'\n"
 		"           -o thp-ab -- probe cpu.first_touch size=256M touch=write\n"
+		"         mempath ab --a-args '--mmap 1' --b-args '--mmap 0' --expect-diff "
+		"llama.use_mmap\n"
+		"           -o mmap-ab -- wrap -n 6 -- llama-bench -m m.gguf {} -o json\n"
 		"\n"
 		"Exit status: 0 compared, 1 a setup, leg or restore failed (or --fail-on-loss\n"
 		"and a LOSS), 2 bad usage, 130 interrupted (after the restore ran).\n",

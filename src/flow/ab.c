@@ -288,6 +288,15 @@ static char *leg_record(const struct ab_plan *p, size_t i, const struct ab_varia
 		free(name);
 	}
 	json_object_set_new(o, "env", env);
+	if (v->args) { /* the wrapped command's own words (docs/design.md §11.5) */
+		json_t *a = json_array();
+		char *copy = xstrdup(v->args), *save = NULL;
+		for (char *t = strtok_r(copy, " \t\n", &save); t;
+		     t = strtok_r(NULL, " \t\n", &save))
+			json_array_append_new(a, json_string(t));
+		free(copy);
+		json_object_set_new(o, "args", a);
+	}
 	text = json_dumps(o, JSON_COMPACT);
 	kv = xasprintf("MEMPATH_AB_LEG=%s", text);
 	free(text);
@@ -302,10 +311,10 @@ static int run_leg(const struct ab_plan *p, size_t i, const struct ab_variant *v
 	char *label = safe_label(v->label), *st, **args, **env;
 	char *out_log = xasprintf("%s/leg-%zu-%s.log", p->dir, i + 1, label);
 	struct ended e;
-	int fd, ok;
+	int fd, ok, k;
 	progress("ab: leg %zu/%zu (%c, %s): mempath %s ...", i + 1, strlen(p->legs), p->legs[i],
 		 v->label, p->argv[0]);
-	args = xcalloc((size_t)p->argc + 7, sizeof(*args));
+	args = xcalloc((size_t)p->argc + 9, sizeof(*args));
 	args[0] = (char *)exe;
 	/* Ours go right after the command name, so they come before any "--"
 	 * (wrap -n 5 -- CMD) and stay mempath's, not the workload's. */
@@ -314,7 +323,12 @@ static int run_leg(const struct ab_plan *p, size_t i, const struct ab_variant *v
 	args[3] = (char *)path;
 	args[4] = "--label";
 	args[5] = (char *)v->label;
-	memcpy(args + 6, p->argv + 1, (size_t)(p->argc - 1) * sizeof(*args));
+	k = 6;
+	if (v->args) {
+		args[k++] = "--args";
+		args[k++] = (char *)v->args;
+	}
+	memcpy(args + k, p->argv + 1, (size_t)(p->argc - 1) * sizeof(*args));
 	env = xcalloc(v->n_env + 2, sizeof(*env));
 	memcpy(env, v->env, v->n_env * sizeof(*env));
 	env[v->n_env] = leg_record(p, i, v);
