@@ -225,14 +225,17 @@ static int same_words(const char *a, const char *b)
 static int ab_main(void *p, const struct cmd_line *l)
 {
 	struct ab_opts *o = p;
-	struct ab_plan plan = {.a = {.label = o->label_a, .setup = o->a, .args = o->a_args},
-			       .b = {.label = o->label_b, .setup = o->b, .args = o->b_args},
-			       .legs = o->legs,
-			       .dir = o->dir,
-			       .restore = o->restore,
-			       .argv = l->argv,
-			       .argc = l->argc,
-			       .setup_timeout_s = o->setup_timeout_s};
+	/* one side's words given: the other's are none, so its {} goes too */
+	const char *none = o->a_args || o->b_args ? "" : NULL;
+	struct ab_plan plan = {
+		.a = {.label = o->label_a, .setup = o->a, .args = o->a_args ? o->a_args : none},
+		.b = {.label = o->label_b, .setup = o->b, .args = o->b_args ? o->b_args : none},
+		.legs = o->legs,
+		.dir = o->dir,
+		.restore = o->restore,
+		.argv = l->argv,
+		.argc = l->argc,
+		.setup_timeout_s = o->setup_timeout_s};
 	struct compare_opts co;
 	char **leg_paths = NULL;
 	const char **expect = NULL;

@@ -23,6 +23,12 @@ cmp -s ab.txt rep.txt || fail "report of compare.json differs from what ab print
 "$MEMPATH" compare mm/leg-1-A.json mm/leg-2-B.json mm/leg-3-A.json --expect-diff wrap.args >c.txt 2>&1
 grep -q 'knob llama.use_mmap: A=1, B=0, A again=1' c.txt || fail "use_mmap not named: $(head c.txt)"
 grep -q 'no verdict: knobs differ' c.txt || fail "verdicts given: $(cat c.txt)"
+# One side's words only: the other side's {} is removed, its args empty.
+"$MEMPATH" ab --b-args '--mmap 0' --legs AB --expect-diff llama.use_mmap -o one \
+	-- wrap -n 6 -- sh "$fake" {} -o json >one.txt 2>one.err || fail "ab exited $?: $(cat one.err)"
+tr -d ' \n' <one/leg-1-A.json | grep -q '"command":\["sh","[^"]*fake-llama-bench.sh","-o","json"\]' ||
+	fail "A's {} not removed: $(tr -d ' \n' <one/leg-1-A.json | grep -o '"command":\[[^]]*\]')"
+tr -d ' \n' <one/leg-1-A.json | grep -q '"leg":{.*"args":\[\]' || fail "A's empty args not recorded"
 # Words go into a wrapped command only, and ab gives them: refused before any leg.
 expect_fail 2 "$MEMPATH" ab --a-args x -o bad1 -- probe cpu.first_touch size=8M
 grep -q "the leg must be 'wrap'" err.txt || fail "probe leg: $(cat err.txt)"
