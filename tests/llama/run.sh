@@ -26,8 +26,8 @@ fail() {
 [ -d "$src/gguf-py/gguf" ] || skip "$src holds no gguf-py"
 command -v cmake >/dev/null 2>&1 || skip "no cmake (apt-get install cmake)"
 py=""
-for p in ${PYTHON:-} python3 /usr/bin/python3; do
-	"$p" -c 'import numpy' 2>/dev/null && py=$p && break
+for cand in ${PYTHON:-} python3 /usr/bin/python3; do
+	"$cand" -c 'import numpy' 2>/dev/null && py=$cand && break
 done
 [ -n "$py" ] || skip "no python3 with numpy (apt-get install python3-numpy, or PYTHON=...)"
 [ -x "$MEMPATH" ] || fail "no $MEMPATH (make first)"
