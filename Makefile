@@ -2,6 +2,7 @@
 # missing build dependencies (Debian, as root), builds and runs the quick suite;
 # `make test` runs unit, CLI and registry tests, then again under ASan+UBSan.
 # MPI support (`mempath fleet`) is built where mpicc is found; `make MPI=0`.
+# `make install` (PREFIX, DESTDIR) installs the binary, man page and completions.
 
 CC      ?= gcc
 NVCC    ?= $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
@@ -19,7 +20,7 @@ CFLAGS  ?= -O2 -g
 BASE_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Isrc $(WARN) -pthread -fno-strict-aliasing \
 	   -DMEMPATH_VERSION='"$(VERSION)"' -DMEMPATH_GIT='"$(GIT_HASH)"' \
 	   -DMEMPATH_DATA='"$(CURDIR)/data"'
-LDLIBS  := -ljansson -lnuma -lm -pthread -ldl -lrt
+LDLIBS  := -ljansson -lnuma -lsqlite3 -lm -pthread -ldl -lrt
 NVFLAGS ?= -O3 -std=c++17 -Isrc -gencode=arch=compute_80,code=sm_80 \
 	   -gencode=arch=compute_90,code=sm_90 -gencode=arch=compute_90,code=compute_90
 
@@ -66,7 +67,11 @@ BIN := $(BUILD)/mempath
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all run test test-plain test-asan test-llama bench deps check-style check-layers check-size format clean fuzz
+PREFIX  ?= /usr/local
+DESTDIR ?=
+
+.PHONY: all run test test-plain test-asan test-llama bench bench-gpu deps check-style check-layers check-size format clean fuzz \
+	install uninstall
 
 all: $(BIN)
 
@@ -91,6 +96,18 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libmempath.a
 
 deps:
 	@sh tools/deps.sh
+
+# The binary, mempath(1) and the bash and zsh completions (written by the
+# binary from its tables) under $(DESTDIR)$(PREFIX).
+install: $(BIN)
+	@sh tools/install.sh $(BIN) "$(DESTDIR)" "$(PREFIX)"
+
+uninstall:
+	rm -f "$(DESTDIR)$(PREFIX)/bin/mempath" "$(DESTDIR)$(PREFIX)/share/man/man1/mempath.1" \
+		"$(DESTDIR)$(PREFIX)/share/bash-completion/completions/mempath" \
+		"$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_mempath" \
+		"$(DESTDIR)$(PREFIX)/share/doc/mempath/LICENSE"
+	rm -rf "$(DESTDIR)$(PREFIX)/share/mempath"
 
 run: deps
 	@$(MAKE) --no-print-directory all
@@ -128,10 +145,19 @@ LLAMA_SRC ?=
 test-llama: $(BIN)
 	@sh tests/llama/run.sh "$(LLAMA_SRC)" $(BUILD)
 
+# bench-rounds: verdicts on this busy machine, with a competing load switched on
+# mid-trial (root: it flips THP and puts it back); BENCH_ROUNDS_K trials a kind.
+BENCH_ROUNDS_K ?= 10
 bench: $(BIN)
 	@sh tools/bench.sh $(BIN)
 	@sh tools/bench-compare.sh $(BIN)
 	@sh tools/bench-fleet.sh $(BIN)
+	@sh tools/bench-history.sh $(BIN)
+	@ROUNDS=6 sh tools/bench-rounds.sh $(BIN) $(BENCH_ROUNDS_K)
+
+# GPU latencies beside nvbandwidth's latency tests (NVBANDWIDTH or one on PATH).
+bench-gpu: $(BIN)
+	@sh tools/bench-gpu.sh $(BIN)
 
 # Includes and calls point one way, from commands down to the results model
 # (tools/layers); no two modules reach each other.

@@ -12,10 +12,14 @@ command -v make >/dev/null 2>&1 || missing="$missing make"
 # MPI for `mempath fleet` (the build finds mpicc; without it, make MPI=0)
 command -v mpicc >/dev/null 2>&1 || missing="$missing libopenmpi-dev"
 command -v mpirun >/dev/null 2>&1 || missing="$missing openmpi-bin"
-# CI also checks style (clang-format) and builds with clang.
+have_header sqlite3.h || missing="$missing libsqlite3-dev"
+# CI also checks style (clang-format), builds with clang and reads the
+# OpenMetrics output with a real parser (t5205; a few MiB with python3).
 if [ "${CI_TOOLS:-0}" = 1 ]; then
 	command -v clang >/dev/null 2>&1 || missing="$missing clang"
 	command -v clang-format >/dev/null 2>&1 || missing="$missing clang-format"
+	[ -d /usr/lib/python3/dist-packages/prometheus_client ] ||
+		missing="$missing python3-prometheus-client"
 fi
 [ -n "$missing" ] || exit 0
 cmd="apt-get install -y$missing"

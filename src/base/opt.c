@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/suggest.h"
 #include "base/util.h"
 
 int opt_parse_size(const char *s, uint64_t *out)
@@ -169,9 +170,23 @@ static const struct opt *find_opt(const struct opt *opts, const char *name, size
 	return NULL;
 }
 
+/* "; did you mean 'thp'?" for the first item of v that is no choice. */
+static const char *list_hint(const struct opt *o, const char *v, char *hint, size_t len)
+{
+	char *dup = xstrdup(v), *save = NULL, pick[64];
+	const char *s = NULL;
+
+	for (char *t = strtok_r(dup, ",", &save); t && !s; t = strtok_r(NULL, ",", &save))
+		if (opt_choice_index(o, t) < 0)
+			s = suggest_choice(t, o->choices, pick, sizeof(pick));
+	suggest_phrase(s, hint, len);
+	free(dup);
+	return s ? hint : "";
+}
+
 static int set_value(const struct opt *o, void *dst, const char *v, const char *ctx)
 {
-	char *field = (char *)dst + o->offset;
+	char *field = (char *)dst + o->offset, hint[96];
 	switch (o->type) {
 	case OPT_T_SIZE:
 		if (opt_parse_size(v, (uint64_t *)field) != 0)
@@ -198,8 +213,9 @@ static int set_value(const struct opt *o, void *dst, const char *v, const char *
 	case OPT_T_LIST:
 		if (parse_list(o, v, (uint32_t *)field) != 0)
 			return error("bad value '%s' for option '%s'%s%s: choose from %s "
-				     "(comma-separated) or all",
-				     v, o->name, ctx ? " of " : "", ctx ? ctx : "", o->choices);
+				     "(comma-separated) or all%s",
+				     v, o->name, ctx ? " of " : "", ctx ? ctx : "", o->choices,
+				     list_hint(o, v, hint, sizeof(hint)));
 		return 0;
 	case OPT_T_STR:
 		if (strlen(v) >= OPT_STR_MAX)
@@ -220,17 +236,32 @@ int opt_defaults(const struct opt *opts, void *dst)
 	return 0;
 }
 
+/* "; did you mean 'pages'?" for a mistyped option name, or "". */
+static const char *name_hint(const struct opt *opts, const char *kv, const char *eq, char *hint)
+{
+	const char *names[64], *s;
+	char typed[64];
+	size_t n = 0;
+
+	for (const struct opt *o = opts; o && o->name && n < 64; o++)
+		names[n++] = o->name;
+	snprintf(typed, sizeof(typed), "%.*s", (int)(eq - kv), kv);
+	s = suggest(typed, names, n);
+	return s ? suggest_phrase(s, hint, 96) : "";
+}
+
 int opt_set(const struct opt *opts, void *dst, const char *kv, const char *ctx)
 {
 	const char *eq = strchr(kv, '=');
 	const struct opt *o;
+	char hint[96];
 	if (!eq || eq == kv)
 		return error("option '%s' is not of the form name=value", kv);
 	o = find_opt(opts, kv, (size_t)(eq - kv));
 	if (!o)
-		return error("unknown option '%.*s'%s%s (see 'mempath help%s%s')", (int)(eq - kv),
-			     kv, ctx ? " for " : "", ctx ? ctx : "", ctx ? " " : "",
-			     ctx ? ctx : "");
+		return error("unknown option '%.*s'%s%s%s (see 'mempath help%s%s')", (int)(eq - kv),
+			     kv, ctx ? " for " : "", ctx ? ctx : "", name_hint(opts, kv, eq, hint),
+			     ctx ? " " : "", ctx ? ctx : "");
 	return set_value(o, dst, eq + 1, ctx);
 }
 

@@ -112,6 +112,7 @@ static void child_run(const struct proc_spec *s, int pipes[][2], int exec_err, p
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
+	signal(SIGXFSZ, SIG_DFL);
 	/* The parent's watch list and signal are not this process's. */
 	received = 0;
 	for (int i = 0; i < WATCH_MAX; i++)
@@ -224,6 +225,8 @@ int proc_start(struct proc *p, const struct proc_spec *spec)
 	p->deadline_ns =
 		spec->timeout_s > 0 ? p->t0_ns + (uint64_t)(spec->timeout_s * 1e9) : UINT64_MAX;
 	p->kill_ns = UINT64_MAX;
+	/* the first tick at once: a reading at the child's start */
+	p->tick_ns = spec->on_tick && spec->tick_s > 0 ? p->t0_ns : UINT64_MAX;
 	return 0;
 }
 
@@ -328,7 +331,15 @@ static int step(struct proc *p, int wait_ms)
 			kill(-p->pid, SIGKILL);
 			p->kill_ns = UINT64_MAX;
 		}
+		if (now >= p->tick_ns) {
+			p->spec.on_tick(p->spec.tick_ctx);
+			/* from the schedule, not from now: ticks do not drift */
+			while (p->tick_ns <= now)
+				p->tick_ns += (uint64_t)(p->spec.tick_s * 1e9);
+		}
 		next = p->stopping ? p->kill_ns : p->deadline_ns;
+		if (p->tick_ns < next)
+			next = p->tick_ns;
 	} else {
 		next = p->exit_ns + DRAIN_NS;
 		if (now >= next) {
@@ -515,12 +526,21 @@ static int json_child(void *argp, int fd)
 
 json_t *proc_json(json_t *(*fn)(void *arg), void *arg, double timeout_s, struct proc *p)
 {
+	return proc_json_ticked(fn, arg, timeout_s, p, NULL, NULL, 0);
+}
+
+json_t *proc_json_ticked(json_t *(*fn)(void *arg), void *arg, double timeout_s, struct proc *p,
+			 void (*on_tick)(void *tick_ctx), void *tick_ctx, double tick_s)
+{
 	struct json_call call = {fn, arg};
 	struct proc_spec s = {.fn = json_child,
 			      .arg = &call,
 			      .on_signal = PROC_SIG_STOP,
 			      .forward_as = SIGKILL,
-			      .timeout_s = timeout_s};
+			      .timeout_s = timeout_s,
+			      .on_tick = on_tick,
+			      .tick_ctx = tick_ctx,
+			      .tick_s = tick_s};
 	struct proc mine;
 	json_t *j = NULL;
 	s.io[PROC_CHAN] = PROC_PIPE;

@@ -65,6 +65,11 @@ struct proc_spec {
 	int forward_as;	  /* the signal passed on; 0: the one that arrived */
 	double timeout_s; /* fork to stop; <= 0: none */
 	double grace_s;	  /* stopping: SIGTERM, SIGKILL grace_s later; 0: SIGKILL at once */
+	/* While it runs, the wait calls on_tick(tick_ctx) at its first step and
+	 * every tick_s after the fork (none once it exited): the noise meter. */
+	void (*on_tick)(void *tick_ctx);
+	void *tick_ctx;
+	double tick_s;
 };
 
 struct proc {
@@ -81,7 +86,7 @@ struct proc {
 	/* the wait's own state */
 	struct proc_spec spec;
 	int pidfd, slot, stopping;
-	uint64_t t0_ns, exit_ns, deadline_ns, kill_ns;
+	uint64_t t0_ns, exit_ns, deadline_ns, kill_ns, tick_ns;
 };
 
 /* Starts a child as spec says (spec is copied; argv and env must stay valid
@@ -117,6 +122,9 @@ int proc_ready(struct proc *p, double timeout_s, char *msg, size_t len);
  * may crash). With p, the child's status, rusage and times are left there
  * (p->pid 0: it could not start, error printed); proc_free(p) after. */
 json_t *proc_json(json_t *(*fn)(void *arg), void *arg, double timeout_s, struct proc *p);
+/* proc_json() with on_tick(tick_ctx) called every tick_s while fn runs. */
+json_t *proc_json_ticked(json_t *(*fn)(void *arg), void *arg, double timeout_s, struct proc *p,
+			 void (*on_tick)(void *tick_ctx), void *tick_ctx, double tick_s);
 
 /* Catches SIGINT, SIGTERM and SIGHUP without SA_RESTART (a blocking call
  * returns EINTR, so loops notice at once). */

@@ -23,11 +23,18 @@ int util_quiet(void)
 	return quiet_flag;
 }
 
+static int clear_line;
+
+void util_set_clear_line(int on)
+{
+	clear_line = on;
+}
+
 int error(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("mempath: error: ", stderr);
+	fputs(clear_line ? "\r\033[Kmempath: error: " : "mempath: error: ", stderr);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);
@@ -38,10 +45,17 @@ void warning(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("mempath: warning: ", stderr);
+	fputs(clear_line ? "\r\033[Kmempath: warning: " : "mempath: warning: ", stderr);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);
+}
+
+static void (*progress_sink)(const char *msg);
+
+void util_set_progress_sink(void (*sink)(const char *msg))
+{
+	progress_sink = sink;
 }
 
 void progress(const char *fmt, ...)
@@ -50,9 +64,49 @@ void progress(const char *fmt, ...)
 	if (quiet_flag)
 		return;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	if (progress_sink) {
+		char msg[256];
+
+		vsnprintf(msg, sizeof(msg), fmt, ap);
+		progress_sink(msg);
+	} else {
+		vfprintf(stderr, fmt, ap);
+		fputc('\n', stderr);
+	}
 	va_end(ap);
+}
+
+char *xdg_mempath_dir(const char *kind, const char *fallback)
+{
+	char var[32];
+	const char *xdg, *home = getenv("HOME");
+
+	snprintf(var, sizeof(var), "XDG_%s_HOME", kind);
+	xdg = getenv(var);
+	/* the XDG spec: a relative path is invalid and is ignored */
+	if (xdg && xdg[0] == '/')
+		return xasprintf("%s/mempath", xdg);
+	if (home && *home)
+		return xasprintf("%s/%s/mempath", home, fallback);
+	return NULL;
+}
+
+int mkdir_parents(const char *dir, unsigned mode)
+{
+	char *d = xstrdup(dir);
+	int rc = 0;
+
+	for (char *p = d + 1; *p && rc == 0; p++)
+		if (*p == '/') {
+			*p = '\0';
+			if (mkdir(d, mode) != 0 && errno != EEXIST)
+				rc = -1;
+			*p = '/';
+		}
+	if (rc == 0 && mkdir(d, mode) != 0 && errno != EEXIST)
+		rc = -1;
+	free(d);
+	return rc;
 }
 
 /* Out of memory is its own error: one line, exit 1 (no core dump). Nothing

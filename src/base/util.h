@@ -19,8 +19,11 @@
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "mempath: warning: <msg>" to stderr. */
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Progress line on stderr unless quiet was set with util_set_quiet(). */
+/* Progress line on stderr unless quiet was set with util_set_quiet(); with a
+ * sink set, the text goes to sink instead (a status line's step: a child
+ * forked after the call keeps the sink). */
 void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void util_set_progress_sink(void (*sink)(const char *msg));
 void util_set_quiet(int quiet);
 int util_quiet(void);
 
@@ -38,6 +41,16 @@ char *read_line_str(const char *path);
 /* Strips leading and trailing whitespace in place; returns s. */
 char *str_trim(char *s);
 int str_starts_with(const char *s, const char *prefix);
+
+/* mempath's folder under an XDG base directory: "$XDG_<KIND>_HOME/mempath",
+ * else "$HOME/<fallback>/mempath" (kind "CACHE", fallback ".cache"; "DATA",
+ * ".local/share"); NULL without either. Caller frees. */
+char *xdg_mempath_dir(const char *kind, const char *fallback);
+/* mkdir -p: 0, or -1 with errno set (nothing printed). */
+int mkdir_parents(const char *dir, unsigned mode);
+/* error() and warning() start with "\r\033[K" (clearing a status line that
+ * is on screen) while on is set; children forked after keep it. */
+void util_set_clear_line(int on);
 
 /* Monotonic clock in nanoseconds. */
 uint64_t time_now_ns(void);

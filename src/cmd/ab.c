@@ -6,10 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "base/util.h"
 #include "cmd/args.h"
 #include "flow/ab.h"
+#include "machine/noise.h"
 #include "report/report.h"
 #include "results/results_json.h"
 #include "verdict/compare.h"
@@ -26,7 +29,50 @@ struct variant {
  * --label: ours are added, so the user's own would make the legs overwrite
  * one file or relabel them) with enough samples per leg for a verdict.
  * Parsed here as the leg will parse it, so a typo fails before a setup runs. */
-static int check_leg_args(const struct cmd_line *l, int per_leg_args)
+/* Has command c an option named `name`? */
+static int has_arg(const struct command *c, const char *name)
+{
+	for (const struct arg *a = c->args; a && a->type; a++)
+		if (a->name && strcmp(a->name, name) == 0)
+			return 1;
+	return 0;
+}
+
+/* Does the leg command sample until precise enough (--reps auto, the last
+ * --reps given)? Then each leg samples so, not split over the rounds. */
+static int reps_auto(int argc, char **argv)
+{
+	int is_auto = 0;
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
+			is_auto = strcmp(argv[++i], "auto") == 0;
+		else if (str_starts_with(argv[i], "--reps="))
+			is_auto = strcmp(argv[i] + 7, "auto") == 0;
+	}
+	return is_auto;
+}
+
+/* With rounds: the samples each leg gets (those given split over the rounds
+ * where the command takes --reps; wrap's iterations as given), checked
+ * against what a verdict of rounds needs (docs/design.md §5.10); 0, or -1
+ * after an error line. */
+static int check_rounds_plan(const struct command *c, const struct cmd_line *l, unsigned samples,
+			     unsigned rounds, unsigned *leg_reps)
+{
+	int split =
+		has_arg(c, "reps") && !(c->flags & CMD_STOP_AT_ARG) && !reps_auto(l->argc, l->argv);
+	unsigned per_leg = split ? samples / rounds : samples;
+	*leg_reps = split ? per_leg : 0;
+	if (per_leg < COMPARE_MIN_ROUND_SAMPLES)
+		return error("%u rounds of the leg command's %u samples give %u a leg; a leg of a "
+			     "round needs at least %d (--reps %u or more, or fewer rounds)",
+			     rounds, samples, per_leg, COMPARE_MIN_ROUND_SAMPLES,
+			     rounds * COMPARE_MIN_ROUND_SAMPLES);
+	return 0;
+}
+
+static int check_leg_args(const struct cmd_line *l, int per_leg_args, unsigned rounds,
+			  unsigned *leg_reps)
 {
 	int argc = l->argc;
 	char **argv = l->argv;
@@ -57,6 +103,8 @@ static int check_leg_args(const struct cmd_line *l, int per_leg_args)
 	if (per_leg_args && args_given(c, given, "args"))
 		return error("the leg command sets --args: ab gives each leg its own "
 			     "(--a-args, --b-args)");
+	if (rounds)
+		return check_rounds_plan(c, l, samples, rounds, leg_reps);
 	if (samples < COMPARE_MIN_SAMPLES)
 		return error("the leg command gives %u sample(s) per metric; compare needs at "
 			     "least %d per leg for a verdict (%s %d)",
@@ -96,9 +144,9 @@ static int check_dir(const char *dir)
 }
 
 struct ab_opts {
-	const char *a, *b, *restore, *legs, *label_a, *label_b, *dir, *primary, *pending;
+	const char *a, *b, *restore, *legs, *label_a, *label_b, *dir, *primary, *pending, *order;
 	const char *a_args, *b_args;
-	unsigned setup_timeout_s;
+	unsigned setup_timeout_s, rounds, seed;
 	struct arg_strs a_env, b_env, controls, expect;
 	double threshold;
 	int allow_diff, fail_on_loss;
@@ -107,7 +155,7 @@ struct ab_opts {
 static void ab_init(void *p)
 {
 	struct ab_opts *o = p;
-	o->legs = "ABA";
+	o->order = "abba";
 	o->label_a = "A";
 	o->label_b = "B";
 	o->setup_timeout_s = (unsigned)AB_SETUP_TIMEOUT_S;
@@ -124,6 +172,14 @@ static const struct arg ab_args[] = {
 		"run the restore an earlier ab in DIR did not finish (it was\n"
 		"killed), then stop"),
 	ARG_STR("legs", 0, struct ab_opts, legs, "P", "order of the legs (default ABA)"),
+	ARG_COUNT("rounds", 0, struct ab_opts, rounds, "N", 2, COMPARE_MAX_LEGS / 2,
+		  "N rounds, each an A and a B leg, the samples split over them;\n"
+		  "compared round by round (recommended: 3 or more)"),
+	ARG_CHOICE("order", 0, struct ab_opts, order, "O", "abba|random",
+		   "order of each round's legs: abba (AB, BA, AB, ...; default)\n"
+		   "or random (recorded with its seed)"),
+	ARG_COUNT("seed", 0, struct ab_opts, seed, "S", 1, 4294967295u,
+		  "seed of --order random (default: from the clock; recorded)"),
 	ARG_STRS("a-env", 0, struct ab_opts, a_env, "K=V",
 		 "environment for the A legs (repeatable)"),
 	ARG_STRS("b-env", 0, struct ab_opts, b_env, "K=V",
@@ -163,6 +219,7 @@ static int compare_options(const struct ab_opts *o, struct compare_opts *co)
 	co->expect_diff = o->expect.v;
 	co->n_expect_diff = o->expect.n;
 	co->legs = o->legs;
+	co->rounds = o->rounds > 0;
 	for (size_t i = 0; i < o->controls.n; i++)
 		if (compare_pattern_check(o->controls.v[i], "--control") != 0)
 			return -1;
@@ -195,7 +252,9 @@ static int compare_legs(const struct ab_opts *o, const struct compare_opts *co,
 		goto out;
 	fprintf(stderr, "results: %s/ (compare.md, compare.json, leg-N-*.json, logs)\n", o->dir);
 	rc = 0;
-	if (o->fail_on_loss && comparison_has_loss(cmp)) {
+	if (!comparison_trusted(cmp))
+		rc = COMPARE_EXIT_UNTRUSTED; /* the summary line said why */
+	else if (o->fail_on_loss && comparison_has_loss(cmp)) {
 		error("%zu metric(s) read LOSS (--fail-on-loss)", cmp->summary.count[VERDICT_LOSS]);
 		rc = 1;
 	}
@@ -222,20 +281,46 @@ static int same_words(const char *a, const char *b)
 	return same;
 }
 
+/* Says, before any leg, when the machine is busy and with what (docs/design.md
+ * §4.14), and what interleaves the legs when none asked for rounds. */
+static void say_machine(const struct ab_opts *o, const char *schedule)
+{
+	json_t *look = noise_look(0.25);
+	char *busy = noise_busy_line(look);
+	if (busy)
+		warning("the machine is busy: %s%s", busy,
+			o->rounds ? ""
+				  : "; a load that comes and goes between the legs reads as a "
+				    "change: use --rounds 3 or more");
+	if (o->rounds) {
+		char seed[32] = "";
+		if (strcmp(o->order, "random") == 0)
+			snprintf(seed, sizeof(seed), ", seed %u", o->seed);
+		progress("ab: %u rounds, order %s (%s%s)", o->rounds, o->order, schedule, seed);
+	} else
+		progress("ab: legs %s; --rounds 3 or more interleaves A and B so that a load "
+			 "between them cancels",
+			 schedule);
+	free(busy);
+	json_decref(look);
+}
+
 static int ab_main(void *p, const struct cmd_line *l)
 {
 	struct ab_opts *o = p;
+	char *schedule = NULL;
 	/* one side's words given: the other's are none, so its {} goes too */
 	const char *none = o->a_args || o->b_args ? "" : NULL;
 	struct ab_plan plan = {
 		.a = {.label = o->label_a, .setup = o->a, .args = o->a_args ? o->a_args : none},
 		.b = {.label = o->label_b, .setup = o->b, .args = o->b_args ? o->b_args : none},
-		.legs = o->legs,
 		.dir = o->dir,
 		.restore = o->restore,
 		.argv = l->argv,
 		.argc = l->argc,
-		.setup_timeout_s = o->setup_timeout_s};
+		.setup_timeout_s = o->setup_timeout_s,
+		.rounds = o->rounds,
+		.order = o->order};
 	struct compare_opts co;
 	char **leg_paths = NULL;
 	const char **expect = NULL;
@@ -251,6 +336,20 @@ static int ab_main(void *p, const struct cmd_line *l)
 	for (size_t i = 0; i < o->b_env.n; i++)
 		if (ab_variant_env(&plan.b, o->b_env.v[i]) != 0)
 			goto out;
+	if (o->rounds && o->legs) {
+		error("--legs and --rounds: the rounds set the legs (--order abba or random)");
+		goto out;
+	}
+	if (o->rounds) {
+		if (!o->seed)
+			o->seed = (unsigned)time(NULL) ^ (unsigned)getpid();
+		schedule = ab_schedule(o->rounds, o->order, o->seed);
+		o->legs = schedule;
+	} else if (!o->legs) {
+		o->legs = "ABA";
+	}
+	plan.legs = o->legs;
+	plan.seed = o->seed;
 	if (compare_options(o, &co) != 0)
 		goto out;
 	/* Legs that differ by the words given differ by them on purpose: the
@@ -266,7 +365,7 @@ static int ab_main(void *p, const struct cmd_line *l)
 		error("ab needs -o DIR for the legs' results and logs");
 		goto out;
 	}
-	if (check_leg_args(l, o->a_args || o->b_args) != 0)
+	if (check_leg_args(l, o->a_args || o->b_args, o->rounds, &plan.leg_reps) != 0)
 		goto out;
 	if (mkdir(o->dir, 0755) != 0 && errno != EEXIST) {
 		error("cannot create '%s': %s", o->dir, strerror(errno));
@@ -274,6 +373,7 @@ static int ab_main(void *p, const struct cmd_line *l)
 	}
 	if (check_dir(o->dir) != 0)
 		goto out;
+	say_machine(o, o->legs);
 	rc = 1;
 	switch (ab_flow(&plan, &leg_paths)) {
 	case AB_INTERRUPTED:
@@ -297,6 +397,7 @@ out:
 	ab_variant_free(&plan.a);
 	ab_variant_free(&plan.b);
 	free(expect);
+	free(schedule);
 	return rc;
 }
 
@@ -325,7 +426,15 @@ const struct command command_ab = {
 		 "Legs may differ by the wrapped command's own words: --a-args and --b-args go\n"
 		 "where the command has {} (else at its end), through wrap --args; the command\n"
 		 "as typed stays the metrics' identity, so the legs compare, and the knob\n"
-		 "wrap.args is expected to differ.\n",
+		 "wrap.args is expected to differ.\n"
+		 "\n"
+		 "With --rounds N the legs are N rounds, each an A leg and a B leg (in the order\n"
+		 "ABBA..., or at random with the seed recorded), the leg command's samples split\n"
+		 "over them (--reps 30 with 5 rounds: 6 a leg; DIR/leg-N-rR-LABEL.json). The\n"
+		 "comparison judges B against A within each round, so a load that comes and goes\n"
+		 "between rounds, or drift, cancels; a round whose two legs ran under different\n"
+		 "load is left out. A plan of under 3 samples a leg is refused before the first\n"
+		 "setup. ab says at the start when the machine is busy, and with what.\n",
 	.tail = "example: mempath ab --a 'echo madvise > "
 		"/sys/kernel/mm/transparent_hugepage/enabled'\n"
 		"           --b 'echo always > /sys/kernel/mm/transparent_hugepage/enabled'\n"
@@ -335,8 +444,13 @@ const struct command command_ab = {
 		"llama.use_mmap\n"
 		"           -o mmap-ab -- wrap -n 6 -- llama-bench -m m.gguf {} -o json\n"
 		"\n"
+		"       mempath ab --rounds 5 --a ... --b ... -o thp-rounds \\\n"
+		"           -- probe cpu.first_touch pages=default size=64M --reps 30\n"
+		"\n"
 		"Exit status: 0 compared, 1 a setup, leg or restore failed (or --fail-on-loss\n"
-		"and a LOSS), 2 bad usage, 130 interrupted (after the restore ran).\n",
+		"and a LOSS), 2 bad usage, 3 no trusted verdict (a control moved, knobs differ\n"
+		"or a metric's legs ran under different load), 130 interrupted (after the\n"
+		"restore ran).\n",
 	.args = ab_args,
 	.opts_size = sizeof(struct ab_opts),
 	.init = ab_init,

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/opt.h"
+#include "base/suggest.h"
 #include "base/util.h"
 
 static void *field(void *opts, const struct arg *a)
@@ -55,7 +56,7 @@ static const char *spelled(const struct arg *a, char *buf, size_t len)
 
 static int set_value(const struct arg *a, void *opts, const char *v)
 {
-	char name[64], *end;
+	char name[64], *end, pick[64], hint[96];
 	spelled(a, name, sizeof(name));
 	switch (a->type) {
 	case ARG_T_STR:
@@ -73,11 +74,18 @@ static int set_value(const struct arg *a, void *opts, const char *v)
 			strs_add(s, t);
 		return 0;
 	}
+	case ARG_T_REPS:
+		if (strcmp(v, "auto") == 0) {
+			*(unsigned *)field(opts, a) = 0;
+			return 0;
+		}
+		/* a count otherwise */
+		__attribute__((fallthrough));
 	case ARG_T_COUNT: {
 		unsigned long n = strtoul(v, &end, 10);
 		if (!*v || *end || *v == '-' || n < a->min || n > a->max)
-			return error("bad %s '%s' (a whole number from %u to %u)", name, v, a->min,
-				     a->max);
+			return error("bad %s '%s' (a whole number from %u to %u%s)", name, v,
+				     a->min, a->max, a->type == ARG_T_REPS ? ", or auto" : "");
 		*(unsigned *)field(opts, a) = (unsigned)n;
 		return 0;
 	}
@@ -97,7 +105,10 @@ static int set_value(const struct arg *a, void *opts, const char *v)
 		list = xcalloc(2 * strlen(a->choices) + 1, 1);
 		for (const char *c = a->choices; *c; c++)
 			strcat(list, *c == '|' ? ", " : (char[]){*c, '\0'});
-		error("unknown %s '%s' (%s)", name, v, list);
+		error("unknown %s '%s'%s (%s)", name, v,
+		      suggest_phrase(suggest_choice(v, a->choices, pick, sizeof(pick)), hint,
+				     sizeof(hint)),
+		      list);
 		free(list);
 		return -1;
 	}
@@ -139,6 +150,26 @@ static const struct arg *find_short(const struct arg *args, char c)
 	return NULL;
 }
 
+/* "; did you mean '--output'?" for a mistyped long option, or "". */
+static const char *long_hint(const struct command *c, const char *w, size_t len, char *hint)
+{
+	const char *names[64];
+	char typed[64], opt[80];
+	const char *s;
+	size_t n = 0;
+
+	names[n++] = "help";
+	for (const struct arg *a = c->args; a && a->type && n < ARRAY_SIZE(names); a++)
+		if (a->name)
+			names[n++] = a->name;
+	snprintf(typed, sizeof(typed), "%.*s", (int)len, w);
+	s = suggest(typed, names, n);
+	if (!s)
+		return "";
+	snprintf(opt, sizeof(opt), "--%s", s);
+	return suggest_phrase(opt, hint, 96);
+}
+
 /* One option word at argv[*i] (and its value, maybe the next word).
  * Returns 0, 1 for --help, or -1 after an error line. */
 static int one_option(const struct command *c, int argc, char **argv, int *i, void *opts,
@@ -146,7 +177,7 @@ static int one_option(const struct command *c, int argc, char **argv, int *i, vo
 {
 	const char *w = argv[*i], *value = NULL;
 	const struct arg *a;
-	char name[64];
+	char name[64], hint[96];
 	if (strcmp(w, "--help") == 0 || strcmp(w, "-h") == 0)
 		return 1;
 	if (w[1] == '-') {
@@ -154,8 +185,9 @@ static int one_option(const struct command *c, int argc, char **argv, int *i, vo
 		size_t len = eq ? (size_t)(eq - w - 2) : strlen(w + 2);
 		a = find_long(c->args, w + 2, len);
 		if (!a)
-			return error("unknown option '%.*s' for '%s' (see 'mempath %s --help')",
-				     (int)(len + 2), w, c->name, c->name);
+			return error("unknown option '%.*s' for '%s'%s (see 'mempath %s --help')",
+				     (int)(len + 2), w, c->name, long_hint(c, w + 2, len, hint),
+				     c->name);
 		value = eq ? eq + 1 : NULL;
 	} else {
 		a = find_short(c->args, w[1]);
@@ -253,6 +285,22 @@ void args_usage(const struct command *c, FILE *f)
 		c->synopsis ? " " : "", c->synopsis ? c->synopsis : "");
 	if (c->about)
 		fprintf(f, "\n%s", c->about);
+	if (c->subs) {
+		int sw = 0;
+
+		for (const struct subcommand *s = c->subs; s->name; s++) {
+			int w = (int)(strlen(s->name) +
+				      (s->synopsis ? strlen(s->synopsis) + 1 : 0));
+
+			sw = w > sw ? w : sw;
+		}
+		fprintf(f, "\nsubcommands:\n");
+		for (const struct subcommand *s = c->subs; s->name; s++) {
+			snprintf(left, sizeof(left), "%s%s%s", s->name, s->synopsis ? " " : "",
+				 s->synopsis ? s->synopsis : "");
+			fprintf(f, "  %-*s  %s\n", sw, left, s->summary);
+		}
+	}
 	for (const struct arg *a = c->args; a && a->type; a++) {
 		left_column(a, left, sizeof(left));
 		if ((int)strlen(left) > width && (int)strlen(left) <= USAGE_COLUMN)
@@ -271,6 +319,16 @@ void args_usage(const struct command *c, FILE *f)
 	fprintf(f, "  %-*s  %s\n", width, "-h, --help", "this help");
 	if (c->tail)
 		fprintf(f, "\n%s", c->tail);
+}
+
+int args_meta_is_path(const char *meta)
+{
+	static const char *const paths[] = {"FILE", "OUT", "PATH", "DIR"};
+
+	for (size_t i = 0; meta && i < ARRAY_SIZE(paths); i++)
+		if (strcmp(meta, paths[i]) == 0)
+			return 1;
+	return 0;
 }
 
 static void opts_free(const struct command *c, void *opts)

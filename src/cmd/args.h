@@ -32,6 +32,7 @@ enum arg_type {
 	ARG_T_CHOICE, /* const char *: one of the '|'-separated choices */
 	ARG_T_SIZE,   /* uint64_t bytes: 4096, 64M, 1.5G (opt.h); min 1: not zero */
 	ARG_T_NUM,    /* double in [min, max] */
+	ARG_T_REPS,   /* unsigned: a whole number in [min, max], or "auto" (0) */
 };
 
 /* What ARG_T_STRS and ARG_T_ITEMS fill; args_free_strs() frees it. */
@@ -89,6 +90,10 @@ struct arg {
 	{                                                            \
 		n, s, ARG_T_NUM, offsetof(st, f), m, h, NULL, lo, hi \
 	}
+#define ARG_REPS(n, s, st, f, m, lo, hi, h)                           \
+	{                                                             \
+		n, s, ARG_T_REPS, offsetof(st, f), m, h, NULL, lo, hi \
+	}
 #define ARG_END                                               \
 	{                                                     \
 		NULL, 0, ARG_T_END, 0, NULL, NULL, NULL, 0, 0 \
@@ -110,6 +115,26 @@ struct cmd_line {
 	const struct command *(*find)(const char *name);
 };
 
+/* A command that is a family of subcommands (`mempath history add FILE`)
+ * lists them: the usage, the man page and the completions show them. */
+/* What a command's positional arguments are, for the shell completions. */
+enum cmd_pos {
+	POS_NONE = 0,
+	POS_FILES,   /* results files and other paths */
+	POS_PROBE,   /* a probe's name, then its name=value options */
+	POS_NAMES,   /* a command's or a probe's name (help) */
+	POS_COMMAND, /* someone else's command line (wrap, ab, phantom) */
+	POS_SUBS,    /* a subcommand (struct subcommand), then its own */
+	POS_WORDS,   /* fixed words: struct command.words */
+};
+
+struct subcommand {
+	const char *name;
+	const char *synopsis; /* its arguments: "FILE..." */
+	const char *summary;  /* one line */
+	enum cmd_pos pos;     /* POS_FILES or POS_NONE */
+};
+
 struct command {
 	const char *name;
 	const char *summary;  /* one line for `mempath --help` */
@@ -124,7 +149,14 @@ struct command {
 	 * --label): the counted samples per metric these options give. */
 	unsigned (*samples)(const void *opts);
 	unsigned flags;
+	const struct subcommand *subs; /* ended by a row without a name; or NULL */
+	enum cmd_pos pos;	       /* what its positional arguments are */
+	const char *words;	       /* POS_WORDS: "bash|zsh" */
 };
+
+/* Does an option's value name a file or folder (its meta: FILE, OUT, PATH,
+ * DIR)? For the completions. */
+int args_meta_is_path(const char *meta);
 
 /* Parses argv (argv[0] is the command's name) into opts (initialised here).
  * Returns 0 with l filled (l->argv is allocated: free it), 1 when --help was

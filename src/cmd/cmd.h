@@ -21,7 +21,9 @@
 	CMD(phantom) \
 	CMD(doctor)  \
 	CMD(fleet)   \
-	CMD(check)
+	CMD(check)   \
+	CMD(history) \
+	CMD(completion)
 
 #define CMD(x) extern const struct command command_##x;
 CMD_LIST

@@ -5,8 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/suggest.h"
+#include "base/util.h"
 #include "cmd/cmd.h"
 #include "cmd/commands.h"
+#include "cmd/manpage.h"
 #include "probes/registry.h"
 
 #define CMD(x) &command_##x,
@@ -20,6 +23,16 @@ const struct command *command_find(const char *name)
 		if (strcmp(command_table[i]->name, name) == 0)
 			return command_table[i];
 	return NULL;
+}
+
+const char *command_suggest(const char *name)
+{
+	const char *names[64];
+	size_t n = 0;
+
+	for (size_t i = 0; i < command_table_len && n < ARRAY_SIZE(names); i++)
+		names[n++] = command_table[i]->name;
+	return suggest(name, names, n);
 }
 
 static void usage(FILE *f)
@@ -44,10 +57,25 @@ static void probe_help(const struct probe *p)
 	printf("\nexample: mempath probe %s --quick\n", p->name);
 }
 
+struct help_opts {
+	int man;
+};
+
+static const struct arg help_args[] = {
+	ARG_FLAG("man", 0, struct help_opts, man,
+		 "the manual page mempath(1) in roff, from the same tables as --help\n"
+		 "(man -l <(mempath help --man))"),
+	ARG_END};
+
 static int help_run(void *opts, const struct cmd_line *l)
 {
 	const struct command *c;
 	const struct probe *p;
+	if (((struct help_opts *)opts)->man) {
+		if (l->argc > 0)
+			return error("help --man takes no name (the page has them all)"), 2;
+		return manpage_write(stdout, command_table, command_table_len) == 0 ? 0 : 1;
+	}
 	if (l->argc == 0) {
 		usage(stdout);
 		return 0;
@@ -63,9 +91,13 @@ static int help_run(void *opts, const struct cmd_line *l)
 	}
 	p = probe_find(l->argv[0]);
 	if (!p) {
+		const char *s = command_suggest(l->argv[0]);
+		char hint[96];
+
 		fprintf(stderr,
-			"mempath: error: no command or probe named '%s' (see 'mempath list')\n",
-			l->argv[0]);
+			"mempath: error: no command or probe named '%s'%s (see 'mempath list')\n",
+			l->argv[0],
+			suggest_phrase(s ? s : probe_suggest(l->argv[0]), hint, sizeof(hint)));
 		return 2;
 	}
 	probe_help(p);
@@ -74,17 +106,50 @@ static int help_run(void *opts, const struct cmd_line *l)
 
 const struct command command_help = {
 	.name = "help",
-	.summary = "help for a command or a probe",
+	.pos = POS_NAMES,
+	.summary = "help for a command or a probe; --man: the manual page",
 	.synopsis = "[COMMAND | PROBE]",
 	.about = "Usage of a command, or a probe's summary, suites and options.\n",
+	.args = help_args,
+	.opts_size = sizeof(struct help_opts),
 	.run = help_run,
+};
+
+/* Here, beside the table it is written from (manpage.h), so that nothing
+ * below the table reaches back up to it. */
+static int completion_run(void *opts, const struct cmd_line *l)
+{
+	if (l->argc != 1 || (strcmp(l->argv[0], "bash") != 0 && strcmp(l->argv[0], "zsh") != 0)) {
+		const char *shells[] = {"bash", "zsh"},
+			   *s = l->argc ? suggest(l->argv[0], shells, 2) : NULL;
+		char hint[96];
+
+		return error("completion needs a shell: bash or zsh%s (see 'mempath completion "
+			     "--help')",
+			     suggest_phrase(s, hint, sizeof(hint))),
+		       2;
+	}
+	return completion_write(stdout, l->argv[0], command_table, command_table_len) == 0 ? 0 : 1;
+}
+
+const struct command command_completion = {
+	.name = "completion",
+	.pos = POS_WORDS,
+	.words = "bash|zsh",
+	.summary = "the bash or zsh completion script, from the command and probe tables",
+	.synopsis = "bash|zsh",
+	.about = "Prints a completion script: commands, options and their choices, probes and\n"
+		 "their name=value options, files. 'make install' installs both; to try one:\n"
+		 "  source <(mempath completion bash)\n",
+	.run = completion_run,
 };
 
 /* What went to stdout must have arrived: a full disk or a closed pipe is an
  * error (exit 1), not a silent success. SIGPIPE is ignored so that a reader
  * that goes away (`mempath wrap ... | head`) costs the output, never the
- * results file: writes fail with EPIPE and are reported instead. Children
- * get the default disposition back (base/proc). */
+ * results file: writes fail with EPIPE and are reported instead (and
+ * SIGXFSZ, so a file over `ulimit -f` is an error line, not a kill). Children
+ * get the default dispositions back (base/proc). */
 static int stdout_ok(int rc)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
@@ -112,8 +177,10 @@ static int dispatch(int argc, char **argv)
 	}
 	c = command_find(argv[1]);
 	if (!c) {
-		fprintf(stderr, "mempath: error: unknown command '%s' (see 'mempath --help')\n",
-			argv[1]);
+		char hint[96];
+
+		fprintf(stderr, "mempath: error: unknown command '%s'%s (see 'mempath --help')\n",
+			argv[1], suggest_phrase(command_suggest(argv[1]), hint, sizeof(hint)));
 		return 2;
 	}
 	return args_main(c, argc - 1, argv + 1, command_find);
@@ -122,5 +189,6 @@ static int dispatch(int argc, char **argv)
 int commands_main(int argc, char **argv)
 {
 	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN); /* a file over ulimit -f: EFBIG, an error line */
 	return stdout_ok(dispatch(argc, argv));
 }

@@ -12,6 +12,8 @@ extern const size_t command_table_len;
 
 /* The command named `name`, or NULL. */
 const struct command *command_find(const char *name);
+/* The command a mistyped name most likely meant, or NULL. */
+const char *command_suggest(const char *name);
 /* mempath's main: argv[1] names the command. Returns the exit status. */
 int commands_main(int argc, char **argv);
 

@@ -5,15 +5,19 @@
 
 #include "base/util.h"
 #include "cmd/args.h"
+#include "machine/noise.h"
 #include "report/report.h"
 #include "results/results_json.h"
 #include "verdict/compare.h"
 
+#define STR_(x) #x
+#define STR(x)	STR_(x)
+
 struct compare_cmd_opts {
 	const char *legs, *primary, *format, *out;
-	double threshold;
+	double threshold, load_diff;
 	struct arg_strs controls, expect;
-	int allow_diff, fail_on_loss;
+	int allow_diff, fail_on_loss, rounds;
 };
 
 static void compare_init(void *p)
@@ -24,8 +28,14 @@ static void compare_init(void *p)
 static const struct arg compare_args[] = {
 	ARG_STR("legs", 0, struct compare_cmd_opts, legs, "P",
 		"variant of each file in order (default ABAB... by position)"),
+	ARG_FLAG("rounds", 0, struct compare_cmd_opts, rounds,
+		 "the files are rounds: each pair in order is an A and a B leg\n"
+		 "measured together (ab --rounds records this itself)"),
 	ARG_PCT("threshold", 0, struct compare_cmd_opts, threshold, "PCT",
 		"smallest change that matters, in percent (default 0: 1% floor)"),
+	ARG_NUM("load-diff", 0, struct compare_cmd_opts, load_diff, "CPUS", 0, 4096,
+		"other CPUs by which the legs' load may differ before a verdict\n"
+		"is withheld (default " STR(NOISE_BUSY_CPUS) ")"),
 	ARG_STRS("control", 0, struct compare_cmd_opts, controls, "PAT",
 		 "a metric that must not move; PAT is GLOB[,KEY=GLOB...], GLOB\n"
 		 "matching 'probe' or 'probe:metric', KEY=GLOB a label or option:\n"
@@ -37,7 +47,8 @@ static const struct arg compare_args[] = {
 	ARG_FLAG("allow-diff", 0, struct compare_cmd_opts, allow_diff,
 		 "give verdicts even when other knobs differ"),
 	ARG_CHOICE("format", 0, struct compare_cmd_opts, format, "F", "term|md|json|html",
-		   "term (default), md (findings-table layout), json or html"),
+		   "term (default), md (a table: a column per leg, a verdict per\n"
+		   "metric), json (for 'report' later) or html (tables and a plot)"),
 	ARG_STR("output", 'o', struct compare_cmd_opts, out, "FILE",
 		"write the report to FILE instead of stdout"),
 	ARG_FLAG("fail-on-loss", 0, struct compare_cmd_opts, fail_on_loss,
@@ -56,6 +67,8 @@ static int compare_main(void *p, const struct cmd_line *l)
 	compare_opts_default(&o);
 	o.legs = co->legs;
 	o.threshold = co->threshold;
+	o.rounds = co->rounds;
+	o.busy_cpus = co->load_diff;
 	o.allow_diff = co->allow_diff;
 	o.primary = co->primary;
 	o.controls = co->controls.v;
@@ -89,7 +102,9 @@ static int compare_main(void *p, const struct cmd_line *l)
 		goto out;
 	}
 	rc = 0;
-	if (co->fail_on_loss && comparison_has_loss(c)) {
+	if (!comparison_trusted(c))
+		rc = COMPARE_EXIT_UNTRUSTED; /* the summary line said why */
+	else if (co->fail_on_loss && comparison_has_loss(c)) {
 		error("%zu metric(s) read LOSS (--fail-on-loss)", c->summary.count[VERDICT_LOSS]);
 		rc = 1;
 	}
@@ -102,20 +117,30 @@ out:
 }
 
 const struct command command_compare = {
+	.pos = POS_FILES,
 	.name = "compare",
 	.summary = "per-metric verdicts of A/B/A' results files",
 	.synopsis = "A.json B.json [A2.json ...]",
-	.about = "Compares runs measured in the order given: A, B, then A again (A/B/A') checks\n"
-		 "that the baseline did not drift. Metrics are joined on probe, metric, labels\n"
-		 "and probe options; each gets medians per leg, the change of B against A with a\n"
-		 "bootstrap 95% CI, a two-sided Mann-Whitney U p-value and a verdict: WIN, LOSS,\n"
-		 "~ (no difference beyond noise), UNSTABLE (A and A' differ enough to explain the\n"
-		 "change), VOID (an exact fact such as thp_backed or a probe's status differs),\n"
-		 "too few samples (< 6 per leg), fact (better=none) or missing. WIN/LOSS needs B\n"
-		 "to beat every A leg in one direction, significantly after Holm-Bonferroni, with\n"
-		 "the CI beyond max(1%, A-vs-A' gap, --threshold).\n",
+	.about =
+		"Compares runs measured in the order given: A, B, then A again (A/B/A') checks\n"
+		"that the baseline did not drift. Metrics are joined on probe, metric, labels\n"
+		"and probe options; each gets medians per leg, the change of B against A with a\n"
+		"bootstrap 95% CI, a two-sided Mann-Whitney U p-value and a verdict: WIN, LOSS,\n"
+		"~ (no difference beyond noise: NOWIN in the summary line and in JSON),\n"
+		"UNSTABLE (A and A' differ enough to explain the change), VOID (an exact fact\n"
+		"such as thp_backed or a probe's status differs), too few samples (< 6 per\n"
+		"leg), fact (better=none) or missing. WIN/LOSS needs B to beat every A leg in\n"
+		"one direction, significantly after Holm-Bonferroni, with the CI beyond\n"
+		"max(1%, A-vs-A' gap, --threshold). A metric whose legs ran while the machine's\n"
+		"load differed (the noise meter's record in the files) is UNSTABLE.\n"
+		"\n"
+		"Rounds (files from ab --rounds, or --rounds): each round's A and B legs are\n"
+		"compared with each other, so load and drift between rounds cancel: van Elteren's\n"
+		"stratified rank test and the t test and interval of the per-round ratios, over\n"
+		"the rounds whose two legs ran under the same load.\n",
 	.tail = "Exit status: 0 when compared (whatever the verdicts), 1 with --fail-on-loss and\n"
-		"a LOSS, 2 for bad input.\n",
+		"a LOSS, 2 for bad input, 3 no trusted verdict (a control moved, knobs differ, or\n"
+		"a metric's legs ran under different load; the summary line says which).\n",
 	.args = compare_args,
 	.opts_size = sizeof(struct compare_cmd_opts),
 	.init = compare_init,

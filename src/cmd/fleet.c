@@ -10,7 +10,6 @@
 #include "exec/mpi.h"
 #include "exec/session.h"
 #include "flow/fleet.h"
-#include "gpu/backend.h"
 #include "probes/registry.h"
 #include "report/report.h"
 #include "results/fleet_json.h"
@@ -97,7 +96,6 @@ static int has_opt(const struct probe *p, const char *kv)
 static int plan_items(const struct fleet_opts *o, char **kvs, size_t n_kvs, struct fleet_plan *pl)
 {
 	struct fleet_item *items = xcalloc(probe_table_len + 1, sizeof(*items));
-	int gpu = gpu_backend() != NULL;
 	for (const char *p = o->only; p && *p;) {
 		size_t len = strcspn(p, ",");
 		char *name = xasprintf("%.*s", (int)len, p);
@@ -113,9 +111,9 @@ static int plan_items(const struct fleet_opts *o, char **kvs, size_t n_kvs, stru
 		const struct probe *p = probe_table[i];
 		struct fleet_item *it = &items[pl->n_items];
 		if (o->only ? !in_list(o->only, p->name)
-			    : !session_suite_has(o->suite ? o->suite : "quick", p, gpu))
+			    : !session_suite_has(o->suite ? o->suite : "quick", p))
 			continue;
-		if (o->only && o->suite && !session_suite_has(o->suite, p, gpu))
+		if (o->only && o->suite && !session_suite_has(o->suite, p))
 			continue;
 		it->probe = p;
 		it->kvs = xcalloc(n_kvs + 1, sizeof(char *));

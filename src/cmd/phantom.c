@@ -155,6 +155,7 @@ static int phantom_main(void *p, const struct cmd_line *l)
 }
 
 const struct command command_phantom = {
+	.pos = POS_COMMAND,
 	.name = "phantom",
 	.summary = "memory not returned after a command exits (driver pools)",
 	.synopsis = "(--cpu SIZE | --gpu SIZE | [--] CMD [ARGS...])",

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base/proc.h"
+#include "base/suggest.h"
 #include "base/util.h"
 #include "cmd/args.h"
 #include "exec/session.h"
@@ -12,7 +13,8 @@
 struct probe_opts {
 	struct arg_strs opt;
 	const char *out, *format, *label;
-	unsigned reps, warmups, timeout_s;
+	unsigned reps, warmups, timeout_s, budget_s;
+	double ci;
 	int quick, force, quiet;
 };
 
@@ -22,14 +24,21 @@ static void probe_init(void *p)
 	o->format = "term";
 	o->reps = 10;
 	o->warmups = 2;
+	o->ci = 0.01;
+	o->budget_s = 30;
 }
 
 static const struct arg probe_args[] = {
 	ARG_STRS("opt", 0, struct probe_opts, opt, "K=V",
 		 "a probe option (the same as a bare K=V argument)"),
 	ARG_FLAG("quick", 0, struct probe_opts, quick, "apply the probe's small sizes first"),
-	ARG_COUNT("reps", 0, struct probe_opts, reps, "N", 1, 100000,
-		  "counted samples per metric (default 10)"),
+	ARG_REPS("reps", 0, struct probe_opts, reps, "N", 1, 100000,
+		 "counted samples per metric (default 10); auto: at least 10, then\n"
+		 "more until the 95% CI of the median is within --ci (or --budget)"),
+	ARG_PCT("ci", 0, struct probe_opts, ci, "PCT",
+		"--reps auto: the CI of the median to reach, +-PCT (default 1)"),
+	ARG_COUNT("budget", 0, struct probe_opts, budget_s, "S", 1, 100000,
+		  "--reps auto: seconds a metric may sample for (default 30)"),
 	ARG_COUNT("warmups", 0, struct probe_opts, warmups, "N", 0, 100000,
 		  "warm-up samples per metric, kept but not counted (default 2)"),
 	ARG_COUNT("timeout", 0, struct probe_opts, timeout_s, "S", 1, 100000,
@@ -51,6 +60,7 @@ static int probe_main(void *p, const struct cmd_line *l)
 	char **kvs = xcalloc((size_t)l->argc + o->opt.n + 1, sizeof(char *));
 	size_t n_kvs = 0;
 	struct session s;
+	char hint[96];
 	int rc = 0;
 	/* The probe's name first, then its name=value options. */
 	for (int i = 0; i < l->argc && !rc; i++) {
@@ -60,7 +70,8 @@ static int probe_main(void *p, const struct cmd_line *l)
 		else if (pr)
 			rc = error("unexpected argument '%s' (see 'mempath probe --help')", a);
 		else if (!(pr = probe_find(a)))
-			rc = error("unknown probe '%s' (see 'mempath list')", a);
+			rc = error("unknown probe '%s'%s (see 'mempath list')", a,
+				   suggest_phrase(probe_suggest(a), hint, sizeof(hint)));
 	}
 	for (size_t i = 0; i < o->opt.n; i++)
 		kvs[n_kvs++] = (char *)o->opt.v[i];
@@ -68,7 +79,9 @@ static int probe_main(void *p, const struct cmd_line *l)
 		rc = error("which probe? (see 'mempath list')");
 	memset(&s, 0, sizeof(s));
 	runner_opts_default(&s.ropts);
-	s.ropts.reps = o->reps;
+	s.ropts.reps = o->reps ? o->reps : MEASURE_AUTO_MIN;
+	s.ropts.auto_ci = o->reps ? 0 : o->ci;
+	s.ropts.auto_budget_s = o->budget_s;
 	s.ropts.warmups = o->warmups;
 	s.ropts.timeout_s = o->timeout_s;
 	s.ropts.quick = o->quick;
@@ -80,6 +93,7 @@ static int probe_main(void *p, const struct cmd_line *l)
 	}
 	report_format_parse(o->format, &fmt);
 	util_set_quiet(o->quiet);
+	session_show(&s, o->quiet, 0);
 	proc_signals_install();
 	if (session_begin(&s, l->all_argc, l->all_argv, o->label, NULL) != 0) {
 		run_free(s.run);
@@ -105,10 +119,13 @@ static int probe_main(void *p, const struct cmd_line *l)
 
 static unsigned probe_samples(const void *p)
 {
-	return ((const struct probe_opts *)p)->reps;
+	/* auto: at least MEASURE_AUTO_MIN */
+	return ((const struct probe_opts *)p)->reps ? ((const struct probe_opts *)p)->reps
+						    : MEASURE_AUTO_MIN;
 }
 
 const struct command command_probe = {
+	.pos = POS_PROBE,
 	.name = "probe",
 	.summary = "run one probe",
 	.synopsis = "NAME [name=value ...]",

@@ -22,8 +22,10 @@ static void report_init(void *p)
 }
 
 static const struct arg report_args[] = {
-	ARG_CHOICE("format", 'f', struct report_opts, format, "F", "term|md|json|csv|html",
-		   "term (default), md, json, csv or html"),
+	ARG_CHOICE("format", 'f', struct report_opts, format, "F",
+		   "term|md|json|csv|html|openmetrics",
+		   "term (default), md, json, csv, html, or openmetrics (Prometheus,\n"
+		   "node_exporter's textfile collector)"),
 	ARG_STR("output", 'o', struct report_opts, out, "OUT",
 		"write the report to OUT (atomically) instead of stdout"),
 	ARG_END};
@@ -48,7 +50,9 @@ static int report_main(void *p, const struct cmd_line *l)
 	if (!j)
 		return 2;
 	/* Anything but a comparison goes to the results reader, whose errors
-	 * name what is wrong (no schema, another schema, bad fields). */
+	 * name what is wrong (no schema, another schema, bad fields). Another
+	 * kind of file (a fleet) is one more schema here and, for
+	 * openmetrics, its samples added to report/openmetrics.h's set. */
 	schema = json_string_value(json_object_get(j, "schema"));
 	if (schema && strcmp(schema, COMPARE_SCHEMA) == 0)
 		cmp = comparison_from_json(j, l->argv[0]);
@@ -74,14 +78,21 @@ static int report_main(void *p, const struct cmd_line *l)
 }
 
 const struct command command_report = {
+	.pos = POS_FILES,
 	.name = "report",
-	.summary = "render a results or comparison file (term, md, json, csv, html)",
+	.summary = "render a results or comparison file (term, md, json, csv, html, openmetrics)",
 	.synopsis = "FILE",
 	.about = "Renders a results file (mempath/run/1; summaries are recomputed from the raw\n"
 		 "samples), a comparison file (mempath/compare/1, from 'compare --format json'\n"
 		 "or 'ab'; verdicts as recorded, one CSV row per metric) or a fleet file\n"
 		 "(mempath/fleet/1, from 'fleet' or 'fleet merge'; flags as recorded, one CSV\n"
-		 "row per node and metric).\n",
+		 "row per node and metric).\n"
+		 "\n"
+		 "--format openmetrics writes one gauge family per probe metric,\n"
+		 "mempath_<probe>_<metric>_<unit> in base units (the median), labelled with the\n"
+		 "metric's labels, host and label; a comparison adds each leg's median, the\n"
+		 "change as a ratio and the verdicts. Save it as a .prom file in node_exporter's\n"
+		 "textfile directory.\n",
 	.tail = "Exit status: 0 rendered, 1 a fleet with a flagged node or the report could\n"
 		"not be written, 2 bad usage or a file that cannot be read.\n",
 	.args = report_args,

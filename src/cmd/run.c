@@ -3,16 +3,19 @@
 #include <string.h>
 
 #include "base/proc.h"
+#include "base/suggest.h"
 #include "base/util.h"
 #include "cmd/args.h"
 #include "exec/session.h"
 #include "probes/registry.h"
 #include "report/report.h"
+#include "store/history.h"
 
 struct run_opts {
 	const char *suite, *label, *out, *format, *only;
-	unsigned reps, warmups, timeout_s;
-	int force, quiet;
+	unsigned reps, warmups, timeout_s, budget_s;
+	double ci;
+	int force, quiet, history;
 };
 
 static void run_init(void *p)
@@ -22,6 +25,8 @@ static void run_init(void *p)
 	o->format = "term";
 	o->reps = 10;
 	o->warmups = 2;
+	o->ci = 0.01;
+	o->budget_s = 30;
 }
 
 static const struct arg run_args[] = {
@@ -30,8 +35,13 @@ static const struct arg run_args[] = {
 	ARG_STR("label", 0, struct run_opts, label, "L",
 		"a name for this configuration (stock, patched, ...)"),
 	ARG_STR("output", 'o', struct run_opts, out, "FILE", "results file path"),
-	ARG_COUNT("reps", 0, struct run_opts, reps, "N", 1, 100000,
-		  "counted samples per metric (default 10)"),
+	ARG_REPS("reps", 0, struct run_opts, reps, "N", 1, 100000,
+		 "counted samples per metric (default 10); auto: at least 10, then\n"
+		 "more until the 95% CI of the median is within --ci (or --budget)"),
+	ARG_PCT("ci", 0, struct run_opts, ci, "PCT",
+		"--reps auto: the CI of the median to reach, +-PCT (default 1)"),
+	ARG_COUNT("budget", 0, struct run_opts, budget_s, "S", 1, 100000,
+		  "--reps auto: seconds a metric may sample for (default 30)"),
 	ARG_COUNT("warmups", 0, struct run_opts, warmups, "N", 0, 100000,
 		  "warm-up samples per metric, kept but not counted (default 2)"),
 	ARG_COUNT("timeout", 0, struct run_opts, timeout_s, "S", 1, 100000,
@@ -41,6 +51,9 @@ static const struct arg run_args[] = {
 	ARG_STR("only", 0, struct run_opts, only, "LIST", "run only these probes of the suite"),
 	ARG_FLAG("force", 0, struct run_opts, force, "allow sizes above 80% of MemAvailable"),
 	ARG_FLAG("quiet", 0, struct run_opts, quiet, "no progress lines on stderr"),
+	ARG_FLAG("history", 0, struct run_opts, history,
+		 "keep the run in the history too ('mempath history'; the database:\n"
+		 "$MEMPATH_HISTORY, else $XDG_DATA_HOME/mempath/history.db)"),
 	ARG_END};
 
 static int in_list(const char *list, const char *name)
@@ -60,19 +73,74 @@ static int in_list(const char *list, const char *name)
 /* Every name in --only must be a probe: 0, or -1 after an error line. */
 static int check_only(const char *only)
 {
-	char *dup = xstrdup(only), *save = NULL;
+	char *dup = xstrdup(only), *save = NULL, hint[96];
 	int rc = 0;
+	if (strspn(only, ", ") == strlen(only))
+		rc = error("--only names no probe (e.g. --only cpu.stream,cpu.latency)");
 	for (char *t = strtok_r(dup, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save))
 		if (!probe_find(t))
-			rc = error("unknown probe '%s' in --only (see 'mempath list')", t);
+			rc = error("unknown probe '%s' in --only%s (see 'mempath list')", t,
+				   suggest_phrase(probe_suggest(t), hint, sizeof(hint)));
 	free(dup);
 	return rc;
+}
+
+/* --history: the run into the history database. 0, or -1 after an error
+ * line (the results file is written either way). */
+static int keep(const struct run *r, const char *path)
+{
+	char *db = history_path(NULL);
+	enum history_err err;
+	struct history *h = db ? history_open(db, 5, &err) : NULL;
+	int dup;
+	int64_t id = h ? history_add(h, r, path, NULL, &dup) : -1;
+
+	if (id > 0)
+		fprintf(stderr, "history: run %lld in %s\n", (long long)id, db);
+	history_close(h);
+	free(db);
+	return id > 0 ? 0 : -1;
+}
+
+/* A probe's block of the terminal table as soon as the probe ends. */
+static void print_probe(struct session *s, const struct probe_result *res, void *arg)
+{
+	report_term_stream_probe(s->run, res, stdout);
+	fflush(stdout);
+}
+
+/* The suite's probes (and --only's) in table order; *n set. */
+static const struct probe **plan_of(const struct run_opts *o, size_t *n)
+{
+	const struct probe **plan = xcalloc(probe_table_len, sizeof(*plan));
+
+	*n = 0;
+	for (size_t i = 0; i < probe_table_len; i++)
+		if (session_suite_has(o->suite, probe_table[i]) &&
+		    (!o->only || in_list(o->only, probe_table[i]->name)))
+			plan[(*n)++] = probe_table[i];
+	return plan;
+}
+
+static int run_probes(struct session *s)
+{
+	for (size_t i = 0; i < s->n_plan && !proc_signal_received(); i++) {
+		const struct probe *pr = s->plan[i];
+		char *why = session_not_here(s, pr);
+		int rc = why ? session_skip_probe(s, pr, why) : session_run_probe(s, pr, NULL, 0);
+
+		free(why);
+		if (rc != 0)
+			return 1;
+	}
+	return 0;
 }
 
 static int run_main(void *p, const struct cmd_line *l)
 {
 	struct run_opts *o = p;
 	enum report_format fmt = REPORT_TERM;
+	const struct probe **plan;
 	struct session s;
 	char *out_path;
 	int rc = 0;
@@ -84,11 +152,19 @@ static int run_main(void *p, const struct cmd_line *l)
 	util_set_quiet(o->quiet);
 	memset(&s, 0, sizeof(s));
 	runner_opts_default(&s.ropts);
-	s.ropts.reps = o->reps;
+	s.ropts.reps = o->reps ? o->reps : MEASURE_AUTO_MIN;
+	s.ropts.auto_ci = o->reps ? 0 : o->ci;
+	s.ropts.auto_budget_s = o->budget_s;
 	s.ropts.warmups = o->warmups;
 	s.ropts.timeout_s = o->timeout_s;
 	s.ropts.force = o->force;
 	s.ropts.quick = strcmp(o->suite, "quick") == 0;
+	plan = plan_of(o, &s.n_plan);
+	s.plan = plan;
+	s.total = (unsigned)s.n_plan;
+	session_show(&s, o->quiet, fmt == REPORT_TERM);
+	if (fmt == REPORT_TERM)
+		s.on_probe = print_probe;
 	out_path = o->out ? xstrdup(o->out) : session_default_path(o->label ? o->label : o->suite);
 	s.out_path = out_path;
 	proc_signals_install();
@@ -96,24 +172,16 @@ static int run_main(void *p, const struct cmd_line *l)
 	if (session_begin(&s, l->all_argc, l->all_argv, o->label, o->suite) != 0) {
 		run_free(s.run);
 		free(out_path);
+		free(plan);
 		return 1;
 	}
-	for (size_t i = 0; i < probe_table_len; i++)
-		if (session_suite_has(o->suite, probe_table[i], s.gpu_present) &&
-		    (!o->only || in_list(o->only, probe_table[i]->name)))
-			s.total++;
 	if (s.total == 0)
 		warning("suite '%s' has no probe that applies to this machine", o->suite);
-	for (size_t i = 0; i < probe_table_len && !proc_signal_received(); i++) {
-		const struct probe *pr = probe_table[i];
-		if (!session_suite_has(o->suite, pr, s.gpu_present) ||
-		    (o->only && !in_list(o->only, pr->name)))
-			continue;
-		if (session_run_probe(&s, pr, NULL, 0) != 0) {
-			rc = 1;
-			break;
-		}
+	if (fmt == REPORT_TERM) {
+		report_term_stream_head(s.run, stdout);
+		fflush(stdout);
 	}
+	rc = run_probes(&s);
 	if (session_end(&s) != 0)
 		rc = 1;
 	if (s.run->knobs_start && s.run->knobs_end &&
@@ -121,10 +189,15 @@ static int run_main(void *p, const struct cmd_line *l)
 		warning("machine knobs changed during the run (see knobs.start and knobs.end in "
 			"'%s')",
 			out_path);
-	report_write(s.run, fmt, stdout);
+	if (fmt == REPORT_TERM)
+		report_term_stream_end(s.run, stdout);
+	else
+		report_write(s.run, fmt, stdout);
 	fflush(stdout);
 	if (rc == 0)
 		fprintf(stderr, "results: %s\n", out_path);
+	if (o->history && keep(s.run, out_path) != 0)
+		rc = rc ? rc : 1;
 	if (rc == 0 && session_failed(&s)) {
 		error("%zu probe(s) failed or timed out (see the table)", session_failed(&s));
 		rc = 1;
@@ -135,12 +208,15 @@ static int run_main(void *p, const struct cmd_line *l)
 	}
 	run_free(s.run);
 	free(out_path);
+	free(plan);
 	return rc;
 }
 
 static unsigned run_samples(const void *p)
 {
-	return ((const struct run_opts *)p)->reps;
+	/* auto: at least MEASURE_AUTO_MIN */
+	return ((const struct run_opts *)p)->reps ? ((const struct run_opts *)p)->reps
+						  : MEASURE_AUTO_MIN;
 }
 
 const struct command command_run = {

@@ -149,6 +149,7 @@ static unsigned wrap_samples(const void *p)
 }
 
 const struct command command_wrap = {
+	.pos = POS_COMMAND,
 	.name = "wrap",
 	.summary = "run any workload N times: its numbers, rusage, vmstat per iteration",
 	.synopsis = "[--] CMD [ARGS...]",

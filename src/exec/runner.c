@@ -6,6 +6,7 @@
  */
 #include "exec/runner.h"
 
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "base/kv.h"
 #include "base/proc.h"
 #include "base/util.h"
+#include "machine/noise.h"
 #include "results/results_json.h"
 
 void runner_opts_default(struct runner_opts *o)
@@ -41,6 +43,7 @@ static json_t *probe_child(void *argp)
 	const char *why = NULL;
 	json_t *j;
 	probe_result_init(&res, a->p->name);
+	res.timed = 1; /* the samples' windows go back with the result */
 	for (const struct opt *opt = a->p->opts; opt && opt->name; opt++) {
 		char val[256];
 		opt_format_value(opt, a->opts, val, sizeof(val));
@@ -50,6 +53,8 @@ static json_t *probe_child(void *argp)
 	ctx.res = &res;
 	ctx.reps = a->o->reps;
 	ctx.warmups = a->o->warmups;
+	ctx.auto_ci = a->o->auto_ci;
+	ctx.auto_budget_s = a->o->auto_budget_s;
 	ctx.min_sample_ns = a->o->min_sample_ns;
 	ctx.quick = a->o->quick;
 	ctx.force = a->o->force;
@@ -93,6 +98,55 @@ static int parse_probe_opts(const struct probe *p, char *const *kvs, size_t n_kv
 	return 0;
 }
 
+/* The noise meter, started at the first tick (the child's pid is known by
+ * then) and read every NOISE_PERIOD_S while the probe runs. */
+struct meter_ctx {
+	const struct proc *child;
+	struct noise_meter *m;
+	int gpu;		     /* a GPU probe: the meter counts other processes on the GPUs */
+	const struct runner_opts *o; /* its tick (the status line) rides on the meter's */
+};
+
+static void meter_tick(void *ctx)
+{
+	struct meter_ctx *c = ctx;
+	if (!c->m)
+		c->m = noise_meter_start(c->child->pid, c->gpu);
+	else
+		noise_meter_tick(c->m);
+	if (c->o->tick)
+		c->o->tick(c->o->tick_ctx);
+}
+
+/* Each counted sample's window gets the other CPUs busy over it, and moves
+ * to seconds from the probe's start (docs/design.md §4.14); the meter's
+ * record goes with the result. */
+static void record_noise(struct probe_result *out, const struct noise_meter *m, double base,
+			 int meter_gpu)
+{
+	for (size_t i = 0; i < out->n_metrics; i++) {
+		struct metric *x = &out->metrics[i];
+		if (!x->t1)
+			continue;
+		x->busy = xcalloc(x->cap_samples ? x->cap_samples : 1, sizeof(*x->busy));
+		x->wait = xcalloc(x->cap_samples ? x->cap_samples : 1, sizeof(*x->wait));
+		if (meter_gpu)
+			x->gpu_others = xcalloc(x->cap_samples ? x->cap_samples : 1,
+						sizeof(*x->gpu_others));
+		for (size_t k = 0; k < x->n_samples; k++) {
+			double t0 = isnan(x->t0[k]) ? base : x->t0[k];
+			x->busy[k] = noise_meter_busy(m, t0, x->t1[k]);
+			x->wait[k] = noise_meter_wait(m, t0, x->t1[k]);
+			if (x->gpu_others)
+				x->gpu_others[k] = noise_meter_gpu_others(m, t0, x->t1[k]);
+			x->t0[k] -= base;
+			x->t1[k] -= base;
+		}
+	}
+	if (m)
+		out->noise = noise_meter_json(m, base);
+}
+
 static void record_vmstat(struct probe_result *p, const struct kv_list *before,
 			  const struct kv_list *after)
 {
@@ -109,6 +163,8 @@ int runner_run_probe(const struct probe *p, char *const *kvs, size_t n_kvs,
 	struct probe_child_arg arg = {.p = p, .o = o};
 	struct kv_list before, after;
 	struct proc child;
+	struct meter_ctx meter = {
+		.child = &child, .gpu = (p->flags & (PROBE_GPU | PROBE_P2P)) != 0, .o = o};
 	double timeout = o->timeout_s > 0 ? o->timeout_s : (p->timeout_s > 0 ? p->timeout_s : 600);
 	int have_vm, oom_before_found = 0, oom_after_found = 0;
 	int64_t oom_before, oom_after;
@@ -120,9 +176,11 @@ int runner_run_probe(const struct probe *p, char *const *kvs, size_t n_kvs,
 	}
 	have_vm = vmstat_read(&before) == 0;
 	oom_before = kv_get(&before, "oom_kill", &oom_before_found);
-	j = proc_json(probe_child, &arg, timeout, &child);
+	j = proc_json_ticked(probe_child, &arg, timeout, &child, meter_tick, &meter,
+			     NOISE_PERIOD_S);
 	free(arg.opts);
 	if (child.pid <= 0) {
+		noise_meter_free(meter.m);
 		kv_free(&before);
 		return -1;
 	}
@@ -155,6 +213,10 @@ int runner_run_probe(const struct probe *p, char *const *kvs, size_t n_kvs,
 	}
 	if (j)
 		json_decref(j);
+	if (meter.m)
+		noise_meter_tick(meter.m); /* the end of the last window */
+	record_noise(out, meter.m, (double)child.t0_ns * 1e-9, meter.gpu);
+	noise_meter_free(meter.m);
 	proc_free(&child);
 	out->wall_s = child.wall_s;
 	out->user_s = (double)child.ru.ru_utime.tv_sec + (double)child.ru.ru_utime.tv_usec * 1e-6;

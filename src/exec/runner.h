@@ -15,11 +15,17 @@
 #include "results/results.h"
 
 struct runner_opts {
-	double timeout_s; /* per probe; 0 = probe's own or 600 s */
-	unsigned reps, warmups;
+	double timeout_s;	/* per probe; 0 = probe's own or 600 s */
+	unsigned reps, warmups; /* with auto_ci, reps is the least */
+	double auto_ci;		/* --reps auto: the CI of the median to reach (0.01); 0: off */
+	double auto_budget_s;	/* --reps auto: seconds a metric may sample for */
 	uint64_t min_sample_ns;
 	int quick; /* apply the probe's quick_opts first */
 	int force;
+	/* called with each reading of the noise meter, every NOISE_PERIOD_S
+	 * while the probe's child runs (the session's status line); NULL: none */
+	void (*tick)(void *ctx);
+	void *tick_ctx;
 };
 
 void runner_opts_default(struct runner_opts *o);

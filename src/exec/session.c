@@ -1,12 +1,21 @@
 /* session.c - drives a run: fingerprint, probes in children, atomic saves. */
 #include "exec/session.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/proc.h"
 #include "base/util.h"
+#include "machine/noise.h"
 #include "machine/sysinfo.h"
 #include "results/results_json.h"
 
@@ -20,13 +29,12 @@ int session_suite_valid(const char *suite)
 	return 0;
 }
 
-int session_suite_has(const char *suite, const struct probe *p, int gpu_present)
+int session_suite_has(const char *suite, const struct probe *p)
 {
-	int gpu_ok = !(p->flags & (PROBE_GPU | PROBE_P2P)) || gpu_present;
 	if (strcmp(suite, "quick") == 0)
-		return (p->flags & PROBE_QUICK) && gpu_ok;
+		return (p->flags & PROBE_QUICK) != 0;
 	if (strcmp(suite, "full") == 0)
-		return gpu_ok;
+		return 1;
 	if (strcmp(suite, "cpu") == 0)
 		return (p->flags & PROBE_CPU) != 0;
 	if (strcmp(suite, "gpu") == 0)
@@ -36,19 +44,85 @@ int session_suite_has(const char *suite, const struct probe *p, int gpu_present)
 	return 0;
 }
 
+void session_show(struct session *s, int quiet, int streaming)
+{
+	s->show = quiet ? PROGRESS_QUIET : isatty(2) ? PROGRESS_LIVE : PROGRESS_LOG;
+	s->end_lines = !(streaming && isatty(1));
+}
+
 char *session_default_path(const char *label)
 {
-	char ts[32];
+	char ts[32], safe[65];
 	time_t t = time(NULL);
 	struct tm tm;
-	char *path, *c;
+	size_t n = 0;
 	localtime_r(&t, &tm);
 	strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", &tm);
-	path = xasprintf("mempath-%s-%s.json", label ? label : "run", ts);
-	for (c = path; *c; c++)
-		if (*c == '/' || *c == ' ')
-			*c = '_';
-	return path;
+	for (const char *c = label ? label : "run"; *c && n < sizeof(safe) - 1; c++)
+		safe[n++] = isalnum((unsigned char)*c) || strchr("._-", *c) ? *c : '_';
+	safe[n] = '\0';
+	for (unsigned k = 1; k < 1000; k++) {
+		char *path = k == 1 ? xasprintf("mempath-%s-%s.json", safe, ts)
+				    : xasprintf("mempath-%s-%s-%u.json", safe, ts, k);
+		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd >= 0) {
+			close(fd);
+			return path;
+		}
+		if (errno != EEXIST) /* not writable here: session_begin says so */
+			return path;
+		free(path);
+	}
+	return xasprintf("mempath-%s-%s-%d.json", safe, ts, (int)getpid());
+}
+
+/* The output is this run's until session_end: a lock on a file beside it
+ * ("DIR/.NAME.lock", flock, so a killed run holds nothing), refused while
+ * another mempath holds it. Devices and pipes are not locked. */
+static int lock_output(struct session *s)
+{
+	struct stat st;
+	char *dup, *base, *dir;
+	if (!s->out_path || (stat(s->out_path, &st) == 0 && !S_ISREG(st.st_mode)))
+		return 0;
+	dup = xstrdup(s->out_path);
+	dir = xstrdup(dirname(dup));
+	free(dup);
+	dup = xstrdup(s->out_path);
+	base = basename(dup);
+	s->lock_path = xasprintf("%s/.%s.lock", dir, base);
+	free(dir);
+	free(dup);
+	s->lock_fd = open(s->lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (s->lock_fd < 0) { /* the directory is not writable: the save says so */
+		free(s->lock_path);
+		s->lock_path = NULL;
+		return 0;
+	}
+	if (flock(s->lock_fd, LOCK_EX | LOCK_NB) != 0) {
+		char pid[32] = "";
+		ssize_t n = pread(s->lock_fd, pid, sizeof(pid) - 1, 0);
+		pid[n > 0 ? n : 0] = '\0';
+		pid[strcspn(pid, "\n")] = '\0';
+		close(s->lock_fd);
+		free(s->lock_path);
+		s->lock_path = NULL;
+		return error("'%s' is being written by another mempath%s%s%s: choose another -o",
+			     s->out_path, *pid ? " (pid " : "", pid, *pid ? ")" : "");
+	}
+	if (ftruncate(s->lock_fd, 0) == 0)
+		dprintf(s->lock_fd, "%d\n", (int)getpid());
+	return 0;
+}
+
+static void unlock_output(struct session *s)
+{
+	if (!s->lock_path)
+		return;
+	unlink(s->lock_path);
+	close(s->lock_fd);
+	free(s->lock_path);
+	s->lock_path = NULL;
 }
 
 static int save(struct session *s)
@@ -60,10 +134,13 @@ static int save(struct session *s)
 
 int session_begin(struct session *s, int argc, char **argv, const char *label, const char *suite)
 {
-	char now[32];
+	char now[32], *busy;
 	json_t *gpu, *devices;
 	struct run *r = run_new();
 	s->run = r;
+	s->lock_path = NULL;
+	if (lock_output(s) != 0)
+		return -1;
 	r->tool_version = xstrdup(MEMPATH_VERSION);
 	r->git_hash = xstrdup(MEMPATH_GIT);
 	r->argv = xcalloc((size_t)argc + 1, sizeof(char *));
@@ -76,6 +153,7 @@ int session_begin(struct session *s, int argc, char **argv, const char *label, c
 	r->complete = 0; /* until session_end */
 	r->host = sysinfo_collect();
 	r->knobs_start = json_incref(json_object_get(r->host, "knobs"));
+
 	/* A leg of `ab`: what made it this variant (its setup, its environment),
 	 * handed down by ab, kept in the file that the comparison reads. */
 	if (getenv("MEMPATH_AB_LEG")) {
@@ -90,21 +168,96 @@ int session_begin(struct session *s, int argc, char **argv, const char *label, c
 	gpu = json_object_get(r->host, "gpu");
 	devices = gpu ? json_object_get(gpu, "devices") : NULL;
 	s->gpu_present = devices && json_is_array(devices) && json_array_size(devices) > 0;
-	return save(s);
+	s->gpu_absent = json_string_value(json_object_get(gpu, "unsupported"));
+	progress_begin(&s->pg, s->show, s->ropts.quick,
+		       json_string_value(json_object_get(r->host, "hostname")));
+	s->pg.end_lines = s->end_lines;
+	if (save(s) != 0) {
+		unlock_output(s);
+		return -1;
+	}
+	/* docs/design.md §4.14: say, once the run is under way, when others
+	 * are busy here */
+	busy = noise_busy_line(json_object_get(json_object_get(r->host, "noise"), "busy"));
+	if (busy)
+		warning("the machine is busy: %s; what it measures now varies with that load (to "
+			"compare configurations here: mempath ab --rounds 3 or more)",
+			busy);
+	free(busy);
+	return 0;
+}
+
+char *session_not_here(const struct session *s, const struct probe *p)
+{
+	if (!(p->flags & (PROBE_GPU | PROBE_P2P)) || s->gpu_present)
+		return NULL;
+	return xasprintf("not run: no GPU here (%s)", s->gpu_absent ? s->gpu_absent : "none found");
+}
+
+/* The probes of the plan after the one starting now. */
+static void plan_rest(const struct session *s, const struct probe *p,
+		      const struct probe *const **rest, size_t *n)
+{
+	*rest = NULL;
+	*n = 0;
+	for (size_t i = 0; s->plan && i < s->n_plan; i++)
+		if (s->plan[i] == p) {
+			*rest = s->plan + i + 1;
+			*n = s->n_plan - i - 1;
+			return;
+		}
+}
+
+/* The probe's result is in the run and on disk: say so, then the caller's
+ * table. */
+static int probe_done(struct session *s, struct probe_result *res, int counts)
+{
+	struct probe_result *kept;
+	int rc;
+
+	progress_probe_end(&s->pg, status_name(res->status), res->reason, res->wall_s, counts);
+	run_take_probe(s->run, res);
+	rc = save(s);
+	kept = &s->run->probes[s->run->n_probes - 1];
+	if (s->on_probe)
+		s->on_probe(s, kept, s->on_probe_arg);
+	return rc;
+}
+
+int session_skip_probe(struct session *s, const struct probe *p, const char *why)
+{
+	struct probe_result res;
+	const struct probe *const *rest;
+	size_t n_rest;
+
+	s->done++;
+	s->pg.total = s->total ? s->total : s->done;
+	plan_rest(s, p, &rest, &n_rest);
+	progress_probe_start(&s->pg, p, rest, n_rest);
+	probe_result_init(&res, p->name);
+	probe_result_set_status(&res, STATUS_SKIP, "%s", why);
+	res.wall_s = 0;
+	return probe_done(s, &res, 0);
 }
 
 int session_run_probe(struct session *s, const struct probe *p, char *const *kvs, size_t n_kvs)
 {
 	struct probe_result res;
+	const struct probe *const *rest;
+	size_t n_rest;
+
 	s->done++;
-	progress("[%u/%u] %s ...", s->done, s->total ? s->total : s->done, p->name);
-	if (runner_run_probe(p, kvs, n_kvs, &s->ropts, &res) != 0)
+	s->pg.total = s->total ? s->total : s->done;
+	plan_rest(s, p, &rest, &n_rest);
+	progress_probe_start(&s->pg, p, rest, n_rest);
+	s->ropts.tick = progress_tick;
+	s->ropts.tick_ctx = &s->pg;
+	if (runner_run_probe(p, kvs, n_kvs, &s->ropts, &res) != 0) {
+		progress_clear(&s->pg);
 		return -1;
-	progress("[%u/%u] %s %s%s%s (%.1f s)", s->done, s->total ? s->total : s->done, p->name,
-		 status_name(res.status), res.reason ? ": " : "", res.reason ? res.reason : "",
-		 res.wall_s);
-	run_take_probe(s->run, &res);
-	return save(s);
+	}
+	/* the time of a run that skipped, failed or was cut short is no estimate */
+	return probe_done(s, &res, res.status == STATUS_OK && !proc_signal_received());
 }
 
 size_t session_failed(const struct session *s)
@@ -119,6 +272,7 @@ size_t session_failed(const struct session *s)
 int session_end(struct session *s)
 {
 	char now[32];
+	int rc;
 	time_iso8601(now, sizeof(now));
 	free(s->run->end_time);
 	s->run->end_time = xstrdup(now);
@@ -136,5 +290,8 @@ int session_end(struct session *s)
 	json_object_set_new(s->run->noise, "end", sysinfo_noise());
 	s->run->interrupted = proc_signal_received() != 0;
 	s->run->complete = 1;
-	return save(s);
+	progress_end(&s->pg);
+	rc = save(s);
+	unlock_output(s);
+	return rc;
 }

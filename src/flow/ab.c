@@ -297,6 +297,12 @@ static char *leg_record(const struct ab_plan *p, size_t i, const struct ab_varia
 		free(copy);
 		json_object_set_new(o, "args", a);
 	}
+	if (p->rounds) {
+		json_object_set_new(o, "round", json_integer((json_int_t)(i / 2 + 1)));
+		json_object_set_new(o, "order", json_string(p->order));
+		if (strcmp(p->order, "random") == 0)
+			json_object_set_new(o, "seed", json_integer((json_int_t)p->seed));
+	}
 	text = json_dumps(o, JSON_COMPACT);
 	kv = xasprintf("MEMPATH_AB_LEG=%s", text);
 	free(text);
@@ -308,13 +314,13 @@ static char *leg_record(const struct ab_plan *p, size_t i, const struct ab_varia
 static int run_leg(const struct ab_plan *p, size_t i, const struct ab_variant *v, const char *exe,
 		   const char *path)
 {
-	char *label = safe_label(v->label), *st, **args, **env;
+	char *label = safe_label(v->label), *st, **args, **env, reps[16];
 	char *out_log = xasprintf("%s/leg-%zu-%s.log", p->dir, i + 1, label);
 	struct ended e;
-	int fd, ok, k;
+	int fd, ok, n;
 	progress("ab: leg %zu/%zu (%c, %s): mempath %s ...", i + 1, strlen(p->legs), p->legs[i],
 		 v->label, p->argv[0]);
-	args = xcalloc((size_t)p->argc + 9, sizeof(*args));
+	args = xcalloc((size_t)p->argc + 11, sizeof(*args));
 	args[0] = (char *)exe;
 	/* Ours go right after the command name, so they come before any "--"
 	 * (wrap -n 5 -- CMD) and stay mempath's, not the workload's. */
@@ -323,14 +329,22 @@ static int run_leg(const struct ab_plan *p, size_t i, const struct ab_variant *v
 	args[3] = (char *)path;
 	args[4] = "--label";
 	args[5] = (char *)v->label;
-	k = 6;
+	n = 6;
 	if (v->args) {
-		args[k++] = "--args";
-		args[k++] = (char *)v->args;
+		args[n++] = "--args";
+		args[n++] = (char *)v->args;
 	}
-	memcpy(args + k, p->argv + 1, (size_t)(p->argc - 1) * sizeof(*args));
+	memcpy(args + n, p->argv + 1, (size_t)(p->argc - 1) * sizeof(*args));
+	n += p->argc - 1;
+	/* last, so it overrides the user's own --reps: the rounds' share */
+	snprintf(reps, sizeof(reps), "%u", p->leg_reps);
+	if (p->leg_reps) {
+		args[n++] = "--reps";
+		args[n++] = reps;
+	}
 	env = xcalloc(v->n_env + 2, sizeof(*env));
-	memcpy(env, v->env, v->n_env * sizeof(*env));
+	for (size_t k = 0; k < v->n_env; k++)
+		env[k] = v->env[k];
 	env[v->n_env] = leg_record(p, i, v);
 	fd = open(out_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	e = spawn_wait(args, env, v->n_env + 1, fd, 0, 1, 0);
@@ -351,6 +365,19 @@ static int run_leg(const struct ab_plan *p, size_t i, const struct ab_variant *v
 	return ok ? 0 : -1;
 }
 
+char *ab_schedule(unsigned rounds, const char *order, unsigned long long seed)
+{
+	char *s = xcalloc(2 * (size_t)rounds + 1, 1);
+	struct rng r;
+	rng_seed(&r, seed);
+	for (unsigned k = 0; k < rounds; k++) {
+		int ab = strcmp(order, "random") == 0 ? rng_below(&r, 2) == 0 : k % 2 == 0;
+		s[2 * k] = ab ? 'A' : 'B';
+		s[2 * k + 1] = ab ? 'B' : 'A';
+	}
+	return s;
+}
+
 enum ab_outcome ab_flow(const struct ab_plan *p, char ***leg_paths_out)
 {
 	size_t n_legs = strlen(p->legs), n_done = 0;
@@ -364,7 +391,9 @@ enum ab_outcome ab_flow(const struct ab_plan *p, char ***leg_paths_out)
 	for (size_t i = 0; i < n_legs; i++) {
 		const struct ab_variant *v = p->legs[i] == 'A' ? &p->a : &p->b;
 		char *label = safe_label(v->label);
-		leg_paths[i] = xasprintf("%s/leg-%zu-%s.json", p->dir, i + 1, label);
+		leg_paths[i] = p->rounds ? xasprintf("%s/leg-%zu-r%zu-%s.json", p->dir, i + 1,
+						     i / 2 + 1, label)
+					 : xasprintf("%s/leg-%zu-%s.json", p->dir, i + 1, label);
 		free(label);
 	}
 	if (len <= 0) {

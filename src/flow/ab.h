@@ -25,12 +25,21 @@ struct ab_variant {
 
 struct ab_plan {
 	struct ab_variant a, b;
-	const char *legs;    /* "ABA" */
+	const char *legs;    /* "ABA"; with rounds the schedule, two legs a round: "ABBAAB" */
 	const char *dir;     /* results and logs */
 	const char *restore; /* NULL: a.setup */
 	char *const *argv;   /* the mempath command each leg runs, without -o and --label */
 	int argc;
 	double setup_timeout_s; /* a setup or restore command's; 0: AB_SETUP_TIMEOUT_S */
+	/* Rounds (docs/design.md §5.10): legs 2r-1 and 2r are round r; each
+	 * leg's file is leg-N-rR-LABEL.json and its record names its round,
+	 * the order ("abba" or "random") and the seed of a random one. */
+	unsigned rounds;
+	const char *order;
+	unsigned long long seed;
+	/* Appended to each leg's command as "--reps N" (the samples split over
+	 * the rounds), or 0. */
+	unsigned leg_reps;
 };
 
 enum ab_outcome {
@@ -55,6 +64,9 @@ int ab_restore_pending(const char *dir, double timeout_s);
 /* "K=V" into v's environment; 0, or -1 after an error line. */
 int ab_variant_env(struct ab_variant *v, const char *kv);
 void ab_variant_free(struct ab_variant *v);
+/* The schedule of n rounds: "abba" alternates AB and BA (ABBAAB...),
+ * "random" draws each round's order from seed; a new string. */
+char *ab_schedule(unsigned rounds, const char *order, unsigned long long seed);
 /* Runs the legs in order. leg_paths gets one results path per leg (caller
  * frees each and the array), whether or not the leg ran. */
 enum ab_outcome ab_flow(const struct ab_plan *plan, char ***leg_paths);

@@ -50,10 +50,16 @@ static struct run *run_node(const struct fleet_plan *pl, const struct mpi_ops *m
 		free(path);
 		return NULL;
 	}
-	for (size_t i = 0; i < pl->n_items && !proc_signal_received(); i++)
-		if (session_run_probe(&s, pl->items[i].probe, pl->items[i].kvs,
-				      pl->items[i].n_kvs) != 0)
+	for (size_t i = 0; i < pl->n_items && !proc_signal_received(); i++) {
+		/* a GPU probe on a node without one: skipped with the reason (§2.9) */
+		char *why = session_not_here(&s, pl->items[i].probe);
+		int rc = why ? session_skip_probe(&s, pl->items[i].probe, why)
+			     : session_run_probe(&s, pl->items[i].probe, pl->items[i].kvs,
+						 pl->items[i].n_kvs);
+		free(why);
+		if (rc != 0)
 			break;
+	}
 	session_end(&s);
 	free(path);
 	return s.run;

@@ -9,6 +9,7 @@
 
 #include "base/kv.h"
 #include "base/proc.h"
+#include "base/reaper.h"
 #include "base/util.h"
 #include "workload/cgroup.h"
 #include "workload/llama.h"
@@ -197,6 +198,10 @@ static void say_how_it_went(const struct wrap_plan *p, const struct workload_ite
 			warning("no %s output found in run %u's stdout",
 				workload_parse_name(p->mode), it->index);
 	}
+	if (it->run.left)
+		warning("%s %u left %zu process%s running (%s): stopped",
+			it->warmup ? "warm-up" : "run", it->index, it->run.left,
+			it->run.left == 1 ? "" : "es", it->run.left_names);
 	free(st);
 }
 
@@ -298,6 +303,7 @@ int wrap_flow(const struct wrap_plan *p, struct probe_result *res)
 	int rc = 0;
 	probe_result_init(res, "work.wrap");
 	res->minflt = res->majflt = 0; /* sums over the runs */
+	reaper_adopt();		       /* what a run leaves behind becomes ours to stop (§2.4) */
 	record_plan(p, run_argv, run_argc, res);
 	cg_parent = cgroup_plan(p, res);
 	around_begin(&around);

@@ -45,6 +45,10 @@ struct gpu_props {
 	int cc_major, cc_minor;
 	int sm_count;
 	int max_threads_per_sm;
+	/* shared memory: per SM, the most one block may ask for (opt-in), and
+	 * what the system keeps per block (gpu.loaded keeps one block per SM by
+	 * asking for more than half an SM's) */
+	uint64_t smem_per_sm, smem_per_block_optin, smem_reserved_per_block;
 	uint64_t l2_bytes;
 	uint64_t mem_bytes;	/* total device memory */
 	int pageable_access;	/* cudaDevAttrPageableMemoryAccess */
@@ -227,6 +231,10 @@ struct gpu_backend {
 	 * reason was active into res->extra.nvml.<during>; frees s. NULL s does
 	 * nothing. */
 	void (*sampler_stop)(struct gpu_sampler *s, struct probe_result *res, const char *during);
+	/* Compute processes on any GPU but the n_ours pids given, by NVML
+	 * alone (no CUDA: the parent of a probe calls it, docs/design.md
+	 * §4.14); -1 when NVML cannot say. */
+	int (*other_procs)(const int *ours, size_t n_ours);
 
 	/* ---- kernel launchers (kernels/launch.h says what each does) -------- */
 
@@ -254,6 +262,11 @@ struct gpu_backend {
 				  uint64_t stride_words, struct CUstream_st *s);
 	int (*launch_chase)(const uint64_t *buf, uint64_t steps, uint64_t *pos,
 			    struct CUstream_st *s);
+	int (*launch_load_read)(const void *p, size_t bytes, unsigned blocks, size_t smem_bytes,
+				struct gpu_load_ctl *ctl, uint64_t max_ns, struct CUstream_st *s);
+	int (*launch_chase_loaded)(const uint64_t *buf, uint64_t steps, uint64_t *pos,
+				   struct gpu_load_ctl *ctl, unsigned wait_blocks, uint64_t wait_ns,
+				   size_t smem_bytes, struct CUstream_st *s);
 
 	/* ---- a process that holds device memory (phantom) -------------------- */
 

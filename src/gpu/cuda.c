@@ -399,6 +399,7 @@ const struct gpu_backend gpu_backend_cuda = {
 	.nvml_unavailable = nvml_unavailable,
 	.sampler_start = nvml_sampler_start,
 	.sampler_stop = nvml_sampler_stop,
+	.other_procs = nvml_other_procs,
 	.launch_gate = gpu_launch_gate,
 	.launch_fill = gpu_launch_fill,
 	.launch_verify = gpu_launch_verify,
@@ -411,5 +412,7 @@ const struct gpu_backend gpu_backend_cuda = {
 	.launch_blocks = gpu_launch_blocks,
 	.launch_chain_build = gpu_launch_chain_build,
 	.launch_chase = gpu_launch_chase,
+	.launch_load_read = gpu_launch_load_read,
+	.launch_chase_loaded = gpu_launch_chase_loaded,
 	.hold_memory = cuda_hold_memory,
 };

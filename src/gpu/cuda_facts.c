@@ -125,6 +125,9 @@ int cuda_get_props(int dev, struct gpu_props *p)
 	p->cc_minor = dp.minor;
 	p->sm_count = dp.multiProcessorCount;
 	p->max_threads_per_sm = dp.maxThreadsPerMultiProcessor;
+	p->smem_per_sm = (uint64_t)dp.sharedMemPerMultiprocessor;
+	p->smem_per_block_optin = (uint64_t)dp.sharedMemPerBlockOptin;
+	p->smem_reserved_per_block = (uint64_t)dp.reservedSharedMemPerBlock;
 	p->l2_bytes = (uint64_t)dp.l2CacheSize;
 	p->mem_bytes = (uint64_t)dp.totalGlobalMem;
 	p->pageable_access = attr(cudaDevAttrPageableMemoryAccess, dev);

@@ -26,6 +26,13 @@ struct nvml_util {
 };
 
 enum { NVML_OK = 0 };
+
+/* nvmlProcessInfo_t as the _v2 and _v3 running-process calls fill it. */
+struct nvml_proc {
+	unsigned pid;
+	unsigned long long used_bytes;
+	unsigned gpu_instance, compute_instance;
+};
 enum { CLK_GRAPHICS = 0, CLK_SM = 1, CLK_MEM = 2 }; /* nvmlClockType_t */
 
 static struct {
@@ -46,6 +53,9 @@ static struct {
 	int (*pcie_max_gen)(struct nvml_device_st *, unsigned *);
 	int (*pcie_max_width)(struct nvml_device_st *, unsigned *);
 	int (*driver)(char *, unsigned);
+	int (*count)(unsigned *);
+	int (*by_index)(unsigned, struct nvml_device_st **);
+	int (*running)(struct nvml_device_st *, unsigned *, struct nvml_proc *);
 	const char *(*err)(int);
 } nv;
 
@@ -86,6 +96,11 @@ static int nvml_load(void)
 	nv.pcie_max_gen = sym(h, "nvmlDeviceGetMaxPcieLinkGeneration", NULL);
 	nv.pcie_max_width = sym(h, "nvmlDeviceGetMaxPcieLinkWidth", NULL);
 	nv.driver = sym(h, "nvmlSystemGetDriverVersion", NULL);
+	nv.count = sym(h, "nvmlDeviceGetCount_v2", "nvmlDeviceGetCount");
+	nv.by_index = sym(h, "nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex");
+	/* not the unversioned call: its records are smaller */
+	nv.running = sym(h, "nvmlDeviceGetComputeRunningProcesses_v3",
+			 "nvmlDeviceGetComputeRunningProcesses_v2");
 	nv.err = sym(h, "nvmlErrorString", NULL);
 	if (!nv.init || !nv.by_bus) {
 		snprintf(nv.why, sizeof(nv.why), "NVML lacks nvmlInit_v2 or a PCI-bus lookup");
@@ -129,6 +144,37 @@ static int device0(struct nvml_device_st **d)
 	if (cuda_get_props(0, &p))
 		return -1;
 	return nvml_device_of(p.pci_bus_id, d);
+}
+
+int nvml_other_procs(const int *ours, size_t n_ours)
+{
+	struct nvml_proc procs[64];
+	struct nvml_device_st *d;
+	unsigned count, n;
+	int others = 0;
+
+	if (nvml_load() || !nv.count || !nv.by_index || !nv.running || nv.count(&count) != NVML_OK)
+		return -1;
+	for (unsigned i = 0; i < count; i++) {
+		n = ARRAY_SIZE(procs);
+		if (nv.by_index(i, &d) != NVML_OK)
+			return -1;
+		if (nv.running(d, &n, procs) != NVML_OK) {
+			/* more than fit (NVML says how many in n): all others */
+			if (n > ARRAY_SIZE(procs)) {
+				others += (int)n;
+				continue;
+			}
+			return -1;
+		}
+		for (unsigned k = 0; k < n; k++) {
+			int mine = 0;
+			for (size_t o = 0; o < n_ours && !mine; o++)
+				mine = (int)procs[k].pid == ours[o];
+			others += !mine;
+		}
+	}
+	return others;
 }
 
 const char *nvml_unavailable(void)

@@ -1,15 +1,16 @@
 /* gpu_chain.c - pointer-chase cycles in device memory (gpu_kit.h), shared by
- * the local and the peer chase (gpu.latency, gpu.p2p): the order comes from
- * mem_visit_order, the one source of chase orders for CPU and GPU, and a
- * kernel (the backend's launch_chain_build) links the nodes. */
+ * the local, peer and host chases (gpu.latency, gpu.p2p, gpu.host_latency,
+ * gpu.loaded): the order comes from mem_chase_order, the one source of chase
+ * orders for CPU and GPU, and a kernel (the backend's launch_chain_build)
+ * links the nodes, or the host where the chain lives in host memory. */
 #include <stdlib.h>
 
 #include "base/util.h"
 #include "kit/gpu_kit.h"
 #include "machine/mem.h"
 
-int gpu_chain_make(uint64_t *buf, uint64_t n, uint64_t node_bytes, uint64_t group_nodes,
-		   uint64_t seed)
+int gpu_chain_make(uint64_t *buf, uint64_t n, uint64_t node_bytes, enum mem_order order,
+		   uint64_t group_nodes, uint64_t seed)
 {
 	const struct gpu_backend *gpu = gpu_backend();
 	uint64_t *wide;
@@ -22,7 +23,7 @@ int gpu_chain_make(uint64_t *buf, uint64_t n, uint64_t node_bytes, uint64_t grou
 	 * place, safe because entry i is written at byte 4i after it was read at 8i */
 	wide = xmalloc(n * sizeof(*wide));
 	seq = (uint32_t *)(void *)wide;
-	mem_visit_order(wide, n, group_nodes < n ? group_nodes : n, seed);
+	mem_chase_order(wide, n, order, group_nodes < n ? group_nodes : n, seed);
 	for (uint64_t i = 0; i < n; i++)
 		seq[i] = (uint32_t)wide[i];
 	if (gpu->malloc((void **)&dseq, n * sizeof(*seq)) == 0 &&
@@ -33,4 +34,15 @@ int gpu_chain_make(uint64_t *buf, uint64_t n, uint64_t node_bytes, uint64_t grou
 	gpu->free(dseq);
 	free(wide);
 	return rc;
+}
+
+void gpu_chain_make_host(uint64_t *host, uint64_t n, uint64_t node_bytes, enum mem_order order,
+			 uint64_t group_nodes, uint64_t seed)
+{
+	uint64_t *seq = xmalloc(n * sizeof(*seq)), words = node_bytes / 8;
+
+	mem_chase_order(seq, n, order, group_nodes < n ? group_nodes : n, seed);
+	for (uint64_t i = 0; i < n; i++)
+		host[seq[i] * words] = seq[i + 1 < n ? i + 1 : 0] * words;
+	free(seq);
 }

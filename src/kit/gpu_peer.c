@@ -4,17 +4,25 @@
 #include "kit/gpu_kit.h"
 #include "kit/gpu_peer.h"
 
-/* The chase chains in d's memory (d current): random, and page-local. */
+/* The chase chains in d's memory (d current): random, page-local, and the
+ * fixed stride. */
 static int build_chains(struct gpu_peer_dev *d, const struct gpu_peer_layout *l)
 {
+	static const enum mem_order orders[] = {MEM_ORDER_RANDOM, MEM_ORDER_LOCAL,
+						MEM_ORDER_STRIDE};
 	const struct gpu_backend *gpu = gpu_backend();
 
-	for (int order = 0; order < 1 + l->local; order++)
-		if (gpu->malloc((void **)&d->chain[order], l->nodes * GPU_PEER_NODE_BYTES) ||
-		    gpu_chain_make(d->chain[order], l->nodes, GPU_PEER_NODE_BYTES,
-				   order ? GPU_PEER_GROUP_BYTES / GPU_PEER_NODE_BYTES : l->nodes,
-				   0x1a7e + 2 * (uint64_t)d->id + (uint64_t)order))
+	for (int c = 0; c < 3; c++) {
+		uint64_t n = c == 2 ? l->stride_nodes : l->nodes;
+
+		if ((c == 1 && !l->local) || n == 0)
+			continue;
+		if (gpu->malloc((void **)&d->chain[c], n * GPU_PEER_NODE_BYTES) ||
+		    gpu_chain_make(d->chain[c], n, GPU_PEER_NODE_BYTES, orders[c],
+				   GPU_PEER_GROUP_BYTES / GPU_PEER_NODE_BYTES,
+				   0x1a7e + 2 * (uint64_t)d->id + (uint64_t)c))
 			return -1;
+	}
 	return 0;
 }
 
@@ -32,7 +40,8 @@ int gpu_peer_setup(struct gpu_peer_dev *d, const struct gpu_peer_layout *l,
 	gpu->clear_error();
 	if (gpu->mem_info(&free_b, &total_b))
 		return -1;
-	need = 2 * l->size + (l->nodes ? 2 * l->nodes * GPU_PEER_NODE_BYTES + l->nodes * 4 : 0);
+	need = 2 * l->size + (l->nodes ? 2 * l->nodes * GPU_PEER_NODE_BYTES + l->nodes * 4 : 0) +
+	       l->stride_nodes * (GPU_PEER_NODE_BYTES + 4);
 	margin = total_b / 20 > (1ull << 30) ? total_b / 20 : 1ull << 30;
 	if (need + margin > free_b) {
 		probe_result_set_status(res, STATUS_SKIP,
@@ -57,7 +66,7 @@ int gpu_peer_setup(struct gpu_peer_dev *d, const struct gpu_peer_layout *l,
 			  "pci_bus_id", d->props.pci_bus_id, "sm_count", d->props.sm_count,
 			  "sm_copy_blocks", (int)d->grid.blocks, "sm_copy_threads",
 			  (int)d->grid.threads, "sm_copy_unroll", (int)d->grid.unroll));
-	return l->nodes ? build_chains(d, l) : 0;
+	return l->nodes || l->stride_nodes ? build_chains(d, l) : 0;
 }
 
 void gpu_peer_free(struct gpu_peer_dev *d)
@@ -67,8 +76,8 @@ void gpu_peer_free(struct gpu_peer_dev *d)
 	gpu->set_device(d->id);
 	gpu->free(d->src);
 	gpu->free(d->dst);
-	gpu->free(d->chain[0]);
-	gpu->free(d->chain[1]);
+	for (int c = 0; c < 3; c++)
+		gpu->free(d->chain[c]);
 }
 
 int gpu_peer_poison(struct gpu_peer_dev *d, void *p, size_t bytes)

@@ -24,18 +24,19 @@ struct gpu_peer_dev {
 	char name[16]; /* the id as a label */
 	struct gpu_props props;
 	void *src, *dst;	 /* size bytes: src holds GPU_PEER_SEED(id) pattern words */
-	uint64_t *chain[2];	 /* random, page-local */
+	uint64_t *chain[3];	 /* random, page-local, stride */
 	unsigned long long *pos; /* this device's scratch word: where a chase ended */
 	struct gpu_grid grid;	 /* SM copy kernels issued here */
 };
 
 /* What gpu_peer_setup() gives every device. */
 struct gpu_peer_layout {
-	size_t size;	    /* bytes of src and of dst */
-	uint64_t nodes;	    /* nodes of each chase chain; 0: no chains */
-	int local;	    /* a page-local chain besides the random one */
-	uint64_t sm_blocks; /* 512-thread blocks per SM of the SM copy grid; 0: as many as fit */
-	uint64_t sm_unroll; /* 16 B accesses each SM copy thread keeps in flight */
+	size_t size;	       /* bytes of src and of dst */
+	uint64_t nodes;	       /* nodes of the random and local chains; 0: no chains */
+	int local;	       /* a page-local chain besides the random one */
+	uint64_t stride_nodes; /* nodes of the fixed-stride chain (nvbandwidth's); 0: none */
+	uint64_t sm_blocks;    /* 512-thread blocks per SM of the SM copy grid; 0: as many as fit */
+	uint64_t sm_unroll;    /* 16 B accesses each SM copy thread keeps in flight */
 };
 
 /* Makes d current and gives it the layout's buffers, pattern, chains and SM

@@ -1,8 +1,11 @@
 /* measure.c - the one timing loop (docs/design.md §4.1). */
 #include "kit/measure.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
+#include "base/blocked.h"
 #include "base/list.h"
 #include "base/util.h"
 #include "kit/team.h"
@@ -26,19 +29,47 @@ uint64_t measure_calibrate(measure_op_fn op, void *arg, uint64_t min_sample_ns)
 	}
 }
 
+int measure_more(struct probe_ctx *ctx, struct metric *m, unsigned taken, uint64_t t0_ns)
+{
+	double lo, hi, med, half, spent = (double)(time_now_ns() - t0_ns) * 1e-9;
+	if (taken < ctx->reps)
+		return 1;
+	if (!(ctx->auto_ci > 0))
+		return 0;
+	med = stats_median(m->samples, m->n_samples);
+	if (stats_median_ci(m->samples, m->n_samples, 0.95, &lo, &hi) != 0 || !(med != 0))
+		half = INFINITY;
+	else
+		half = fmax(med - lo, hi - med) / fabs(med);
+	if (half <= ctx->auto_ci || spent >= ctx->auto_budget_s || taken >= MEASURE_AUTO_MAX) {
+		free(m->stop);
+		m->stop = xasprintf("%s: CI of the median +-%.2f%% after %u samples in %.1f s",
+				    half <= ctx->auto_ci	  ? "precise enough"
+				    : spent >= ctx->auto_budget_s ? "time budget spent"
+								  : "most samples taken",
+				    100.0 * half, taken, spent);
+		return 0;
+	}
+	return 1;
+}
+
 int measure_op(struct probe_ctx *ctx, struct metric *m, measure_op_fn op, void *arg,
 	       double work_per_iter, enum measure_kind kind, double scale)
 {
-	uint64_t iters = measure_calibrate(op, arg, ctx->min_sample_ns);
-	unsigned total = ctx->warmups + ctx->reps;
+	uint64_t iters = measure_calibrate(op, arg, ctx->min_sample_ns), t0 = 0;
 	if (iters == 0)
 		return -1;
-	for (unsigned i = 0; i < total; i++) {
-		uint64_t t0 = time_now_ns(), dt;
+	for (unsigned i = 0;; i++) {
+		uint64_t start, dt;
 		double work, v;
+		if (i == ctx->warmups)
+			t0 = time_now_ns();
+		if (i >= ctx->warmups && !measure_more(ctx, m, i - ctx->warmups, t0))
+			break;
+		start = time_now_ns();
 		if (op(arg, iters) != 0)
 			return -1;
-		dt = time_now_ns() - t0;
+		dt = time_now_ns() - start;
 		if (dt == 0)
 			dt = 1;
 		work = work_per_iter * (double)iters;

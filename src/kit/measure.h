@@ -23,7 +23,20 @@ struct probe_ctx {
 	uint64_t min_sample_ns; /* shortest sample (default 50 ms) */
 	int quick;		/* quick sizes were applied */
 	int force;		/* sizes above 80% of MemAvailable allowed */
+	/* --reps auto (docs/design.md §4.16): after reps samples, more until the
+	 * 95% CI of the median is within +-auto_ci of it, auto_budget_s has
+	 * passed since the metric's first sample, or MEASURE_AUTO_MAX; 0: off. */
+	double auto_ci, auto_budget_s;
 };
+
+/* --reps auto: the least and the most counted samples of a metric. */
+#define MEASURE_AUTO_MIN 10
+#define MEASURE_AUTO_MAX 1000
+
+/* Whether to take counted sample number `taken` (0-based) of m, first taken
+ * at t0_ns: below ctx->reps always; with auto sampling, until the rule of
+ * §4.16 says stop, and then why is kept in m->stop. */
+int measure_more(struct probe_ctx *ctx, struct metric *m, unsigned taken, uint64_t t0_ns);
 
 /* Does the measured operation `iters` times. Returns 0, or -1 on a failure
  * (for example a validation mismatch) which ends the measurement. */

@@ -12,6 +12,7 @@
 #include "base/util.h"
 #include "machine/doctor_facts.h"
 #include "machine/doctor_gpu.h"
+#include "machine/noise.h"
 #include "results/results.h"
 
 /* docs/design.md §10.1: with THP in madvise mode nothing on the box gets huge pages unless
@@ -399,6 +400,38 @@ static const struct doctor_cost cost_idle = {
 	.b = "spin",
 	.what = "wake-up of a thread sleeping in futex vs a spinning one"};
 
+/* docs/design.md §4.14: other work on the machine when its fingerprint was
+ * taken (a look of a quarter second); legs measured under loads that
+ * differ by NOISE_BUSY_CPUS get no verdict. */
+static void rule_busy(const json_t *h, struct doctor_finding *f)
+{
+	json_t *look = doctor_at(h, "noise", "busy", NULL);
+	json_t *cpus = look ? json_object_get(look, "cpus") : NULL;
+	char *line;
+	double other;
+	if (!look || !json_is_number(json_object_get(look, "other_cpus"))) {
+		doctor_set(f, DOCTOR_UNKNOWN, NULL, "no look at the machine's load recorded");
+		return;
+	}
+	other = json_number_value(json_object_get(look, "other_cpus")) +
+		json_number_value(json_object_get(look, "steal_cpus"));
+	line = noise_busy_line(look);
+	if (line)
+		doctor_set(
+			f, DOCTOR_WARN,
+			"measure when the machine is quiet, or compare in rounds (mempath ab "
+			"--rounds 3 or more: a load that comes and goes between rounds cancels); "
+			"compare withholds the verdict of legs measured under different load",
+			"%s over %.2f s, of %lld CPUs", line,
+			json_number_value(json_object_get(look, "interval_s")),
+			json_is_integer(cpus) ? (long long)json_integer_value(cpus) : -1LL);
+	else
+		doctor_set(f, DOCTOR_OK, NULL, "%.2f other CPUs busy over %.2f s (busy from %.2f)",
+			   other, json_number_value(json_object_get(look, "interval_s")),
+			   NOISE_BUSY_CPUS);
+	free(line);
+}
+
 static const struct rule {
 	const char *id, *title, *measure;
 	void (*check)(const json_t *host, struct doctor_finding *f);
@@ -411,6 +444,7 @@ static const struct rule {
 	{"deep_idle", "CPU idle states slow to wake from",
 	 "mempath probe cpu.wake; mempath probe gpu.sync", rule_deep_idle, &cost_idle},
 	{"cpufreq", "CPU frequency policy", "mempath probe cpu.latency", rule_governor, NULL},
+	{"busy", "other work on the machine while it measures", NULL, rule_busy, NULL},
 	{"zone_reclaim", "node-local reclaim before remote allocation", "mempath probe cpu.numa",
 	 rule_zone_reclaim, NULL},
 	{"numa_balancing", "pages moved by automatic NUMA balancing while measured",

@@ -267,6 +267,29 @@ void mem_visit_order(uint64_t *seq, size_t n, size_t group, uint64_t seed)
 	free(gnext);
 }
 
+void mem_chase_order(uint64_t *seq, size_t n, enum mem_order order, size_t group, uint64_t seed)
+{
+	if (order == MEM_ORDER_STRIDE) {
+		for (size_t i = 0; i < n; i++)
+			seq[i] = i;
+		return;
+	}
+	mem_visit_order(seq, n, order == MEM_ORDER_LOCAL ? group : n, seed);
+}
+
+uint64_t mem_node_offset(uint64_t k, uint64_t stride, uint64_t seed)
+{
+	uint64_t lines = stride / 64, z = (k ^ seed) * 0x9e3779b97f4a7c15ull;
+
+	if (lines <= 1)
+		return k * stride;
+	/* splitmix64's finaliser: neighbouring k land on unrelated lines */
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	return k * stride + (z % lines) * 64;
+}
+
 uint64_t mem_knee_from_curve(const uint64_t *sizes, const double *ns, size_t n)
 {
 	double lo, hi, mid;

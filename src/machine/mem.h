@@ -84,4 +84,22 @@ void mem_random_cycle(uint64_t *next, size_t n, uint64_t seed);
  * the first) gives one cycle through all slots. */
 void mem_visit_order(uint64_t *seq, size_t n, size_t group, uint64_t seed);
 
+/* The chase orders of the latency probes (docs/design.md §8.8). */
+enum mem_order {
+	MEM_ORDER_RANDOM, /* one random cycle through all nodes */
+	MEM_ORDER_LOCAL,  /* random within groups of `group` nodes, groups in random order */
+	MEM_ORDER_STRIDE, /* node 0, 1, 2, ...: a fixed stride, nvbandwidth's latency chain */
+};
+/* seq[] = the visit order of n nodes (each index once) in the given order;
+ * group is read by MEM_ORDER_LOCAL only. Linking seq[i] -> seq[i+1] and the
+ * last to the first gives one cycle through all nodes. */
+void mem_chase_order(uint64_t *seq, size_t n, enum mem_order order, size_t group, uint64_t seed);
+/* Byte offset of node k in a chain whose nodes are `stride` bytes apart (a
+ * power of two >= 64): the start of one 64 B line inside node k's stride,
+ * picked by a hash of k and seed. With a stride of 128 B or more no line next
+ * to a node is ever in the chain (adjacent-line and stream prefetch cannot
+ * help), and the hashed position keeps every cache set and channel in use,
+ * which a fixed position would cut to 64/stride of them. stride 64: k * 64. */
+uint64_t mem_node_offset(uint64_t k, uint64_t stride, uint64_t seed);
+
 #endif

@@ -14,6 +14,7 @@
 #include "base/util.h"
 #include "gpu/backend.h"
 #include "machine/levels.h"
+#include "machine/noise.h"
 
 char *sysinfo_bracketed(const char *text)
 {
@@ -327,7 +328,7 @@ static json_t *gpu_child(void *arg)
 
 json_t *sysinfo_collect(void)
 {
-	json_t *o = json_object(), *mem = json_object(), *gpu;
+	json_t *o = json_object(), *mem = json_object(), *gpu, *busy;
 	struct utsname u;
 	struct kv_list mi;
 	struct levels lv;
@@ -378,6 +379,10 @@ json_t *sysinfo_collect(void)
 	json_object_set_new(o, "kdamonds", kdamonds());
 	json_object_set_new(o, "knobs", sysinfo_knobs());
 	json_object_set_new(o, "noise", sysinfo_noise());
+	/* who else is busy, for the doctor and the warning at a run's start */
+	busy = noise_look(0.25);
+	if (busy)
+		json_object_set_new(json_object_get(o, "noise"), "busy", busy);
 	gpu = proc_json(gpu_child, NULL, 60, NULL);
 	if (gpu)
 		json_object_set_new(o, "gpu", gpu);

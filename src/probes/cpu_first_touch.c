@@ -1,6 +1,7 @@
 /* measures: fault-in rate of a fresh anonymous mapping (GiB/s, minor faults
  *           per GiB, THP MiB actually obtained), then random 64 B-line reads
- *           over the touched buffer (Macc/s).
+ *           over the touched buffer (Macc/s); a read touch, which maps the
+ *           zero page, is its own metric (zero_map_rate).
  * method: per sample a new mapping with MADV_HUGEPAGE or MADV_NOHUGEPAGE is
  *         touched once per 4 KiB page (write, read) or populated with
  *         MADV_POPULATE_WRITE, timed with the monotonic clock; faults from
@@ -12,6 +13,8 @@
  *         thp_backed must equal the size for pages=thp when THP is not "never".
  */
 #include <errno.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -77,6 +80,10 @@ static int touch_buffer(struct mem_buf *b, int touch, uint64_t *sink)
 	return 0;
 }
 
+/* The random pass's state: the only memory a timed region touches besides
+ * the buffer, so it lives in a mapping of its own with an explicit page
+ * intent, made before the first variant (first_touch_run): under THP=always
+ * nothing of the probe's own moves with the knob. */
 struct random_arg {
 	const uint64_t *base;
 	uint64_t n_lines;
@@ -122,38 +129,161 @@ static const char *const page_names[] = {"4k", "thp", "default"};
 static const enum mem_pages page_modes[] = {MEM_PAGES_4K, MEM_PAGES_THP, MEM_PAGES_DEFAULT};
 static const char *const touch_names[] = {"write", "read", "populate"};
 
-static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o, int pages,
-		       int touch)
+/* One variant's one-shot samples, warm-ups first: rate GiB/s, faults per
+ * GiB, THP MiB (NAN when smaps could not be read). */
+struct touch_samples {
+	double *rate, *faults, *thp; /* warm-ups, then counted samples, each */
+	double *t0, *t1;	     /* each sample's window (monotonic seconds) */
+	unsigned n, cap;
+};
+
+/* What a read touch did, read off its counted samples (verified, never
+ * predicted: on 6.18 a read of MADV_HUGEPAGE memory was seen to allocate
+ * huge pages where older kernels map the huge zero page): "alloc" when THP
+ * backs the mapping, "hugezero" for one fault per 2 MiB and nothing backing
+ * it, "zero" for one fault per 4 KiB, "unknown" without smaps. */
+static const char *read_outcome(const struct touch_samples *t, unsigned warm)
 {
-	const char *pl = page_names[pages], *tl = touch_names[touch];
-	struct metric *rate, *faults, *thp;
-	size_t first;
-	struct mem_buf b;
-	uint64_t sink = 0;
-	unsigned total = ctx->warmups + ctx->reps;
-	double gib = (double)o->size_bytes / (double)(1u << 30);
-	first = ctx->res->n_metrics;
-	probe_add_metric(ctx->res, "touch_rate", UNIT_GIB_S, BETTER_HIGHER,
-			 "bytes mapped / time to fault them in", "pages", pl, "touch", tl, NULL);
+	double thp = 0, faults = 0;
+
+	for (unsigned i = warm; i < t->n; i++) {
+		if (isnan(t->thp[i]))
+			return "unknown";
+		thp += t->thp[i];
+		faults += t->faults[i];
+	}
+	if (thp > 0)
+		return "alloc";
+	return faults / (t->n - warm) <= 1024 ? "hugezero" : "zero";
+}
+
+/* Records the samples under the name and labels the touch earned. A read
+ * that mapped a zero page allocated nothing: its rate is of mapping, not of
+ * memory (the huge zero page reads hundreds of GiB/s), so it is a metric of
+ * its own, never in touch_rate's chart, and the huge zero page has its own
+ * label. */
+static void record_touch(struct probe_ctx *ctx, const struct touch_samples *t, const char *pl,
+			 const char *tl, const char *outcome, char *stop)
+{
+	int zero = outcome && (!strcmp(outcome, "zero") || !strcmp(outcome, "hugezero"));
+	struct metric *m[3];
+	size_t first = ctx->res->n_metrics;
+
+	if (outcome && !strcmp(outcome, "hugezero"))
+		tl = "read_hugezero";
+	if (zero)
+		probe_add_metric(ctx->res, "zero_map_rate", UNIT_GIB_S, BETTER_NONE,
+				 "bytes mapped / time to fault them in with one load per 4 KiB: "
+				 "each fault mapped the shared zero page (read_hugezero: the huge "
+				 "zero page, one fault per 2 MiB); no memory was allocated",
+				 "pages", pl, "touch", tl, NULL);
+	else
+		probe_add_metric(ctx->res, "touch_rate", UNIT_GIB_S, BETTER_HIGHER,
+				 "bytes mapped / time to fault them in", "pages", pl, "touch", tl,
+				 NULL);
 	probe_add_metric(ctx->res, "minor_faults", UNIT_PER_GIB, BETTER_LOWER,
 			 "minor faults (getrusage) per GiB touched", "pages", pl, "touch", tl,
 			 NULL);
 	probe_add_metric(ctx->res, "thp_backed", UNIT_MIB, BETTER_NONE,
 			 "AnonHugePages of the mapping after the touch (smaps)", "pages", pl,
 			 "touch", tl, NULL);
-	rate = &ctx->res->metrics[first];
-	faults = &ctx->res->metrics[first + 1];
-	thp = &ctx->res->metrics[first + 2];
-	for (unsigned i = 0; i < total; i++) {
+	for (int k = 0; k < 3; k++)
+		m[k] = &ctx->res->metrics[first + (size_t)k];
+	m[0]->stop = stop; /* --reps auto: why the rate's sampling stopped */
+	for (unsigned i = 0; i < t->n; i++) {
+		double v[3] = {t->rate[i], t->faults[i], t->thp[i]};
+
+		for (int k = 0; k < 3; k++) {
+			if (isnan(v[k])) /* unknown backing: absent, never 0 MiB */
+				continue;
+			if (i < ctx->warmups)
+				metric_add_warmup(m[k], v[k]);
+			else
+				metric_add_sample_at(m[k], v[k], t->t0[i], t->t1[i]);
+		}
+	}
+	if (outcome && !strcmp(outcome, "alloc"))
+		probe_result_add_param(
+			ctx->res, "read_touch",
+			"a read touch allocated huge pages here (no huge zero page): "
+			"its rate is touch_rate");
+	if (outcome && !strcmp(outcome, "unknown"))
+		probe_result_add_param(
+			ctx->res, "read_touch",
+			"unknown whether a read touch mapped the zero page (no smaps)");
+}
+
+/* Independent random reads over the touched buffer, state in ra (aux). */
+static int random_pass(struct probe_ctx *ctx, const struct first_touch_opts *o,
+		       struct random_arg *ra, void *base, const char *pl, const char *tl)
+{
+	char streams[16];
+	struct metric *m;
+
+	ra->base = base;
+	ra->streams = (unsigned)o->streams;
+	ra->sink = 0;
+	snprintf(streams, sizeof(streams), "%u", ra->streams);
+	m = probe_add_metric(ctx->res, "random_after", UNIT_MACC_S, BETTER_HIGHER,
+			     "independent random 64 B-line reads over the touched buffer", "pages",
+			     pl, "touch", tl, "streams", streams, NULL);
+	ra->n_lines = 1;
+	while (ra->n_lines * 2 * 64 <= o->size_bytes)
+		ra->n_lines *= 2;
+	for (unsigned k = 0; k < ra->streams; k++)
+		ra->state[k] = 0x9e3779b97f4a7c15ull * (k + 1);
+	return measure_op(ctx, m, random_op, ra, ra->streams, MEASURE_RATE, 1e-6);
+}
+
+/* Room for one more sample in t. */
+static void touch_grow(struct touch_samples *t)
+{
+	if (t->n < t->cap)
+		return;
+	t->cap = t->cap ? 2 * t->cap : 16;
+	t->rate = xrealloc(t->rate, t->cap * sizeof(double));
+	t->faults = xrealloc(t->faults, t->cap * sizeof(double));
+	t->thp = xrealloc(t->thp, t->cap * sizeof(double));
+	t->t0 = xrealloc(t->t0, t->cap * sizeof(double));
+	t->t1 = xrealloc(t->t1, t->cap * sizeof(double));
+}
+
+static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o, int pages,
+		       int touch, struct random_arg *ra, struct touch_samples *t)
+{
+	const char *pl = page_names[pages], *tl = touch_names[touch], *outcome = NULL;
+	struct mem_buf b;
+	struct metric pace = {0}; /* the counted rates, for measure_more() */
+	uint64_t sink = 0, t_first = 0;
+	int mapped = 0;
+	double gib = (double)o->size_bytes / (double)(1u << 30);
+
+	progress("cpu.first_touch: pages=%s touch=%s", pl, tl);
+	/* warm-ups, then counted samples while measure_more() wants them (a
+	 * count, or --reps auto on the touch rate); the last buffer stays
+	 * mapped for the random pass */
+	for (t->n = 0;; t->n++) {
 		struct smaps_info si;
 		long f0, f1;
 		uint64_t t0, dt;
-		int rc, smaps_ok;
+		int rc;
+
+		if (t->n == ctx->warmups)
+			t_first = time_now_ns();
+		if (t->n >= ctx->warmups && !measure_more(ctx, &pace, t->n - ctx->warmups, t_first))
+			break;
+		if (mapped)
+			mem_unmap(&b);
+		mapped = 0;
+		touch_grow(t);
+		t->t0[t->n] = (double)time_now_ns() * 1e-9;
 		if (mem_map(&b, o->size_bytes, page_modes[pages], 0) != 0) {
 			probe_result_set_status(ctx->res, STATUS_FAIL, "cannot map %llu bytes",
 						(unsigned long long)o->size_bytes);
+			metric_clear(&pace);
 			return PROBE_FAIL;
 		}
+		mapped = 1;
 		f0 = minflt_now();
 		t0 = time_now_ns();
 		rc = touch_buffer(&b, touch, &sink);
@@ -164,50 +294,41 @@ static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o, 
 			probe_result_set_status(ctx->res, STATUS_FAIL,
 						"madvise(MADV_POPULATE_WRITE): %s",
 						strerror(errno));
+			metric_clear(&pace);
 			return PROBE_FAIL;
 		}
-		/* Unreadable smaps (no /proc): the backing is unknown, so absent,
-		 * never recorded as 0 MiB. */
-		smaps_ok = mem_smaps_range(b.addr, b.size_bytes, &si) == 0;
-		if (!smaps_ok)
+		t->rate[t->n] = gib / ((double)(dt ? dt : 1) * 1e-9);
+		t->faults[t->n] = (double)(f1 - f0) / gib;
+		/* Unreadable smaps (no /proc): the backing is unknown. */
+		t->thp[t->n] = NAN;
+		if (mem_smaps_range(b.addr, b.size_bytes, &si) == 0)
+			t->thp[t->n] = (double)si.anon_huge_bytes / 1048576.0;
+		else
 			probe_result_add_param(ctx->res, "thp_backed",
 					       "unknown: /proc/self/smaps not readable");
-		if (i < ctx->warmups) {
-			metric_add_warmup(rate, gib / ((double)dt * 1e-9));
-			metric_add_warmup(faults, (double)(f1 - f0) / gib);
-			if (smaps_ok)
-				metric_add_warmup(thp, (double)si.anon_huge_bytes / 1048576.0);
-		} else {
-			metric_add_sample(rate, gib / ((double)dt * 1e-9));
-			metric_add_sample(faults, (double)(f1 - f0) / gib);
-			if (smaps_ok)
-				metric_add_sample(thp, (double)si.anon_huge_bytes / 1048576.0);
-		}
-		if (i + 1 < total)
-			mem_unmap(&b);
+		t->t1[t->n] = (double)time_now_ns() * 1e-9;
+		if (t->n >= ctx->warmups)
+			metric_add_sample(&pace, t->rate[t->n]);
 	}
-	/* Random access over the last touched buffer. A read touch maps the
-	 * shared zero page: random reads would hit one page in cache and measure
-	 * nothing about this memory, so that variant has none. */
-	if (touch != TOUCH_READ) {
-		struct random_arg ra = {.base = b.addr, .streams = (unsigned)o->streams};
-		char streams[16];
-		struct metric *m;
-		snprintf(streams, sizeof(streams), "%u", ra.streams);
-		m = probe_add_metric(ctx->res, "random_after", UNIT_MACC_S, BETTER_HIGHER,
-				     "independent random 64 B-line reads over the touched buffer",
-				     "pages", pl, "touch", tl, "streams", streams, NULL);
-		ra.n_lines = 1;
-		while (ra.n_lines * 2 * 64 <= o->size_bytes)
-			ra.n_lines *= 2;
-		for (unsigned k = 0; k < ra.streams; k++)
-			ra.state[k] = 0x9e3779b97f4a7c15ull * (k + 1);
-		if (measure_op(ctx, m, random_op, &ra, ra.streams, MEASURE_RATE, 1e-6) != 0) {
-			mem_unmap(&b);
-			return PROBE_FAIL;
-		}
-		sink += ra.sink;
+	if (!mapped) { /* no sample asked for */
+		metric_clear(&pace);
+		return PROBE_OK;
 	}
+	if (touch == TOUCH_READ)
+		outcome = read_outcome(t, ctx->warmups);
+	record_touch(ctx, t, pl, tl, outcome, pace.stop);
+	pace.stop = NULL; /* the rate metric's now */
+	metric_clear(&pace);
+	if (outcome && !strcmp(outcome, "hugezero"))
+		tl = "read_hugezero";
+	/* Random access over the last touched buffer, unless the touch mapped
+	 * the shared zero page: random reads would hit one page in cache and
+	 * measure nothing about this memory. */
+	if ((!outcome || !strcmp(outcome, "alloc")) && random_pass(ctx, o, ra, b.addr, pl, tl)) {
+		mem_unmap(&b);
+		return PROBE_FAIL;
+	}
+	sink += ra->sink;
 	mem_unmap(&b);
 	__asm__ volatile("" : : "r"(sink));
 	return PROBE_OK;
@@ -216,7 +337,12 @@ static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o, 
 static int first_touch_run(struct probe_ctx *ctx, const void *optp)
 {
 	struct first_touch_opts o = *(const struct first_touch_opts *)optp;
-	char buf[32];
+	struct mem_buf aux;
+	struct smaps_info si;
+	struct touch_samples t = {0};
+	char buf[64];
+	int rc = PROBE_OK;
+
 	if (o.streams < 1 || o.streams > 16) {
 		probe_result_set_status(ctx->res, STATUS_FAIL, "streams must be 1..16");
 		return PROBE_FAIL;
@@ -238,16 +364,28 @@ static int first_touch_run(struct probe_ctx *ctx, const void *optp)
 		probe_result_add_param(ctx->res, "touch_populate",
 				       "skipped: MADV_POPULATE_WRITE not supported by this kernel");
 	}
-	for (int pages = 0; pages < 3; pages++)
-		for (int touch = 0; touch < 3; touch++) {
-			int rc;
-			if (!(o.pages & (1u << pages)) || !(o.touch & (1u << touch)))
-				continue;
-			rc = run_variant(ctx, &o, pages, touch);
-			if (rc != PROBE_OK)
-				return rc;
-		}
-	return PROBE_OK;
+	/* The auxiliary memory, before any variant and with its own intent. */
+	if (mem_map(&aux, MEM_HUGE_BYTES, MEM_PAGES_4K, 0) != 0) {
+		probe_result_set_status(ctx->res, STATUS_FAIL, "cannot map the auxiliary page");
+		return PROBE_FAIL;
+	}
+	memset(aux.addr, 0, 4096);
+	if (mem_smaps_range(aux.addr, aux.size_bytes, &si) == 0) {
+		snprintf(buf, sizeof(buf), "4 KiB pages (MADV_NOHUGEPAGE), %llu MiB THP",
+			 (unsigned long long)(si.anon_huge_bytes >> 20));
+		probe_result_add_param(ctx->res, "aux_pages", buf);
+	}
+	for (int pages = 0; pages < 3 && rc == PROBE_OK; pages++)
+		for (int touch = 0; touch < 3 && rc == PROBE_OK; touch++)
+			if ((o.pages & (1u << pages)) && (o.touch & (1u << touch)))
+				rc = run_variant(ctx, &o, pages, touch, aux.addr, &t);
+	mem_unmap(&aux);
+	free(t.rate);
+	free(t.faults);
+	free(t.thp);
+	free(t.t0);
+	free(t.t1);
+	return rc;
 }
 
 const struct probe probe_cpu_first_touch = {

@@ -1,14 +1,20 @@
 /* cpu_latency.c - cpu.latency
  * measures: dependent-load latency (ns per load) from 4 KiB to a capped maximum, per page size
- *   and chase order, and the translation cost (random minus page-local ns per load).
- * method: one 8 B pointer per 64 B line, lines linked in one randomised cycle (Sattolo, via
- *   mem_random_cycle); order=random spans the whole size, order=local is random within 256 KiB
- *   groups visited in random order (multichase's default); one pinned thread, one chain.
- * why this way: a single dependent chain measures latency, not bandwidth or memory-level
- *   parallelism (docs/design.md §4.11); the two orders hold lines fixed and change only translation
- * reach (docs/design.md §4.2), so their difference is the TLB/page-walk cost and nothing else.
- * cross-check: multichase -s 64 -m SIZE (random) and -T 256k (local) on the same host; lmbench
- *   lat_mem_rd -t gives the random curve; knee should match mem_cache_knee_bytes().
+ *   and chase order; the translation cost (random minus page-local order over the same nodes),
+ *   the THP saving (4 KiB minus THP pages, same chain), and whether the two agree.
+ * method: the curve: one 8 B pointer per 64 B line, all lines in one random cycle (Sattolo).
+ *   Above one group, a pair over the same nodes, one per `stride` bytes (256: a hashed line in
+ *   each 256 B, mem_node_offset): order=random through all of them, and order=local, random
+ *   within 256 KiB groups visited in random order (multichase's chase); one pinned thread.
+ * why this way: one dependent chain is latency, not bandwidth or MLP (docs/design.md §4.11).
+ *   With a node in every 64 B line the local order read half its loads from L2: the line next
+ *   to a miss comes in with it (adjacent-line prefetch) and the group visits it soon after, a
+ *   gain the random order never sees. With one node per 256 B no neighbour line is ever in the
+ *   chain, so the pair differs in translation reach alone (docs/design.md §4.2, §8.3); where THP
+ *   backs the buffer, translation_cost is checked against thp_saving and a gap is decomposed.
+ * cross-check: multichase -m SIZE -s 64 -T SIZE (random, the curve; -H for THP) and multichase
+ *   -m SIZE -s 256 -T 256k (its default: the local order) on the same host (tools/bench.sh);
+ *   lmbench lat_mem_rd gives the random curve; the knee should match mem_cache_knee_bytes().
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -24,7 +30,7 @@
 #include "results/results.h"
 
 struct latency_opts {
-	uint64_t min_bytes, max_bytes, group_bytes;
+	uint64_t min_bytes, max_bytes, group_bytes, stride_bytes;
 	uint64_t steps;
 	char sizes[OPT_STR_MAX];
 	uint32_t pages;
@@ -43,10 +49,13 @@ static const struct opt latency_opt_rows[] = {
 	OPT_LIST("pages", struct latency_opts, pages, "4k|thp", "4k,thp",
 		 "page size intent: 4k (MADV_NOHUGEPAGE) or thp (MADV_HUGEPAGE)"),
 	OPT_LIST("order", struct latency_opts, order, "random|local", "random,local",
-		 "random: whole size; local: random within groups, groups in random order"),
+		 "random: the curve over every line; local: random within groups, groups in "
+		 "random order, measured beside a random chain over the same nodes"),
 	OPT_SIZE("group", struct latency_opts, group_bytes, "256K",
-		 "group size of order=local (multichase's default 256K; a group larger "
-		 "than L2 but within 4k-TLB reach, e.g. 2M, removes cache locality)"),
+		 "group size of order=local (multichase's default 256K: 64 4 KiB pages)"),
+	OPT_SIZE("stride", struct latency_opts, stride_bytes, "256",
+		 "bytes per node of the local/random pair (a power of two, 64..4096): one line "
+		 "in each, so no line next to a node is in the chain (multichase's default 256)"),
 	OPT_END,
 };
 
@@ -56,6 +65,10 @@ static const struct opt latency_opt_rows[] = {
 #define KNEE_MIN_SIZES 6
 enum { O_RANDOM, O_LOCAL, O_N };
 static const char *const order_name[O_N] = {"random", "local"};
+/* The chains measured at one size: the curve (random, every line), and the
+ * pair whose difference is translation (random and local over one node per
+ * stride). With stride 64 the pair's random chain is the curve's. */
+enum { C_CURVE, C_RANDOM, C_LOCAL, C_N };
 
 struct chase_job {
 	struct team *team;
@@ -100,25 +113,30 @@ static void touch_thread(unsigned tid, unsigned nthreads, void *arg)
 	memset(b->addr, 0, b->size_bytes);
 }
 
-static void build_chain(char *base, size_t size, size_t group_bytes, int order)
+/* Links the chain of kind c over size bytes at base; returns its first node. */
+static void **build_chain(char *base, size_t size, const struct latency_opts *o, int c)
 {
-	size_t n = size / LINE_BYTES;
+	uint64_t stride = c == C_CURVE ? LINE_BYTES : o->stride_bytes, seed = 0x6c6174ull ^ size;
+	size_t n = size / stride;
 	uint64_t *tab = xmalloc(n * sizeof(*tab));
 
-	if (order == O_RANDOM || size <= group_bytes) {
+	if (stride == LINE_BYTES && c != C_LOCAL) {
 		/* The cycle's next-index table links lines directly: writes stay
 		 * sequential, so building 1 GiB takes a second, not ten. */
-		mem_random_cycle(tab, n, 0x6c6174ull ^ size);
+		mem_random_cycle(tab, n, seed);
 		for (size_t i = 0; i < n; i++)
 			*(void **)(base + i * LINE_BYTES) = base + tab[i] * LINE_BYTES;
-	} else {
-		mem_visit_order(tab, n, order == O_RANDOM ? n : group_bytes / LINE_BYTES,
-				0x6c6174ull ^ size);
-		for (size_t i = 0; i < n; i++)
-			*(void **)(base + tab[i] * LINE_BYTES) =
-				base + tab[(i + 1) % n] * LINE_BYTES;
+		free(tab);
+		return (void **)base;
 	}
+	mem_chase_order(tab, n, c == C_LOCAL ? MEM_ORDER_LOCAL : MEM_ORDER_RANDOM,
+			o->group_bytes / stride, seed);
+	for (size_t i = 0; i < n; i++)
+		*(void **)(base + mem_node_offset(tab[i], stride, seed)) =
+			base + mem_node_offset(tab[(i + 1) % n], stride, seed);
+	n = mem_node_offset(tab[0], stride, seed);
 	free(tab);
+	return (void **)(base + n);
 }
 
 /* Sizes of the sweep: `steps` points per doubling from min to max, each a
@@ -175,52 +193,122 @@ static json_t *find_plateaus(const uint64_t *sizes, const double *ns, size_t n)
 	return arr;
 }
 
-/* Pairwise (by sample index) random - local: both were measured with the
- * same lines, so the difference is translation alone. */
-static void add_translation_cost(struct probe_ctx *ctx, size_t i_random, size_t i_local,
-				 const char *size_label, const char *pname)
+/* Pairwise (by sample index) difference a - b of two metrics into m. */
+static void add_difference(struct probe_ctx *ctx, struct metric *m, size_t ia, size_t ib)
 {
-	struct metric *m =
-		probe_add_metric(ctx->res, "translation_cost", UNIT_NS, BETTER_LOWER,
-				 "ns per dependent load (64 B lines), order=random minus "
-				 "order=local, sample i minus sample i; includes the L2 "
-				 "locality of a group that fits in L2, not translation alone",
-				 "size", size_label, "pages", pname, NULL);
-	const struct metric *r = &ctx->res->metrics[i_random], *l = &ctx->res->metrics[i_local];
-	size_t n = r->n_samples < l->n_samples ? r->n_samples : l->n_samples;
+	const struct metric *a = &ctx->res->metrics[ia], *b = &ctx->res->metrics[ib];
+	size_t n = a->n_samples < b->n_samples ? a->n_samples : b->n_samples;
 
-	for (size_t i = 0; i < n; i++)
-		metric_add_sample(m, r->samples[i] - l->samples[i]);
-}
-
-/* Pairwise 4k - thp at order=random: only the page size differs (lines,
- * order and size held), so this is the translation cost huge pages remove.
- * The random - local difference also contains the cache locality of a
- * 256 KiB group (on a 2 MiB-L2 host, THP local(256K) was 64 ns against
- * local(2M) 119 ns and random 120 ns at 1 GiB), so both are reported. */
-static void add_thp_saving(struct probe_ctx *ctx, size_t i_4k, size_t i_thp, uint64_t size)
-{
-	char size_label[32];
-	struct metric *m;
-	const struct metric *a, *b;
-	size_t n;
-
-	opt_format_size(size, size_label, sizeof(size_label));
-	m = probe_add_metric(ctx->res, "thp_saving", UNIT_NS, BETTER_NONE,
-			     "ns per dependent load (64 B lines, order=random), pages=4k minus "
-			     "pages=thp at the same size, sample i minus sample i",
-			     "size", size_label, "order", "random", NULL);
-	a = &ctx->res->metrics[i_4k];
-	b = &ctx->res->metrics[i_thp];
-	n = a->n_samples < b->n_samples ? a->n_samples : b->n_samples;
 	for (size_t i = 0; i < n; i++)
 		metric_add_sample(m, a->samples[i] - b->samples[i]);
 }
 
-/* One page-size variant: map max bytes once, then every size uses its prefix. */
+/* random - local over the same nodes, sample i minus sample i: only the
+ * order differs, so what is left is translation reach. */
+static void add_translation_cost(struct probe_ctx *ctx, size_t i_random, size_t i_local,
+				 const char *size_label, const char *pname, const char *stride)
+{
+	char *desc = xasprintf("ns per dependent load, order=random minus order=local over the "
+			       "same nodes (one 64 B line per %s B), sample i minus sample i",
+			       stride);
+	struct metric *m = probe_add_metric(ctx->res, "translation_cost", UNIT_NS, BETTER_LOWER,
+					    desc, "size", size_label, "pages", pname, NULL);
+
+	add_difference(ctx, m, i_random, i_local);
+	free(desc);
+}
+
+/* 4k - thp for one random chain: only the page size differs (nodes, order
+ * and size held), so this is the translation cost huge pages remove. */
+static void add_thp_saving(struct probe_ctx *ctx, size_t i_4k, size_t i_thp, uint64_t size,
+			   const char *stride)
+{
+	char size_label[32];
+
+	opt_format_size(size, size_label, sizeof(size_label));
+	add_difference(ctx,
+		       probe_add_metric(ctx->res, "thp_saving", UNIT_NS, BETTER_NONE,
+					"ns per dependent load (order=random), pages=4k minus "
+					"pages=thp at the same size and nodes, sample i minus "
+					"sample i",
+					"size", size_label, "order", "random", "stride_bytes",
+					stride, NULL),
+		       i_4k, i_thp);
+}
+
+static double median_of(struct probe_ctx *ctx, size_t i)
+{
+	metric_summarize(&ctx->res->metrics[i]);
+	return ctx->res->metrics[i].summary.median;
+}
+
+/* Where THP backs the buffer fully: translation_cost (4k) against thp_saving
+ * over the same nodes. They differ by (random - local on THP) + (local on THP
+ * - local on 4k): what the local order still gains with huge pages, and the
+ * local order's own 4 KiB translation; both are measured, so the probe says
+ * which one makes the gap. Returns the sentence (caller frees) and appends
+ * the numbers to arr. */
+static char *translation_check(struct probe_ctx *ctx, size_t idx[2][C_N], const char *size_label,
+			       int vm, json_t *arr)
+{
+	double r4 = median_of(ctx, idx[0][C_RANDOM]), l4 = median_of(ctx, idx[0][C_LOCAL]);
+	double rt = median_of(ctx, idx[1][C_RANDOM]), lt = median_of(ctx, idx[1][C_LOCAL]);
+	double cost = r4 - l4, saving = r4 - rt, a = rt - lt, b = l4 - lt;
+	int agree = saving > 0 && cost >= 0.8 * saving && cost <= 1.2 * saving;
+
+	json_array_append_new(arr, json_pack("{s:s,s:f,s:f,s:f,s:f,s:b}", "size", size_label,
+					     "translation_cost_ns", cost, "thp_saving_ns", saving,
+					     "random_minus_local_thp_ns", a,
+					     "local_4k_minus_thp_ns", b, "agree", agree));
+	if (agree)
+		return xasprintf("size %s: translation_cost %.1f ns agrees with thp_saving %.1f "
+				 "ns (within 20%%)",
+				 size_label, cost, saving);
+	return xasprintf(
+		"size %s: translation_cost %.1f ns vs thp_saving %.1f ns: on THP pages the random "
+		"order is %.1f ns %s than the local one (what huge pages leave: 2 MiB "
+		"translation over the size, or locality the local order keeps%s), and the local "
+		"order is %.1f ns %s on 4 KiB pages than on THP (%s)",
+		size_label, cost, saving, a >= 0 ? a : -a, a >= 0 ? "slower" : "faster",
+		vm ? "; the CPU reports a hypervisor, so the host's page walk too" : "",
+		b >= 0 ? b : -b, b >= 0 ? "slower" : "faster",
+		b >= 0 ? "its own 4 KiB translation, which thp_saving counts and translation_cost "
+			 "does not"
+		       : "no translation cost of its own: noise or placement");
+}
+
+/* Measures one chain at one size; returns its metric index or SIZE_MAX. */
+static size_t measure_chain(struct probe_ctx *ctx, const struct latency_opts *o,
+			    struct chase_job *j, char *base, uint64_t size, int c,
+			    const char *size_label, const char *pname)
+{
+	char stride[32];
+	struct metric *m;
+	size_t idx;
+
+	opt_format_size(c == C_CURVE ? LINE_BYTES : o->stride_bytes, stride, sizeof(stride));
+	j->cur = build_chain(base, size, o, c);
+	m = probe_add_metric(ctx->res, "load_latency", UNIT_NS, BETTER_LOWER,
+			     "ns per dependent load: one 8 B pointer in one 64 B line per "
+			     "stride_bytes, 1 thread, 1 chain (no MLP)",
+			     "size", size_label, "pages", pname, "order",
+			     order_name[c == C_LOCAL ? O_LOCAL : O_RANDOM], "stride_bytes", stride,
+			     NULL);
+	idx = (size_t)(m - ctx->res->metrics);
+	if (measure_op(ctx, m, chase_op, j, CHASE_UNROLL, MEASURE_TIME_PER, 1.0)) {
+		probe_result_set_status(ctx->res, STATUS_FAIL, "chase failed");
+		return SIZE_MAX;
+	}
+	metric_summarize(m);
+	return idx;
+}
+
+/* One page-size variant: map max bytes once, then every size uses its prefix.
+ * idx[s][c] gets the metric of chain c at size s; *thp_full whether huge
+ * pages back all of it. */
 static int latency_pages(struct probe_ctx *ctx, const struct latency_opts *o, struct team *team,
-			 int pages, const uint64_t *sizes, size_t n_sizes, size_t *random_idx,
-			 json_t *extra)
+			 int pages, const uint64_t *sizes, size_t n_sizes, size_t (*idx)[C_N],
+			 json_t *extra, int *thp_full)
 {
 	const char *pname = pages == MEM_PAGES_THP ? "thp" : "4k";
 	uint64_t max = sizes[n_sizes - 1], knee;
@@ -229,6 +317,7 @@ static int latency_pages(struct probe_ctx *ctx, const struct latency_opts *o, st
 	struct smaps_info si;
 	struct mem_buf b;
 	char buf[32], key[32];
+	int rc = 0;
 
 	if (mem_map(&b, max, (enum mem_pages)pages, 0)) {
 		probe_result_set_status(ctx->res, STATUS_FAIL, "cannot map %" PRIu64 " bytes", max);
@@ -236,6 +325,7 @@ static int latency_pages(struct probe_ctx *ctx, const struct latency_opts *o, st
 		return -1;
 	}
 	team_run(team, touch_thread, &b);
+	*thp_full = 0;
 	if (mem_smaps_range(b.addr, b.size_bytes, &si) == 0) {
 		struct metric *m = probe_add_metric(ctx->res, "thp_backed", UNIT_MIB, BETTER_NONE,
 						    "AnonHugePages backing the chase buffer "
@@ -243,48 +333,39 @@ static int latency_pages(struct probe_ctx *ctx, const struct latency_opts *o, st
 						    "pages", pname, NULL);
 
 		metric_add_sample(m, (double)si.anon_huge_bytes / (1 << 20));
+		*thp_full = si.anon_huge_bytes >= b.size_bytes / MEM_HUGE_BYTES * MEM_HUGE_BYTES;
 	}
-	for (size_t s = 0; s < n_sizes; s++) {
-		size_t idx[O_N] = {SIZE_MAX, SIZE_MAX};
-		char size_label[32];
+	for (size_t s = 0; s < n_sizes && rc == 0; s++) {
+		int curve_on = (o->order >> O_RANDOM) & 1;
+		int pair_on = ((o->order >> O_LOCAL) & 1) && sizes[s] > o->group_bytes;
+		char size_label[32], stride[32];
 
 		opt_format_size(sizes[s], size_label, sizeof(size_label));
 		progress("cpu.latency: pages=%s size=%s", pname, size_label);
-		for (int ord = 0; ord < O_N; ord++) {
-			struct metric *m;
-
-			if (!(o->order & (1u << ord)))
+		for (int c = 0; c < C_N && rc == 0; c++) {
+			/* Up to one group, local is random: the curve alone. */
+			if ((c == C_CURVE && !curve_on) || (c != C_CURVE && !pair_on))
 				continue;
-			/* Up to one group, local is random: measure it once. */
-			if (ord == O_LOCAL && sizes[s] <= o->group_bytes)
+			if (c == C_RANDOM && o->stride_bytes == LINE_BYTES &&
+			    idx[s][C_CURVE] != SIZE_MAX) {
+				idx[s][C_RANDOM] = idx[s][C_CURVE]; /* the same chain */
 				continue;
-			build_chain(b.addr, sizes[s], o->group_bytes, ord);
-			j.cur = (void **)b.addr;
-			m = probe_add_metric(
-				ctx->res, "load_latency", UNIT_NS, BETTER_LOWER,
-				"ns per dependent load: one 8 B pointer per 64 B line, "
-				"one random cycle, 1 thread, 1 chain (no MLP)",
-				"size", size_label, "pages", pname, "order", order_name[ord], NULL);
-			idx[ord] = (size_t)(m - ctx->res->metrics);
-			if (measure_op(ctx, m, chase_op, &j, CHASE_UNROLL, MEASURE_TIME_PER, 1.0)) {
-				probe_result_set_status(ctx->res, STATUS_FAIL, "chase failed");
-				mem_unmap(&b);
-				free(curve);
-				return -1;
 			}
-			metric_summarize(m);
-			if (ord == O_RANDOM) {
-				curve[s] = m->summary.median;
-				random_idx[s] = idx[ord];
-			}
+			idx[s][c] =
+				measure_chain(ctx, o, &j, b.addr, sizes[s], c, size_label, pname);
+			rc = idx[s][c] == SIZE_MAX ? -1 : 0;
 		}
-		if (idx[O_RANDOM] != SIZE_MAX && idx[O_LOCAL] != SIZE_MAX)
-			add_translation_cost(ctx, idx[O_RANDOM], idx[O_LOCAL], size_label, pname);
+		if (rc == 0 && curve_on)
+			curve[s] = ctx->res->metrics[idx[s][C_CURVE]].summary.median;
+		opt_format_size(o->stride_bytes, stride, sizeof(stride));
+		if (rc == 0 && pair_on)
+			add_translation_cost(ctx, idx[s][C_RANDOM], idx[s][C_LOCAL], size_label,
+					     pname, stride);
 	}
 	mem_unmap(&b);
 
 	/* A knee from a handful of points is noise (quick runs): leave it out. */
-	if ((o->order & (1u << O_RANDOM)) && n_sizes >= KNEE_MIN_SIZES) {
+	if (rc == 0 && (o->order & (1u << O_RANDOM)) && n_sizes >= KNEE_MIN_SIZES) {
 		knee = mem_knee_from_curve(sizes, curve, n_sizes);
 		opt_format_size(knee, buf, sizeof(buf));
 		snprintf(key, sizeof(key), "knee_%s", pname);
@@ -295,35 +376,69 @@ static int latency_pages(struct probe_ctx *ctx, const struct latency_opts *o, st
 				    find_plateaus(sizes, curve, n_sizes));
 	}
 	free(curve);
-	return 0;
+	return rc;
 }
 
-static int latency_run(struct probe_ctx *ctx, const void *opts)
+/* Across page sizes: thp_saving per random chain, and the check of
+ * translation_cost against it where THP backed the whole buffer. */
+static void latency_compare_pages(struct probe_ctx *ctx, const struct latency_opts *o,
+				  const uint64_t *sizes, size_t n_sizes, size_t (*idx[2])[C_N],
+				  int thp_full, json_t *extra)
 {
-	const struct latency_opts *o = opts;
-	uint64_t sizes[MAX_SIZES], max = o->max_bytes;
-	size_t random_idx[2][MAX_SIZES];
-	size_t n_sizes = 0;
-	struct team *team;
-	json_t *extra;
-	char buf[64];
-	int rc = 0;
+	char *cpuinfo = read_file_str("/proc/cpuinfo", NULL), *last = NULL;
+	int vm = cpuinfo && strstr(cpuinfo, " hypervisor");
+	json_t *arr = json_array();
+	char stride[32];
 
-	if (o->group_bytes < LINE_BYTES || o->steps == 0 || o->steps > 16) {
-		probe_result_set_status(ctx->res, STATUS_FAIL,
-					"group must be >= 64 and steps 1..16");
-		return PROBE_FAIL;
+	free(cpuinfo);
+	for (size_t s = 0; s < n_sizes; s++) {
+		size_t pair[2][C_N];
+		int full_pair = 1;
+		char size_label[32];
+
+		for (int c = 0; c < C_N; c++) {
+			pair[0][c] = idx[0][s][c];
+			pair[1][c] = idx[1][s][c];
+			full_pair &= pair[0][c] != SIZE_MAX && pair[1][c] != SIZE_MAX;
+		}
+		if (pair[0][C_CURVE] != SIZE_MAX && pair[1][C_CURVE] != SIZE_MAX)
+			add_thp_saving(ctx, pair[0][C_CURVE], pair[1][C_CURVE], sizes[s], "64");
+		opt_format_size(o->stride_bytes, stride, sizeof(stride));
+		if (o->stride_bytes != LINE_BYTES && pair[0][C_RANDOM] != SIZE_MAX &&
+		    pair[1][C_RANDOM] != SIZE_MAX)
+			add_thp_saving(ctx, pair[0][C_RANDOM], pair[1][C_RANDOM], sizes[s], stride);
+		if (!full_pair || !thp_full)
+			continue;
+		opt_format_size(sizes[s], size_label, sizeof(size_label));
+		free(last);
+		last = translation_check(ctx, pair, size_label, vm, arr);
 	}
+	if (last) {
+		probe_result_add_param(ctx->res, "translation_check", last);
+		json_object_set_new(extra, "translation_check", arr);
+	} else {
+		json_decref(arr);
+		if (thp_full == 0 && (o->pages & 3u) == 3u)
+			probe_result_add_param(ctx->res, "translation_check",
+					       "not made: THP did not back the whole buffer");
+	}
+	free(last);
+}
+
+/* The sizes to measure, from the list or the sweep; 0 or PROBE_FAIL. */
+static int latency_sizes(struct probe_ctx *ctx, const struct latency_opts *o, uint64_t *sizes,
+			 size_t *n_sizes)
+{
+	uint64_t max = o->max_bytes, unit = o->stride_bytes;
+	char buf[64];
+
 	if (strcmp(o->sizes, "sweep") != 0) {
-		if (list_parse_sizes(o->sizes, sizes, &n_sizes)) {
+		if (list_parse_sizes(o->sizes, sizes, n_sizes)) {
 			probe_result_set_status(ctx->res, STATUS_FAIL, "bad sizes list '%s'",
 						o->sizes);
 			return PROBE_FAIL;
 		}
-		qsort(sizes, n_sizes, sizeof(*sizes), cmp_u64);
-		for (size_t i = 0; i < n_sizes; i++)
-			sizes[i] = sizes[i] < LINE_BYTES ? LINE_BYTES
-							 : sizes[i] / LINE_BYTES * LINE_BYTES;
+		qsort(sizes, *n_sizes, sizeof(*sizes), cmp_u64);
 	} else {
 		/* The chain builder needs 2 x 8 B per line besides the buffer:
 		 * leave room for it inside the cap. */
@@ -336,8 +451,36 @@ static int latency_run(struct probe_ctx *ctx, const void *opts)
 			probe_result_set_status(ctx->res, STATUS_FAIL, "min above max");
 			return PROBE_FAIL;
 		}
-		n_sizes = sweep_sizes(o->min_bytes, max, (unsigned)o->steps, sizes);
+		*n_sizes = sweep_sizes(o->min_bytes, max, (unsigned)o->steps, sizes);
 	}
+	/* Whole nodes of both chains: a multiple of the stride (>= 64). */
+	for (size_t i = 0; i < *n_sizes; i++)
+		sizes[i] = sizes[i] < unit ? unit : sizes[i] / unit * unit;
+	return 0;
+}
+
+static int latency_run(struct probe_ctx *ctx, const void *opts)
+{
+	const struct latency_opts *o = opts;
+	uint64_t sizes[MAX_SIZES], max;
+	static size_t idx_4k[MAX_SIZES][C_N], idx_thp[MAX_SIZES][C_N];
+	size_t(*idx[2])[C_N] = {idx_4k, idx_thp};
+	size_t n_sizes = 0;
+	struct team *team;
+	json_t *extra;
+	char buf[64];
+	int rc = 0, full[2] = {0, 0};
+
+	if (o->group_bytes < LINE_BYTES || o->steps == 0 || o->steps > 16 ||
+	    o->stride_bytes < LINE_BYTES || o->stride_bytes > 4096 ||
+	    (o->stride_bytes & (o->stride_bytes - 1)) || o->group_bytes < o->stride_bytes) {
+		probe_result_set_status(ctx->res, STATUS_FAIL,
+					"group must be >= stride, stride a power of two in "
+					"64..4096, steps 1..16");
+		return PROBE_FAIL;
+	}
+	if (latency_sizes(ctx, o, sizes, &n_sizes))
+		return PROBE_FAIL;
 	max = sizes[n_sizes - 1];
 	if (mem_check_size(max + max / 4, ctx->force, "cpu.latency buffer and chain tables")) {
 		probe_result_set_status(ctx->res, STATUS_FAIL,
@@ -350,7 +493,8 @@ static int latency_run(struct probe_ctx *ctx, const void *opts)
 	probe_result_add_param(ctx->res, "n_sizes", buf);
 
 	for (size_t s = 0; s < MAX_SIZES; s++)
-		random_idx[0][s] = random_idx[1][s] = SIZE_MAX;
+		for (int c = 0; c < C_N; c++)
+			idx_4k[s][c] = idx_thp[s][c] = SIZE_MAX;
 	team = team_start(1, NULL);
 	if (!team) {
 		probe_result_set_status(ctx->res, STATUS_FAIL, "cannot start a pinned thread");
@@ -363,13 +507,17 @@ static int latency_run(struct probe_ctx *ctx, const void *opts)
 	json_object_set_new(extra, "plateaus", json_object());
 	for (int p = 0; p < 2 && rc == 0; p++)
 		if (o->pages & (1u << p))
-			rc = latency_pages(ctx, o, team, p, sizes, n_sizes, random_idx[p], extra);
-	for (size_t s = 0; s < n_sizes && rc == 0; s++)
-		if (random_idx[0][s] != SIZE_MAX && random_idx[1][s] != SIZE_MAX)
-			add_thp_saving(ctx, random_idx[0][s], random_idx[1][s], sizes[s]);
+			rc = latency_pages(ctx, o, team, p, sizes, n_sizes, idx[p], extra,
+					   &full[p]);
+	if (rc == 0)
+		latency_compare_pages(ctx, o, sizes, n_sizes, idx, full[MEM_PAGES_THP], extra);
 	team_stop(team);
-	/* Knees and plateaus exist only for sweeps long enough to have them. */
-	if (json_object_size(json_object_get(extra, "knee_bytes")) == 0) {
+	/* Knees, plateaus and the check exist only where they were measured. */
+	if (json_object_size(json_object_get(extra, "knee_bytes")) == 0)
+		json_object_del(extra, "knee_bytes");
+	if (json_object_size(json_object_get(extra, "plateaus")) == 0)
+		json_object_del(extra, "plateaus");
+	if (json_object_size(extra) == 0) {
 		json_decref(extra);
 	} else if (ctx->res->extra) {
 		json_object_update(ctx->res->extra, extra);

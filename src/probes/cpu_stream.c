@@ -1,26 +1,25 @@
 /* cpu_stream.c - cpu.stream
- * measures: sustained CPU memory bandwidth (read, write, copy, triad over double arrays)
- *   per thread count, store kind and page size.
+ * measures: sustained CPU memory bandwidth (read, write, copy, triad over double arrays, and
+ *   libc memcpy) per thread count, store kind and page size; each kernel's median and, as
+ *   `bandwidth_best`, its best sample (the figure STREAM prints).
  * method: three arrays each >= 4x the measured cache knee, split into contiguous per-thread
- *   chunks first-touched by their own pinned thread; team_run releases all threads for every
- *   pass, so a pass ends with the slowest thread.
- * why this way: STREAM's byte convention (copy 2 arrays, triad 3, read 1, write 1) so numbers
- *   line up with the figure everyone quotes; own vector loops (never libc) with temporal and
- *   non-temporal stores as explicit variants (docs/design.md §4.12): write-allocate changes a
- * store's cost. cross-check: STREAM (gcc -O2 -fopenmp, OMP_PROC_BIND=true, same threads and array
- * size) run side by side; the median here should reach STREAM's best (tools/bench.sh).
+ *   chunks of whole pages, first-touched by their own pinned thread (one per core before SMT
+ *   siblings); team_run releases all threads for every pass, so a pass ends with the slowest.
+ * why this way: STREAM's byte convention (copy and memcpy 2 arrays, triad 3, read 1, write 1)
+ *   so numbers line up with the figure everyone quotes; own 16 B-vector loops with temporal and
+ *   non-temporal stores as explicit variants (docs/design.md §4.12), and libc memcpy as its own
+ *   kernel because STREAM's Copy compiles to it (gcc -O2: its other loops are scalar).
+ * cross-check: STREAM (gcc -O2 -fopenmp, OMP_PROC_BIND=true, same threads and array size) run
+ *   side by side (tools/bench.sh): bandwidth_best against STREAM's best, copy beside memcpy.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef __x86_64__
-#include <emmintrin.h>
-#endif
-
 #include "base/list.h"
 #include "base/util.h"
+#include "kit/cpu_kernels.h"
 #include "kit/measure.h"
 #include "kit/probe.h"
 #include "kit/team.h"
@@ -44,10 +43,11 @@ static const struct opt stream_opt_rows[] = {
 		 "capped at 50% of MemAvailable"),
 	OPT_STR("threads", struct stream_opts, threads, "all",
 		"thread counts: list (1,2,8), max, or all (1,2,4,..,max)"),
-	OPT_LIST("kernels", struct stream_opts, kernels, "read|write|copy|triad", "all",
-		 "STREAM-style kernels to run"),
+	OPT_LIST("kernels", struct stream_opts, kernels, "read|write|copy|triad|memcpy", "all",
+		 "STREAM-style kernels to run (memcpy: libc's, as STREAM's Copy compiles to)"),
 	OPT_LIST("stores", struct stream_opts, stores, "temporal|nt", "temporal,nt",
-		 "store kind: temporal, or nt (non-temporal _mm_stream_pd, x86-64 only)"),
+		 "store kind of our own kernels: temporal, or nt (non-temporal _mm_stream_pd, "
+		 "x86-64 only); memcpy's is libc's choice"),
 	OPT_LIST("pages", struct stream_opts, pages, "4k|thp", "4k,thp",
 		 "page size intent: 4k (MADV_NOHUGEPAGE) or thp (MADV_HUGEPAGE)"),
 	OPT_LIST("policy", struct stream_opts, policy, NUMA_POLICY_CHOICES, "none",
@@ -59,14 +59,14 @@ static const struct opt stream_opt_rows[] = {
 };
 
 /* Values chosen so each store kernel leaves c different from what the one
- * before it left (write 5, copy 1, triad 7): a chunk a thread skipped shows
- * up in the check that follows. */
+ * before it left (write 5, copy 1, triad 7; c is zeroed before memcpy): a
+ * chunk a thread skipped shows up in the check that follows. */
 #define A_VAL  1.0
 #define B_VAL  2.0
 #define SCALAR 3.0
 #define W_VAL  5.0
 
-enum { K_READ, K_WRITE, K_COPY, K_TRIAD, K_N };
+enum { K_READ, K_WRITE, K_COPY, K_TRIAD, K_MEMCPY, K_N };
 enum { S_TEMPORAL, S_NT, S_N };
 
 static const struct {
@@ -87,130 +87,20 @@ static const struct {
 	[K_TRIAD] = {"triad", 3, (A_VAL + (SCALAR * B_VAL)),
 		     "c[i] = a[i] + s*b[i] (own loop); GB/s = 1e9 B/s of 3 arrays (STREAM: 2 read "
 		     "+ 1 write); 64 B lines"},
+	[K_MEMCPY] = {"memcpy", 2, A_VAL,
+		      "memcpy(c, a) per thread chunk (libc: its own store kind, non-temporal "
+		      "above its size threshold); GB/s = 1e9 B/s of 2 arrays (STREAM: read + "
+		      "write); 64 B lines"},
 };
 
 static const char *const store_name[S_N] = {"temporal", "nt"};
-
-/* The kernels are written with vector types so -O2 gives full-width loads and
- * stores; loop distribution is switched off because GCC would otherwise turn
- * the copy loop into a libc memcpy call, and the code path must be our own. */
-#if defined(__clang__)
-#define KERNEL_ATTR __attribute__((noinline, no_builtin("memcpy", "memset")))
-#elif defined(__GNUC__)
-#define KERNEL_ATTR __attribute__((noinline, optimize("no-tree-loop-distribute-patterns")))
-#else
-#define KERNEL_ATTR
-#endif
-
-typedef double v2d __attribute__((vector_size(16)));
-
-/* Element counts are multiples of 16 (two 64 B lines), so loops need no tail. */
-#define CHUNK_ELEMS 16
-
-static KERNEL_ATTR double kern_read(const double *restrict a, size_t n)
-{
-	const v2d *p = (const v2d *)a;
-	v2d s0 = {0, 0}, s1 = s0, s2 = s0, s3 = s0, s4 = s0, s5 = s0, s6 = s0, s7 = s0;
-
-	/* Eight chains hide the add latency even when one core can pull more
-	 * than 60 GB/s. */
-	for (size_t i = 0; i < n / 2; i += 8) {
-		s0 += p[i];
-		s1 += p[i + 1];
-		s2 += p[i + 2];
-		s3 += p[i + 3];
-		s4 += p[i + 4];
-		s5 += p[i + 5];
-		s6 += p[i + 6];
-		s7 += p[i + 7];
-	}
-	v2d s = ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7));
-	return s[0] + s[1];
-}
-
-static KERNEL_ATTR void kern_write(double *restrict c, size_t n)
-{
-	v2d *p = (v2d *)c;
-	const v2d w = {W_VAL, W_VAL};
-
-#pragma GCC unroll 4
-	for (size_t i = 0; i < n / 2; i++)
-		p[i] = w;
-}
-
-static KERNEL_ATTR void kern_copy(double *restrict c, const double *restrict a, size_t n)
-{
-	v2d *d = (v2d *)c;
-	const v2d *s = (const v2d *)a;
-
-#pragma GCC unroll 4
-	for (size_t i = 0; i < n / 2; i++)
-		d[i] = s[i];
-}
-
-static KERNEL_ATTR void kern_triad(double *restrict c, const double *restrict a,
-				   const double *restrict b, size_t n)
-{
-	v2d *d = (v2d *)c;
-	const v2d *x = (const v2d *)a, *y = (const v2d *)b;
-	const v2d k = {SCALAR, SCALAR};
-
-#pragma GCC unroll 4
-	for (size_t i = 0; i < n / 2; i++)
-		d[i] = x[i] + k * y[i];
-}
-
-#ifdef __x86_64__
-#define HAVE_NT 1
-/* Non-temporal stores bypass the cache and skip the write-allocate read; the
- * sfence makes them globally visible before the team's barrier. */
-static void kern_write_nt(double *restrict c, size_t n)
-{
-	const __m128d w = _mm_set1_pd(W_VAL);
-
-	for (size_t i = 0; i < n; i += 8) {
-		_mm_stream_pd(c + i, w);
-		_mm_stream_pd(c + i + 2, w);
-		_mm_stream_pd(c + i + 4, w);
-		_mm_stream_pd(c + i + 6, w);
-	}
-	_mm_sfence();
-}
-
-static void kern_copy_nt(double *restrict c, const double *restrict a, size_t n)
-{
-	for (size_t i = 0; i < n; i += 8) {
-		_mm_stream_pd(c + i, _mm_load_pd(a + i));
-		_mm_stream_pd(c + i + 2, _mm_load_pd(a + i + 2));
-		_mm_stream_pd(c + i + 4, _mm_load_pd(a + i + 4));
-		_mm_stream_pd(c + i + 6, _mm_load_pd(a + i + 6));
-	}
-	_mm_sfence();
-}
-
-static void kern_triad_nt(double *restrict c, const double *restrict a, const double *restrict b,
-			  size_t n)
-{
-	const __m128d k = _mm_set1_pd(SCALAR);
-
-	for (size_t i = 0; i < n; i += 8) {
-		for (size_t j = 0; j < 8; j += 2) {
-			__m128d y = _mm_mul_pd(k, _mm_load_pd(b + i + j));
-
-			_mm_stream_pd(c + i + j, _mm_add_pd(_mm_load_pd(a + i + j), y));
-		}
-	}
-	_mm_sfence();
-}
-#else
-#define HAVE_NT 0
-#endif
 
 /* One measured configuration; threads read it, only the caller writes it. */
 struct stream_job {
 	struct team *team;
 	double *a, *b, *c;
-	size_t n; /* elements per array */
+	size_t n;     /* elements per array */
+	size_t align; /* chunk boundaries in elements: one page, so each page has one owner */
 	int kernel, store;
 	double *sums; /* per-thread read sums, one 64 B line apart */
 	unsigned nthreads;
@@ -222,11 +112,12 @@ struct stream_job {
 
 static volatile double stream_sink;
 
-/* Thread tid's contiguous chunk; boundaries on CHUNK_ELEMS. */
-static void chunk_range(size_t n, unsigned tid, unsigned nthreads, size_t *lo, size_t *hi)
+/* Thread tid's contiguous chunk of j's arrays; boundaries on j->align. */
+static void chunk_range(const struct stream_job *j, unsigned tid, unsigned nthreads, size_t *lo,
+			size_t *hi)
 {
-	*lo = (n * tid / nthreads) / CHUNK_ELEMS * CHUNK_ELEMS;
-	*hi = tid + 1 == nthreads ? n : (n * (tid + 1) / nthreads) / CHUNK_ELEMS * CHUNK_ELEMS;
+	*lo = (j->n * tid / nthreads) / j->align * j->align;
+	*hi = tid + 1 == nthreads ? j->n : (j->n * (tid + 1) / nthreads) / j->align * j->align;
 }
 
 /* First touch: each thread writes its own chunk so its pages come from its
@@ -236,7 +127,7 @@ static void stream_touch(unsigned tid, unsigned nthreads, void *arg)
 	struct stream_job *j = arg;
 	size_t lo, hi;
 
-	chunk_range(j->n, tid, nthreads, &lo, &hi);
+	chunk_range(j, tid, nthreads, &lo, &hi);
 	for (size_t i = lo; i < hi; i++) {
 		j->a[i] = A_VAL;
 		j->b[i] = B_VAL;
@@ -244,43 +135,63 @@ static void stream_touch(unsigned tid, unsigned nthreads, void *arg)
 	}
 }
 
+/* c = 0 before memcpy, which leaves what copy left (untimed). */
+static void stream_poison(unsigned tid, unsigned nthreads, void *arg)
+{
+	struct stream_job *j = arg;
+	size_t lo, hi;
+
+	chunk_range(j, tid, nthreads, &lo, &hi);
+	memset(j->c + lo, 0, (hi - lo) * sizeof(double));
+}
+
 static void stream_thread(unsigned tid, unsigned nthreads, void *arg)
 {
 	struct stream_job *j = arg;
+	double *a, *b, *c;
 	size_t lo, hi, len;
+	int nt = CPU_KERN_HAVE_NT && j->store == S_NT;
 
-	chunk_range(j->n, tid, nthreads, &lo, &hi);
+	(void)nt; /* read only where non-temporal stores exist */
+
+	chunk_range(j, tid, nthreads, &lo, &hi);
 	len = hi - lo;
+	a = j->a + lo;
+	b = j->b + lo;
+	c = j->c + lo;
 	switch (j->kernel) {
 	case K_READ:
-		j->sums[tid * SUM_STRIDE] = kern_read(j->a + lo, len);
+		j->sums[tid * SUM_STRIDE] = cpu_kern_read(a, len);
 		break;
 	case K_WRITE:
-#if HAVE_NT
-		if (j->store == S_NT) {
-			kern_write_nt(j->c + lo, len);
+#if CPU_KERN_HAVE_NT
+		if (nt) {
+			cpu_kern_write_nt(c, W_VAL, len);
 			break;
 		}
 #endif
-		kern_write(j->c + lo, len);
+		cpu_kern_write(c, W_VAL, len);
 		break;
 	case K_COPY:
-#if HAVE_NT
-		if (j->store == S_NT) {
-			kern_copy_nt(j->c + lo, j->a + lo, len);
+#if CPU_KERN_HAVE_NT
+		if (nt) {
+			cpu_kern_copy_nt(c, a, len);
 			break;
 		}
 #endif
-		kern_copy(j->c + lo, j->a + lo, len);
+		cpu_kern_copy(c, a, len);
 		break;
 	case K_TRIAD:
-#if HAVE_NT
-		if (j->store == S_NT) {
-			kern_triad_nt(j->c + lo, j->a + lo, j->b + lo, len);
+#if CPU_KERN_HAVE_NT
+		if (nt) {
+			cpu_kern_triad_nt(c, a, b, SCALAR, len);
 			break;
 		}
 #endif
-		kern_triad(j->c + lo, j->a + lo, j->b + lo, len);
+		cpu_kern_triad(c, a, b, SCALAR, len);
+		break;
+	case K_MEMCPY:
+		cpu_kern_memcpy(c, a, len);
 		break;
 	}
 }
@@ -383,6 +294,13 @@ static int stream_setup(struct probe_ctx *ctx, struct stream_job *j, struct mem_
 	j->b = (double *)((char *)buf->addr + stride + 17 * 64);
 	j->c = (double *)((char *)buf->addr + 2 * stride + 34 * 64);
 	j->n = array_bytes / sizeof(double);
+	/* Chunks of whole pages: every page of a is first touched, and then only
+	 * used, by one thread (for b and c, offset by a few lines, all but the
+	 * line-sized tail of a neighbour's chunk). Where a thread would get
+	 * fewer than 4 pages, 128 B boundaries. */
+	j->align = (pages == MEM_PAGES_THP ? MEM_HUGE_BYTES : 4096) / sizeof(double);
+	if (j->n / j->nthreads < 4 * j->align)
+		j->align = CPU_KERN_ELEMS;
 	if (numa_policy_apply(buf->addr, buf->size_bytes, j->policy, j->node_mask))
 		return -1;
 	team_run(j->team, stream_touch, j);
@@ -402,16 +320,19 @@ static int stream_setup(struct probe_ctx *ctx, struct stream_job *j, struct mem_
 static int stream_measure_one(struct probe_ctx *ctx, struct stream_job *j, int k, int s,
 			      const char *pname, const char *tname)
 {
-	/* Reads store nothing: their store kind is "none". */
-	const char *sname = k == K_READ ? "none" : store_name[s];
-	struct metric *m;
-	size_t bad;
+	/* Reads store nothing; memcpy's stores are libc's choice. */
+	const char *sname = k == K_READ ? "none" : k == K_MEMCPY ? "libc" : store_name[s];
+	struct metric *m, *best;
+	size_t bad, mi;
 
 	j->kernel = k;
 	j->store = s;
+	if (k == K_MEMCPY)
+		team_run(j->team, stream_poison, j);
 	m = probe_add_metric(ctx->res, "bandwidth", UNIT_GB_S, BETTER_HIGHER, kernel_info[k].desc,
 			     "kernel", kernel_info[k].name, "threads", tname, "stores", sname,
 			     "pages", pname, NULL);
+	mi = (size_t)(m - ctx->res->metrics);
 	if (measure_op(ctx, m, stream_op, j, kernel_info[k].arrays * (double)j->n * sizeof(double),
 		       MEASURE_RATE, 1e-9)) {
 		probe_result_set_status(ctx->res, STATUS_FAIL,
@@ -419,6 +340,17 @@ static int stream_measure_one(struct probe_ctx *ctx, struct stream_job *j, int k
 					kernel_info[k].name, tname, pname);
 		return -1;
 	}
+	/* STREAM prints its best pass: the same figure, beside our median. */
+	best = probe_add_metric(ctx->res, "bandwidth_best", UNIT_GB_S, BETTER_HIGHER,
+				"the highest counted sample of `bandwidth` with the same labels "
+				"(STREAM reports its best); one value, for reading beside "
+				"STREAM, not for compare",
+				"kernel", kernel_info[k].name, "threads", tname, "stores", sname,
+				"pages", pname, NULL);
+	m = &ctx->res->metrics[mi];
+	metric_summarize(m);
+	if (m->n_samples)
+		metric_add_sample(best, m->summary.max);
 	if (k == K_READ)
 		return 0;
 	bad = check_c(j->c, j->n, kernel_info[k].expect_c);
@@ -434,7 +366,8 @@ static int stream_measure_one(struct probe_ctx *ctx, struct stream_job *j, int k
 }
 
 /* Runs the selected kernels and stores on one set of arrays: read once, then
- * write, copy, triad per store kind (that order keeps c changing, see W_VAL). */
+ * write, copy, triad per store kind (that order keeps c changing, see W_VAL),
+ * then libc memcpy once. */
 static int stream_measure(struct probe_ctx *ctx, const struct stream_opts *o, struct stream_job *j,
 			  const char *pname, const char *tname)
 {
@@ -442,13 +375,16 @@ static int stream_measure(struct probe_ctx *ctx, const struct stream_opts *o, st
 	    stream_measure_one(ctx, j, K_READ, S_TEMPORAL, pname, tname))
 		return -1;
 	for (int s = 0; s < S_N; s++) {
-		if (!(o->stores & (1u << s)) || (s == S_NT && !HAVE_NT))
+		if (!(o->stores & (1u << s)) || (s == S_NT && !CPU_KERN_HAVE_NT))
 			continue;
-		for (int k = K_WRITE; k < K_N; k++)
+		for (int k = K_WRITE; k < K_MEMCPY; k++)
 			if ((o->kernels & (1u << k)) &&
 			    stream_measure_one(ctx, j, k, s, pname, tname))
 				return -1;
 	}
+	if ((o->kernels & (1u << K_MEMCPY)) &&
+	    stream_measure_one(ctx, j, K_MEMCPY, S_TEMPORAL, pname, tname))
+		return -1;
 	return 0;
 }
 
@@ -465,7 +401,7 @@ static int stream_run(struct probe_ctx *ctx, const void *opts)
 
 	if (trc != PROBE_OK)
 		return trc;
-	if ((o->stores & (1u << S_NT)) && !HAVE_NT)
+	if ((o->stores & (1u << S_NT)) && !CPU_KERN_HAVE_NT)
 		probe_result_add_param(ctx->res, "nt_skipped",
 				       "non-temporal stores use SSE2 _mm_stream_pd: x86-64 only");
 
@@ -547,8 +483,8 @@ static int stream_run(struct probe_ctx *ctx, const void *opts)
 
 const struct probe probe_cpu_stream = {
 	.name = "cpu.stream",
-	.summary = "STREAM-style read/write/copy/triad bandwidth, pinned threads, temporal and "
-		   "nt stores",
+	.summary = "STREAM-style read/write/copy/triad and libc memcpy bandwidth, pinned threads, "
+		   "temporal and nt stores, best sample beside the median",
 	.flags = PROBE_CPU | PROBE_QUICK,
 	.opts = stream_opt_rows,
 	.opts_size = sizeof(struct stream_opts),

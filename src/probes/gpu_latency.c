@@ -1,12 +1,17 @@
 /* gpu_latency.c - gpu.latency
  * measures: dependent-load latency of one GPU thread, ns per load, from 16 KiB to several GiB
  *   of device memory: the L1, L2 and HBM plateaus, and what translation adds at large sizes.
- * method: one thread chases a pointer cycle whose nodes sit 128 B apart (one per cache line) in
- *   a randomised order, built on the host, linked on the device; two orders: fully random and
- *   page-local (random within 256 KiB groups, groups in random order). Timing: CUDA events
- *   around gated launches of 65536 loads each (not clock64), samples >= min_sample_ns.
+ * method: one thread chases a pointer cycle whose nodes sit 128 B apart (one per cache line),
+ *   built on the host, linked on the device; three orders: fully random, page-local (random
+ *   within 256 KiB groups, groups in random order) and stride (node i then i + 1: nvbandwidth's
+ *   chain). Timing: CUDA events around gated launches of 65536 loads each (not clock64),
+ *   samples >= min_sample_ns.
  * why this way: a dependent chase is latency and nothing else (docs/design.md §4.11); random order
  *   defeats prefetch and line reuse; random minus page-local is the translation cost (4.2).
+ *   The stride order is what nvbandwidth's *_latency_sm tests walk (a 2 MiB buffer, 128 B
+ *   steps): each load is a new line, but in address order, so one TLB entry serves thousands
+ *   of loads, DRAM rows stay open and at 2 MiB the chain sits in L2; it reads lower than the
+ *   random order at the same size by what those give (docs/design.md §8.12).
  * cross-check: the small-size plateau matches published Hopper L1 hit latency (~30-40 cycles),
  *   the large-size one HBM latency (~500-700 ns); gpu.random's rates are far above 1/latency.
  */
@@ -34,8 +39,9 @@ static const struct opt glat_opt_rows[] = {
 		 "largest chain (capped by free device memory)"),
 	OPT_UINT("factor", struct glat_opts, factor, "2", "size step (x factor)"),
 	OPT_UINT("steps", struct glat_opts, steps, "65536", "dependent loads per launch"),
-	OPT_LIST("orders", struct glat_opts, orders, "random|local", "all",
-		 "random: one random cycle; local: random within 256 KiB groups"),
+	OPT_LIST("orders", struct glat_opts, orders, "random|local|stride", "all",
+		 "random: one random cycle; local: random within 256 KiB groups; stride: node i "
+		 "then i + 1 (nvbandwidth's chain)"),
 	OPT_END,
 };
 
@@ -105,6 +111,10 @@ static void plateaus(struct probe_result *res, const uint64_t *sizes, size_t n, 
 			json_object_set_new(o, "translation_ns",
 					    json_pack("{s:f,s:s}", "ns", v - l, "size", a));
 	}
+	/* nvbandwidth's device latency chain: 2 MiB in 128 B steps. */
+	if ((v = median_latency(res, "2M", "stride")) > 0)
+		json_object_set_new(o, "stride_2m_ns",
+				    json_pack("{s:f,s:s}", "ns", v, "size", "2M"));
 	json_object_set_new(gpu_extra(res), "plateaus", o);
 }
 
@@ -159,32 +169,37 @@ static int glat_run(struct probe_ctx *ctx, const void *opts)
 	for (size_t i = 0; i < n; i++) {
 		uint64_t nodes = sizes[i] / NODE_BYTES;
 
-		for (int local = 0; local < 2; local++) {
-			const char *oname = local ? "local" : "random";
+		for (int ord = 0; ord < 3; ord++) {
+			static const char *const onames[] = {"random", "local", "stride"};
+			static const enum mem_order orders[] = {MEM_ORDER_RANDOM, MEM_ORDER_LOCAL,
+								MEM_ORDER_STRIDE};
+			const char *oname = onames[ord];
 			struct gpu_samples s;
 			struct metric *m;
 			char sz[32];
 
-			if (!(o->orders & (1u << local)))
+			if (!(o->orders & (1u << ord)))
 				continue;
 			/* Up to one group, page-local is the same walk as random. */
-			if (local && sizes[i] <= GROUP_BYTES)
+			if (ord == 1 && sizes[i] <= GROUP_BYTES)
 				continue;
-			have_local |= local;
+			have_local |= ord == 1;
 			opt_format_size(sizes[i], sz, sizeof(sz));
 			progress("gpu.latency: size=%s order=%s", sz, oname);
-			if (gpu_chain_make(g.buf, nodes, NODE_BYTES,
-					   local ? GROUP_BYTES / NODE_BYTES : nodes, 0x1a7e + i) ||
+			if (gpu_chain_make(g.buf, nodes, NODE_BYTES, orders[ord],
+					   GROUP_BYTES / NODE_BYTES, 0x1a7e + i) ||
 			    gpu->memset_async(g.pos, 0, sizeof(*g.pos), NULL) ||
 			    gpu->device_sync() || gpu_measure(ctx, &w, &s)) {
 				rc = gpu_fail(ctx->res, sz);
 				goto out;
 			}
-			m = probe_add_metric(ctx->res, "latency", UNIT_NS, BETTER_LOWER,
-					     "dependent 8 B loads by one thread, nodes 128 B apart "
-					     "in a randomised cycle; ns per load from CUDA events "
-					     "over launches of `steps` loads",
-					     "size", sz, "order", oname, NULL);
+			m = probe_add_metric(
+				ctx->res, "latency", UNIT_NS, BETTER_LOWER,
+				"dependent 8 B loads by one thread, nodes 128 B apart "
+				"(order random, page-local, or stride: in address "
+				"order); ns per load from CUDA events over launches of "
+				"`steps` loads",
+				"size", sz, "order", oname, NULL);
 			gpu_samples_record(&s, m, (double)g.steps, MEASURE_TIME_PER, 1, -1);
 			gpu_samples_free(&s);
 		}

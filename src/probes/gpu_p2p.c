@@ -21,7 +21,8 @@
  *   copy is nvbandwidth's 512 MiB: at 256 MiB the same link reads 1% lower.
  * cross-check: nvidia-smi topo -p2p r / w (access), cuda-samples p2pBandwidthLatencyTest (CE
  *   write, P2P=Disabled, bidirectional and latency matrices: medians within a few %),
- *   nvbandwidth device_to_device_memcpy_{read,write}_ce and _sm.
+ *   nvbandwidth device_to_device_memcpy_{read,write}_ce and _sm; device_to_device_latency_sm
+ *   is the chase order=stride (its 2 MiB chain; why random reads higher: docs/design.md §8.12).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -40,7 +41,7 @@
 #include "results/results.h"
 
 struct gp2p_opts {
-	uint64_t size_bytes, chase_bytes, steps, sm_unroll, sm_blocks;
+	uint64_t size_bytes, chase_bytes, stride_bytes, steps, sm_unroll, sm_blocks;
 	uint32_t tests;
 	char gpus[OPT_STR_MAX];
 };
@@ -51,6 +52,8 @@ static const struct opt gp2p_opt_rows[] = {
 		 "of this size"),
 	OPT_SIZE("chase", struct gp2p_opts, chase_bytes, "256M",
 		 "bytes of each GPU's pointer chains for the peer chase (random and page-local)"),
+	OPT_SIZE("stride_chase", struct gp2p_opts, stride_bytes, "2M",
+		 "bytes of the fixed-stride chain (nvbandwidth's: 2 MiB in 128 B steps)"),
 	OPT_UINT("steps", struct gp2p_opts, steps, "16384", "dependent loads per chase launch"),
 	OPT_UINT("sm_unroll", struct gp2p_opts, sm_unroll, "4",
 		 "16 B loads each thread of an SM copy keeps in flight: 1, 2, 4 or 8"),
@@ -97,6 +100,7 @@ static const struct variant variants[] = {
 	{"4 B copy latency", K_SMALL, 0, 0, 0, 0, TB(T_LATENCY), NEED_AB},
 	{"chase random", K_CHASE, 0, 0, 0, 0, TB(T_LATENCY), NEED_BA},
 	{"chase local", K_CHASE, 0, 0, 0, 1, TB(T_LATENCY), NEED_BA},
+	{"chase stride", K_CHASE, 0, 0, 0, 2, TB(T_LATENCY), NEED_BA},
 	{"bidir ce", K_CE, 1, 0, 0, 0, TB(T_BIDIR) | TB(T_CE), NEED_AB | NEED_BA},
 	{"bidir sm", K_SM, 1, 0, 0, 0, TB(T_BIDIR) | TB(T_SM), NEED_AB | NEED_BA},
 };
@@ -108,7 +112,7 @@ struct gp2p {
 	struct gpu_peer_dev *devs;
 	int n, have_local, staged_ungated;
 	size_t size;
-	uint64_t nodes;
+	uint64_t nodes, stride_nodes;
 	unsigned n_err;
 	char *first_err;
 	const struct variant *v; /* the measurement at hand */
@@ -184,7 +188,9 @@ static int check(void *arg)
 		break;
 	case K_CHASE: /* the chase must end on a node */
 		rc = gpu->set_device(g->b->id) || gpu->scratch_read(&pos);
-		if (!rc && (pos % (NODE_BYTES / 8) || pos / (NODE_BYTES / 8) >= g->nodes))
+		if (!rc &&
+		    (pos % (NODE_BYTES / 8) ||
+		     pos / (NODE_BYTES / 8) >= (g->v->order == 2 ? g->stride_nodes : g->nodes)))
 			rc = gpu_error("chase %s->%s ended at word %llu, not a node", g->a->name,
 				       g->b->name, pos);
 		break;
@@ -247,6 +253,7 @@ static const char *how(const struct variant *v)
 
 static void record(struct gp2p *g, const struct gpu_samples *s)
 {
+	static const char *const order_names[] = {"random", "local", "stride"};
 	static const char *const part[3] = {"sum", "fwd", "rev"};
 	const struct variant *v = g->v;
 	const char *src = g->a->name, *dst = g->b->name, *peer = v->staged ? "disabled" : "enabled";
@@ -259,8 +266,9 @@ static void record(struct gp2p *g, const struct gpu_samples *s)
 			g->ctx->res, "p2p_chase_latency", UNIT_NS, BETTER_LOWER,
 			"dependent 8 B loads by one thread on dst through src's memory, "
 			"nodes 128 B apart in a randomised cycle (local: random within "
-			"256 KiB groups); ns per load, CUDA events over gated launches",
-			"order", v->order ? "local" : "random", "src", src, "dst", dst, NULL);
+			"256 KiB groups; stride: in address order over stride_chase bytes, "
+			"nvbandwidth's chain); ns per load, CUDA events over gated launches",
+			"order", order_names[v->order], "src", src, "dst", dst, NULL);
 		gpu_samples_record(s, m, (double)g->o->steps, MEASURE_TIME_PER, 1, -1);
 	} else if (v->kind == K_SMALL) {
 		m = probe_add_metric(
@@ -340,7 +348,8 @@ static int run_variant(struct gp2p *g, const struct variant *v)
 
 static int wanted(const struct gp2p *g, const struct variant *v)
 {
-	return (g->o->tests & v->tests) == v->tests && !(v->order && !g->have_local);
+	return (g->o->tests & v->tests) == v->tests && !(v->order == 1 && !g->have_local) &&
+	       !(v->order == 2 && !g->stride_nodes);
 }
 
 /* Lets x map y's memory for the variants that need it: 0, or -1 to stop. */
@@ -503,17 +512,21 @@ static int gp2p_run(struct probe_ctx *ctx, const void *opts)
 	}
 	if (o->size_bytes < 4096 || o->steps == 0 ||
 	    ((o->tests & TB(T_LATENCY)) &&
-	     (o->chase_bytes < 4 * NODE_BYTES || o->chase_bytes / NODE_BYTES > (1ull << 31)))) {
+	     (o->chase_bytes < 4 * NODE_BYTES || o->chase_bytes / NODE_BYTES > (1ull << 31) ||
+	      o->stride_bytes / NODE_BYTES > (1ull << 31)))) {
 		probe_result_set_status(ctx->res, STATUS_FAIL,
-					"size must be >= 4K, steps > 0, chase 512 .. 256G");
+					"size must be >= 4K, steps > 0, chase 512 .. 256G, "
+					"stride_chase below 256G");
 		return PROBE_FAIL;
 	}
 	g.size = (o->size_bytes + 4095) / 4096 * 4096; /* whole 16 B copy units */
 	g.nodes = o->chase_bytes / NODE_BYTES;
+	g.stride_nodes = (o->tests & TB(T_LATENCY)) ? o->stride_bytes / NODE_BYTES : 0;
 	g.have_local = g.nodes * NODE_BYTES > GROUP_BYTES;
 	layout = (struct gpu_peer_layout){.size = g.size,
 					  .nodes = (o->tests & TB(T_LATENCY)) ? g.nodes : 0,
 					  .local = g.have_local,
+					  .stride_nodes = g.stride_nodes,
 					  .sm_blocks = o->sm_blocks,
 					  .sm_unroll = o->sm_unroll};
 	g.devs = xcalloc((size_t)g.n, sizeof(*g.devs));

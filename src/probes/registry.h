@@ -14,24 +14,27 @@
 
 #include "kit/probe.h"
 
-#define PROBE_LIST             \
-	PROBE(cpu_first_touch) \
-	PROBE(cpu_stream)      \
-	PROBE(cpu_latency)     \
-	PROBE(cpu_reach)       \
-	PROBE(cpu_blocks)      \
-	PROBE(cpu_cycler)      \
-	PROBE(cpu_wake)        \
-	PROBE(cpu_numa)        \
-	PROBE(work_decode)     \
-	PROBE(gpu_stream)      \
-	PROBE(gpu_random)      \
-	PROBE(gpu_latency)     \
-	PROBE(gpu_first_touch) \
-	PROBE(gpu_copy)        \
-	PROBE(gpu_alloc)       \
-	PROBE(gpu_sync)        \
-	PROBE(gpu_clocks)      \
+#define PROBE_LIST              \
+	PROBE(cpu_first_touch)  \
+	PROBE(cpu_stream)       \
+	PROBE(cpu_latency)      \
+	PROBE(cpu_loaded)       \
+	PROBE(cpu_reach)        \
+	PROBE(cpu_blocks)       \
+	PROBE(cpu_cycler)       \
+	PROBE(cpu_wake)         \
+	PROBE(cpu_numa)         \
+	PROBE(work_decode)      \
+	PROBE(gpu_stream)       \
+	PROBE(gpu_random)       \
+	PROBE(gpu_latency)      \
+	PROBE(gpu_host_latency) \
+	PROBE(gpu_loaded)       \
+	PROBE(gpu_first_touch)  \
+	PROBE(gpu_copy)         \
+	PROBE(gpu_alloc)        \
+	PROBE(gpu_sync)         \
+	PROBE(gpu_clocks)       \
 	PROBE(gpu_p2p)
 
 #define PROBE(x) extern const struct probe probe_##x;
@@ -43,5 +46,7 @@ extern const size_t probe_table_len;
 
 /* Probe by JSON name ("cpu.stream"), or NULL. */
 const struct probe *probe_find(const char *name);
+/* The probe a mistyped name most likely meant, or NULL. */
+const char *probe_suggest(const char *name);
 
 #endif

@@ -201,6 +201,7 @@ static int decode_iterations(struct probe_ctx *ctx, struct decode_job *j,
 					       "pgdemote_kswapd", "pgmigrate_success"};
 
 	for (unsigned it = 0; it < ctx->warmups + ctx->reps; it++) {
+		progress("work.decode: iteration %u of %u", it + 1, ctx->warmups + ctx->reps);
 		int warm = it < ctx->warmups, have_vm;
 		uint64_t w_ns = 0, kv_ns = 0;
 		struct kv_list before, after;

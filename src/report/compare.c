@@ -24,6 +24,10 @@ static void head_lines(const struct comparison *c, FILE *f, const char *strong)
 	if (line)
 		fprintf(f, "%s%s%s\n", strong, line, strong);
 	free(line);
+	line = comparison_noise_line(c);
+	if (line)
+		fprintf(f, "%s%s%s\n", strong, line, strong);
+	free(line);
 	if (c->n_knob_diffs)
 		fprintf(f, "%s%s%s\n", strong, report_compare_knob_heading(c), strong);
 	for (size_t i = 0; i < c->n_knob_diffs; i++)
@@ -32,7 +36,7 @@ static void head_lines(const struct comparison *c, FILE *f, const char *strong)
 
 int report_compare_term(const struct comparison *c, FILE *f)
 {
-	size_t kw = 6, cw[COMPARE_MAX_LEGS];
+	size_t kw = 6, cw[COMPARE_MAX_LEGS], ciw = 18, ncol = report_compare_ncols(c);
 	char buf[512], *line;
 	head_lines(c, f, "");
 	fputs("compare:", f);
@@ -53,37 +57,44 @@ int report_compare_term(const struct comparison *c, FILE *f)
 		fprintf(f, "Holm-Bonferroni over %zu metrics (controls separately), alpha %g\n",
 			report_compare_family(c), c->opts.alpha);
 	for (size_t i = 0; i < c->n_rows; i++)
-		if (strlen(c->rows[i].key) > kw)
-			kw = strlen(c->rows[i].key);
+		if (report_text_width(c->rows[i].key) > kw)
+			kw = report_text_width(c->rows[i].key);
 	if (kw > 64)
 		kw = 64;
-	for (size_t j = 0; j < c->n_legs; j++) {
-		cw[j] = strlen(c->legs[j].name);
+	for (size_t j = 0; j < ncol; j++) {
+		cw[j] = strlen(report_compare_col_name(c, j));
 		for (size_t i = 0; i < c->n_rows; i++) {
-			report_compare_cell(c, &c->rows[i], j, buf, sizeof(buf), 0);
+			report_compare_col(c, &c->rows[i], j, buf, sizeof(buf), 0);
 			if (strlen(buf) > cw[j])
 				cw[j] = strlen(buf);
 		}
 	}
-	fprintf(f, "\n%-*s", (int)kw, "metric");
-	for (size_t j = 0; j < c->n_legs; j++)
-		fprintf(f, "  %*s", (int)cw[j], c->legs[j].name);
-	fprintf(f, "  %8s  %-18s  %8s  %s\n", "change", "95% CI", "p(adj)", "verdict");
+	for (size_t i = 0; i < c->n_rows; i++) {
+		report_compare_ci(&c->rows[i], buf, sizeof(buf));
+		ciw = strlen(buf) > ciw ? strlen(buf) : ciw;
+	}
+	fputc('\n', f);
+	report_put_column(f, "metric", kw, 0);
+	for (size_t j = 0; j < ncol; j++)
+		fprintf(f, "  %*s", (int)cw[j], report_compare_col_name(c, j));
+	fprintf(f, "  %8s  %-*s  %8s  %9s  %s\n", "change", (int)ciw, "95% CI", "p(adj)", "n A/B",
+		"verdict");
 	for (size_t i = 0; i < c->n_rows; i++) {
 		const struct compare_row *row = &c->rows[i];
-		char chg[32], ci[48], p[32];
+		char chg[32], ci[48], p[32], n[48];
 		if (row->verdict == VERDICT_MISSING)
 			continue;
-		fprintf(f, "%-*s", (int)kw, row->key);
-		for (size_t j = 0; j < c->n_legs; j++) {
-			report_compare_cell(c, row, j, buf, sizeof(buf), 0);
+		report_put_column(f, row->key, kw, 0);
+		for (size_t j = 0; j < ncol; j++) {
+			report_compare_col(c, row, j, buf, sizeof(buf), 0);
 			fprintf(f, "  %*s", (int)cw[j], buf);
 		}
 		report_compare_pct(row->change, chg, sizeof(chg));
 		report_compare_ci(row, ci, sizeof(ci));
 		report_compare_p(row->p_effect_adj, p, sizeof(p));
+		report_compare_n(row, n, sizeof(n));
 		report_compare_verdict(row, 1, buf, sizeof(buf));
-		fprintf(f, "  %8s  %-18s  %8s  %s\n", chg, ci, p, buf);
+		fprintf(f, "  %8s  %-*s  %8s  %9s  %s\n", chg, (int)ciw, ci, p, n, buf);
 	}
 	for (size_t i = 0; i < c->n_rows; i++)
 		if (c->rows[i].verdict == VERDICT_MISSING)
@@ -139,13 +150,13 @@ int report_compare_md(const struct comparison *c, FILE *f)
 	for (size_t k = 0; k < c->opts.n_controls; k++)
 		fprintf(f, "- control: `%s`\n", c->opts.controls[k]);
 	fputs("\n| metric |", f);
-	for (size_t j = 0; j < c->n_legs; j++) {
+	for (size_t j = 0; j < report_compare_ncols(c); j++) {
 		fputc(' ', f);
-		report_md_cell(f, c->legs[j].name);
+		report_md_cell(f, report_compare_col_name(c, j));
 		fputs(" |", f);
 	}
 	fputs(" verdict |\n|---|", f);
-	for (size_t j = 0; j < c->n_legs; j++)
+	for (size_t j = 0; j < report_compare_ncols(c); j++)
 		fputs("---:|", f);
 	fputs("---|\n", f);
 	for (size_t i = 0; i < c->n_rows; i++) {
@@ -154,8 +165,8 @@ int report_compare_md(const struct comparison *c, FILE *f)
 			continue;
 		fputs("| ", f);
 		report_md_cell(f, row->key);
-		for (size_t j = 0; j < c->n_legs; j++) {
-			report_compare_cell(c, row, j, buf, sizeof(buf), 1);
+		for (size_t j = 0; j < report_compare_ncols(c); j++) {
+			report_compare_col(c, row, j, buf, sizeof(buf), 1);
 			fputs(" | ", f);
 			report_md_cell(f, buf);
 		}

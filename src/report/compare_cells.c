@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "base/util.h"
+#include "machine/noise.h"
 #include "report/format.h"
 
 /* "0.42 GiB/s"; "-" when the leg lacks the metric. */
@@ -46,6 +47,51 @@ void report_compare_cell(const struct comparison *c, const struct compare_row *r
 		snprintf(buf + n, len - n, " (%+.1f%%)", 100.0 * (row->median[j] / base - 1));
 }
 
+size_t report_compare_ncols(const struct comparison *c)
+{
+	return c->n_rounds ? 2 : c->n_legs;
+}
+
+const char *report_compare_col_name(const struct comparison *c, size_t k)
+{
+	char v = k == 0 ? 'A' : 'B';
+	if (!c->n_rounds)
+		return c->legs[k].name;
+	for (size_t j = 0; j < c->n_legs; j++)
+		if (c->legs[j].variant == v && c->legs[j].run->label)
+			return c->legs[j].run->label;
+	return k == 0 ? "A" : "B";
+}
+
+void report_compare_col(const struct comparison *c, const struct compare_row *row, size_t k,
+			char *buf, size_t len, int with_change)
+{
+	double v = k == 0 ? row->median_a : row->median_b;
+	char num[32];
+	size_t n;
+	if (!c->n_rounds) {
+		report_compare_cell(c, row, k, buf, len, with_change);
+		return;
+	}
+	if (!isfinite(v)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	report_fmt_value(v, num, sizeof(num));
+	snprintf(buf, len, "%s %s", num, unit_name(row->unit));
+	n = strlen(buf);
+	if (with_change && k == 1 && isfinite(row->change) && row->better != BETTER_NONE)
+		snprintf(buf + n, len - n, " (%+.1f%%)", 100.0 * row->change);
+}
+
+void report_compare_n(const struct compare_row *row, char *buf, size_t len)
+{
+	if (!row->n_a && !row->n_b)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%zu/%zu", row->n_a, row->n_b);
+}
+
 void report_compare_pct(double v, char *buf, size_t len)
 {
 	if (isnan(v))
@@ -78,11 +124,11 @@ void report_compare_p(double p, char *buf, size_t len)
 void report_compare_verdict(const struct compare_row *row, int with_reason, char *buf, size_t len)
 {
 	int unverified = row->verdict == VERDICT_FEW || row->verdict == VERDICT_VOID ||
-			 row->verdict == VERDICT_MISSING;
+			 row->verdict == VERDICT_MISSING || row->noisy;
 	snprintf(buf, len, "%s%s%s%s%s", verdict_name(row->verdict),
 		 !row->control ? ""
-		 : !row->moved ? " (control)"
 		 : unverified  ? " (control not verified)"
+		 : !row->moved ? " (control)"
 			       : " (control MOVED)",
 		 row->primary ? " (primary)" : "", with_reason && row->reason ? ": " : "",
 		 with_reason && row->reason ? row->reason : "");
@@ -108,12 +154,26 @@ size_t report_compare_family(const struct comparison *c)
 
 void report_compare_rules(const struct comparison *c, FILE *f, const char *prefix)
 {
+	double busy = c->opts.busy_cpus > 0 ? c->opts.busy_cpus : NOISE_BUSY_CPUS;
+	if (c->n_rounds) {
+		fprintf(f,
+			"%srules: %zu rounds; van Elteren's stratified rank test within the "
+			"rounds, "
+			"alpha %g; t 95%% CI of the per-round ratios of medians; practical "
+			"threshold max(1%%, %.1f%%); a round whose legs' load differed by more "
+			"than %.2f other CPUs is left out; fewer than %d samples per leg or %d "
+			"rounds: no verdict\n",
+			prefix, c->n_rounds, c->opts.alpha, 100.0 * c->opts.threshold, busy,
+			COMPARE_MIN_ROUND_SAMPLES, COMPARE_MIN_ROUNDS);
+		return;
+	}
 	fprintf(f,
 		"%srules: two-sided Mann-Whitney U on raw samples, alpha %g; bootstrap 95%% CI "
 		"of the ratio of medians (%u resamples); practical threshold max(1%%, "
-		"same-variant gap, %.1f%%); fewer than %d samples per leg: no verdict\n",
+		"same-variant gap, %.1f%%); fewer than %d samples per leg: no verdict; legs "
+		"whose load differed by more than %.2f other CPUs: UNSTABLE\n",
 		prefix, c->opts.alpha, c->opts.bootstrap_iters, 100.0 * c->opts.threshold,
-		COMPARE_MIN_SAMPLES);
+		COMPARE_MIN_SAMPLES, busy);
 }
 
 char *report_compare_leg_how(const struct run *r)

@@ -14,6 +14,15 @@
 
 void report_compare_cell(const struct comparison *c, const struct compare_row *row, size_t j,
 			 char *buf, size_t len, int with_change);
+/* The table's value columns: one per leg, or for a comparison of rounds the
+ * A and B medians over the rounds used (a round per column would not fit):
+ * how many, each's heading and a row's cell in it. */
+size_t report_compare_ncols(const struct comparison *c);
+const char *report_compare_col_name(const struct comparison *c, size_t k);
+void report_compare_col(const struct comparison *c, const struct compare_row *row, size_t k,
+			char *buf, size_t len, int with_change);
+/* The samples a verdict rests on, "A/B" ("30/30"), "-" when none. */
+void report_compare_n(const struct compare_row *row, char *buf, size_t len);
 void report_compare_verdict(const struct compare_row *row, int with_reason, char *buf, size_t len);
 void report_compare_pct(double v, char *buf, size_t len);
 void report_compare_ci(const struct compare_row *row, char *buf, size_t len);

@@ -15,11 +15,9 @@ int report_format_parse(const char *s, enum report_format *out)
 	static const struct {
 		const char *name;
 		enum report_format fmt;
-	} names[] = {{"term", REPORT_TERM},
-		     {"md", REPORT_MD},
-		     {"json", REPORT_JSON},
-		     {"csv", REPORT_CSV},
-		     {"html", REPORT_HTML}};
+	} names[] = {{"term", REPORT_TERM}, {"md", REPORT_MD},
+		     {"json", REPORT_JSON}, {"csv", REPORT_CSV},
+		     {"html", REPORT_HTML}, {"openmetrics", REPORT_OPENMETRICS}};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (strcmp(s, names[i].name) == 0) {
 			*out = names[i].fmt;
@@ -41,6 +39,36 @@ void report_fmt_value(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.3g", v);
 	else
 		snprintf(buf, len, "%.3g", v);
+}
+
+size_t report_text_width(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80; /* continuation bytes take no column */
+	return n;
+}
+
+void report_put_column(FILE *f, const char *s, size_t width, int right)
+{
+	size_t w = report_text_width(s);
+
+	if (w > width && width > 3) {
+		size_t keep = width - 3, chars = 0;
+		const char *p = s;
+
+		/* whole characters only: stop where character keep + 1 starts */
+		for (; *p; p++)
+			if (((unsigned char)*p & 0xc0) != 0x80 && chars++ == keep)
+				break;
+		fprintf(f, "%.*s...", (int)(p - s), s);
+		return;
+	}
+	if (right)
+		fprintf(f, "%*s%s", (int)(width > w ? width - w : 0), "", s);
+	else
+		fprintf(f, "%s%*s", s, (int)(width > w ? width - w : 0), "");
 }
 
 void report_summary_text(const struct summary *s, char *med, char *p5, char *p95, char *cov,

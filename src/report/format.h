@@ -7,12 +7,25 @@
 #include <stddef.h>
 #include <stdio.h>
 
-enum report_format { REPORT_TERM, REPORT_MD, REPORT_JSON, REPORT_CSV, REPORT_HTML };
+enum report_format {
+	REPORT_TERM,
+	REPORT_MD,
+	REPORT_JSON,
+	REPORT_CSV,
+	REPORT_HTML,
+	REPORT_OPENMETRICS
+};
 
-/* "term" | "md" | "json" | "csv" | "html" -> format; 0 or -1 (no print). */
+/* "term" | "md" | "json" | "csv" | "html" | "openmetrics" -> format; 0 or -1 (no print). */
 int report_format_parse(const char *s, enum report_format *out);
 /* A value with a sensible number of significant digits. */
 void report_fmt_value(double v, char *buf, size_t len);
+/* s in a column of `width` characters (UTF-8 characters counted, not
+ * bytes): padded with spaces, left- or right-aligned; longer text is cut
+ * and ends in "..." so the columns after it stay where they are. */
+void report_put_column(FILE *f, const char *s, size_t width, int right);
+/* The characters s takes in a terminal column (UTF-8 aware). */
+size_t report_text_width(const char *s);
 /* A summary's median, p5, p95 and CoV (in percent, "1.2") as text, each "-" when
  * the metric has no counted sample (absent, never 0). Buffers of len bytes. */
 struct summary;

@@ -10,7 +10,9 @@
 #include "base/util.h"
 #include "report/doctor.h"
 #include "report/format.h"
+#include "report/html_curves.h"
 #include "report/html_page.h"
+#include "report/html_plot.h"
 #include "report/matrix.h"
 #include "report/phantom.h"
 #include "report/wrap.h"
@@ -22,6 +24,59 @@ static int same_quantity(const struct metric *a, const struct metric *b)
 	return !matrix_is_cell(b) && strcmp(a->name, b->name) == 0 && a->unit == b->unit;
 }
 
+/* How the bars' scale reads: linear from 0; log when every median is
+ * positive and one is more than 20 times another; broken when one is more
+ * than 20 times the next largest and a log scale cannot hold them (zero
+ * or negative values): the scale ends past the second largest and the
+ * longer bars run off it, their numbers at the end (docs/design.md §9.5). */
+enum bar_scale { BARS_LINEAR, BARS_LOG, BARS_BROKEN };
+
+static enum bar_scale bars_scale(const struct probe_result *p, size_t first, double *lo, double *hi)
+{
+	double min_pos = INFINITY, first_abs = 0, second_abs = 0;
+	int all_pos = 1;
+
+	*lo = 0;
+	*hi = 0;
+	for (size_t k = first; k < p->n_metrics; k++) {
+		struct summary s;
+
+		if (!same_quantity(&p->metrics[first], &p->metrics[k]))
+			continue;
+		stats_summarize(p->metrics[k].samples, p->metrics[k].n_samples, &s);
+		if (s.n == 0 || !isfinite(s.median))
+			continue;
+		all_pos &= s.median > 0 && s.p5 > 0;
+		min_pos = s.median > 0 ? fmin(min_pos, fmin(s.median, s.p5)) : min_pos;
+		if (fabs(s.median) > first_abs) {
+			second_abs = first_abs;
+			first_abs = fabs(s.median);
+		} else if (fabs(s.median) > second_abs) {
+			second_abs = fabs(s.median);
+		}
+		for (int i = 0; i < 3; i++) {
+			double v = i == 0 ? s.p5 : i == 1 ? s.median : s.p95;
+
+			if (isfinite(v)) {
+				*lo = v < *lo ? v : *lo;
+				*hi = v > *hi ? v : *hi;
+			}
+		}
+	}
+	if (all_pos && plot_wants_log(min_pos, *hi)) {
+		*lo = min_pos;
+		return BARS_LOG;
+	}
+	if (second_abs > 0 && first_abs > 20 * second_abs) {
+		*hi = fmin(*hi, 1.25 * second_abs);
+		*lo = fmax(*lo, -1.25 * second_abs);
+		return BARS_BROKEN;
+	}
+	if (!(*hi > *lo))
+		*hi = *lo + 1; /* all zero: an axis from 0 to 1 */
+	return BARS_LINEAR;
+}
+
 /* One bar per metric of p like p->metrics[first] (from first on): the median,
  * a whisker from p5 to p95, the median as text at the right. */
 static void bar_chart(FILE *f, const struct probe_result *p, size_t first)
@@ -29,78 +84,77 @@ static void bar_chart(FILE *f, const struct probe_result *p, size_t first)
 	const struct metric *m0 = &p->metrics[first];
 	char labels[256];
 	size_t n = 0, chars = 0;
-	double lo = 0, hi = 0, y = 8, base; /* the scale includes 0: bars start there */
-	struct html_scale sc;
+	double lo, hi, y = 8, base, x0, x1 = CHART_W - 80;
+	enum bar_scale bs = bars_scale(p, first, &lo, &hi);
+	struct plot_axis a;
 
-	for (size_t k = first; k < p->n_metrics; k++) {
-		const struct metric *m = &p->metrics[k];
-		struct summary s;
-
-		if (!same_quantity(m0, m))
-			continue;
-		n++;
-		metric_labels_str(m, labels, sizeof(labels));
-		chars = strlen(labels) > chars ? strlen(labels) : chars;
-		stats_summarize(m->samples, m->n_samples, &s);
-		if (s.n == 0)
-			continue;
-		for (int i = 0; i < 3; i++) {
-			double v = i == 0 ? s.p5 : i == 1 ? s.median : s.p95;
-
-			if (isfinite(v)) {
-				lo = v < lo ? v : lo;
-				hi = v > hi ? v : hi;
-			}
+	for (size_t k = first; k < p->n_metrics; k++)
+		if (same_quantity(m0, &p->metrics[k])) {
+			n++;
+			metric_labels_str(&p->metrics[k], labels, sizeof(labels));
+			chars = strlen(labels) > chars ? strlen(labels) : chars;
 		}
-	}
-	if (!(hi > lo))
-		hi = lo + 1; /* all zero: an axis from 0 to 1 */
-	if (n < 2 || html_scale_make(&sc, lo, hi, html_label_width(chars, 360), CHART_W - 80) != 0)
+	x0 = html_label_width(chars, 360);
+	if (n < 2 || plot_axis_make(&a, bs == BARS_LOG ? PLOT_LOG10 : PLOT_LINEAR, PLOT_T_VALUE, lo,
+				    hi, x0, x1) != 0)
 		return;
-	base = html_scale_x(&sc, 0);
+	base = bs == BARS_LOG ? x0 : plot_pos(&a, 0);
 	html_put(f, "<p><b>", m0->name, "</b> per label set (");
-	html_put(f, "", unit_name(m0->unit), "; median, whiskers p5-p95)</p>\n");
+	html_put(f, "", unit_name(m0->unit), "; median, whiskers p5-p95");
+	fputs(bs == BARS_LOG	  ? "; log scale: one value is more than 20 times another"
+	      : bs == BARS_BROKEN ? "; the scale is cut: longer bars run off it, their value "
+				    "at the end"
+				  : "",
+	      f);
+	fputs(")</p>\n", f);
 	html_svg_begin(f, CHART_W, 8 + (double)n * ROW_H + AXIS_H, m0->name);
 	for (size_t k = first; k < p->n_metrics; k++) {
 		const struct metric *m = &p->metrics[k];
 		struct summary s;
 		char val[64];
 		double xm, mid = y + ROW_H / 2.0;
+		int cut;
 
 		if (!same_quantity(m0, m))
 			continue;
 		metric_labels_str(m, labels, sizeof(labels));
-		html_svg_text(f, sc.x0 - 6, mid + 4, "end", labels[0] ? labels : "(no labels)");
+		html_svg_text(f, x0 - 6, mid + 4, "end", labels[0] ? labels : "(no labels)");
 		stats_summarize(m->samples, m->n_samples, &s);
 		if (s.n == 0 || !isfinite(s.median)) {
-			html_svg_text(f, sc.x0 + 4, mid + 4, "start", s.n ? "-" : "no samples");
+			html_svg_text(f, x0 + 4, mid + 4, "start", s.n ? "-" : "no samples");
 			y += ROW_H;
 			continue;
 		}
-		xm = html_scale_x(&sc, s.median);
+		xm = plot_pos(&a, s.median);
+		cut = bs == BARS_BROKEN && (s.median > a.hi || s.median < a.lo);
 		fprintf(f,
 			"<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
 			"height=\"%d\"/>\n",
 			xm < base ? xm : base, y + 3, fabs(xm - base), ROW_H - 6);
-		if (isfinite(s.p5) && isfinite(s.p95) && s.p95 > s.p5) {
-			double a = html_scale_x(&sc, s.p5), b = html_scale_x(&sc, s.p95);
+		if (cut) /* the break: two white strokes across the bar's end */
+			for (int b = 0; b < 2; b++)
+				html_svg_line(f, "cut", xm - 14 + 5 * b + (xm < base ? 20 : 0),
+					      y + 1, xm - 20 + 5 * b + (xm < base ? 20 : 0),
+					      y + ROW_H - 1);
+		if (!cut && isfinite(s.p5) && isfinite(s.p95) && s.p95 > s.p5) {
+			double pa = plot_pos(&a, s.p5), pb = plot_pos(&a, s.p95);
 
-			html_svg_line(f, "wh", a, mid, b, mid);
-			html_svg_line(f, "wh", a, mid - 5, a, mid + 5);
-			html_svg_line(f, "wh", b, mid - 5, b, mid + 5);
+			html_svg_line(f, "wh", pa, mid, pb, mid);
+			html_svg_line(f, "wh", pa, mid - 5, pa, mid + 5);
+			html_svg_line(f, "wh", pb, mid - 5, pb, mid + 5);
 		}
 		report_fmt_value(s.median, val, sizeof(val));
-		html_svg_text(f, sc.x1 + 6, mid + 4, "start", val);
+		html_svg_text(f, x1 + 6, mid + 4, "start", val);
 		y += ROW_H;
 	}
-	html_svg_axis(f, &sc, y + 4, 0, unit_name(m0->unit));
+	plot_axis_h(f, &a, y + 4, unit_name(m0->unit));
 	fputs("</svg>\n", f);
 }
 
-/* A matrix as an HTML table, each present cell shaded by its share of the
- * table's largest median (from 0, so a 3% spread stays a 3% difference in
- * shade), so a slow link or a missing pair stands out before any number is
- * read. */
+/* A matrix as a heatmap (a slow link or a missing pair stands out before
+ * any number is read), then its numbers as a table, each present cell
+ * shaded by its share of the table's largest median (from 0, so a 3% spread
+ * stays a 3% difference in shade). */
 static void matrix_html(FILE *f, const struct matrix_table *t)
 {
 	char buf[128];
@@ -114,7 +168,9 @@ static void matrix_html(FILE *f, const struct matrix_table *t)
 	html_put(f, "<p><b>", t->name, "</b>");
 	html_put(f, t->labels[0] ? " " : "", t->labels, "");
 	matrix_describe(t, buf, sizeof(buf));
-	html_put(f, " (", buf, "); rows src, columns dst</p>\n<table>\n<tr><th>D\\D</th>");
+	html_put(f, " (", buf, "); rows src, columns dst</p>\n");
+	plot_heatmap(f, t);
+	fputs("<details><summary>numbers</summary>\n<table>\n<tr><th>D\\D</th>", f);
 	for (size_t j = 0; j < t->n; j++)
 		html_put(f, "<th>", t->ids[j], "</th>");
 	fputs("</tr>\n", f);
@@ -139,13 +195,54 @@ static void matrix_html(FILE *f, const struct matrix_table *t)
 		}
 		fputs("</tr>\n", f);
 	}
-	fputs("</table>\n", f);
+	fputs("</table>\n</details>\n", f);
+}
+
+/* Every metric that is not a matrix cell: median, p5, p95, CoV, n, unit. */
+static void metric_table(FILE *f, const struct probe_result *p)
+{
+	size_t n_cells = 0;
+
+	for (size_t k = 0; k < p->n_metrics; k++)
+		n_cells += matrix_is_cell(&p->metrics[k]);
+	if (p->n_metrics == n_cells)
+		return;
+	/* a long table after the plots, folded: the plots say it first */
+	fprintf(f, "<details%s><summary>numbers: %zu metrics</summary>\n",
+		p->n_metrics - n_cells <= 12 ? " open" : "", p->n_metrics - n_cells);
+	fputs("<table>\n<tr><th>metric</th><th>labels</th><th>median</th><th>p5</th>"
+	      "<th>p95</th><th>CoV</th><th>n</th><th>unit</th></tr>\n",
+	      f);
+	for (size_t k = 0; k < p->n_metrics; k++) {
+		const struct metric *m = &p->metrics[k];
+		struct summary s;
+		char labels[256];
+
+		/* src/dst cells are shown as matrices below */
+		if (matrix_is_cell(m))
+			continue;
+		stats_summarize(m->samples, m->n_samples, &s);
+		metric_labels_str(m, labels, sizeof(labels));
+		fputs("<tr>", f);
+		html_cell_text(f, m->name);
+		html_cell_text(f, labels);
+		html_cell_value(f, s.n ? s.median : NAN);
+		html_cell_value(f, s.n ? s.p5 : NAN);
+		html_cell_value(f, s.n ? s.p95 : NAN);
+		if (s.n && isfinite(s.cov))
+			fprintf(f, "<td class=\"n\">%.1f%%</td>", 100.0 * s.cov);
+		else
+			fputs("<td class=\"n\">-</td>", f);
+		fprintf(f, "<td class=\"n\">%zu</td>", s.n);
+		html_cell_text(f, unit_name(m->unit));
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n</details>\n", f);
 }
 
 static void probe_html(FILE *f, const struct probe_result *p)
 {
 	struct matrix_set ms;
-	size_t n_cells = 0;
 
 	html_put(f, "<h2>", p->name, "");
 	fprintf(f, " <span class=\"st st-%s\">%s</span>", status_name(p->status),
@@ -171,43 +268,12 @@ static void probe_html(FILE *f, const struct probe_result *p)
 		report_phantom(p, REPORT_HTML, f);
 		return;
 	}
-	for (size_t k = 0; k < p->n_metrics; k++)
-		n_cells += matrix_is_cell(&p->metrics[k]);
-	if (p->n_metrics > n_cells)
-		fputs("<table>\n<tr><th>metric</th><th>labels</th><th>median</th><th>p5</th>"
-		      "<th>p95</th><th>CoV</th><th>n</th><th>unit</th></tr>\n",
-		      f);
-	for (size_t k = 0; k < p->n_metrics; k++) {
-		const struct metric *m = &p->metrics[k];
-		struct summary s;
-		char labels[256];
-
-		/* src/dst cells are shown as matrices below */
-		if (matrix_is_cell(m))
-			continue;
-		stats_summarize(m->samples, m->n_samples, &s);
-		metric_labels_str(m, labels, sizeof(labels));
-		fputs("<tr>", f);
-		html_cell_text(f, m->name);
-		html_cell_text(f, labels);
-		html_cell_value(f, s.n ? s.median : NAN);
-		html_cell_value(f, s.n ? s.p5 : NAN);
-		html_cell_value(f, s.n ? s.p95 : NAN);
-		if (s.n && isfinite(s.cov))
-			fprintf(f, "<td class=\"n\">%.1f%%</td>", 100.0 * s.cov);
-		else
-			fputs("<td class=\"n\">-</td>", f);
-		fprintf(f, "<td class=\"n\">%zu</td>", s.n);
-		html_cell_text(f, unit_name(m->unit));
-		fputs("</tr>\n", f);
-	}
-	if (p->n_metrics > n_cells)
-		fputs("</table>\n", f);
 	(void)matrix_build(p, &ms); /* checked by report_write */
 	for (size_t t = 0; t < ms.n; t++)
 		matrix_html(f, &ms.tables[t]);
 	matrix_set_free(&ms);
-	/* one chart per quantity, drawn where it first appears */
+	/* one chart per quantity, drawn where it first appears: lines against
+	 * a sweep, else bars */
 	for (size_t k = 0; k < p->n_metrics; k++) {
 		size_t j = 0;
 
@@ -215,9 +281,10 @@ static void probe_html(FILE *f, const struct probe_result *p)
 			continue;
 		while (j < k && !same_quantity(&p->metrics[k], &p->metrics[j]))
 			j++;
-		if (j == k)
+		if (j == k && !html_curve(f, p, k))
 			bar_chart(f, p, k);
 	}
+	metric_table(f, p);
 }
 
 int report_html(const struct run *r, FILE *f)

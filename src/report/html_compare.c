@@ -12,16 +12,122 @@
 #include "report/format.h"
 #include "report/html_compare.h"
 #include "report/html_page.h"
+#include "report/html_plot.h"
 #include "verdict/compare.h"
 
-/* One dot per judged metric at its change, the 95% CI as a whisker, the
- * row's practical threshold as a grey band around zero: a verdict can be
- * checked by eye (a WIN's whisker clears the band). */
+/* The ratio axis' half-width: x2 by default; x4 or x10 only when a quarter
+ * of the changes or more lie beyond the narrower one. One change of x4.7
+ * among changes of a few percent stays an arrow with its number rather
+ * than squeezing every other dot into the middle (docs/design.md §9.5). */
+static double ratio_range(const struct comparison *c)
+{
+	static const double steps[] = {2, 4, 10};
+	size_t n = 0, beyond[3] = {0, 0, 0};
+
+	for (size_t i = 0; i < c->n_rows; i++) {
+		double r = 1 + c->rows[i].change;
+
+		if (c->rows[i].verdict == VERDICT_MISSING || !isfinite(r))
+			continue;
+		n++;
+		for (size_t k = 0; k < ARRAY_SIZE(steps); k++)
+			beyond[k] += r <= 0 || r > steps[k] || r < 1 / steps[k];
+	}
+	for (size_t k = 0; k < ARRAY_SIZE(steps); k++)
+		if (4 * beyond[k] < n || beyond[k] == 0)
+			return steps[k];
+	return steps[ARRAY_SIZE(steps) - 1];
+}
+
+/* A small triangle at x pointing left (dir -1) or right (+1); cls "arrow",
+ * or "arrow lg" in the legend. */
+static void arrow(FILE *f, const char *cls, double x, double y, int dir)
+{
+	fprintf(f, "<path class=\"%s\" d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fZ\"/>\n", cls, x, y,
+		x - 7.0 * dir, y - 4.5, x - 7.0 * dir, y + 4.5);
+}
+
+/* One row: the threshold band, the CI (clipped with an arrow), the dot or,
+ * beyond the axis, an arrow and the ratio as text. */
+static void forest_row(FILE *f, const struct compare_row *row, const struct plot_axis *a, double y)
+{
+	double mid = y + ROW_H / 2.0, t = row->threshold, r = 1 + row->change;
+	char buf[64];
+
+	if (isfinite(t) && t > 0 && t < 1) {
+		double x0 = plot_pos(a, 1 - t), x1 = plot_pos(a, 1 + t);
+
+		fprintf(f,
+			"<rect class=\"band\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+			"height=\"%d\"/>\n",
+			x0, y + 1, x1 - x0, ROW_H - 2);
+	}
+	html_svg_text(f, a->p0 - 6, mid + 4, "end", row->key);
+	if (isfinite(row->ci_lo) && isfinite(row->ci_hi)) {
+		double lo = 1 + row->ci_lo, hi = 1 + row->ci_hi;
+
+		html_svg_line(f, "wh", plot_pos(a, lo), mid, plot_pos(a, hi), mid);
+		if (lo < a->lo)
+			arrow(f, "arrow", a->p0, mid, -1);
+		if (hi > a->hi)
+			arrow(f, "arrow", a->p1, mid, 1);
+	}
+	report_compare_pct(row->change, buf, sizeof(buf));
+	if (r >= a->lo && r <= a->hi) {
+		fprintf(f, "<circle class=\"v-%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"><title>",
+			verdict_id(row->verdict), plot_pos(a, r), mid);
+		report_html_text(f, buf);
+		fputc(' ', f);
+		html_put(f, "", verdict_name(row->verdict), "</title></circle>\n");
+		return;
+	}
+	/* beyond the axis: the number where the dot would be off the page */
+	if (r > 0)
+		snprintf(buf, sizeof(buf), "\u00d7%.3g", r);
+	else
+		snprintf(buf, sizeof(buf), "%s (no ratio)", "B \u2264 0");
+	arrow(f, "arrow", r > a->hi ? a->p1 : a->p0, mid, r > a->hi ? 1 : -1);
+	fprintf(f, "<text class=\"beyond v-%s\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">",
+		verdict_id(row->verdict), r > a->hi ? a->p1 - 10 : a->p0 + 10, mid + 4,
+		r > a->hi ? "end" : "start");
+	html_put(f, "", buf, "</text>\n");
+}
+
+/* The legend under the plot: what the colours, the band, the whisker and
+ * the arrows mean. */
+static void forest_legend(FILE *f, double x, double y)
+{
+	static const enum verdict v[] = {VERDICT_WIN, VERDICT_LOSS, VERDICT_NOWIN,
+					 VERDICT_UNSTABLE};
+
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
+		fprintf(f, "<circle class=\"lg v-%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"/>\n",
+			verdict_id(v[i]), x + 4, y - 4);
+		html_svg_text(f, x + 12, y, "start", verdict_name(v[i]));
+		x += 30 + 7.0 * (double)strlen(verdict_name(v[i]));
+	}
+	fprintf(f, "<rect class=\"band lg\" x=\"%.1f\" y=\"%.1f\" width=\"20\" height=\"12\"/>\n",
+		x, y - 10);
+	html_svg_text(f, x + 26, y, "start", "practical threshold");
+	x += 150;
+	html_svg_line(f, "wh", x, y - 4, x + 20, y - 4);
+	html_svg_text(f, x + 26, y, "start", "95% CI");
+	x += 80;
+	arrow(f, "arrow lg", x + 7, y - 4, 1);
+	html_svg_text(f, x + 13, y, "start", "beyond the axis");
+}
+
+/* One dot per judged metric at B/A (the ratio of medians) on a log axis
+ * symmetric around x1, the 95% CI as a whisker, the row's practical
+ * threshold as a grey band: a verdict can be checked by eye (a WIN's
+ * whisker clears the band). On a ratio axis a halving and a doubling are
+ * the same distance from x1, and a drop cannot pass the edge (docs/design.md
+ * §9.5). */
 static void forest_plot(FILE *f, const struct comparison *c)
 {
 	size_t n = 0, chars = 0;
-	double m = 0.02, y = 8;
-	struct html_scale sc;
+	double y = 8, range = ratio_range(c);
+	struct plot_axis a = {.sc = PLOT_LOG10, .fmt = PLOT_T_RATIO};
 
 	for (size_t i = 0; i < c->n_rows; i++) {
 		const struct compare_row *row = &c->rows[i];
@@ -30,46 +136,29 @@ static void forest_plot(FILE *f, const struct comparison *c)
 			continue;
 		n++;
 		chars = strlen(row->key) > chars ? strlen(row->key) : chars;
-		m = fmax(m, fabs(row->change));
-		if (isfinite(row->ci_lo) && isfinite(row->ci_hi))
-			m = fmax(m, fmax(fabs(row->ci_lo), fabs(row->ci_hi)));
-		if (isfinite(row->threshold))
-			m = fmax(m, row->threshold);
 	}
-	if (n == 0 || html_scale_make(&sc, -m, m, html_label_width(chars, 460), CHART_W - 20) != 0)
+	if (n == 0)
 		return;
+	a.lo = 1 / range;
+	a.hi = range;
+	a.p0 = html_label_width(chars, 420);
+	a.p1 = CHART_W - 40; /* room for the last tick's label */
 	fputs("<h2>Change per metric</h2>\n", f);
-	html_svg_begin(f, CHART_W, 8 + (double)n * ROW_H + AXIS_H, "change per metric with 95% CI");
+	html_svg_begin(f, CHART_W, 8 + (double)n * ROW_H + AXIS_H + 24,
+		       "B / A per metric with 95% CI");
 	for (size_t i = 0; i < c->n_rows; i++) {
 		const struct compare_row *row = &c->rows[i];
-		double mid = y + ROW_H / 2.0, t = row->threshold;
-		char buf[64];
 
 		if (row->verdict == VERDICT_MISSING || !isfinite(row->change))
 			continue;
-		if (isfinite(t) && t > 0) {
-			double a = html_scale_x(&sc, -t), b = html_scale_x(&sc, t);
-
-			fprintf(f,
-				"<rect class=\"band\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-				"height=\"%d\"/>\n",
-				a, y + 1, b - a, ROW_H - 2);
-		}
-		html_svg_text(f, sc.x0 - 6, mid + 4, "end", row->key);
-		if (isfinite(row->ci_lo) && isfinite(row->ci_hi))
-			html_svg_line(f, "wh", html_scale_x(&sc, row->ci_lo), mid,
-				      html_scale_x(&sc, row->ci_hi), mid);
-		fprintf(f, "<circle class=\"v-%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"><title>",
-			verdict_id(row->verdict), html_scale_x(&sc, row->change), mid);
-		report_compare_pct(row->change, buf, sizeof(buf));
-		report_html_text(f, buf);
-		fputc(' ', f);
-		html_put(f, "", verdict_name(row->verdict), "</title></circle>\n");
+		forest_row(f, row, &a, y);
 		y += ROW_H;
 	}
-	html_svg_line(f, "zero", html_scale_x(&sc, 0), 4, html_scale_x(&sc, 0), y + 4);
-	html_svg_axis(f, &sc, y + 4, 1,
-		      "change of B against A, 95% CI; grey: the row's practical threshold");
+	html_svg_line(f, "zero", plot_pos(&a, 1), 4, plot_pos(&a, 1), y + 4);
+	plot_axis_h(f, &a, y + 4,
+		    "B / A, the ratio of medians (log scale: \u00d70.5 and \u00d72 equally far "
+		    "from \u00d71)");
+	forest_legend(f, 20, y + 4 + AXIS_H + 12);
 	fputs("</svg>\n", f);
 }
 
@@ -84,6 +173,10 @@ static void compare_head(FILE *f, const struct comparison *c)
 	if (partial)
 		html_put(f, "<p class=\"warn\">", partial, "</p>\n");
 	free(partial);
+	if (line)
+		html_put(f, "<p class=\"warn\">", line, "</p>\n");
+	free(line);
+	line = comparison_noise_line(c);
 	if (line)
 		html_put(f, "<p class=\"warn\">", line, "</p>\n");
 	free(line);
@@ -138,8 +231,8 @@ static void verdict_table(FILE *f, const struct comparison *c)
 	char buf[1024];
 
 	fputs("<table>\n<tr><th>metric</th>", f);
-	for (size_t j = 0; j < c->n_legs; j++)
-		html_put(f, "<th>", c->legs[j].name, "</th>");
+	for (size_t j = 0; j < report_compare_ncols(c); j++)
+		html_put(f, "<th>", report_compare_col_name(c, j), "</th>");
 	fputs("<th>verdict</th></tr>\n", f);
 	for (size_t i = 0; i < c->n_rows; i++) {
 		const struct compare_row *row = &c->rows[i];
@@ -148,8 +241,8 @@ static void verdict_table(FILE *f, const struct comparison *c)
 			continue;
 		fputs("<tr>", f);
 		html_cell_text(f, row->key);
-		for (size_t j = 0; j < c->n_legs; j++) {
-			report_compare_cell(c, row, j, buf, sizeof(buf), 1);
+		for (size_t j = 0; j < report_compare_ncols(c); j++) {
+			report_compare_col(c, row, j, buf, sizeof(buf), 1);
 			html_cell_num(f, buf);
 		}
 		report_compare_verdict(row, 1, buf, sizeof(buf));

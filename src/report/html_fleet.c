@@ -9,6 +9,7 @@
 #include "report/fleet.h"
 #include "report/format.h"
 #include "report/html_page.h"
+#include "report/html_plot.h"
 
 #define STRIP_H 70 /* px: the band of dots above the axis */
 
@@ -21,7 +22,7 @@ static void strip_plot(const struct fleet *fl, size_t g, const struct fleet_stat
 	double lo = INFINITY, hi = -INFINITY, x0 = 60, x1 = CHART_W - 60;
 	double *v = xcalloc(fl->n_nodes + 1, sizeof(double));
 	char labels[256], title[512];
-	struct html_scale sc;
+	struct plot_axis sc;
 	size_t k = 0;
 	for (size_t i = 0; i < fl->n_nodes; i++) {
 		v[i] = fl->nodes[i].group == g ? report_fleet_value(fl->nodes[i].run, st) : NAN;
@@ -39,7 +40,7 @@ static void strip_plot(const struct fleet *fl, size_t g, const struct fleet_stat
 		hi = lo + 1;
 	report_fleet_labels(st->labels, st->n_labels, labels, sizeof(labels));
 	snprintf(title, sizeof(title), "%s %s %s", st->probe, st->metric, labels);
-	if (!isfinite(lo) || html_scale_make(&sc, lo, hi, x0, x1) != 0) {
+	if (!isfinite(lo) || plot_axis_make(&sc, PLOT_LINEAR, PLOT_T_VALUE, lo, hi, x0, x1) != 0) {
 		free(v);
 		return;
 	}
@@ -48,22 +49,22 @@ static void strip_plot(const struct fleet *fl, size_t g, const struct fleet_stat
 	html_put(f, "", better_name(st->better), " is better): every node of the group</p>\n");
 	html_svg_begin(f, CHART_W, STRIP_H + AXIS_H, title);
 	if (isfinite(st->median) && isfinite(st->threshold)) {
-		double b0 = html_scale_x(&sc, st->median * (1 - st->threshold));
-		double b1 = html_scale_x(&sc, st->median * (1 + st->threshold));
+		double b0 = plot_pos(&sc, st->median * (1 - st->threshold));
+		double b1 = plot_pos(&sc, st->median * (1 + st->threshold));
 		fprintf(f,
 			"<rect class=\"band\" x=\"%.1f\" y=\"4\" width=\"%.1f\" height=\"%d\"/>\n",
 			b0 < b1 ? b0 : b1, fabs(b1 - b0), STRIP_H - 8);
 	}
 	if (isfinite(st->median))
-		html_svg_line(f, "zero", html_scale_x(&sc, st->median), 2,
-			      html_scale_x(&sc, st->median), STRIP_H - 2);
+		html_svg_line(f, "zero", plot_pos(&sc, st->median), 2, plot_pos(&sc, st->median),
+			      STRIP_H - 2);
 	for (size_t i = 0; i < fl->n_nodes; i++) {
 		int flagged;
 		double x, y;
 		if (!isfinite(v[i]))
 			continue;
 		flagged = report_fleet_flag_of(&fl->nodes[i], st) != NULL;
-		x = html_scale_x(&sc, v[i]);
+		x = plot_pos(&sc, v[i]);
 		y = 10 + (double)(k++ % 7) * (STRIP_H - 20) / 6.0;
 		fprintf(f, "<circle%s cx=\"%.1f\" cy=\"%.1f\" r=\"%d\"><title>",
 			flagged ? " class=\"v-loss\"" : "", x, y, flagged ? 5 : 3);
@@ -72,7 +73,7 @@ static void strip_plot(const struct fleet *fl, size_t g, const struct fleet_stat
 		if (flagged)
 			html_svg_text(f, x + 7, y + 4, "start", fl->nodes[i].name);
 	}
-	html_svg_axis(f, &sc, STRIP_H, 0, unit_name(st->unit));
+	plot_axis_h(f, &sc, STRIP_H, unit_name(st->unit));
 	fputs("</svg>\n", f);
 	free(v);
 }

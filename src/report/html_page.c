@@ -19,7 +19,7 @@ static const char page_style[] =
 	"body{font:14px/1.4 sans-serif;color:#222;margin:1em auto;max-width:72em;padding:0 1em}\n"
 	"table{border-collapse:collapse;margin:.5em 0 1em}\n"
 	"th,td{border:1px solid #ccc;padding:.15em .5em;text-align:left}\n"
-	"td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
+	"td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
 	".st{font-size:.75em;padding:0 .4em;border-radius:3px;background:#eee}\n"
 	".st-ok{background:#dafbe1}.st-fail,.st-timeout{background:#ffd8d3}\n"
 	".warn{background:#ffd8d3;border-left:4px solid #c62828;padding:.4em .8em;"
@@ -27,10 +27,15 @@ static const char page_style[] =
 	"svg{display:block;margin:.5em 0 1.5em;font:12px sans-serif}\n"
 	"svg .bar{fill:#8fb3dc}svg .wh{stroke:#222}svg .ax{stroke:#888}svg .band{fill:#e4e4e4}\n"
 	"svg .zero{stroke:#444;stroke-dasharray:4 3}svg circle{fill:#777}\n"
+	"svg .grid{stroke:#eee}svg .knee{stroke-width:1.2;stroke-dasharray:6 4}"
+	"svg .plateau{stroke-width:2.5;stroke-dasharray:2 3;opacity:.6}"
+	"svg .mk{font-size:10px;fill:#444}svg .cut{stroke:#fff;stroke-width:2.5}\n"
+	"svg .arrow{fill:#444}details{margin:0 0 1em}summary{cursor:pointer;color:#555}\n"
 	"td.v-win{background:#dafbe1}td.v-loss{background:#ffd8d3}"
 	"td.v-unstable{background:#fff1c2}td.v-void,td.v-refused{background:#e4e4e4}\n"
-	"svg circle.v-win{fill:#1a7f37}svg circle.v-loss{fill:#c62828}"
-	"svg circle.v-unstable{fill:#c78400}\n";
+	"svg circle.v-win,svg text.v-win{fill:#1a7f37}svg circle.v-loss,svg "
+	"text.v-loss{fill:#c62828}"
+	"svg circle.v-unstable,svg text.v-unstable{fill:#c78400}\n";
 
 /* before, then s escaped, then after: before and after are this file's own
  * markup, s is text from the file. */
@@ -103,13 +108,6 @@ int html_scale_make(struct html_scale *s, double lo, double hi, double x0, doubl
 	return s->hi > s->lo && isfinite(s->hi - s->lo) ? 0 : -1;
 }
 
-double html_scale_x(const struct html_scale *s, double v)
-{
-	double x = s->x0 + (v - s->lo) / (s->hi - s->lo) * (s->x1 - s->x0);
-
-	return x < s->x0 ? s->x0 : x > s->x1 ? s->x1 : x;
-}
-
 /* The opening tag and a <title> that screen readers and tooltips show. */
 void html_svg_begin(FILE *f, double w, double h, const char *title)
 {
@@ -130,28 +128,6 @@ void html_svg_line(FILE *f, const char *cls, double x1, double y1, double x2, do
 {
 	fprintf(f, "<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", cls,
 		x1, y1, x2, y2);
-}
-
-/* A horizontal axis at y: a tick and its value every step, the title below.
- * pct: values are fractions shown as signed percentages. */
-void html_svg_axis(FILE *f, const struct html_scale *s, double y, int pct, const char *title)
-{
-	char buf[64];
-
-	html_svg_line(f, "ax", s->x0, y, s->x1, y);
-	for (int k = 0; k <= 16 && s->lo + k * s->step <= s->hi + s->step / 2; k++) {
-		double v = s->lo + k * s->step, x = html_scale_x(s, v);
-
-		if (fabs(v) < s->step / 1e6)
-			v = 0; /* not "-0" or 1e-17 */
-		if (pct)
-			snprintf(buf, sizeof(buf), v ? "%+.1f%%" : "0%%", 100.0 * v);
-		else
-			report_fmt_value(v, buf, sizeof(buf));
-		html_svg_line(f, "ax", x, y, x, y + 4);
-		html_svg_text(f, x, y + 16, "middle", buf);
-	}
-	html_svg_text(f, (s->x0 + s->x1) / 2, y + 34, "middle", title);
 }
 
 /* Label column width for labels of up to `chars` characters: a wide enough

@@ -33,15 +33,10 @@ int html_page_end(FILE *f);
 /* A scale over at least lo..hi with ticks at 1, 2, 2.5 or 5 times a power of
  * ten; 0, or -1 when lo..hi is not a finite, non-empty range. */
 int html_scale_make(struct html_scale *s, double lo, double hi, double x0, double x1);
-/* v in pixels, clamped to the scale's ends. */
-double html_scale_x(const struct html_scale *s, double v);
 /* <svg> with a <title>; text anchored start/middle/end; a line of a class. */
 void html_svg_begin(FILE *f, double w, double h, const char *title);
 void html_svg_text(FILE *f, double x, double y, const char *anchor, const char *s);
 void html_svg_line(FILE *f, const char *cls, double x1, double y1, double x2, double y2);
-/* A horizontal axis at y with ticks and a title; pct: values are fractions
- * shown as signed percentages. */
-void html_svg_axis(FILE *f, const struct html_scale *s, double y, int pct, const char *title);
 /* Label column width for labels of up to `chars` characters, at most cap. */
 double html_label_width(size_t chars, double cap);
 

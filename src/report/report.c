@@ -13,6 +13,7 @@
 #include "report/json.h"
 #include "report/matrix.h"
 #include "report/md.h"
+#include "report/openmetrics.h"
 #include "report/term.h"
 #include "results/fleet_json.h"
 #include "results/results_json.h"
@@ -42,9 +43,59 @@ int report_write(const struct run *r, enum report_format fmt, FILE *f)
 		run_free(copy);
 		return rc;
 	}
-	return fmt == REPORT_JSON  ? report_json(r, f)
-	       : fmt == REPORT_CSV ? report_csv(r, f)
-				   : report_html(r, f);
+	return fmt == REPORT_JSON	   ? report_json(r, f)
+	       : fmt == REPORT_CSV	   ? report_csv(r, f)
+	       : fmt == REPORT_OPENMETRICS ? report_openmetrics(r, f)
+					   : report_html(r, f);
+}
+
+/* A copy of r with its strings escaped for the terminal, holding only the
+ * probe p (or none): the streamed pieces escape what they print as
+ * report_write does. NULL after an error line. */
+static struct run *safe_part(const struct run *r, const struct probe_result *p)
+{
+	struct run part = *r;
+	json_t *raw, *safe;
+	struct run *copy;
+
+	part.probes = (struct probe_result *)p;
+	part.n_probes = p ? 1 : 0;
+	raw = run_to_json(&part);
+	safe = report_escape_json(raw, REPORT_TERM);
+	copy = run_from_json(safe, "the run to print");
+	json_decref(raw);
+	json_decref(safe);
+	return copy;
+}
+
+int report_term_stream_head(const struct run *r, FILE *f)
+{
+	struct run *copy = safe_part(r, NULL);
+
+	if (!copy)
+		return -1;
+	report_term_head(copy, f);
+	run_free(copy);
+	return 0;
+}
+
+int report_term_stream_probe(const struct run *r, const struct probe_result *p, FILE *f)
+{
+	struct run part = *r, *copy;
+
+	part.probes = (struct probe_result *)p;
+	part.n_probes = 1;
+	if (matrix_check_run(&part) != 0 || !(copy = safe_part(r, p)))
+		return -1;
+	report_term_probe(&copy->probes[0], f);
+	run_free(copy);
+	return 0;
+}
+
+int report_term_stream_end(const struct run *r, FILE *f)
+{
+	report_term_state(r, f);
+	return 0;
 }
 
 int report_compare_write(const struct comparison *c, enum report_format fmt, FILE *f)
@@ -64,9 +115,10 @@ int report_compare_write(const struct comparison *c, enum report_format fmt, FIL
 		comparison_free(copy);
 		return rc;
 	}
-	return fmt == REPORT_JSON  ? report_compare_json(c, f)
-	       : fmt == REPORT_CSV ? report_compare_csv(c, f)
-				   : report_compare_html(c, f);
+	return fmt == REPORT_JSON	   ? report_compare_json(c, f)
+	       : fmt == REPORT_CSV	   ? report_compare_csv(c, f)
+	       : fmt == REPORT_OPENMETRICS ? report_compare_openmetrics(c, f)
+					   : report_compare_html(c, f);
 }
 
 /* A fleet's text from the file is escaped as each writer prints it: a copy
@@ -76,6 +128,7 @@ int report_fleet_write(const struct fleet *fl, enum report_format fmt, FILE *f)
 	return fmt == REPORT_TERM || fmt == REPORT_MD ? report_fleet_text(fl, fmt, f)
 	       : fmt == REPORT_JSON		      ? fleet_write(fl, f)
 	       : fmt == REPORT_CSV		      ? report_fleet_csv(fl, f)
+	       : fmt == REPORT_OPENMETRICS	      ? report_fleet_openmetrics(fl, f)
 						      : report_fleet_html(fl, f);
 }
 

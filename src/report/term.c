@@ -16,7 +16,53 @@ static const char *host_str(const struct run *r, const char *key)
 	return v && json_is_string(v) ? json_string_value(v) : "?";
 }
 
-int report_term(const struct run *r, FILE *f)
+/* Columns as wide as the probe's longest name and labels, up to a cap past
+ * which the text is cut with "...": a long label never pushes the numbers
+ * out of their columns. */
+#define NAME_MAX_W   32
+#define LABELS_MAX_W 56
+
+static void metric_rows(const struct probe_result *p, FILE *f)
+{
+	size_t nw = strlen("metric"), lw = strlen("labels");
+	char labels[256], med[32], p5[32], p95[32], cov[32];
+
+	for (size_t k = 0; k < p->n_metrics; k++) {
+		const struct metric *m = &p->metrics[k];
+
+		if (matrix_is_cell(m))
+			continue;
+		metric_labels_str(m, labels, sizeof(labels));
+		nw = report_text_width(m->name) > nw ? report_text_width(m->name) : nw;
+		lw = report_text_width(labels) > lw ? report_text_width(labels) : lw;
+	}
+	nw = nw > NAME_MAX_W ? NAME_MAX_W : nw;
+	lw = lw > LABELS_MAX_W ? LABELS_MAX_W : lw;
+	fputs("   ", f);
+	report_put_column(f, "metric", nw, 0);
+	fputc(' ', f);
+	report_put_column(f, "labels", lw, 0);
+	fprintf(f, " %12s %12s %12s %6s %3s  %s\n", "median", "p5", "p95", "CoV%", "n", "unit");
+	for (size_t k = 0; k < p->n_metrics; k++) {
+		const struct metric *m = &p->metrics[k];
+		struct summary s;
+
+		/* src/dst cells are shown as matrices below (rows in the JSON) */
+		if (matrix_is_cell(m))
+			continue;
+		stats_summarize(m->samples, m->n_samples, &s);
+		metric_labels_str(m, labels, sizeof(labels));
+		report_summary_text(&s, med, p5, p95, cov, sizeof(med));
+		fputs("   ", f);
+		report_put_column(f, m->name, nw, 0);
+		fputc(' ', f);
+		report_put_column(f, labels, lw, 0);
+		fprintf(f, " %12s %12s %12s %6s %3zu  %s\n", med, p5, p95, cov, s.n,
+			unit_name(m->unit));
+	}
+}
+
+void report_term_head(const struct run *r, FILE *f)
 {
 	json_t *cpu = r->host ? json_object_get(r->host, "cpu") : NULL;
 	json_t *model = cpu ? json_object_get(cpu, "model") : NULL;
@@ -26,51 +72,50 @@ int report_term(const struct run *r, FILE *f)
 	fprintf(f, "host %s  kernel %s  cpu %s\n", host_str(r, "hostname"), host_str(r, "kernel"),
 		model && json_is_string(model) ? json_string_value(model) : "?");
 	report_doctor_traps(r->host, REPORT_TERM, f);
+}
+
+void report_term_state(const struct run *r, FILE *f)
+{
 	if (!r->complete)
 		fprintf(f, "INCOMPLETE RUN: the file was saved before the run ended (killed?); "
 			   "results are partial\n");
 	if (r->interrupted)
 		fprintf(f, "INTERRUPTED: partial results\n");
-	for (size_t i = 0; i < r->n_probes; i++) {
-		const struct probe_result *p = &r->probes[i];
-		struct matrix_set ms;
-		size_t n_cells = 0;
-		fprintf(f, "\n== %s  %s", p->name, status_name(p->status));
-		if (p->reason)
-			fprintf(f, ": %s", p->reason);
-		fprintf(f, "  (%.1f s)\n", p->wall_s);
-		if (report_is_wrap(p)) { /* a workload's own layout */
-			report_wrap(p, REPORT_TERM, f);
-			continue;
-		}
-		if (report_is_phantom(p)) {
-			report_phantom(p, REPORT_TERM, f);
-			continue;
-		}
-		(void)matrix_build(p, &ms); /* checked by report_write */
-		for (size_t k = 0; k < p->n_metrics; k++)
-			n_cells += matrix_is_cell(&p->metrics[k]);
-		if (p->n_metrics > n_cells)
-			fprintf(f, "   %-22s %-34s %12s %12s %12s %6s %3s  %s\n", "metric",
-				"labels", "median", "p5", "p95", "CoV%", "n", "unit");
-		for (size_t k = 0; k < p->n_metrics; k++) {
-			const struct metric *m = &p->metrics[k];
-			struct summary s;
-			char labels[256], med[32], p5[32], p95[32], cov[32];
-			/* src/dst cells are shown as matrices below (rows in the JSON) */
-			if (matrix_is_cell(m))
-				continue;
-			stats_summarize(m->samples, m->n_samples, &s);
-			metric_labels_str(m, labels, sizeof(labels));
-			report_summary_text(&s, med, p5, p95, cov, sizeof(med));
-			fprintf(f, "   %-22s %-34s %12s %12s %12s %6s %3zu  %s\n", m->name, labels,
-				med, p5, p95, cov, s.n, unit_name(m->unit));
-		}
-		for (size_t t = 0; t < ms.n; t++) {
-			fputc('\n', f);
-			matrix_write_text(&ms.tables[t], "   ", f);
-		}
-		matrix_set_free(&ms);
+}
+
+void report_term_probe(const struct probe_result *p, FILE *f)
+{
+	struct matrix_set ms;
+	size_t n_cells = 0;
+	fprintf(f, "\n== %s  %s", p->name, status_name(p->status));
+	if (p->reason)
+		fprintf(f, ": %s", p->reason);
+	fprintf(f, "  (%.1f s)\n", p->wall_s);
+	if (report_is_wrap(p)) { /* a workload's own layout */
+		report_wrap(p, REPORT_TERM, f);
+		return;
 	}
+	if (report_is_phantom(p)) {
+		report_phantom(p, REPORT_TERM, f);
+		return;
+	}
+	(void)matrix_build(p, &ms); /* checked by report_write */
+	for (size_t k = 0; k < p->n_metrics; k++)
+		n_cells += matrix_is_cell(&p->metrics[k]);
+	if (p->n_metrics > n_cells)
+		metric_rows(p, f);
+	for (size_t t = 0; t < ms.n; t++) {
+		fputc('\n', f);
+		matrix_write_text(&ms.tables[t], "   ", f);
+	}
+	matrix_set_free(&ms);
+}
+
+int report_term(const struct run *r, FILE *f)
+{
+	report_term_head(r, f);
+	report_term_state(r, f);
+	for (size_t i = 0; i < r->n_probes; i++)
+		report_term_probe(&r->probes[i], f);
 	return 0;
 }

@@ -7,5 +7,11 @@
 #include <stdio.h>
 
 int report_term(const struct run *r, FILE *f);
+/* Its pieces, for a table printed as the run goes (report.h): the first
+ * lines (version, host, the doctor's traps), the state (incomplete,
+ * interrupted), one probe's block. */
+void report_term_head(const struct run *r, FILE *f);
+void report_term_state(const struct run *r, FILE *f);
+void report_term_probe(const struct probe_result *p, FILE *f);
 
 #endif

@@ -86,13 +86,20 @@ static void labels_free(struct label *l, size_t n)
 	free(l);
 }
 
-static void metric_free(struct metric *m)
+void metric_clear(struct metric *m)
 {
 	free(m->name);
 	free(m->desc);
 	labels_free(m->labels, m->n_labels);
 	free(m->samples);
 	free(m->warmups);
+	free(m->t0);
+	free(m->t1);
+	free(m->busy);
+	free(m->wait);
+	free(m->gpu_others);
+	free(m->stop);
+	memset(m, 0, sizeof(*m));
 }
 
 void probe_result_init(struct probe_result *p, const char *name)
@@ -111,13 +118,15 @@ void probe_result_clear(struct probe_result *p)
 		free(p->identity[i]);
 	free(p->identity);
 	for (size_t i = 0; i < p->n_metrics; i++)
-		metric_free(&p->metrics[i]);
+		metric_clear(&p->metrics[i]);
 	free(p->metrics);
 	for (size_t i = 0; i < p->n_counters; i++)
 		free(p->counters[i].name);
 	free(p->counters);
 	if (p->extra)
 		json_decref(p->extra);
+	if (p->noise)
+		json_decref(p->noise);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -312,9 +321,37 @@ static void push(double **arr, size_t *n, size_t *cap, double v)
  * it is dropped here so that summaries and files stay numeric. */
 void metric_add_sample(struct metric *m, double v)
 {
+	double now = (double)time_now_ns() * 1e-9;
+	metric_add_sample_at(m, v, m->last_t > 0 ? m->last_t : NAN, now);
+}
+
+void metric_add_sample_at(struct metric *m, double v, double t0, double t1)
+{
+	size_t n = m->n_samples;
 	if (!isfinite(v))
 		return;
 	push(&m->samples, &m->n_samples, &m->cap_samples, v);
+	/* the windows follow the samples; a metric read from a file whose
+	 * samples had none (a writer outside a probe) gets none */
+	if (n == 0 || m->t1) {
+		m->t0 = xrealloc(m->t0, m->cap_samples * sizeof(*m->t0));
+		m->t1 = xrealloc(m->t1, m->cap_samples * sizeof(*m->t1));
+		m->t0[n] = t0;
+		m->t1[n] = t1;
+	}
+	if (m->busy) {
+		m->busy = xrealloc(m->busy, m->cap_samples * sizeof(*m->busy));
+		m->busy[n] = NAN;
+	}
+	if (m->wait) {
+		m->wait = xrealloc(m->wait, m->cap_samples * sizeof(*m->wait));
+		m->wait[n] = NAN;
+	}
+	if (m->gpu_others) {
+		m->gpu_others = xrealloc(m->gpu_others, m->cap_samples * sizeof(*m->gpu_others));
+		m->gpu_others[n] = NAN;
+	}
+	m->last_t = t1;
 }
 
 void metric_add_warmup(struct metric *m, double v)
@@ -322,6 +359,21 @@ void metric_add_warmup(struct metric *m, double v)
 	if (!isfinite(v))
 		return;
 	push(&m->warmups, &m->n_warmups, &m->cap_warmups, v);
+	m->last_t = (double)time_now_ns() * 1e-9;
+}
+
+double metric_busy_mean(const struct metric *m, double *max)
+{
+	double sum = 0, top = NAN;
+	size_t n = 0;
+	for (size_t i = 0; m->busy && i < m->n_samples; i++)
+		if (isfinite(m->busy[i])) {
+			sum += m->busy[i];
+			top = n++ ? fmax(top, m->busy[i]) : m->busy[i];
+		}
+	if (max)
+		*max = top;
+	return n ? sum / (double)n : NAN;
 }
 
 void metric_add_label(struct metric *m, const char *key, const char *value)

@@ -74,6 +74,16 @@ struct metric {
 	double *warmups; /* warm-up samples: run and kept, never summarized */
 	size_t n_warmups, cap_warmups;
 	struct summary summary; /* recomputed by metric_summarize() */
+	/* Per counted sample (cap_samples long, or NULL): when its window began
+	 * and ended, as metric_add_sample() saw it (monotonic seconds; in a
+	 * file, seconds from the probe's start; the first window of a metric
+	 * with no warm-up has no start: NAN), and the other CPUs busy over the
+	 * window, from the noise meter (docs/design.md §4.14; NAN: unknown). */
+	double *t0, *t1, *busy;
+	double *wait;	    /* the probe's threads waiting for a CPU over each window */
+	double *gpu_others; /* GPU probes: other processes on the GPUs around it */
+	double last_t;	    /* when the last sample or warm-up was added; 0: none */
+	char *stop;	    /* --reps auto: why sampling stopped; NULL otherwise */
 };
 
 struct counter {
@@ -100,6 +110,10 @@ struct probe_result {
 	double user_s, sys_s; /* child's rusage */
 	int64_t max_rss_kib, minflt, majflt;
 	json_t *extra; /* probe-specific notes (knee found, sizes used); may be NULL */
+	/* The samples' windows belong in the file (a probe measured in a
+	 * child sets it; the runner rebases them to the probe's start). */
+	int timed;
+	json_t *noise; /* the noise meter's record over the probe, or NULL */
 };
 
 struct run {
@@ -158,10 +172,21 @@ struct metric *probe_find_metric(struct probe_result *p, const char *name, ...)
 	__attribute__((sentinel));
 void probe_add_counter(struct probe_result *p, const char *name, int64_t delta);
 
+/* Adds a counted sample, its window ending now (and beginning when the
+ * metric's previous sample or warm-up was added). */
 void metric_add_sample(struct metric *m, double v);
+/* The same with its window given (monotonic seconds, as time_now_ns()
+ * 1e-9): for a probe that records its samples after taking them all. */
+void metric_add_sample_at(struct metric *m, double v, double t0, double t1);
 void metric_add_warmup(struct metric *m, double v);
+/* Frees what m holds and zeroes it (a metric of a probe's own, not in a
+ * result: the result frees its metrics). */
+void metric_clear(struct metric *m);
 void metric_add_label(struct metric *m, const char *key, const char *value);
 const char *metric_label(const struct metric *m, const char *key);
+/* The other CPUs busy over the counted samples' windows, averaged, and the
+ * most over one window; NAN when the metric has no such record. */
+double metric_busy_mean(const struct metric *m, double *max);
 void metric_summarize(struct metric *m);
 /* Labels joined as "k=v,k=v" into buf (for tables). */
 void metric_labels_str(const struct metric *m, char *buf, size_t len);

@@ -7,12 +7,15 @@
 #include "results/results_json.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/util.h"
+#include "results/windows.h"
 
 static json_t *str_or_null(const char *s)
 {
@@ -42,7 +45,7 @@ static json_t *summary_to_json(const struct summary *s)
 			 s->p95, "mean", s->mean, "cov", s->cov);
 }
 
-static json_t *metric_to_json(const struct metric *m)
+static json_t *metric_to_json(const struct metric *m, int timed)
 {
 	struct summary s;
 	json_t *o = json_object();
@@ -56,6 +59,7 @@ static json_t *metric_to_json(const struct metric *m)
 	json_object_set_new(o, "samples", doubles_to_json(m->samples, m->n_samples));
 	json_object_set_new(o, "warmups", doubles_to_json(m->warmups, m->n_warmups));
 	json_object_set_new(o, "summary", summary_to_json(&s));
+	metric_windows_to_json(m, timed, o);
 	return o;
 }
 
@@ -83,8 +87,10 @@ json_t *probe_result_to_json(const struct probe_result *p)
 	json_object_set_new(o, "counters", counters);
 	if (p->extra)
 		json_object_set(o, "extra", p->extra);
+	if (p->noise)
+		json_object_set(o, "noise", p->noise);
 	for (size_t i = 0; i < p->n_metrics; i++)
-		json_array_append_new(metrics, metric_to_json(&p->metrics[i]));
+		json_array_append_new(metrics, metric_to_json(&p->metrics[i], p->timed));
 	json_object_set_new(o, "metrics", metrics);
 	return o;
 }
@@ -196,6 +202,7 @@ static int get_doubles(const struct rd *rd, json_t *o, const char *key, double *
 static int metric_from_json(struct rd *rd, json_t *j, struct metric *m)
 {
 	char *s = NULL;
+	const char *field;
 	memset(m, 0, sizeof(*m));
 	if (!json_is_object(j))
 		return bad(rd, "", "is not an object");
@@ -225,6 +232,12 @@ static int metric_from_json(struct rd *rd, json_t *j, struct metric *m)
 		return -1;
 	if (get_doubles(rd, j, "warmups", &m->warmups, &m->n_warmups, &m->cap_warmups))
 		return -1;
+	if (get_str(rd, j, "stop", 0, &m->stop))
+		return -1;
+	if (metric_windows_from_json(j, m, &field) != 0)
+		return bad(rd, field,
+			   "does not hold one entry per sample (a number, or [start, "
+			   "end] for t)");
 	metric_summarize(m);
 	return 0;
 }
@@ -371,6 +384,11 @@ static int probe_from_json_rd(struct rd *rd, json_t *j, struct probe_result *p)
 	x = json_object_get(j, "extra");
 	if (x && !json_is_null(x))
 		p->extra = json_incref(x);
+	x = json_object_get(j, "noise");
+	if (x && !json_is_null(x) && !json_is_object(x))
+		return bad(rd, "noise", "is not an object");
+	if (x && json_is_object(x))
+		p->noise = json_incref(x);
 	metrics = json_object_get(j, "metrics");
 	if (!metrics || !json_is_array(metrics))
 		return bad(rd, "metrics", "is missing or not an array");
@@ -381,6 +399,7 @@ static int probe_from_json_rd(struct rd *rd, json_t *j, struct probe_result *p)
 		p->n_metrics++;
 		if (metric_from_json(rd, json_array_get(metrics, i), &p->metrics[i]))
 			return -1;
+		p->timed |= p->metrics[i].t1 != NULL;
 	}
 	rd->path[base] = '\0';
 	return 0;
@@ -472,106 +491,4 @@ struct run *run_from_json(json_t *j, const char *what)
 fail:
 	run_free(r);
 	return NULL;
-}
-
-int run_write_file(const struct run *r, const char *path)
-{
-	json_t *j = run_to_json(r);
-	char *text = json_dumps(j, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-	int rc;
-	json_decref(j);
-	if (!text)
-		return error("cannot serialise results for '%s'", path);
-	rc = write_file_atomic(path, text, strlen(text));
-	free(text);
-	return rc;
-}
-
-static json_t *load_whole(FILE *f, const char *path, json_error_t *err, char **text,
-			  size_t *text_len)
-{
-	size_t cap = 1 << 16, len = 0, n;
-	char *buf = xmalloc(cap);
-	json_t *j;
-	while ((n = fread(buf + len, 1, cap - len, f)) > 0) {
-		len += n;
-		if (len == cap) {
-			if (cap > RESULTS_MAX_FILE_BYTES) /* a pipe or a file that grew */
-				break;
-			cap *= 2;
-			buf = xrealloc(buf, cap);
-		}
-	}
-	if (ferror(f)) {
-		free(buf);
-		memset(err, 0, sizeof(*err));
-		snprintf(err->text, sizeof(err->text), "cannot read '%s'", path);
-		err->line = 1;
-		return NULL;
-	}
-	j = json_loadb(buf, len, JSON_REJECT_DUPLICATES, err);
-	if (j && text) {
-		buf = xrealloc(buf, len + 1);
-		buf[len] = '\0';
-		*text = buf;
-		*text_len = len;
-		return j;
-	}
-	free(buf);
-	return j;
-}
-
-json_t *results_load_file(const char *path)
-{
-	return results_load_file_text(path, NULL, NULL);
-}
-
-json_t *results_load_file_text(const char *path, char **text, size_t *text_len)
-{
-	json_error_t err;
-	json_t *j;
-	FILE *f = fopen(path, "r");
-	struct stat st;
-	if (!f) {
-		error("cannot open '%s': %s", path, strerror(errno));
-		return NULL;
-	}
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(f);
-		error("'%s' is a directory, not a results file", path);
-		return NULL;
-	}
-	/* A file comes from elsewhere: what it may ask of this process is
-	 * bounded before it is parsed (parsed JSON takes several times its size). */
-	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
-	    (uint64_t)st.st_size > RESULTS_MAX_FILE_BYTES) {
-		fclose(f);
-		error("'%s' is %.0f MiB; results files over %.0f MiB are refused", path,
-		      (double)st.st_size / (1 << 20), (double)RESULTS_MAX_FILE_BYTES / (1 << 20));
-		return NULL;
-	}
-	/* the whole file, then one parse of the buffer, so the bytes can be
-	 * kept: fleet merge writes each node's run as its file had it */
-	j = load_whole(f, path, &err, text, text_len);
-	fclose(f);
-	/* jansson reports some allocation failures with no position and no text */
-	if (!j &&
-	    (json_error_code(&err) == json_error_out_of_memory || (err.line < 0 && !err.text[0])))
-		error("out of memory reading '%s' (a smaller file, or more memory or ulimit -v)",
-		      path);
-	else if (!j)
-		error("'%s' is not valid JSON (line %d, column %d): %s", path, err.line, err.column,
-		      err.text);
-	return j;
-}
-
-struct run *run_read_file(const char *path)
-{
-	json_t *j = results_load_file(path);
-	struct run *r;
-	if (!j)
-		return NULL;
-	r = run_from_json(j, path);
-	json_decref(j);
-	return r;
 }

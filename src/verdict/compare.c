@@ -8,6 +8,7 @@
 
 #include "base/stats.h"
 #include "base/util.h"
+#include "verdict/rounds.h"
 
 /* Facts that must read the same in every leg of one variant: if they do not,
  * the legs did not measure the same thing and the probe's metrics that share
@@ -47,6 +48,15 @@ static int same_probe(const struct compare_row *a, const struct compare_row *b)
 }
 
 /* MISSING and VOID from probe status; VOID from expected-exact facts. */
+/* Did r run a probe of this name (with other identity options)? */
+static int ran_by_name(const struct run *r, const char *name)
+{
+	for (size_t i = 0; i < r->n_probes; i++)
+		if (strcmp(r->probes[i].name, name) == 0)
+			return 1;
+	return 0;
+}
+
 static void check_presence(struct comparison *c)
 {
 	for (size_t i = 0; i < c->n_rows; i++) {
@@ -69,7 +79,10 @@ static void check_presence(struct comparison *c)
 			if (!row->m[j])
 				set_verdict(row, VERDICT_MISSING,
 					    xasprintf("%s in %s",
-						      row->pr[j] ? "absent" : "probe not run",
+						      row->pr[j] ? "absent"
+						      : ran_by_name(c->legs[j].run, row->probe)
+							      ? "probe run with other options"
+							      : "probe not run",
 						      c->legs[j].name));
 	}
 	for (size_t i = 0; i < c->n_rows; i++) {
@@ -155,6 +168,28 @@ static double gap(double from, double to)
 	return from > 0 ? fabs(to / from - 1) : INFINITY;
 }
 
+/* Medians of each variant's samples over every leg that has the metric. */
+static void pooled_medians(const struct comparison *c, struct compare_row *row)
+{
+	for (const char *v = "AB"; *v; v++) {
+		size_t n = 0;
+		double *x;
+		for (size_t j = 0; j < c->n_legs; j++)
+			if (c->legs[j].variant == *v && row->m[j])
+				n += row->m[j]->n_samples;
+		x = xcalloc(n + 1, sizeof(*x));
+		n = 0;
+		for (size_t j = 0; j < c->n_legs; j++)
+			if (c->legs[j].variant == *v && row->m[j]) {
+				memcpy(x + n, row->m[j]->samples,
+				       row->m[j]->n_samples * sizeof(*x));
+				n += row->m[j]->n_samples;
+			}
+		*(*v == 'A' ? &row->median_a : &row->median_b) = n ? stats_median(x, n) : NAN;
+		free(x);
+	}
+}
+
 static void compute_stats(const struct comparison *c, struct compare_row *row)
 {
 	struct rng r;
@@ -163,6 +198,8 @@ static void compute_stats(const struct comparison *c, struct compare_row *row)
 	rng_seed(&r, c->opts.seed ^ hash_str(row->ident));
 	row->median_a = stats_median(a, na);
 	row->median_b = stats_median(b, nb);
+	row->n_a = na;
+	row->n_b = nb;
 	row->change = row->median_a > 0 ? row->median_b / row->median_a - 1 : NAN;
 	row->ci_lo = row->ci_hi = NAN;
 	if (stats_bootstrap_ratio_ci(a, na, b, nb, c->opts.bootstrap_iters, 0.95, &r, &lo, &hi) ==
@@ -300,7 +337,17 @@ static void decide(struct comparison *c, struct compare_row *row)
 {
 	double alpha = c->opts.alpha, thr = row->threshold;
 	int consistent = 1, up = row->median_b > row->median_a;
-	char *drift_note = NULL;
+	char *drift_note = NULL, *noise;
+	if (c->n_rounds) {
+		enum verdict v = rounds_decide(c, row, &noise);
+		set_verdict(row, v, noise);
+		return;
+	}
+	/* legs measured under different load: the load may be the change */
+	if ((noise = rounds_noise_reason(c, row))) {
+		set_verdict(row, VERDICT_UNSTABLE, noise);
+		return;
+	}
 	if (!isnan(row->p_drift) && row->p_drift_adj < alpha &&
 	    row->drift > fmax(0.01, c->opts.threshold)) {
 		for (const char *v = "AB"; *v && !drift_note; v++) {
@@ -339,6 +386,9 @@ static void decide(struct comparison *c, struct compare_row *row)
 	free(drift_note);
 }
 
+/* Counts, and the geomean over the metrics with a verdict (WIN, LOSS, ~), or
+ * the primary ones among them; none when no verdict can be trusted
+ * (docs/design.md §5.11). */
 static void summarize(struct comparison *c)
 {
 	struct compare_summary *s = &c->summary;
@@ -346,18 +396,29 @@ static void summarize(struct comparison *c)
 	memset(s, 0, sizeof(*s));
 	for (size_t i = 0; i < c->n_rows; i++) {
 		const struct compare_row *row = &c->rows[i];
-		double ratio;
+		s->noisy += row->noisy;
 		if (row->control) {
 			s->controls++;
 			s->controls_moved += row->moved;
 			continue;
 		}
 		s->count[row->verdict]++;
-		if (row->verdict == VERDICT_VOID || row->verdict == VERDICT_FEW ||
-		    row->verdict == VERDICT_FACT || row->verdict == VERDICT_MISSING ||
-		    !(row->median_a > 0) || !(row->median_b > 0))
+	}
+	s->geomean = NAN;
+	if (!comparison_trusted(c))
+		return;
+	for (size_t i = 0; i < c->n_rows; i++) {
+		const struct compare_row *row = &c->rows[i];
+		double ratio;
+		if (row->control ||
+		    (row->verdict != VERDICT_WIN && row->verdict != VERDICT_LOSS &&
+		     row->verdict != VERDICT_NOWIN) ||
+		    (c->opts.primary && !row->primary) || !(row->median_a > 0) ||
+		    !(row->median_b > 0))
 			continue;
-		ratio = row->median_b / row->median_a;
+		/* a comparison of rounds: the change as judged, from the rounds */
+		ratio = c->n_rounds && isfinite(row->change) ? 1 + row->change
+							     : row->median_b / row->median_a;
 		if (row->better == BETTER_LOWER)
 			ratio = 1 / ratio;
 		log_sum += log(ratio);
@@ -415,6 +476,7 @@ struct comparison *compare_runs(const struct run *const *runs, const char *const
 			if (!row->m[j])
 				continue;
 			row->n[j] = row->m[j]->n_samples;
+			*(c->legs[j].variant == 'A' ? &row->n_a : &row->n_b) += row->n[j];
 			if (row->m[j]->n_samples) /* none: absent, never 0 */
 				row->median[j] =
 					stats_median(row->m[j]->samples, row->m[j]->n_samples);
@@ -431,6 +493,11 @@ struct comparison *compare_runs(const struct run *const *runs, const char *const
 	check_presence(c);
 	for (size_t i = 0; i < c->n_rows; i++) {
 		struct compare_row *row = &c->rows[i];
+		size_t min_n = c->n_rounds ? COMPARE_MIN_ROUND_SAMPLES : COMPARE_MIN_SAMPLES;
+		rounds_busy(c, row);
+		/* the table of rounds shows pooled medians, facts too */
+		if (c->n_rounds)
+			pooled_medians(c, row);
 		if (row->verdict != PENDING)
 			continue;
 		if (row->better == BETTER_NONE) {
@@ -438,11 +505,13 @@ struct comparison *compare_runs(const struct run *const *runs, const char *const
 			continue;
 		}
 		for (size_t j = 0; j < c->n_legs && row->verdict == PENDING; j++)
-			if (row->n[j] < COMPARE_MIN_SAMPLES)
+			if (row->n[j] < min_n)
 				set_verdict(row, VERDICT_FEW,
-					    xasprintf("n=%zu in %s (%d per leg needed)", row->n[j],
-						      c->legs[j].name, COMPARE_MIN_SAMPLES));
-		if (row->verdict == PENDING)
+					    xasprintf("n=%zu in %s (%zu per leg needed)", row->n[j],
+						      c->legs[j].name, min_n));
+		if (row->verdict == PENDING && c->n_rounds)
+			rounds_stats(c, row);
+		else if (row->verdict == PENDING)
 			compute_stats(c, row);
 	}
 	holm_families(c);
@@ -458,7 +527,8 @@ struct comparison *compare_runs(const struct run *const *runs, const char *const
 			for (size_t j = 1; j < c->n_legs; j++)
 				row->moved |= gap(row->median[0], row->median[j]) > 1e-9;
 		} else {
-			row->moved = row->verdict != VERDICT_NOWIN;
+			/* one measured under different load was not checked */
+			row->moved = row->verdict != VERDICT_NOWIN && !row->noisy;
 		}
 	}
 	if (c->refused)

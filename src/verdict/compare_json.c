@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "machine/noise.h"
 #include "verdict/compare_json.h"
 
 /* NAN and infinities are not JSON: null. */
@@ -54,6 +55,11 @@ static json_t *row_to_json(const struct comparison *c, const struct compare_row 
 		if (row->m[j] && row->n[j] == 0)
 			json_object_set_new(l, "present", json_true());
 		json_object_set_new(l, "p_vs_b", num(row->p_vs_a[j]));
+		/* only where the noise meter recorded it (§4.14) */
+		if (isfinite(row->busy[j]))
+			json_object_set_new(l, "busy", json_real(row->busy[j]));
+		if (isfinite(row->gpu_others[j]))
+			json_object_set_new(l, "gpu_others", json_real(row->gpu_others[j]));
 		json_array_append_new(legs, l);
 	}
 	json_object_set_new(o, "legs", legs);
@@ -71,6 +77,13 @@ static json_t *row_to_json(const struct comparison *c, const struct compare_row 
 	json_object_set_new(o, "reason", row->reason ? json_string(row->reason) : json_null());
 	if (row->control)
 		json_object_set_new(o, "moved", json_boolean(row->moved));
+	if (row->noisy)
+		json_object_set_new(o, "noisy", json_true());
+	if (c->n_rounds)
+		json_object_set_new(o, "rounds",
+				    json_pack("{s:i, s:i, s:[i, i]}", "used", (int)row->rounds,
+					      "left_out", (int)row->rounds_out, "n", (int)row->n_a,
+					      (int)row->n_b));
 	return o;
 }
 
@@ -153,9 +166,13 @@ json_t *comparison_to_json(const struct comparison *c)
 			json_object_set(l, "ab", r->leg);
 		if ((w = wrap_brief(r)))
 			json_object_set_new(l, "wrap", w);
+		if (c->legs[j].round)
+			json_object_set_new(l, "round", json_integer(c->legs[j].round));
 		json_array_append_new(legs, l);
 	}
 	json_object_set_new(o, "legs", legs);
+	if (c->n_rounds)
+		json_object_set_new(o, "rounds", json_integer((json_int_t)c->n_rounds));
 	for (size_t k = 0; k < op->n_controls; k++)
 		json_array_append_new(controls, json_string(op->controls[k]));
 	for (size_t k = 0; k < op->n_expect_diff; k++)
@@ -169,6 +186,8 @@ json_t *comparison_to_json(const struct comparison *c)
 				      "multiple_testing",
 				      op->primary ? "primary metric; Holm over the rest"
 						  : "Holm-Bonferroni over the compared set"));
+	json_object_set_new(json_object_get(o, "options"), "busy_cpus",
+			    json_real(op->busy_cpus > 0 ? op->busy_cpus : NOISE_BUSY_CPUS));
 	line = comparison_controls_line(c);
 	json_object_set_new(o, "controls_moved", line ? json_string(line) : json_null());
 	free(line);
@@ -184,10 +203,11 @@ json_t *comparison_to_json(const struct comparison *c)
 				    json_integer((json_int_t)s->count[v]));
 	line = comparison_summary_line(c);
 	json_object_set_new(o, "summary",
-			    json_pack("{s:o, s:o, s:i, s:i, s:i, s:s}", "counts", counts, "geomean",
-				      num(s->geomean), "n_geomean", (int)s->n_geomean, "controls",
-				      (int)s->controls, "controls_moved", (int)s->controls_moved,
-				      "line", line));
+			    json_pack("{s:o, s:o, s:i, s:i, s:i, s:i, s:b, s:s}", "counts", counts,
+				      "geomean", num(s->geomean), "n_geomean", (int)s->n_geomean,
+				      "controls", (int)s->controls, "controls_moved",
+				      (int)s->controls_moved, "noisy", (int)s->noisy, "trusted",
+				      comparison_trusted(c), "line", line));
 	free(line);
 	return o;
 }
@@ -371,6 +391,12 @@ static int legs_from_json(struct rd *rd, json_t *legs)
 		c->legs[k].file = keep(c->owned, file);
 		c->legs[k].name = xstrdup(name);
 		c->legs[k].variant = *variant;
+		if (json_object_get(l, "round")) {
+			size_t round;
+			if (get_count(rd, l, "round", &round))
+				return -1;
+			c->legs[k].round = (unsigned)round;
+		}
 		seen_a |= *variant == 'A';
 		seen_b |= *variant == 'B';
 		c->n_legs++;
@@ -394,6 +420,8 @@ static int options_from_json(struct rd *rd, json_t *op)
 	snprintf(rd->path, sizeof(rd->path), "options");
 	if (get_num(rd, op, "alpha", NAN, &o->alpha) ||
 	    get_num(rd, op, "threshold", NAN, &o->threshold) ||
+	    (json_object_get(op, "busy_cpus") &&
+	     get_num(rd, op, "busy_cpus", NAN, &o->busy_cpus)) ||
 	    get_str(rd, op, "primary", 0, &primary) ||
 	    get_strs(rd, op, "controls", ow, &ow->controls, &o->n_controls) ||
 	    get_strs(rd, op, "expect_diff", ow, &ow->expect_diff, &o->n_expect_diff) ||
@@ -405,6 +433,30 @@ static int options_from_json(struct rd *rd, json_t *op)
 	o->expect_diff = (const char *const *)ow->expect_diff;
 	o->bootstrap_iters = (unsigned)iters;
 	*rd->path = '\0';
+	return 0;
+}
+
+/* A row of a comparison of rounds: the rounds used and left out, and the
+ * samples of each variant in the rounds used. */
+static int rounds_from_json(struct rd *rd, json_t *j, struct compare_row *row)
+{
+	json_t *r = json_object_get(j, "rounds"), *n;
+	size_t na, nb;
+	if (!r)
+		return 0;
+	n = json_object_get(r, "n");
+	if (!json_is_object(r) || get_count(rd, r, "used", &row->rounds) ||
+	    get_count(rd, r, "left_out", &row->rounds_out))
+		return json_is_object(r) ? -1 : bad(rd, "rounds", "is not an object");
+	if (!json_is_array(n) || json_array_size(n) != 2 ||
+	    !json_is_integer(json_array_get(n, 0)) || !json_is_integer(json_array_get(n, 1)) ||
+	    json_integer_value(json_array_get(n, 0)) < 0 ||
+	    json_integer_value(json_array_get(n, 1)) < 0)
+		return bad(rd, "rounds.n", "is not [A samples, B samples]");
+	na = (size_t)json_integer_value(json_array_get(n, 0));
+	nb = (size_t)json_integer_value(json_array_get(n, 1));
+	row->n_a = na;
+	row->n_b = nb;
 	return 0;
 }
 
@@ -451,6 +503,8 @@ static int row_from_json(struct rd *rd, json_t *j, size_t i)
 	    get_bool(rd, j, "moved", 0, &row->moved))
 		return -1;
 	row->moved &= row->control;
+	if (get_bool(rd, j, "noisy", 0, &row->noisy) || rounds_from_json(rd, j, row))
+		return -1;
 	legs = json_object_get(j, "legs");
 	if (!legs || !json_is_array(legs) || json_array_size(legs) != c->n_legs)
 		return bad(rd, "legs", "is not an array with one entry per leg");
@@ -459,10 +513,16 @@ static int row_from_json(struct rd *rd, json_t *j, size_t i)
 		snprintf(rd->path + base, sizeof(rd->path) - base, ".legs[%zu]", k);
 		if (!json_is_object(l))
 			return bad(rd, "", "is not an object");
+		row->busy[k] = row->gpu_others[k] = NAN;
 		if (get_num(rd, l, "median", NAN, &row->median[k]) ||
 		    get_count(rd, l, "n", &row->n[k]) ||
-		    get_num(rd, l, "p_vs_b", NAN, &row->p_vs_a[k]))
+		    get_num(rd, l, "p_vs_b", NAN, &row->p_vs_a[k]) ||
+		    (json_object_get(l, "busy") && get_num(rd, l, "busy", NAN, &row->busy[k])) ||
+		    (json_object_get(l, "gpu_others") &&
+		     get_num(rd, l, "gpu_others", NAN, &row->gpu_others[k])))
 			return -1;
+		if (!json_object_get(j, "rounds")) /* else the rounds used say */
+			*(c->legs[k].variant == 'A' ? &row->n_a : &row->n_b) += row->n[k];
 		if (!isnan(row->median[k]) || row->n[k] ||
 		    json_is_true(json_object_get(l, "present"))) {
 			row->m[k] = m;
@@ -517,7 +577,8 @@ static int summary_from_json(struct rd *rd, json_t *j)
 	if (get_num(rd, j, "geomean", NAN, &s->geomean) ||
 	    get_count(rd, j, "n_geomean", &s->n_geomean) ||
 	    get_count(rd, j, "controls", &s->controls) ||
-	    get_count(rd, j, "controls_moved", &s->controls_moved))
+	    get_count(rd, j, "controls_moved", &s->controls_moved) ||
+	    (json_object_get(j, "noisy") && get_count(rd, j, "noisy", &s->noisy)))
 		return -1;
 	*rd->path = '\0';
 	return 0;
@@ -545,6 +606,8 @@ struct comparison *comparison_from_json(json_t *j, const char *what)
 	tool = json_object_get(j, "tool");
 	if (tool && json_is_object(tool))
 		c->owned->tool = json_incref(tool);
+	if (json_object_get(j, "rounds") && get_count(&rd, j, "rounds", &c->n_rounds))
+		goto fail;
 	if (legs_from_json(&rd, json_object_get(j, "legs")) ||
 	    options_from_json(&rd, json_object_get(j, "options")) ||
 	    get_str(&rd, j, "controls_moved", 0, &line) ||

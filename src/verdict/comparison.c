@@ -80,6 +80,11 @@ int comparison_has_loss(const struct comparison *c)
 	return 0;
 }
 
+int comparison_trusted(const struct comparison *c)
+{
+	return !c->summary.controls_moved && !c->summary.noisy && !c->refused;
+}
+
 static char *append(char *s, const char *fmt, const char *a, const char *b)
 {
 	char *t = xasprintf(fmt, s, a, b);
@@ -99,6 +104,29 @@ char *comparison_incomplete_line(const struct comparison *c)
 	}
 	if (s)
 		s[strlen(s) - 1] = '\0';
+	return s;
+}
+
+char *comparison_noise_line(const struct comparison *c)
+{
+	char *s = NULL;
+	size_t shown = 0;
+	for (size_t i = 0; i < c->n_rows; i++) {
+		if (!c->rows[i].noisy)
+			continue;
+		if (!s)
+			s = xstrdup("legs measured under different load - no verdict:");
+		if (shown++ < 3)
+			s = append(s, "%s %s,", c->rows[i].key, "");
+	}
+	if (!s)
+		return NULL;
+	s[strlen(s) - 1] = '\0';
+	if (shown > 3) {
+		char more[48];
+		snprintf(more, sizeof(more), " (and %zu more)", shown - 3);
+		s = append(s, "%s%s%s", more, "");
+	}
 	return s;
 }
 
@@ -123,7 +151,8 @@ char *comparison_summary_line(const struct comparison *c)
 {
 	const struct compare_summary *s = &c->summary;
 	const char *bname = "B";
-	char *line, geo[96];
+	char *line, geo[160], why[160] = "";
+	int trusted = comparison_trusted(c);
 	static const struct {
 		enum verdict v;
 		const char *what;
@@ -138,13 +167,35 @@ char *comparison_summary_line(const struct comparison *c)
 			break;
 		}
 	if (s->n_geomean)
-		snprintf(geo, sizeof(geo), "geomean %.3fx over %zu metrics (>1: %s better)",
-			 s->geomean, s->n_geomean, bname);
+		snprintf(geo, sizeof(geo),
+			 "geomean %.3fx over the %zu %smetric%s with a verdict "
+			 "(>1: %s better)",
+			 s->geomean, s->n_geomean, c->opts.primary ? "primary " : "",
+			 s->n_geomean == 1 ? "" : "s", bname);
 	else
-		snprintf(geo, sizeof(geo), "no geomean (no comparable metric)");
-	line = xasprintf("summary: %zu WIN, %zu LOSS, %zu NOWIN, %zu UNSTABLE; %s",
-			 s->count[VERDICT_WIN], s->count[VERDICT_LOSS], s->count[VERDICT_NOWIN],
-			 s->count[VERDICT_UNSTABLE], geo);
+		snprintf(geo, sizeof(geo), "no geomean (%s)",
+			 !trusted ? "no trusted verdict" : "no metric with a verdict");
+	if (trusted) {
+		line = xasprintf("summary: %zu WIN, %zu LOSS, %zu NOWIN, %zu UNSTABLE; %s",
+				 s->count[VERDICT_WIN], s->count[VERDICT_LOSS],
+				 s->count[VERDICT_NOWIN], s->count[VERDICT_UNSTABLE], geo);
+	} else {
+		/* what makes the verdicts untrustworthy comes first (§5.11) */
+		if (s->controls_moved)
+			snprintf(why, sizeof(why), "%zu control%s moved", s->controls_moved,
+				 s->controls_moved == 1 ? "" : "s");
+		if (s->noisy)
+			snprintf(why + strlen(why), sizeof(why) - strlen(why),
+				 "%s%zu metric%s measured under different load", *why ? "; " : "",
+				 s->noisy, s->noisy == 1 ? "" : "s");
+		if (c->refused)
+			snprintf(why + strlen(why), sizeof(why) - strlen(why), "%sknobs differ",
+				 *why ? "; " : "");
+		line = xasprintf("no trusted verdict (%s): %zu WIN and %zu LOSS not trusted, %zu "
+				 "NOWIN, %zu UNSTABLE; %s",
+				 why, s->count[VERDICT_WIN], s->count[VERDICT_LOSS],
+				 s->count[VERDICT_NOWIN], s->count[VERDICT_UNSTABLE], geo);
+	}
 	for (size_t k = 0; k < ARRAY_SIZE(extra); k++)
 		if (s->count[extra[k].v]) {
 			char n[32];

@@ -16,9 +16,16 @@
 
 #include "results/results.h"
 
-#define COMPARE_MAX_LEGS    16
+#define COMPARE_MAX_LEGS    64
 #define COMPARE_MIN_SAMPLES 6
-#define COMPARE_SCHEMA	    "mempath/compare/1"
+/* Rounds (docs/design.md §5.10): samples a leg of a round needs, and
+ * rounds a verdict needs. */
+#define COMPARE_MIN_ROUND_SAMPLES 3
+#define COMPARE_MIN_ROUNDS	  2
+/* The exit status of compare and ab when no verdict can be trusted:
+ * controls moved, or legs were measured under different load (§2.1). */
+#define COMPARE_EXIT_UNTRUSTED 3
+#define COMPARE_SCHEMA	       "mempath/compare/1"
 
 enum verdict {
 	VERDICT_NOWIN = 0, /* "~" */
@@ -52,6 +59,12 @@ struct compare_opts {
 	int allow_diff;		  /* give verdicts even when other knobs differ */
 	unsigned bootstrap_iters; /* 2000 */
 	uint64_t seed;		  /* bootstrap seed: the same files give the same CI */
+	/* The legs are rounds: each pair of files in order is one round of an
+	 * A and a B leg (also when every leg's ab record names its round). */
+	int rounds;
+	/* Other CPUs by which the load of legs may differ before a metric's
+	 * verdict is withheld (§4.14); 0: NOISE_BUSY_CPUS. */
+	double busy_cpus;
 };
 
 void compare_opts_default(struct compare_opts *o);
@@ -61,6 +74,7 @@ struct compare_leg {
 	const char *file; /* as given (borrowed) */
 	char *name;	  /* label, "stock again" for a repeat; A, B, A', B' without labels */
 	char variant;	  /* 'A' or 'B' */
+	unsigned round;	  /* 1, 2, ... in a comparison of rounds; 0 otherwise */
 };
 
 struct compare_row {
@@ -84,6 +98,13 @@ struct compare_row {
 	double drift;			 /* largest |last/first - 1| within a variant; 0 if none */
 	double p_drift, p_drift_adj;	 /* first vs last leg of a variant; NAN if not tested */
 	double threshold;		 /* practical threshold used */
+	/* Other CPUs busy (other processes plus steal) during the metric's
+	 * samples in each leg, from the noise meter (NAN: not recorded). */
+	double busy[COMPARE_MAX_LEGS];
+	double gpu_others[COMPARE_MAX_LEGS]; /* most other GPU processes; NAN: not read */
+	int noisy;			     /* no verdict: its legs' load differed (§4.14) */
+	size_t rounds, rounds_out;	     /* rounds the verdict rests on, and left out */
+	size_t n_a, n_b;		     /* samples the verdict rests on, per variant */
 	enum verdict verdict;
 	char *reason; /* one line: why VOID, MISSING, UNSTABLE, FEW; or NULL */
 };
@@ -91,8 +112,12 @@ struct compare_row {
 struct compare_summary {
 	size_t count[VERDICT__COUNT]; /* non-control rows per verdict */
 	size_t controls, controls_moved;
-	double geomean;	  /* of B/A median ratios, oriented so > 1 means B is better */
-	size_t n_geomean; /* over the WIN, LOSS, NOWIN, UNSTABLE (and REFUSED) rows */
+	size_t noisy; /* non-control rows whose legs' load differed */
+	/* Of B/A median ratios, oriented so > 1 means B is better, over the
+	 * rows with a verdict (WIN, LOSS, ~), or the primary ones among them
+	 * when there is a --primary; none when no verdict is trusted. */
+	double geomean;
+	size_t n_geomean;
 };
 
 /* What a comparison read back from a file owns (comparison_from_json):
@@ -114,6 +139,7 @@ struct comparison {
 	struct compare_opts opts;
 	struct compare_leg legs[COMPARE_MAX_LEGS];
 	size_t n_legs;
+	size_t n_rounds; /* a comparison of rounds: legs[] in pairs by round */
 	struct compare_row *rows;
 	size_t n_rows, cap_rows;
 	char **knob_diffs; /* "thp_enabled: stock=madvise, patched=always, ..." */
@@ -130,12 +156,20 @@ void comparison_free(struct comparison *c);
 void compare_owned_free(struct compare_owned *o);
 /* Any non-control metric with verdict LOSS (for --fail-on-loss). */
 int comparison_has_loss(const struct comparison *c);
+/* Whether any verdict can be trusted: no control moved and no metric's
+ * legs were measured under different load. */
+int comparison_trusted(const struct comparison *c);
 /* "incomplete runs - verdicts rest on partial results: B (b.json)" or NULL
  * when every leg's run ended; caller frees. */
 char *comparison_incomplete_line(const struct comparison *c);
+/* "legs measured under different load - no verdict: X, Y (and 3 more)" or
+ * NULL when no metric's legs' load differed; caller frees. */
+char *comparison_noise_line(const struct comparison *c);
 /* "controls moved - verdicts untrusted: X (LOSS), Y (VOID)" or NULL; caller frees. */
 char *comparison_controls_line(const struct comparison *c);
-/* "summary: 1 WIN, 0 LOSS, 3 NOWIN, 0 UNSTABLE; geomean 1.31x ..."; caller frees. */
+/* "summary: 1 WIN, 0 LOSS, 3 NOWIN, 0 UNSTABLE; geomean 1.31x ...", or
+ * "no trusted verdict (controls moved): ..." first when none can be
+ * trusted; caller frees. */
 char *comparison_summary_line(const struct comparison *c);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "base/util.h"
 #include "verdict/join.h"
+#include "verdict/rounds.h"
 
 /* ---- patterns ---- */
 
@@ -416,7 +417,7 @@ int compare_join(struct comparison *c, const struct run *const *runs, const char
 		 size_t n)
 {
 	int repeated = 0;
-	if (setup_legs(c, runs, files, n) != 0)
+	if (setup_legs(c, runs, files, n) != 0 || rounds_setup(c) != 0)
 		return -1;
 	check_knobs(c);
 	probe_notes(c);

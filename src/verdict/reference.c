@@ -47,6 +47,11 @@ char *ref_dir(const char *dir)
 			if (is_dir(cand))
 				return cand;
 			free(cand);
+			/* PREFIX/bin/mempath -> PREFIX/share/mempath/data (make install) */
+			cand = xasprintf("%s/../share/mempath/data", exe);
+			if (is_dir(cand))
+				return cand;
+			free(cand);
 		}
 	}
 	return xstrdup(MEMPATH_DATA);

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "base/proc.h"
+#include "base/reaper.h"
 #include "base/util.h"
 
 /* Keeps the last WORKLOAD_ERR_TAIL bytes seen. */
@@ -149,6 +150,7 @@ int workload_exec(char *const *argv, double timeout_s, int echo, const char *cgr
 	r->majflt = p.ru.ru_majflt;
 	proc_free(&p);
 	free(procs);
+	r->left = reaper_end_left(r->left_names, sizeof(r->left_names));
 	return 0;
 }
 

@@ -40,13 +40,16 @@ struct workload_run {
 	size_t out_len;
 	int out_truncated;
 	char *err_tail; /* last WORKLOAD_ERR_TAIL bytes of stderr */
+	size_t left;	/* processes it left running, stopped after it (reaper.h) */
+	char left_names[128];
 };
 
 /* Runs argv (execvp) once. timeout_s <= 0: none. echo: copy its stdout and
  * stderr to our stderr as they come. cgroup: the cgroup the command is
  * started in (it joins before exec), or NULL. smp: sampled while it runs,
- * or NULL. Returns 0 whatever the command did, -1 when it could not be
- * started (error printed). */
+ * or NULL. Then stops what it left running (after reaper_adopt(): r->left).
+ * Returns 0 whatever the command did, -1 when it could not be started
+ * (error printed). */
 int workload_exec(char *const *argv, double timeout_s, int echo, const char *cgroup,
 		  struct sampler *smp, struct workload_run *r);
 void workload_run_free(struct workload_run *r);

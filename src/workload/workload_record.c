@@ -194,6 +194,10 @@ void workload_record_iter(struct probe_result *p, const struct workload_iter *it
 		json_object_set_new(o, "stderr_tail", json_string(r->err_tail));
 	if (r->out_truncated)
 		json_object_set_new(o, "stdout_truncated", json_true());
+	if (r->left) /* only when it happened, so older files read the same */
+		json_object_set_new(o, "left_running",
+				    json_pack("{s:I, s:s}", "processes", (json_int_t)r->left,
+					      "names", r->left_names));
 	free(st);
 	if (!r->started) {
 		json_array_append_new(iters, o);

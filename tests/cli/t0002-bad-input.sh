@@ -4,6 +4,8 @@ expect_fail 2 "$MEMPATH" probe no.such.probe
 expect_fail 2 "$MEMPATH" probe cpu.first_touch size=12X
 grep -q "size" err.txt || fail "bad size message should name the option"
 expect_fail 2 "$MEMPATH" probe cpu.first_touch size=
+expect_fail 2 "$MEMPATH" run --only ""
+expect_fail 2 "$MEMPATH" run --only ,
 expect_fail 2 "$MEMPATH" probe cpu.first_touch pages=huge
 expect_fail 2 "$MEMPATH" probe cpu.first_touch nosuchopt=1
 expect_fail 2 "$MEMPATH" probe cpu.first_touch --reps 0

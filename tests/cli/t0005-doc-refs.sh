@@ -17,7 +17,7 @@ for f in $(git ls-files src tests tools docs README.md Makefile | grep -v '^docs
 	done
 done
 [ $n -ge 20 ] || fail "only $n citations found: the check is not looking"
-if git grep -n -I -e 'DESIGN §' -e 'DESIGN [0-9]' -e '[Ss]eed 00[0-9]' -e 'shared/seeds' -- src tests tools docs README.md Makefile ':!docs/results' ':!tests/cli/t0005-doc-refs.sh' >refs.txt; then
-	fail "references outside the repository: $(head -5 refs.txt)"
+if git grep -n -I -e 'DESIGN §' -e 'DESIGN [0-9]' -e '[Ss]eed 00[0-9]' -e 'shared/seeds' -- src tests tools docs README.md Makefile ':!docs/results' ':!tests/cli/t0005-doc-refs.sh' >"$OLDPWD/refs.txt"; then
+	fail "references outside the repository: $(head -5 "$OLDPWD/refs.txt")"
 fi
 exit 0

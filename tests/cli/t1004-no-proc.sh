@@ -5,9 +5,13 @@
 [ "$(id -u)" = 0 ] || skip "needs root for a mount namespace"
 command -v unshare >/dev/null || skip "no unshare"
 unshare -m sh -c 'mount -t tmpfs none /proc' 2>/dev/null || skip "cannot mount over /proc here"
-# LeakSanitizer reads /proc at exit: under ASan its leak check is off here.
-ASAN_OPTIONS=${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0 \
-	unshare -m sh -c "mount -t tmpfs none /proc && exec '$MEMPATH' probe cpu.first_touch size=16M \
+# LeakSanitizer reads /proc at exit, and ASan reads its options from
+# /proc/self/environ: under ASan the empty /proc holds only that file (a
+# directory, not the kernel's per-process link), turning the leak check off.
+hide='mount -t tmpfs none /proc'
+[ -z "${MEMPATH_SANITIZED:-}" ] ||
+	hide="$hide && mkdir /proc/self && printf 'ASAN_OPTIONS=detect_leaks=0:handle_segv=0\\0' >/proc/self/environ"
+unshare -m sh -c "$hide && exec '$MEMPATH' probe cpu.first_touch size=16M \
 	pages=thp touch=write --reps 2 --warmups 0 -o p.json" >p.txt 2>p.err ||
 	fail "probe exited $?: $(cat p.err)"
 grep -q '"thp_backed": "unknown: /proc/self/smaps not readable"' p.json ||

@@ -23,10 +23,17 @@ row "touch_rate pages=4k" drift.txt | grep -q 'UNSTABLE: stock again vs stock -1
 	fail "drift not UNSTABLE: $(cat drift.txt)"
 
 "$MEMPATH" compare "$d/cmp-aa-1.json" "$d/cmp-control-b.json" "$d/cmp-aa-3.json" --control "$ctl" >ctl.txt
+rc=$?
 head -1 ctl.txt | grep -q '^controls moved - verdicts untrusted: cpu.first_touch touch_rate pages=thp,touch=write (LOSS)' ||
 	fail "moved control not on the first line: $(head -1 ctl.txt)"
-"$MEMPATH" compare "$d/cmp-aa-1.json" "$d/cmp-control-b.json" "$d/cmp-aa-3.json" --control "$ctl" --fail-on-loss >/dev/null ||
-	fail "a control's LOSS failed --fail-on-loss"
+# a moved control: no verdict is trusted, the summary says so first, exit 3
+[ $rc -eq 3 ] || fail "a moved control exited $rc, not 3 (no trusted verdict)"
+tail -1 ctl.txt | grep -q '^no trusted verdict (2 controls moved): 1 WIN and 0 LOSS not trusted, .*; no geomean' ||
+	fail "summary of a moved control: $(tail -1 ctl.txt)"
+# and a control's LOSS is no LOSS for --fail-on-loss: still 3, not 1
+"$MEMPATH" compare "$d/cmp-aa-1.json" "$d/cmp-control-b.json" "$d/cmp-aa-3.json" --control "$ctl" --fail-on-loss >/dev/null
+rc=$?
+[ $rc -eq 3 ] || fail "a control's LOSS with --fail-on-loss exited $rc, not 3"
 expect_fail 1 "$MEMPATH" compare "$d/cmp-effect-b.json" "$d/cmp-aa-1.json" --fail-on-loss
 grep -q 'touch_rate pages=4k.* LOSS$' out.txt || fail "reversed effect not a LOSS: $(cat out.txt)"
 

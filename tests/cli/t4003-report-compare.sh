@@ -10,9 +10,11 @@ for legs in "$d/cmp-aa-1.json $d/cmp-effect-b.json $d/cmp-aa-3.json" \
 	"$d/cmp-aa-1.json $d/cmp-knob-b.json $d/cmp-aa-3.json"; do
 	# shellcheck disable=SC2086 # the legs are three words
 	set -- $legs --control 'cpu.first_touch,pages=thp'
-	"$MEMPATH" compare "$@" --format json -o c.json || fail "compare json failed: $*"
+	# 3: no trusted verdict (the control is void in the second set, knobs
+	# differ in the third); the file is written all the same
+	"$MEMPATH" compare "$@" --format json -o c.json || [ $? -eq 3 ] || fail "compare json failed: $*"
 	for f in md term; do
-		"$MEMPATH" compare "$@" --format $f >want.$f || fail "compare $f failed"
+		"$MEMPATH" compare "$@" --format $f >want.$f || [ $? -eq 3 ] || fail "compare $f failed"
 		"$MEMPATH" report c.json --format $f >got.$f || fail "report $f failed: $(cat got.$f)"
 		cmp -s want.$f got.$f || fail "report $f differs from compare $f: $(diff want.$f got.$f)"
 	done

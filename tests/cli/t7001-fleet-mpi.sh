@@ -23,7 +23,7 @@ grep -q 'mempath fleet: 3 nodes in 1 group, 0 flagged' out.txt || fail "summary:
 "$MEMPATH" report fleet.json --format csv >fleet.csv || fail "report of the fleet file failed"
 host=$(hostname)
 for r in 0 1 2; do
-	grep -q "^$host:$r,1,metric,cpu.latency,load_latency,\"size=16K,pages=4k,order=random\",ns,[0-9]" \
+	grep -q "^$host:$r,1,metric,cpu.latency,load_latency,\"size=16K,pages=4k,order=random,stride_bytes=64\",ns,[0-9]" \
 		fleet.csv || fail "node $host:$r has no latency: $(cat fleet.csv)"
 done
 [ "$(grep -c '"schema": "mempath/run/1"' fleet.json)" -eq 3 ] || fail "not three runs in the file"

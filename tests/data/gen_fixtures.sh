@@ -16,24 +16,44 @@
 #   cmp-void-a2     thp_backed 0 MiB instead of 16 in the repeated baseline
 #   cmp-missing-b   random_after pages=4k absent, cpu.stream failed
 #   cmp-few-b       5 samples per metric (too few for a verdict)
+#   cmp-busy-{a1,b,a2}  A/A/A, the B leg measured while 1.8 other CPUs were
+#                   busy (the noise meter's "busy"), the A legs at 0.1
+#   cmp-r{1..4}-{a,b}  four rounds of an ab --rounds (leg records name the
+#                   round and variant, order ABBA...): touch_rate pages=4k
+#                   +20% in every B leg, every metric 30% higher in both legs
+#                   of round 2 (a load between rounds), and round 3's B leg
+#                   measured with 1.8 other CPUs busy (left out)
 # plus corrupt (not JSON), truncated, and a wrong type.
 set -eu
 cd "$(dirname "$0")"
 
 gen() { # file label seed effect4k thp_scale thp_backed_mib knob_thp swap_end drop stream n
+	# [busy round variant level]: busy per sample ("-": none recorded), the
+	# round of a leg record (0: none) and its variant, every mean scaled
 	awk -v label="$2" -v seed="$3" -v eff="$4" -v thps="$5" -v thpb="$6" \
-		-v knob="$7" -v swap_end="$8" -v drop="$9" -v stream="${10}" -v n="${11}" '
+		-v knob="$7" -v swap_end="$8" -v drop="$9" -v stream="${10}" -v n="${11}" \
+		-v busy="${12:--}" -v round="${13:-0}" -v variant="${14:-A}" -v level="${15:-1}" '
 	function u() { s = (s * 16807) % 2147483647; return s / 2147483647 }
 	function noisy(mu) { return mu * (1 + 0.01 * (u() + u() + u() + u() - 2) * 1.7) }
 	function samples(mu, exact,   i, out) {
 		out = ""
+		if (!exact)
+			mu *= level
 		for (i = 0; i < n; i++)
 			out = out (i ? ", " : "") (exact ? mu : sprintf("%.4f", noisy(mu)))
+		return "[" out "]"
+	}
+	function busies(   i, out) {
+		out = ""
+		for (i = 0; i < n; i++)
+			out = out (i ? ", " : "") busy
 		return "[" out "]"
 	}
 	function metric(name, unit, better, labels, mu, exact, last) {
 		printf "    {\"name\": \"%s\", \"unit\": \"%s\", \"better\": \"%s\",\n", name, unit, better
 		printf "     \"labels\": {%s},\n", labels
+		if (busy != "-")
+			printf "     \"busy\": %s,\n", busies()
 		printf "     \"samples\": %s}%s\n", samples(mu, exact), last ? "" : ","
 	}
 	BEGIN {
@@ -47,6 +67,8 @@ gen() { # file label seed effect4k thp_scale thp_backed_mib knob_thp swap_end dr
 		printf " \"host\": {\"hostname\": \"fixture\", \"kernel\": \"6.1.0-test\", \"cpu\": {\"model\": \"Fixture CPU\"}},\n"
 		printf " \"knobs\": {\"start\": {\"thp_enabled\": \"%s\", \"swappiness\": 60},\n", knob
 		printf "           \"end\": {\"thp_enabled\": \"%s\", \"swappiness\": %d}},\n", knob, swap_end
+		if (round)
+			printf " \"leg\": {\"variant\": \"%s\", \"label\": \"%s\", \"setup\": null, \"env\": {}, \"round\": %d, \"order\": \"abba\"},\n", variant, label, round
 		printf " \"probes\": [\n  {\"name\": \"cpu.first_touch\", \"status\": \"ok\", \"reason\": null,\n"
 		printf "   \"params\": {\"size\": \"16M\", \"pages\": \"4k,thp\", \"touch\": \"write\", \"streams\": \"8\", \"size_used\": \"16M\"},\n"
 		printf "   \"metrics\": [\n"
@@ -82,6 +104,19 @@ gen cmp-knob-b.json     patched  77     1.2  1.0  16     always   10   0    ok  
 gen cmp-void-a2.json    stock    88     1.0  1.0  0      madvise  60   0    ok     10
 gen cmp-missing-b.json  patched  99     1.0  1.0  16     madvise  60   1    fail   10
 gen cmp-few-b.json      patched  111    1.2  1.0  16     madvise  60   0    ok     5
+
+#   file                label    seed   eff  thp  thpMiB knob     swap drop stream n  busy round variant level
+gen cmp-busy-a1.json    stock    121    1.0  1.0  16     madvise  60   0    ok     10 0.1
+gen cmp-busy-b.json     stock    122    1.0  1.0  16     madvise  60   0    ok     10 1.8
+gen cmp-busy-a2.json    stock    123    1.0  1.0  16     madvise  60   0    ok     10 0.1
+gen cmp-r1-a.json       stock    131    1.0  1.0  16     madvise  60   0    ok     6  0.1 1 A 1.0
+gen cmp-r1-b.json       patched  132    1.2  1.0  16     madvise  60   0    ok     6  0.1 1 B 1.0
+gen cmp-r2-b.json       patched  133    1.2  1.0  16     madvise  60   0    ok     6  0.2 2 B 1.3
+gen cmp-r2-a.json       stock    134    1.0  1.0  16     madvise  60   0    ok     6  0.2 2 A 1.3
+gen cmp-r3-a.json       stock    135    1.0  1.0  16     madvise  60   0    ok     6  0.1 3 A 1.0
+gen cmp-r3-b.json       patched  136    1.2  1.0  16     madvise  60   0    ok     6  1.8 3 B 1.0
+gen cmp-r4-b.json       patched  137    1.2  1.0  16     madvise  60   0    ok     6  0.1 4 B 1.0
+gen cmp-r4-a.json       stock    138    1.0  1.0  16     madvise  60   0    ok     6  0.1 4 A 1.0
 
 printf '{"schema": "mempath/run/1", "probes": [ {"name": "cpu.first_touch", oops\n' >cmp-corrupt.json
 head -c 700 cmp-aa-1.json >cmp-truncated.json

@@ -87,6 +87,8 @@ static void test_traps_fixture_fires(void **state)
 		{"numa_balancing", DOCTOR_INFO, NULL},
 		{"pcp_free", DOCTOR_INFO, "6.00 GiB"},
 		{"gpu_system_memory", DOCTOR_INFO, "uvm_disable_hmm=N"},
+		{"busy", DOCTOR_WARN,
+		 "1.9 other CPUs busy (cc1plus 1.2, make 0.4) over 0.25 s, of 2"},
 	};
 	json_t *h = load("tests/data/doctor-traps.json");
 

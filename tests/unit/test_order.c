@@ -72,6 +72,52 @@ static void test_order_edge_sizes(void **state)
 	assert_permutation(seq, 2);
 }
 
+static void test_chase_orders(void **state)
+{
+	size_t n = 5000;
+	uint64_t *seq = malloc(n * sizeof(*seq));
+	(void)state;
+	/* stride: node i then i + 1, the fixed-stride chain */
+	mem_chase_order(seq, n, MEM_ORDER_STRIDE, 0, 1);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(seq[i], i);
+	/* random and local are mem_visit_order's, group read by local only */
+	mem_chase_order(seq, n, MEM_ORDER_RANDOM, 100, 3);
+	assert_permutation(seq, n);
+	mem_chase_order(seq, n, MEM_ORDER_LOCAL, 100, 3);
+	assert_permutation(seq, n);
+	for (size_t i = 0; i < n; i += 100)
+		for (size_t k = 1; k < 100; k++)
+			assert_int_equal(seq[i + k] / 100, seq[i] / 100);
+	free(seq);
+}
+
+static void test_node_offsets(void **state)
+{
+	unsigned used[64] = {0};
+	(void)state;
+	/* one line per 64 B: the line itself */
+	for (uint64_t k = 0; k < 1000; k++)
+		assert_int_equal(mem_node_offset(k, 64, 9), k * 64);
+	for (uint64_t stride = 128; stride <= 4096; stride *= 2) {
+		uint64_t lines = stride / 64;
+		memset(used, 0, sizeof(used));
+		for (uint64_t k = 0; k < 4096; k++) {
+			uint64_t off = mem_node_offset(k, stride, 9);
+			/* a whole line inside node k's own stride, the same every call */
+			assert_int_equal(off % 64, 0);
+			assert_true(off >= k * stride && off < (k + 1) * stride);
+			assert_int_equal(off, mem_node_offset(k, stride, 9));
+			used[(off - k * stride) / 64]++;
+		}
+		/* every line position in use (every cache set), none dominant */
+		for (uint64_t l = 0; l < lines; l++) {
+			assert_true(used[l] > 0);
+			assert_true(used[l] < 3 * 4096 / lines);
+		}
+	}
+}
+
 static void test_pattern_words(void **state)
 {
 	(void)state;
@@ -102,6 +148,8 @@ int main(void)
 		cmocka_unit_test(test_random_order_is_permutation),
 		cmocka_unit_test(test_local_order_stays_in_groups),
 		cmocka_unit_test(test_order_edge_sizes),
+		cmocka_unit_test(test_chase_orders),
+		cmocka_unit_test(test_node_offsets),
 		cmocka_unit_test(test_pattern_words),
 		cmocka_unit_test(test_addressing_mode),
 	};

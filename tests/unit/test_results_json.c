@@ -8,6 +8,7 @@
 
 #include <cmocka.h>
 #include <glob.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -260,6 +261,63 @@ static void test_probe_from_json_bad(void **state)
 	assert_null(run_from_json(NULL, "null"));
 }
 
+/* The samples' windows and load (docs/design.md §4.14): a probe measured in
+ * a child keeps each sample's window, and its load, through the file; the
+ * busy mean skips the unknown; a file whose arrays do not follow the
+ * samples is refused. */
+static void test_windows(void **state)
+{
+	struct probe_result p, q;
+	struct metric *m;
+	json_t *j;
+	double top;
+	const char *bad[] = {
+		"{\"name\": \"x\", \"status\": \"ok\", \"metrics\": [{\"name\": \"m\", \"unit\": "
+		"\"ns\", \"samples\": [1, 2], \"busy\": [0.5]}]}",
+		"{\"name\": \"x\", \"status\": \"ok\", \"metrics\": [{\"name\": \"m\", \"unit\": "
+		"\"ns\", \"samples\": [1, 2], \"t\": [[0, 1], [1]]}]}",
+		"{\"name\": \"x\", \"status\": \"ok\", \"metrics\": [{\"name\": \"m\", \"unit\": "
+		"\"ns\", \"samples\": [1, 2], \"wait\": [0.1, \"x\"]}]}",
+	};
+	probe_result_init(&p, "cpu.first_touch");
+	p.timed = 1;
+	m = probe_add_metric(&p, "touch_rate", UNIT_GIB_S, BETTER_HIGHER, "d", NULL);
+	metric_add_sample(m, 1.0); /* no warm-up before it: its window has no start */
+	metric_add_warmup(m, 9.0);
+	metric_add_sample(m, 2.0);
+	metric_add_sample(m, 3.0);
+	assert_non_null(m->t1);
+	assert_true(isnan(m->t0[0]));
+	assert_true(m->t0[1] <= m->t1[1] && m->t0[2] == m->t1[1]);
+	m->busy = calloc(m->cap_samples, sizeof(double));
+	m->busy[0] = 1.5;
+	m->busy[1] = NAN;
+	m->busy[2] = 0.5;
+	assert_float_equal(metric_busy_mean(m, &top), 1.0, 1e-12);
+	assert_float_equal(top, 1.5, 0);
+	j = probe_result_to_json(&p);
+	assert_int_equal(probe_result_from_json(j, &q, "windows"), 0);
+	assert_int_equal(q.n_metrics, 1);
+	assert_true(q.timed);
+	assert_true(isnan(q.metrics[0].t0[0]));
+	assert_float_equal(q.metrics[0].t1[2], m->t1[2], 1e-9);
+	assert_true(isnan(q.metrics[0].busy[1]));
+	assert_float_equal(q.metrics[0].busy[2], 0.5, 0);
+	/* a sample added after reading keeps the arrays in step */
+	metric_add_sample(&q.metrics[0], 4.0);
+	assert_true(isnan(q.metrics[0].busy[3]));
+	assert_int_equal(q.metrics[0].n_samples, 4);
+	probe_result_clear(&q);
+	json_decref(j);
+	probe_result_clear(&p);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		j = json_loads(bad[i], 0, NULL);
+		assert_non_null(j);
+		assert_int_equal(probe_result_from_json(j, &q, "bad windows"), -1);
+		json_decref(j);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -268,6 +326,7 @@ int main(void)
 		cmocka_unit_test(test_corrupt_files),
 		cmocka_unit_test(test_summary_recomputed),
 		cmocka_unit_test(test_probe_from_json_bad),
+		cmocka_unit_test(test_windows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -90,6 +90,37 @@ int gpu_launch_chain_build(uint64_t *buf, const uint32_t *seq, uint64_t n, uint6
  * *pos, and stores where it ended in *pos. */
 int gpu_launch_chase(const uint64_t *buf, uint64_t steps, uint64_t *pos, struct CUstream_st *s);
 
+/* --- load.cu: a chase under load (gpu.loaded) --- */
+
+/* Device words shared by a load kernel and the chase it loads, zeroed by
+ * the caller before each pair of launches. Times are %globaltimer ns. */
+struct gpu_load_ctl {
+	unsigned long long stop;	       /* set by the chase when its loads are done */
+	unsigned long long running;	       /* load blocks that have started */
+	unsigned long long bytes;	       /* bytes the load blocks read */
+	unsigned long long t_start, t_end;     /* first load block's start, last one's end */
+	unsigned long long chase_t0, chase_t1; /* around the chase's dependent loads */
+	unsigned long long chase_gave_up;      /* 1: the chase stopped waiting for the load */
+	unsigned long long sink;	       /* XOR of what the load read */
+};
+
+/* `blocks` blocks of 512 threads read [p, p + bytes) over and over with 16 B
+ * streaming loads (ld.global.cs, 8 in flight per thread) until ctl->stop is
+ * set or max_ns passed since each block began; each block counts itself in
+ * ctl->running when it starts and adds its bytes at the end. smem_bytes of
+ * dynamic shared memory per block (0: none): more than half an SM's keeps
+ * one block per SM. bytes >= blocks * 512 * 128. */
+int gpu_launch_load_read(const void *p, size_t bytes, unsigned blocks, size_t smem_bytes,
+			 struct gpu_load_ctl *ctl, uint64_t max_ns, struct CUstream_st *s);
+/* One thread (one warp) waits until ctl->running >= wait_blocks (or wait_ns,
+ * then sets ctl->chase_gave_up), follows the chain from word *pos for steps
+ * dependent loads with %globaltimer before and after (ctl->chase_t0/t1),
+ * stores where it ended in *pos, then sets ctl->stop. smem_bytes as above,
+ * so no load block shares its SM. */
+int gpu_launch_chase_loaded(const uint64_t *buf, uint64_t steps, uint64_t *pos,
+			    struct gpu_load_ctl *ctl, unsigned wait_blocks, uint64_t wait_ns,
+			    size_t smem_bytes, struct CUstream_st *s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,7 +1,8 @@
 # Where a results file goes: a device or a pipe is written through (a rename
 # over /dev/null once left a regular file there, and every later reader of
 # /dev/null read mempath's results), a symlink to a file keeps the link and
-# replaces the file, a directory is refused before any work.
+# replaces the file, a directory is refused before any work; a file over
+# ulimit -f is an error, a device is no input.
 . "$top/tests/cli/lib.sh"
 "$MEMPATH" wrap -n 2 -o w.json -- true >/dev/null 2>&1 || fail "wrap"
 # a pipe (a FIFO of our own, never /dev/stdout: a broken build would put a
@@ -34,5 +35,14 @@ if mknod nul c 1 3 2>/dev/null; then
 else
 	echo "no mknod here (not root): the device case was not tried"
 fi
+# a file over `ulimit -f`: an error line and exit 1, not death by SIGXFSZ
+(ulimit -f 1 && exec "$MEMPATH" wrap -n 2 -o big.json -- true) >out.txt 2>err.txt
+rc=$?
+[ $rc -eq 1 ] || fail "ulimit -f: exit $rc, expected 1: $(cat err.txt)"
+grep -q "^mempath: error: cannot write .*File too large" err.txt || fail "ulimit -f message: $(cat err.txt)"
+# a device as an input: refused at once (/dev/zero used to be read for 20 s
+# up to the size limit)
+expect_fail 2 "$MEMPATH" report /dev/zero
+grep -q "'/dev/zero' is a device, not a results file" err.txt || fail "device input: $(cat err.txt)"
 [ -c /dev/null ] || fail "/dev/null is not a device any more: $(ls -l /dev/null)"
 exit 0

@@ -12,7 +12,7 @@ for fmt in md csv json jsonl sql default; do
 		fail "$fmt: wrap exited $?: $(cat $fmt.err)"
 	grep -q "4 tests (llama-bench -o $([ $fmt = default ] && echo md || echo $fmt))" $fmt.err ||
 		fail "$fmt: progress: $(cat $fmt.err)"
-	grep -q 'warning' $fmt.err && fail "$fmt: warned: $(cat $fmt.err)"
+	grep 'warning' $fmt.err | grep -qv 'the machine is busy' && fail "$fmt: warned: $(cat $fmt.err)"
 	grep -q '^tokens_per_s test=pp16,mmap=0 ' $fmt.txt || fail "$fmt: no pp16 mmap=0 row: $(cat $fmt.txt)"
 	grep -q '^tokens_per_s test=tg4,mmap=1 ' $fmt.txt || fail "$fmt: no tg4 mmap=1 row"
 	grep -q 'config=' $fmt.txt && fail "$fmt: configurations numbered, not named"

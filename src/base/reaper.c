@@ -1,0 +1,80 @@
+/* reaper.c - finding and stopping what a command left running (reaper.h). */
+#include "base/reaper.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+void reaper_adopt(void)
+{
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+}
+
+/* The parent and name of pid from /proc/pid/stat; 0, or -1 when gone. */
+static int stat_of(pid_t pid, pid_t *ppid, char *name, size_t len)
+{
+	char path[64], buf[512], *open, *close;
+	FILE *f;
+	size_t n;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (!(f = fopen(path, "r")))
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* "pid (comm) state ppid ...": comm may hold spaces and ')' */
+	open = strchr(buf, '(');
+	close = strrchr(buf, ')');
+	if (!open || !close || close < open || sscanf(close + 1, " %*c %d", ppid) != 1)
+		return -1;
+	snprintf(name, len, "%.*s", (int)(close - open - 1), open + 1);
+	return 0;
+}
+
+/* One pass: SIGKILL to every child of ours; how many. */
+static size_t kill_children(char *names, size_t len)
+{
+	pid_t self = getpid(), ppid;
+	char name[64];
+	size_t n = 0;
+	struct dirent *e;
+	DIR *d = opendir("/proc");
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		pid_t pid = (pid_t)atoi(e->d_name);
+		if (pid <= 0 || stat_of(pid, &ppid, name, sizeof(name)) != 0 || ppid != self)
+			continue;
+		kill(pid, SIGKILL);
+		if (strlen(names) + strlen(name) + 3 < len)
+			snprintf(names + strlen(names), len - strlen(names), "%s%s",
+				 *names ? ", " : "", name);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+size_t reaper_end_left(char *names, size_t len)
+{
+	size_t total = 0, n;
+	if (len)
+		*names = '\0';
+	/* Killing a daemon orphans its own children, which come to us in
+	 * turn: a few passes until none is left. */
+	for (int pass = 0; pass < 8 && (n = kill_children(names, len)) > 0; pass++) {
+		total += n;
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		usleep(10000);
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+	}
+	return total;
+}

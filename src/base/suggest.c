@@ -1,0 +1,95 @@
+/* suggest.c - the nearest known name to a mistyped one.
+ *
+ * Why a bound on the distance: a suggestion far from what was typed is a
+ * guess, and a wrong guess costs more than none. Ties give none for the same
+ * reason. */
+#include "base/suggest.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+#define SUGGEST_MAX_LEN 64 /* longer words are not typos of a name */
+
+size_t suggest_distance(const char *a, const char *b)
+{
+	size_t n = strlen(a), m = strlen(b), d[SUGGEST_MAX_LEN + 1][SUGGEST_MAX_LEN + 1];
+
+	if (n > SUGGEST_MAX_LEN || m > SUGGEST_MAX_LEN)
+		return (size_t)-1;
+	for (size_t i = 0; i <= n; i++)
+		d[i][0] = i;
+	for (size_t j = 0; j <= m; j++)
+		d[0][j] = j;
+	for (size_t i = 1; i <= n; i++)
+		for (size_t j = 1; j <= m; j++) {
+			size_t cost = a[i - 1] != b[j - 1], v = d[i - 1][j - 1] + cost;
+
+			if (d[i - 1][j] + 1 < v)
+				v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	return d[n][m];
+}
+
+const char *suggest(const char *typed, const char *const *cands, size_t n)
+{
+	size_t len = strlen(typed), limit = len <= 4 ? 1 : len <= 8 ? 2 : 3;
+	size_t best = (size_t)-1, n_best = 0, n_prefix = 0;
+	const char *pick = NULL, *prefix = NULL;
+
+	if (len == 0)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		size_t d = suggest_distance(typed, cands[i]);
+
+		if (strncmp(cands[i], typed, len) == 0) {
+			n_prefix++;
+			prefix = cands[i];
+		}
+		if (d < best) {
+			best = d;
+			pick = cands[i];
+			n_best = 1;
+		} else if (d == best && strcmp(cands[i], pick) != 0) {
+			n_best++;
+		}
+	}
+	if (best <= limit && best < len && n_best == 1)
+		return pick;
+	return n_prefix == 1 ? prefix : NULL;
+}
+
+const char *suggest_choice(const char *typed, const char *choices, char *buf, size_t len)
+{
+	const char **v = NULL;
+	char *dup = xstrdup(choices), *save = NULL;
+	const char *s;
+	size_t n = 0;
+
+	for (char *t = strtok_r(dup, "|", &save); t; t = strtok_r(NULL, "|", &save)) {
+		v = xrealloc(v, (n + 1) * sizeof(*v));
+		v[n++] = t;
+	}
+	s = suggest(typed, v, n);
+	if (s)
+		snprintf(buf, len, "%s", s);
+	free(v);
+	free(dup);
+	return s ? buf : NULL;
+}
+
+const char *suggest_phrase(const char *s, char *buf, size_t len)
+{
+	if (!s)
+		return "";
+	snprintf(buf, len, "; did you mean '%s'?", s);
+	return buf;
+}

@@ -1,0 +1,553 @@
+/* history.c - `mempath history SUB ...`: results files kept in one SQLite
+ * database (store/history.h), listed, shown, followed per metric, and
+ * checked against the blessed baseline of their machine kind with the
+ * verdict engine (verdict/compare.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/suggest.h"
+#include "base/util.h"
+#include "cmd/args.h"
+#include "report/format.h"
+#include "report/report.h"
+#include "results/results_json.h"
+#include "store/history.h"
+#include "verdict/compare.h"
+#include "verdict/join.h"
+
+struct history_opts {
+	const char *db, *format, *kind, *host;
+	unsigned limit;
+	double wait_s, threshold;
+	struct arg_strs controls, expect;
+	int allow_diff, limit_given;
+};
+
+static void history_init(void *p)
+{
+	struct history_opts *o = p;
+
+	o->format = "term";
+	o->wait_s = 5;
+}
+
+static const struct arg history_args[] = {
+	ARG_STR("db", 0, struct history_opts, db, "PATH",
+		"the database (default: $MEMPATH_HISTORY, else\n"
+		"$XDG_DATA_HOME/mempath/history.db, ~/.local/share when unset)"),
+	ARG_NUM("wait", 0, struct history_opts, wait_s, "S", 0, 3600,
+		"seconds to wait for a database another process holds (default 5)"),
+	ARG_CHOICE("format", 'f', struct history_opts, format, "F",
+		   "term|md|json|csv|html|openmetrics",
+		   "list, trend: term (default) or csv; show, check: as 'report'"),
+	ARG_COUNT("limit", 'n', struct history_opts, limit, "N", 1, 1000000,
+		  "list: the newest N runs (default 50); trend: N points a series"),
+	ARG_STR("kind", 0, struct history_opts, kind, "K",
+		"list, trend: runs of this machine kind only; bless, check: this kind\n"
+		"instead of the file's own"),
+	ARG_STR("host", 0, struct history_opts, host, "H", "list, trend: runs of this host only"),
+	ARG_PCT("threshold", 0, struct history_opts, threshold, "PCT",
+		"check: smallest change that matters, as in 'compare'"),
+	ARG_STRS("control", 0, struct history_opts, controls, "PAT",
+		 "check: a metric that must not move, as in 'compare'"),
+	ARG_ITEMS("expect-diff", 0, struct history_opts, expect, "K",
+		  "check: knob K may differ from the baseline's"),
+	ARG_FLAG("allow-diff", 0, struct history_opts, allow_diff,
+		 "check: give verdicts even when other knobs differ"),
+	ARG_END};
+
+static const struct subcommand history_subs[] = {
+	{"add", "FILE...", "keep results files in the history", POS_FILES},
+	{"list", NULL, "the runs kept, oldest first (* the baseline of its kind)", POS_NONE},
+	{"show", "RUN", "a kept run's tables, as 'report' prints a file", POS_NONE},
+	{"trend", "PROBE:METRIC[,LABEL=GLOB...]", "one metric's medians over the runs", POS_NONE},
+	{"bless", "FILE|RUN", "make a run the baseline of its machine kind", POS_FILES},
+	{"check", "FILE", "verdicts of FILE against its kind's baseline; exit 1 on a LOSS",
+	 POS_FILES},
+	{NULL, NULL, NULL, POS_NONE}};
+
+static struct history *open_db(const struct history_opts *o, int *rc)
+{
+	char *path = history_path(o->db);
+	enum history_err err = HISTORY_BAD_FILE;
+	struct history *h = path ? history_open(path, o->wait_s, &err) : NULL;
+
+	free(path);
+	*rc = err == HISTORY_BUSY || err == HISTORY_IO ? 1 : 2;
+	return h;
+}
+
+/* A results file (a comparison is no run): NULL after an error line. With
+ * text, the file's bytes too, kept as they are (writing the run out again
+ * would print every sample: most of the time of an add). */
+static struct run *read_run(const char *path, char **text)
+{
+	json_t *j = results_load_file_text(path, text, NULL);
+	const char *schema = json_string_value(json_object_get(j, "schema"));
+	struct run *r = NULL;
+
+	if (j && schema && strcmp(schema, COMPARE_SCHEMA) == 0)
+		error("'%s' is a comparison; the history keeps results files (mempath/run/1)",
+		      path);
+	else if (j)
+		r = run_from_json(j, path);
+	json_decref(j);
+	if (text && !r) {
+		free(*text);
+		*text = NULL;
+	}
+	return r;
+}
+
+/* The lines of the runs added since the last commit, printed once it
+ * holds: "added" is never said of a run a failed commit lost. */
+struct said {
+	char *text;
+	size_t len;
+	FILE *f;
+};
+
+static int commit_and_say(struct history *h, struct said *s)
+{
+	int rc = history_commit(h);
+
+	fclose(s->f);
+	if (rc == 0)
+		fwrite(s->text, 1, s->len, stdout);
+	free(s->text);
+	s->text = NULL;
+	s->f = open_memstream(&s->text, &s->len);
+	return rc;
+}
+
+static int h_add(struct history *h, const struct history_opts *o, const struct cmd_line *l)
+{
+	struct said said = {NULL, 0, NULL};
+	uint64_t t0 = time_now_ns();
+	int rc = 0;
+
+	if (l->argc < 2)
+		return error("history add needs results files (see 'mempath history --help')"), 2;
+	if (history_begin(h) != 0 || !(said.f = open_memstream(&said.text, &said.len)))
+		return 1;
+	for (int i = 1; i < l->argc; i++) {
+		char *text;
+		struct run *r = read_run(l->argv[i], &text);
+		int dup;
+		int64_t id = r ? history_add(h, r, l->argv[i], text, &dup) : -1;
+
+		free(text);
+		if (id > 0)
+			fprintf(said.f, "%s run %lld: %s (%s, %s)\n",
+				dup ? "already kept as" : "added", (long long)id, l->argv[i],
+				r->label ? r->label : "-", r->start_time ? r->start_time : "?");
+		else
+			rc = r ? 1 : 2; /* a bad file is input; a failed write is not */
+		run_free(r);
+		/* a commit every 200 ms: another process adding waits at most that */
+		if (time_now_ns() - t0 > 200000000ull) {
+			if (commit_and_say(h, &said) != 0 || !said.f || history_begin(h) != 0) {
+				if (said.f)
+					fclose(said.f);
+				free(said.text);
+				return 1;
+			}
+			t0 = time_now_ns();
+		}
+	}
+	if (commit_and_say(h, &said) != 0)
+		rc = 1;
+	if (said.f)
+		fclose(said.f);
+	free(said.text);
+	return rc;
+}
+
+static int h_list(struct history *h, const struct history_opts *o, const struct cmd_line *l)
+{
+	struct history_run *v;
+	size_t n;
+	int csv = strcmp(o->format, "csv") == 0;
+
+	if (l->argc != 1)
+		return error("history list takes no argument (see 'mempath history --help')"), 2;
+	if (history_list(h, o->kind, o->host, o->limit_given ? o->limit : 50, &v, &n) != 0)
+		return 1;
+	if (csv)
+		printf("run,start_time,host,label,suite,probes,metrics,complete,baseline,kind,"
+		       "path\n");
+	else if (n)
+		printf("%6s  %-20s  %-12s  %-14s  %-6s  %6s  %s\n", "run", "start", "host", "label",
+		       "suite", "probes", "kind");
+	for (size_t i = 0; i < n; i++) {
+		if (csv) {
+			printf("%lld,", (long long)v[i].id);
+			report_csv_field(stdout, v[i].start_time ? v[i].start_time : "");
+			putchar(',');
+			report_csv_field(stdout, v[i].host ? v[i].host : "");
+			putchar(',');
+			report_csv_field(stdout, v[i].label ? v[i].label : "");
+			putchar(',');
+			report_csv_field(stdout, v[i].suite ? v[i].suite : "");
+			printf(",%lld,%lld,%s,%s,", (long long)v[i].n_probes,
+			       (long long)v[i].n_metrics, v[i].complete ? "yes" : "no",
+			       v[i].blessed ? "yes" : "no");
+			report_csv_field(stdout, v[i].kind ? v[i].kind : "");
+			putchar(',');
+			report_csv_field(stdout, v[i].path ? v[i].path : "");
+			putchar('\n');
+			continue;
+		}
+		{
+			char *host = report_term_escape(v[i].host ? v[i].host : "-");
+			char *label = report_term_escape(v[i].label ? v[i].label : "-");
+			char *kind = report_term_escape(v[i].kind ? v[i].kind : "?");
+
+			printf("%5lld%c  %-20s  ", (long long)v[i].id, v[i].blessed ? '*' : ' ',
+			       v[i].start_time ? v[i].start_time : "?");
+			report_put_column(stdout, host, 12, 0);
+			fputs("  ", stdout);
+			report_put_column(stdout, label, 14, 0);
+			printf("  %-6s  %6lld  %s%s\n", v[i].suite ? v[i].suite : "-",
+			       (long long)v[i].n_probes, kind,
+			       v[i].complete ? "" : "  (incomplete)");
+			free(host);
+			free(label);
+			free(kind);
+		}
+	}
+	if (!csv && n == 0)
+		printf("no runs kept yet ('mempath history add FILE...', or 'mempath run "
+		       "--history')\n");
+	else if (!csv)
+		printf("\n* the baseline of its machine kind ('mempath history bless')\n");
+	history_runs_free(v, n);
+	return 0;
+}
+
+/* A run's id as typed: "12" or "#12". 0 when it is none. */
+static int64_t run_id(const char *s)
+{
+	char *end;
+	long long v = strtoll(s + (*s == '#'), &end, 10);
+
+	return *s && !*end && v > 0 ? v : 0;
+}
+
+static int h_show(struct history *h, const struct history_opts *o, const struct cmd_line *l)
+{
+	enum report_format fmt = REPORT_TERM;
+	int64_t id = l->argc == 2 ? run_id(l->argv[1]) : 0;
+	struct run *r;
+	int rc;
+
+	if (!id)
+		return error("history show needs a run number (see 'mempath history list')"), 2;
+	if (!(r = history_get(h, id)))
+		return 2;
+	report_format_parse(o->format, &fmt);
+	rc = report_write_file(r, fmt, NULL) == 0 ? 0 : 1;
+	run_free(r);
+	return rc;
+}
+
+/* "probe:metric[,k=GLOB...]" split; 0, or -1 after an error line. */
+static int parse_metric(const char *spec, char **probe, char **metric, const char **labels)
+{
+	const char *colon = strchr(spec, ':'), *comma;
+
+	*probe = *metric = NULL;
+	if (!colon || colon == spec || colon[1] == '\0' || colon[1] == ',')
+		return error("bad metric '%s' for history trend (PROBE:METRIC[,LABEL=GLOB...], "
+			     "e.g. cpu.stream:bandwidth,kernel=read)",
+			     spec);
+	comma = strchr(colon, ',');
+	*probe = xasprintf("%.*s", (int)(colon - spec), spec);
+	*metric =
+		comma ? xasprintf("%.*s", (int)(comma - colon - 1), colon + 1) : xstrdup(colon + 1);
+	*labels = comma ? comma + 1 : NULL;
+	return 0;
+}
+
+static void trend_rows(const char *probe, const char *metric, const struct history_point *p,
+		       size_t n, const char *unit, const char *better, int csv)
+{
+	for (size_t i = 0; i < n; i++) {
+		char med[32], p5[32], p95[32], vs[32] = "";
+		size_t first = i;
+
+		while (first > 0 && strcmp(p[first - 1].labels, p[i].labels) == 0)
+			first--;
+		if (csv) {
+			printf("%lld,%s,", (long long)p[i].run_id,
+			       p[i].start_time ? p[i].start_time : "");
+			report_csv_field(stdout, p[i].host ? p[i].host : "");
+			putchar(',');
+			report_csv_field(stdout, p[i].label ? p[i].label : "");
+			putchar(',');
+			report_csv_field(stdout, p[i].labels);
+			printf(",%.6g,%.6g,%.6g,%lld,%s,%s\n", p[i].median, p[i].p5, p[i].p95,
+			       (long long)p[i].n, unit, p[i].blessed ? "yes" : "no");
+			continue;
+		}
+		if (first == i) {
+			char *l = report_term_escape(p[i].labels[0] ? p[i].labels : "(no labels)");
+
+			printf("%s%s %s %s  (%s; %s)\n%6s  %-20s  %-12s  %-14s  %10s %10s %10s  "
+			       "%s\n",
+			       i ? "\n" : "", probe, metric, l, unit,
+			       !strcmp(better, "higher")  ? "higher is better"
+			       : !strcmp(better, "lower") ? "lower is better"
+							  : "a fact, not judged",
+			       "run", "start", "host", "label", "median", "p5", "p95", "vs first");
+			free(l);
+		}
+		report_fmt_value(p[i].median, med, sizeof(med));
+		report_fmt_value(p[i].p5, p5, sizeof(p5));
+		report_fmt_value(p[i].p95, p95, sizeof(p95));
+		if (i > first && isfinite(p[i].median) && p[first].median > 0)
+			snprintf(vs, sizeof(vs), "%+.1f%%",
+				 100 * (p[i].median / p[first].median - 1));
+		{
+			char *host = report_term_escape(p[i].host ? p[i].host : "-");
+			char *label = report_term_escape(p[i].label ? p[i].label : "-");
+
+			printf("%5lld%c  %-20s  ", (long long)p[i].run_id, p[i].blessed ? '*' : ' ',
+			       p[i].start_time ? p[i].start_time : "?");
+			report_put_column(stdout, host, 12, 0);
+			fputs("  ", stdout);
+			report_put_column(stdout, label, 14, 0);
+			printf("  %10s %10s %10s  %s\n", isfinite(p[i].median) ? med : "-",
+			       isfinite(p[i].p5) ? p5 : "-", isfinite(p[i].p95) ? p95 : "-", vs);
+			free(host);
+			free(label);
+		}
+	}
+}
+
+static int h_trend(struct history *h, const struct history_opts *o, const struct cmd_line *l)
+{
+	char *probe, *metric, *unit, *better;
+	const char *labels = NULL;
+	struct history_point *p;
+	size_t n;
+	int csv = strcmp(o->format, "csv") == 0, rc = 0;
+
+	if (l->argc != 2)
+		return error("history trend needs one metric, PROBE:METRIC[,LABEL=GLOB...] (see "
+			     "'mempath history --help')"),
+		       2;
+	if (parse_metric(l->argv[1], &probe, &metric, &labels) != 0)
+		return 2;
+	if (history_trend(h, probe, metric, labels, o->kind, o->host, o->limit_given ? o->limit : 0,
+			  &p, &n, &unit, &better) != 0)
+		rc = 1;
+	else if (n == 0) {
+		error("no run kept has %s %s%s%s (see 'mempath history list')", probe, metric,
+		      labels ? " with " : "", labels ? labels : "");
+		rc = 2;
+	}
+	if (rc == 0 && csv)
+		printf("run,start_time,host,label,labels,median,p5,p95,n,unit,baseline\n");
+	if (rc == 0)
+		trend_rows(probe, metric, p, n, unit, better, csv);
+	if (rc == 0 && !csv)
+		printf("\n* the baseline of its machine kind\n");
+	history_points_free(p, n);
+	free(unit);
+	free(better);
+	free(probe);
+	free(metric);
+	return rc;
+}
+
+static int h_bless(struct history *h, const struct history_opts *o, const struct cmd_line *l)
+{
+	int64_t id;
+	char *kind = NULL;
+	struct run *r = NULL;
+	int dup;
+
+	if (l->argc != 2)
+		return error("history bless needs one results file or run number"), 2;
+	id = run_id(l->argv[1]);
+	if (!id || access(l->argv[1], F_OK) == 0) {
+		char *text;
+
+		if (!(r = read_run(l->argv[1], &text)))
+			return 2;
+		id = history_add(h, r, l->argv[1], text, &dup);
+		free(text);
+	} else {
+		r = history_get(h, id);
+	}
+	if (!r || id <= 0) {
+		run_free(r);
+		return r ? 1 : 2;
+	}
+	kind = o->kind ? xstrdup(o->kind) : history_kind(r->host);
+	if (history_bless(h, id, kind) != 0) {
+		free(kind);
+		run_free(r);
+		return 1;
+	}
+	printf("run %lld (%s, %s) is the baseline of machine kind '%s'\n", (long long)id,
+	       r->label ? r->label : "-", r->start_time ? r->start_time : "?", kind);
+	free(kind);
+	run_free(r);
+	return 0;
+}
+
+/* The verdicts of the run against the baseline, as 'compare' gives them:
+ * exit 1 on a LOSS (controls aside) or when knobs differ and no verdict
+ * could be given. */
+static int h_check(struct history *h, const struct history_opts *o, const struct cmd_line *l)
+{
+	struct run *r, *base = NULL;
+	const struct run *runs[2];
+	struct compare_opts co;
+	struct comparison *c = NULL;
+	enum report_format fmt = REPORT_TERM;
+	char *kind, *name = NULL;
+	int64_t id;
+	int rc = 2;
+
+	if (l->argc != 2)
+		return error("history check needs one results file (see 'mempath history --help')"),
+		       2;
+	for (size_t i = 0; i < o->controls.n; i++)
+		if (compare_pattern_check(o->controls.v[i], "--control") != 0)
+			return 2;
+	if (!(r = read_run(l->argv[1], NULL)))
+		return 2;
+	kind = o->kind ? xstrdup(o->kind) : history_kind(r->host);
+	id = history_baseline(h, kind);
+	if (id == 0)
+		error("no baseline for machine kind '%s' (bless one: mempath history bless FILE)",
+		      kind);
+	if (id <= 0 || !(base = history_get(h, id)))
+		goto out;
+	compare_opts_default(&co);
+	co.legs = "AB";
+	co.threshold = o->threshold;
+	co.allow_diff = o->allow_diff;
+	co.controls = o->controls.v;
+	co.n_controls = o->controls.n;
+	co.expect_diff = o->expect.v;
+	co.n_expect_diff = o->expect.n;
+	/* the legs by what they are, whatever their labels (two runs both
+	 * labelled "stock" would read "stock" and "stock again") */
+	free(base->label);
+	base->label = xasprintf("baseline, run %lld", (long long)id);
+	if (!r->label)
+		r->label = xstrdup("this run");
+	runs[0] = base;
+	runs[1] = r;
+	name = xasprintf("history run %lld (baseline)", (long long)id);
+	c = compare_runs(runs, (const char *const[]){name, l->argv[1]}, 2, &co);
+	report_format_parse(o->format, &fmt);
+	if (!c || report_compare_write_file(c, fmt, NULL) != 0) {
+		rc = 1;
+		goto out;
+	}
+	rc = 0;
+	if (comparison_has_loss(c)) {
+		error("%zu metric(s) read LOSS against run %lld, the baseline of '%s'",
+		      c->summary.count[VERDICT_LOSS], (long long)id, kind);
+		rc = 1;
+	} else if (c->refused) {
+		error("knobs differ from the baseline's: no verdict (--expect-diff K or "
+		      "--allow-diff)");
+		rc = 1;
+	}
+out:
+	comparison_free(c);
+	run_free(base);
+	run_free(r);
+	free(kind);
+	free(name);
+	return rc;
+}
+
+/* Options that only some subcommands read, refused elsewhere: one given
+ * where it does nothing is a mistake worth a line. */
+static int options_fit(const struct history_opts *o, const char *sub)
+{
+	int list_like = !strcmp(sub, "list") || !strcmp(sub, "trend");
+	int check = !strcmp(sub, "check");
+
+	if ((o->limit_given || o->host) && !list_like)
+		return error("--limit and --host apply to 'history list' and 'history trend'");
+	if (o->kind && !list_like && !check && strcmp(sub, "bless") != 0)
+		return error("--kind applies to 'history list', 'trend', 'bless' and 'check'");
+	if ((o->threshold > 0 || o->controls.n || o->expect.n || o->allow_diff) && !check)
+		return error("--threshold, --control, --expect-diff and --allow-diff apply to "
+			     "'history check'");
+	if (list_like && strcmp(o->format, "term") != 0 && strcmp(o->format, "csv") != 0)
+		return error("'history %s' writes term or csv, not %s", sub, o->format);
+	return 0;
+}
+
+static int history_main(void *p, const struct cmd_line *l)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(struct history *, const struct history_opts *, const struct cmd_line *);
+	} subs[] = {{"add", h_add},	{"list", h_list},   {"show", h_show},
+		    {"trend", h_trend}, {"bless", h_bless}, {"check", h_check}};
+	struct history_opts *o = p;
+	const char *names[ARRAY_SIZE(subs)], *sub = l->argc ? l->argv[0] : NULL;
+	struct history *h;
+	char hint[96];
+	int rc;
+
+	o->limit_given = o->limit > 0;
+	for (size_t i = 0; i < ARRAY_SIZE(subs); i++) {
+		names[i] = subs[i].name;
+		if (sub && strcmp(sub, subs[i].name) == 0) {
+			if (options_fit(o, sub) != 0)
+				return 2;
+			if (!(h = open_db(o, &rc)))
+				return rc;
+			rc = subs[i].fn(h, o, l);
+			if (rc == 1 && history_error(h) == HISTORY_BAD_FILE)
+				rc = 2; /* damaged, found only now: the file is bad input */
+			history_close(h);
+			return rc;
+		}
+	}
+	if (!sub)
+		return error("history needs a subcommand: add, list, show, trend, bless or check "
+			     "(see 'mempath history --help')"),
+		       2;
+	return error("unknown history subcommand '%s'%s (see 'mempath history --help')", sub,
+		     suggest_phrase(suggest(sub, names, ARRAY_SIZE(subs)), hint, sizeof(hint))),
+	       2;
+}
+
+const struct command command_history = {
+	.pos = POS_SUBS,
+	.name = "history",
+	.summary = "keep runs in a database: list, trend, bless a baseline, check against it",
+	.synopsis = "SUBCOMMAND [ARGS]",
+	.about = "Keeps results files in one SQLite database, so 'is this machine slower than\n"
+		 "last month?' has an answer: the runs kept are listed, a metric is followed\n"
+		 "over them, one run is blessed as the baseline of its machine kind (CPU model,\n"
+		 "CPU count, memory, GPUs), and a new file is checked against that baseline with\n"
+		 "the verdicts of 'compare'. 'mempath run --history' adds each run it makes.\n",
+	.tail = "examples:\n"
+		"  mempath history add docs/results/*.json\n"
+		"  mempath history trend cpu.stream:bandwidth,kernel=read,threads=1\n"
+		"  mempath history bless stock.json && mempath history check today.json\n"
+		"\n"
+		"Exit status: 0 ok, 1 check found a LOSS (or could give no verdict: knobs\n"
+		"differ), or the database is locked or cannot be written, 2 bad usage, a bad\n"
+		"file, a database that is not a history, damaged or of a newer mempath.\n",
+	.args = history_args,
+	.opts_size = sizeof(struct history_opts),
+	.init = history_init,
+	.run = history_main,
+	.subs = history_subs,
+};

@@ -1,0 +1,533 @@
+/* html_plot.c - axes, line plots, heatmaps and legends in inline SVG
+ * (html_plot.h).
+ *
+ * Why log scales by rule: a working-set sweep doubles its size at every
+ * step and its latency grows from about 1 ns to hundreds, so on linear axes
+ * all of L1 and L2 is one corner; one value more than 20 times another
+ * squashes the rest into slivers the same way (docs/design.md §9.5). */
+#include "report/html_plot.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/opt.h"
+#include "base/util.h"
+#include "report/format.h"
+#include "report/html_page.h"
+
+int plot_wants_log(double lo, double hi)
+{
+	return lo > 0 && isfinite(hi) && hi > 20 * lo;
+}
+
+int plot_axis_make(struct plot_axis *a, enum plot_scale sc, enum plot_ticks fmt, double lo,
+		   double hi, double p0, double p1)
+{
+	memset(a, 0, sizeof(*a));
+	a->sc = sc;
+	a->fmt = fmt;
+	a->p0 = p0;
+	a->p1 = p1;
+	if (!isfinite(lo) || !isfinite(hi) || hi < lo)
+		return -1;
+	if (sc == PLOT_LINEAR) {
+		struct html_scale s;
+
+		if (hi == lo)
+			hi = lo + (lo ? fabs(lo) : 1);
+		if (html_scale_make(&s, lo, hi, 0, 1) != 0)
+			return -1;
+		a->lo = s.lo;
+		a->hi = s.hi;
+		a->step = s.step;
+		return 0;
+	}
+	if (!(lo > 0))
+		return -1;
+	if (sc == PLOT_LOG2) {
+		a->lo = exp2(floor(log2(lo) + 1e-9));
+		a->hi = exp2(ceil(log2(hi) - 1e-9));
+		if (a->hi <= a->lo)
+			a->hi = a->lo * 2;
+	} else {
+		a->lo = pow(10, floor(log10(lo) + 1e-9));
+		a->hi = pow(10, ceil(log10(hi) - 1e-9));
+		if (a->hi <= a->lo)
+			a->hi = a->lo * 10;
+	}
+	return isfinite(a->hi) && a->lo > 0 ? 0 : -1;
+}
+
+double plot_pos(const struct plot_axis *a, double v)
+{
+	double t;
+
+	if (a->sc == PLOT_LINEAR)
+		t = (v - a->lo) / (a->hi - a->lo);
+	else
+		t = v > 0 ? log(v / a->lo) / log(a->hi / a->lo) : 0;
+	if (!(t >= 0))
+		t = 0; /* NaN too */
+	if (t > 1)
+		t = 1;
+	return a->p0 + t * (a->p1 - a->p0);
+}
+
+/* Where the ticks go, at most max of them. */
+static size_t ticks(const struct plot_axis *a, double *t, size_t max)
+{
+	size_t n = 0;
+
+	if (a->fmt == PLOT_T_RATIO) {
+		static const double r[] = {0.1,	 0.2, 0.25, 0.5, 0.67, 0.8, 1,
+					   1.25, 1.5, 2,    4,	 5,    10};
+		int wide = a->hi > 2.01;
+
+		for (size_t i = 0; i < ARRAY_SIZE(r) && n < max; i++)
+			if (r[i] >= a->lo * 0.999 && r[i] <= a->hi * 1.001 &&
+			    (!wide ||
+			     (r[i] != 0.67 && r[i] != 0.8 && r[i] != 1.25 && r[i] != 1.5)) &&
+			    (a->hi < 9 || (r[i] != 0.25 && r[i] != 4)))
+				t[n++] = r[i];
+		return n;
+	}
+	if (a->sc == PLOT_LINEAR) {
+		for (int k = 0; k <= 16 && n < max && a->lo + k * a->step <= a->hi + a->step / 2;
+		     k++)
+			t[n++] =
+				fabs(a->lo + k * a->step) < a->step / 1e6 ? 0 : a->lo + k * a->step;
+		return n;
+	}
+	if (a->sc == PLOT_LOG2) {
+		double span = log2(a->hi / a->lo);
+		int every = span > 20 ? 4 : span > 10 ? 2 : 1;
+
+		for (double v = a->lo; v <= a->hi * 1.0001 && n < max; v *= exp2(every))
+			t[n++] = v;
+		return n;
+	}
+	for (double d = a->lo; d <= a->hi * 1.0001 && n < max; d *= 10) {
+		t[n++] = d;
+		/* 2 and 5 between the decades while there are few of them */
+		if (a->hi / a->lo <= 1000.1)
+			for (int m = 2; m <= 5 && d * m < a->hi * 0.999 && n < max; m += 3)
+				t[n++] = d * m;
+	}
+	return n;
+}
+
+static void tick_text(const struct plot_axis *a, double v, char *buf, size_t len)
+{
+	if (a->fmt == PLOT_T_SIZE)
+		opt_format_size((uint64_t)(v + 0.5), buf, len);
+	else if (a->fmt == PLOT_T_RATIO)
+		snprintf(buf, len, "\u00d7%g", v);
+	else if (fabs(v) >= 1e-3 && fabs(v) < 1e6)
+		snprintf(buf, len, "%g", v); /* ticks are round: 1000, 0.5, not 1000.0 */
+	else
+		report_fmt_value(v, buf, len);
+}
+
+void plot_axis_h(FILE *f, const struct plot_axis *a, double y, const char *title)
+{
+	double t[32];
+	size_t n = ticks(a, t, ARRAY_SIZE(t));
+	char buf[32];
+
+	html_svg_line(f, "ax", a->p0, y, a->p1, y);
+	for (size_t i = 0; i < n; i++) {
+		double x = plot_pos(a, t[i]);
+
+		tick_text(a, t[i], buf, sizeof(buf));
+		html_svg_line(f, "ax", x, y, x, y + 4);
+		html_svg_text(f, x, y + 16, "middle", buf);
+	}
+	if (title)
+		html_svg_text(f, (a->p0 + a->p1) / 2, y + 34, "middle", title);
+}
+
+void plot_axis_v(FILE *f, const struct plot_axis *a, double x, double grid_x1, const char *title)
+{
+	double t[32];
+	size_t n = ticks(a, t, ARRAY_SIZE(t));
+	char buf[32];
+
+	html_svg_line(f, "ax", x, a->p0, x, a->p1);
+	for (size_t i = 0; i < n; i++) {
+		double y = plot_pos(a, t[i]);
+
+		tick_text(a, t[i], buf, sizeof(buf));
+		html_svg_line(f, "grid", x, y, grid_x1, y);
+		html_svg_text(f, x - 5, y + 4, "end", buf);
+	}
+	if (title) {
+		double mid = (a->p0 + a->p1) / 2;
+
+		fprintf(f,
+			"<text x=\"12\" y=\"%.1f\" text-anchor=\"middle\" "
+			"transform=\"rotate(-90 12 %.1f)\">",
+			mid, mid);
+		html_put(f, "", title, "</text>\n");
+	}
+}
+
+const char *plot_colour(size_t i)
+{
+	static const char *const c[] = {"#0072b2", "#d55e00", "#009e73", "#cc79a7",
+					"#e69f00", "#56b4e9", "#000000", "#999999",
+					"#8c510a", "#01665e", "#762a83", "#b8860b"};
+
+	return c[i % ARRAY_SIZE(c)];
+}
+
+const char *plot_dash(size_t i)
+{
+	static const char *const d[] = {"", "7 4", "2 3", "9 3 2 3"};
+
+	return d[i % ARRAY_SIZE(d)];
+}
+
+size_t plot_legend(FILE *f, double x, double y, double w, const char *const *names,
+		   const int *colours, const int *dashes, size_t n)
+{
+	double cx = x;
+	size_t rows = n ? 1 : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double need = 34 + 6.6 * (double)strlen(names[i]) + 18;
+
+		if (cx > x && cx + need > x + w) {
+			cx = x;
+			y += 18;
+			rows++;
+		}
+		if (f) {
+			fprintf(f,
+				"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+				"stroke=\"%s\" stroke-width=\"2.5\" stroke-dasharray=\"%s\"/>\n",
+				cx, y - 4, cx + 26, y - 4, plot_colour((size_t)colours[i]),
+				plot_dash((size_t)dashes[i]));
+			html_svg_text(f, cx + 32, y, "start", names[i]);
+		}
+		cx += need;
+	}
+	return rows;
+}
+
+/* The index of v among the first n of seen (added when new); -1 when full. */
+static int index_of(char (*seen)[160], size_t *n, size_t max, const char *v)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp(seen[i], v) == 0)
+			return (int)i;
+	if (*n == max)
+		return -1;
+	snprintf(seen[*n], sizeof(seen[*n]), "%s", v);
+	return (int)(*n)++;
+}
+
+/* s without the pair of label key ("pages=4k,order=random" without pages:
+ * "order=random"); the key's pair into pair. */
+static void split_pair(const char *s, const char *key, char *pair, char *rest, size_t len)
+{
+	char *dup = xstrdup(s), *save = NULL;
+	size_t used = 0, kl = strlen(key);
+
+	pair[0] = rest[0] = '\0';
+	for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		if (strncmp(t, key, kl) == 0 && t[kl] == '=')
+			snprintf(pair, len, "%s", t);
+		else
+			used += (size_t)snprintf(rest + used, used < len ? len - used : 0, "%s%s",
+						 used ? "," : "", t);
+	free(dup);
+}
+
+/* The label keys of series 0 whose value is not the same in every series,
+ * in order; returns how many (at most max). */
+static size_t varying_keys(const struct plot_series *s, size_t n, char (*keys)[64], size_t max)
+{
+	char *dup = xstrdup(n ? s[0].name : ""), *save = NULL, p0[160], pi[160], rest[160];
+	size_t k = 0;
+
+	for (char *t = strtok_r(dup, ",", &save); t && k < max; t = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(t, '=');
+		int varies = 0;
+
+		if (!eq)
+			continue;
+		*eq = '\0';
+		split_pair(s[0].name, t, p0, rest, sizeof(p0));
+		for (size_t i = 1; i < n && !varies; i++) {
+			split_pair(s[i].name, t, pi, rest, sizeof(pi));
+			varies = strcmp(p0, pi) != 0;
+		}
+		if (varies)
+			snprintf(keys[k++], sizeof(keys[0]), "%s", t);
+	}
+	free(dup);
+	return k;
+}
+
+/* Colour by everything but key, dash by key: 0 when that takes at most 8
+ * colours and 4 dashes (and the styles are set), else -1. */
+static int style_by(struct plot_series *s, size_t n, const char *key)
+{
+	char pair[160], rest[160], seen_c[PLOT_MAX_SERIES][160], seen_d[PLOT_MAX_SERIES][160];
+	int c[PLOT_MAX_SERIES], d[PLOT_MAX_SERIES];
+	size_t nc = 0, nd = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		split_pair(s[i].name, key, pair, rest, sizeof(pair));
+		c[i] = index_of(seen_c, &nc, 8, rest);
+		d[i] = index_of(seen_d, &nd, 4, pair);
+		if (c[i] < 0 || d[i] < 0)
+			return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		s[i].colour = c[i];
+		s[i].dash = d[i];
+	}
+	return 0;
+}
+
+void plot_styles(struct plot_series *s, size_t n)
+{
+	char keys[8][64];
+	size_t nk = varying_keys(s, n, keys, 8);
+
+	for (size_t i = 0; i < n; i++) {
+		s[i].colour = (int)i;
+		s[i].dash = i >= 12 ? 1 : 0;
+	}
+	/* the dash from the last key that allows it (order, pages), so the
+	 * colours go to what the reader compares first */
+	if (nk < 2)
+		return; /* one key that varies: a colour each */
+	for (size_t k = nk; k-- > 0;)
+		if (style_by(s, n, keys[k]) == 0)
+			return;
+}
+
+static int point_cmp(const void *a, const void *b)
+{
+	double x = ((const struct plot_point *)a)->x, y = ((const struct plot_point *)b)->x;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The data's extent: 0 when there is a finite point. */
+static int extent(const struct plot_lines *pl, double *x0, double *x1, double *y0, double *y1)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < pl->n; i++)
+		for (size_t k = 0; k < pl->s[i].n; k++) {
+			const struct plot_point *p = &pl->s[i].pt[k];
+
+			if (!isfinite(p->x) || !isfinite(p->y) ||
+			    (pl->xs != PLOT_LINEAR && p->x <= 0))
+				continue;
+			*x0 = any && *x0 < p->x ? *x0 : p->x;
+			*x1 = any && *x1 > p->x ? *x1 : p->x;
+			*y0 = any && *y0 < p->y ? *y0 : p->y;
+			*y1 = any && *y1 > p->y ? *y1 : p->y;
+			any = 1;
+		}
+	return any ? 0 : -1;
+}
+
+static void one_series(FILE *f, const struct plot_lines *pl, size_t i, const struct plot_axis *ax,
+		       const struct plot_axis *ay)
+{
+	struct plot_series *s = &pl->s[i];
+	const char *c = plot_colour((size_t)s->colour);
+	char xt[32], yt[32];
+
+	qsort(s->pt, s->n, sizeof(*s->pt), point_cmp);
+	fprintf(f,
+		"<polyline class=\"ln\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" "
+		"stroke-dasharray=\"%s\" points=\"",
+		c, plot_dash((size_t)s->dash));
+	for (size_t k = 0; k < s->n; k++)
+		if (isfinite(s->pt[k].x) && isfinite(s->pt[k].y))
+			fprintf(f, "%.1f,%.1f ", plot_pos(ax, s->pt[k].x),
+				plot_pos(ay, s->pt[k].y));
+	fputs("\"/>\n", f);
+	for (size_t k = 0; k < s->n; k++) {
+		if (!isfinite(s->pt[k].x) || !isfinite(s->pt[k].y))
+			continue;
+		tick_text(ax, s->pt[k].x, xt, sizeof(xt));
+		report_fmt_value(s->pt[k].y, yt, sizeof(yt));
+		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" style=\"fill:%s\"><title>",
+			plot_pos(ax, s->pt[k].x), plot_pos(ay, s->pt[k].y), c);
+		html_put(f, "", s->name, ": ");
+		html_put(f, "", xt, " \u2192 ");
+		html_put(f, "", yt, "</title></circle>\n");
+	}
+}
+
+static void marks(FILE *f, const struct plot_lines *pl, const struct plot_axis *ax,
+		  const struct plot_axis *ay)
+{
+	for (size_t i = 0; i < pl->n_marks; i++) {
+		const struct plot_mark *m = &pl->marks[i];
+		const char *c = m->series >= 0 && (size_t)m->series < pl->n
+					? plot_colour((size_t)pl->s[m->series].colour)
+					: "#666";
+
+		if (m->vertical) {
+			double x = plot_pos(ax, m->x0);
+
+			fprintf(f,
+				"<line class=\"knee\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+				"y2=\"%.1f\" "
+				"stroke=\"%s\"/>\n",
+				x, ay->p1, x, ay->p0, c);
+			fprintf(f,
+				"<text class=\"mk\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"start\">",
+				x + 3, ay->p1 + 10 + 12.0 * (double)(i % 2));
+			html_put(f, "", m->text, "</text>\n");
+		} else {
+			double a = plot_pos(ax, m->x0), b = plot_pos(ax, m->x1),
+			       y = plot_pos(ay, m->y);
+
+			fprintf(f,
+				"<line class=\"plateau\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+				"y2=\"%.1f\" stroke=\"%s\"/>\n",
+				a, y, b > a + 6 ? b : a + 6, y, c);
+			/* labels of the first series above its line, the others' below,
+			 * so two page sizes' plateaus at one level stay apart */
+			fprintf(f,
+				"<text class=\"mk\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+				(a + b) / 2, m->series > 0 ? y + 12 : y - 4);
+			html_put(f, "", m->text, "</text>\n");
+		}
+	}
+}
+
+void plot_lines(FILE *f, const struct plot_lines *pl)
+{
+	const double left = 70, right = CHART_W - 24, top = 14, bottom = 14 + 300;
+	double x0 = 0, x1 = 0, y0 = 0, y1 = 0, h;
+	struct plot_axis ax, ay;
+	const char *names[PLOT_MAX_SERIES];
+	int colours[PLOT_MAX_SERIES], dashes[PLOT_MAX_SERIES];
+	enum plot_scale ys;
+	size_t n = pl->n < PLOT_MAX_SERIES ? pl->n : PLOT_MAX_SERIES;
+
+	if (extent(pl, &x0, &x1, &y0, &y1) != 0)
+		return;
+	ys = pl->ys == PLOT_LOG10 && plot_wants_log(y0, y1) ? PLOT_LOG10 : PLOT_LINEAR;
+	if (ys == PLOT_LINEAR && y0 > 0)
+		y0 = 0; /* a linear scale from 0, so heights compare */
+	if (plot_axis_make(&ax, pl->xs, pl->x_fmt, x0, x1, left, right) != 0 ||
+	    plot_axis_make(&ay, ys, PLOT_T_VALUE, y0, y1, bottom, top) != 0)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		names[i] = pl->s[i].name[0] ? pl->s[i].name : "(no labels)";
+		colours[i] = pl->s[i].colour;
+		dashes[i] = pl->s[i].dash;
+	}
+	html_put(f, "<p><b>", pl->title, "</b>");
+	fprintf(f, " (%s; one line per label set%s)</p>\n",
+		ys == PLOT_LOG10 ? "log scale" : "linear scale",
+		pl->n_marks ? "; dotted and dashed marks: what the probe found" : "");
+	h = bottom + AXIS_H +
+	    18.0 * (double)plot_legend(NULL, left, 0, right - left, names, colours, dashes, n) + 8;
+	html_svg_begin(f, CHART_W, h, pl->title);
+	plot_axis_v(f, &ay, left, right, pl->y_title);
+	plot_axis_h(f, &ax, bottom, pl->x_title);
+	for (size_t i = 0; i < n; i++)
+		one_series(f, pl, i, &ax, &ay);
+	marks(f, pl, &ax, &ay);
+	plot_legend(f, left, bottom + AXIS_H + 14, right - left, names, colours, dashes, n);
+	fputs("</svg>\n", f);
+}
+
+/* A cell's colour: light for the smallest value, dark blue for the largest. */
+static double shade(const struct plot_axis *a, double v)
+{
+	return 96 - 60 * (plot_pos(a, v) - a->p0) / (a->p1 - a->p0);
+}
+
+void plot_heatmap(FILE *f, const struct matrix_table *t)
+{
+	double lo = INFINITY, hi = -INFINITY, cell, x0 = 60, y0 = 24, w;
+	struct plot_axis a;
+	char buf[64], title[256];
+
+	for (size_t i = 0; i < t->n * t->n; i++)
+		if (isfinite(t->median[i])) {
+			lo = fmin(lo, t->median[i]);
+			hi = fmax(hi, t->median[i]);
+		}
+	if (!(lo <= hi))
+		return;
+	if (plot_axis_make(&a, plot_wants_log(lo, hi) ? PLOT_LOG10 : PLOT_LINEAR, PLOT_T_VALUE, lo,
+			   hi, 0, 1) != 0)
+		return;
+	/* The shades span the data, from 0 on a linear scale: a 3% spread
+	 * stays a 3% difference in shade, and a link at half the speed of
+	 * the others stands out. */
+	a.lo = a.sc == PLOT_LINEAR && lo > 0 ? 0 : lo;
+	a.hi = hi > a.lo ? hi : a.lo + 1;
+	lo = a.lo;
+	cell = fmin(64, 560.0 / (double)t->n);
+	w = x0 + cell * (double)t->n + 120;
+	snprintf(title, sizeof(title), "%s %s", t->name, t->labels);
+	html_svg_begin(f, fmax(w, 360), y0 + cell * (double)t->n + 40, title);
+	html_svg_text(f, x0 + cell * (double)t->n / 2, 12, "middle", "dst");
+	html_svg_text(f, 14, y0 + cell * (double)t->n / 2, "middle", "src");
+	for (size_t i = 0; i < t->n; i++) {
+		if (cell >= 12) {
+			html_svg_text(f, x0 + cell * ((double)i + 0.5), y0 - 4, "middle",
+				      t->ids[i]);
+			html_svg_text(f, x0 - 6, y0 + cell * ((double)i + 0.5) + 4, "end",
+				      t->ids[i]);
+		}
+		for (size_t j = 0; j < t->n; j++) {
+			double v = t->median[i * t->n + j], l = isfinite(v) ? shade(&a, v) : 90;
+			double cx = x0 + cell * (double)j, cy = y0 + cell * (double)i;
+
+			matrix_cell_text(t, i, j, buf, sizeof(buf));
+			fprintf(f,
+				"<rect class=\"cell\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+				"height=\"%.1f\"",
+				cx, cy, cell - 1, cell - 1);
+			if (isfinite(v))
+				fprintf(f, " style=\"fill:hsl(212,70%%,%.0f%%)\"", l);
+			else
+				fputs(" style=\"fill:#e4e4e4\"", f);
+			html_put(f, "><title>", t->ids[i], " \u2192 ");
+			html_put(f, "", t->ids[j], ": ");
+			html_put(f, "", buf, "</title></rect>\n");
+			if (cell >= 36) {
+				fprintf(f,
+					"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
+					"fill=\"%s\">",
+					cx + cell / 2, cy + cell / 2 + 4, l < 60 ? "#fff" : "#222");
+				html_put(f, "", buf, "</text>\n");
+			}
+		}
+	}
+	/* the colour bar: the scale of the shades, smallest to largest */
+	for (int k = 0; k < 10; k++) {
+		double v = a.sc == PLOT_LINEAR ? lo + (hi - lo) * k / 9.0
+					       : lo * pow(hi / lo, (double)k / 9.0);
+
+		fprintf(f,
+			"<rect x=\"%.1f\" y=\"%.1f\" width=\"16\" height=\"%.1f\" "
+			"style=\"fill:hsl(212,70%%,%.0f%%)\"/>\n",
+			x0 + cell * (double)t->n + 16, y0 + cell * (double)t->n * (9 - k) / 10.0,
+			cell * (double)t->n / 10.0, shade(&a, v));
+	}
+	report_fmt_value(hi, buf, sizeof(buf));
+	html_svg_text(f, x0 + cell * (double)t->n + 38, y0 + 10, "start", buf);
+	report_fmt_value(lo, buf, sizeof(buf));
+	html_svg_text(f, x0 + cell * (double)t->n + 38, y0 + cell * (double)t->n, "start", buf);
+	html_svg_text(f, x0 + cell * (double)t->n + 38, y0 + cell * (double)t->n / 2, "start",
+		      unit_name(t->unit));
+	fputs("</svg>\n", f);
+}

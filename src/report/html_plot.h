@@ -1,0 +1,107 @@
+/* html_plot.h - the inline SVG plots of the HTML pages (docs/design.md
+ * §9.5): axes on linear, log2 or log10 scales, lines of points with marks
+ * (a cache knee, plateaus), bars, heatmaps, legends. Everything is drawn
+ * from numbers already checked finite; text from a file goes through
+ * report_html_text(). No scripts: hover text is SVG <title>. */
+#ifndef MEMPATH_REPORT_HTML_PLOT_H
+#define MEMPATH_REPORT_HTML_PLOT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "report/matrix.h"
+#include "results/results.h"
+
+enum plot_scale { PLOT_LINEAR, PLOT_LOG2, PLOT_LOG10 };
+enum plot_ticks {
+	PLOT_T_VALUE, /* report_fmt_value: 12.5, 1024.0 */
+	PLOT_T_SIZE,  /* bytes as 4K, 1M, 1G */
+	PLOT_T_RATIO, /* x0.5, x1, x2 */
+};
+
+/* Values lo..hi on pixels p0..p1 (p0 > p1 for a vertical axis, whose
+ * values grow upwards). A log axis needs lo > 0. */
+struct plot_axis {
+	enum plot_scale sc;
+	enum plot_ticks fmt;
+	double lo, hi, p0, p1;
+	double step; /* linear: between ticks */
+};
+
+/* An axis over at least lo..hi, its ends widened to ticks: a power of two
+ * (log2), of ten (log10), or a multiple of 1, 2, 2.5 or 5 times a power of
+ * ten (linear). 0, or -1 when lo..hi is empty, not finite, or not positive
+ * on a log scale. */
+int plot_axis_make(struct plot_axis *a, enum plot_scale sc, enum plot_ticks fmt, double lo,
+		   double hi, double p0, double p1);
+/* The pixel of v, clamped to the axis' ends. */
+double plot_pos(const struct plot_axis *a, double v);
+/* A horizontal axis at y (ticks, labels, title below) and a vertical one at
+ * x (labels left of it, title turned, grid lines from x to grid_x1). */
+void plot_axis_h(FILE *f, const struct plot_axis *a, double y, const char *title);
+void plot_axis_v(FILE *f, const struct plot_axis *a, double x, double grid_x1, const char *title);
+/* Should values spanning lo..hi (both > 0) go on a log scale: is one more
+ * than 20 times another? */
+int plot_wants_log(double lo, double hi);
+
+/* Series colours, told apart also by those who do not see red from green
+ * (Okabe-Ito first); i wraps. */
+const char *plot_colour(size_t i);
+/* Dash patterns for lines: "" (solid) and three others; i wraps. */
+const char *plot_dash(size_t i);
+/* Legend entries from (x, y) on, wrapping at width w: a short line in each
+ * colour and dash, then its name. Draws when f, and returns the rows it
+ * takes either way. */
+size_t plot_legend(FILE *f, double x, double y, double w, const char *const *names,
+		   const int *colours, const int *dashes, size_t n);
+
+#define PLOT_MAX_SERIES 16
+
+struct plot_point {
+	double x, y;
+};
+
+struct plot_series {
+	char name[160];
+	struct plot_point *pt; /* sorted by x when drawn */
+	size_t n;
+	int colour, dash; /* plot_colour() and plot_dash() indices (plot_styles) */
+};
+
+/* A mark on a line plot: a vertical line at x0 (a knee) or a horizontal
+ * segment x0..x1 at y (a plateau, in series' colour; -1: grey). */
+struct plot_mark {
+	int vertical;
+	double x0, x1, y;
+	int series;
+	char text[128];
+};
+
+struct plot_lines {
+	const char *title; /* the <title>, and the caption above */
+	const char *x_title, *y_title;
+	enum plot_scale xs, ys;
+	enum plot_ticks x_fmt;
+	struct plot_series *s;
+	size_t n;
+	const struct plot_mark *marks;
+	size_t n_marks;
+};
+
+/* Styles series named "k=v,k=v" so they read at a glance: when two or more
+ * labels vary, the dash from the last one that takes at most 4 values and
+ * the colour from the others (at most 8: cpu.latency a colour per page
+ * size, solid random, dashed local; cpu.stream a colour per kernel and
+ * stores, dashed for THP); else a colour each. */
+struct plot_series;
+void plot_styles(struct plot_series *s, size_t n);
+/* One line per series through its points (y may be on a log scale where
+ * plot_wants_log), each point with its value as hover text, the marks, and a
+ * legend. Nothing when no point is finite. */
+void plot_lines(FILE *f, const struct plot_lines *pl);
+/* A matrix as a heatmap: one square per cell shaded by its median (on a log
+ * scale where plot_wants_log), its value inside when the square has room,
+ * "-" squares grey, and a colour bar from the smallest to the largest value. */
+void plot_heatmap(FILE *f, const struct matrix_table *t);
+
+#endif

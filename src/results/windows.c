@@ -1,0 +1,100 @@
+/* windows.c - the samples' windows in a results file (windows.h). */
+#include "results/windows.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "base/util.h"
+
+/* The arrays of one number per counted sample that the noise meter fills. */
+static double **per_sample(struct metric *m, size_t k)
+{
+	double **v[] = {&m->busy, &m->wait, &m->gpu_others};
+	return v[k];
+}
+static const char *const per_sample_names[] = {"busy", "wait", "gpu_others"};
+
+/* A number or, where it is undefined, null. */
+static json_t *num_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+void metric_windows_to_json(const struct metric *m, int timed, json_t *o)
+{
+	if (timed && m->t1) {
+		json_t *t = json_array();
+		for (size_t i = 0; i < m->n_samples; i++)
+			json_array_append_new(t, json_pack("[o, o]", num_or_null(m->t0[i]),
+							   num_or_null(m->t1[i])));
+		json_object_set_new(o, "t", t);
+	}
+	for (size_t k = 0; k < ARRAY_SIZE(per_sample_names); k++) {
+		const double *v = *per_sample((struct metric *)m, k);
+		json_t *a;
+		if (!v)
+			continue;
+		a = json_array();
+		for (size_t i = 0; i < m->n_samples; i++)
+			json_array_append_new(a, num_or_null(v[i]));
+		json_object_set_new(o, per_sample_names[k], a);
+	}
+	if (m->stop)
+		json_object_set_new(o, "stop", json_string(m->stop));
+}
+
+/* A number, or null for undefined (NAN). */
+static int num_or_nan(json_t *x, double *out)
+{
+	if (json_is_null(x)) {
+		*out = NAN;
+		return 0;
+	}
+	if (!json_is_number(x))
+		return -1;
+	*out = json_number_value(x);
+	return 0;
+}
+
+static int follows(json_t *a, size_t n)
+{
+	return !a || (json_is_array(a) && json_array_size(a) == n);
+}
+
+int metric_windows_from_json(json_t *j, struct metric *m, const char **field)
+{
+	json_t *t = json_object_get(j, "t"), *x;
+	size_t i, cap = m->cap_samples > m->n_samples ? m->cap_samples : m->n_samples + 1;
+	*field = follows(t, m->n_samples) ? NULL : "t";
+	for (size_t k = 0; k < ARRAY_SIZE(per_sample_names) && !*field; k++)
+		if (!follows(json_object_get(j, per_sample_names[k]), m->n_samples))
+			*field = per_sample_names[k];
+	if (*field)
+		return -1;
+	/* the arrays follow the samples' capacity, as metric_add_sample keeps them */
+	m->cap_samples = cap;
+	m->samples = xrealloc(m->samples, cap * sizeof(*m->samples));
+	if (t) {
+		m->t0 = xcalloc(cap, sizeof(*m->t0));
+		m->t1 = xcalloc(cap, sizeof(*m->t1));
+		*field = "t";
+		json_array_foreach (t, i, x)
+			if (!json_is_array(x) || json_array_size(x) != 2 ||
+			    num_or_nan(json_array_get(x, 0), &m->t0[i]) ||
+			    num_or_nan(json_array_get(x, 1), &m->t1[i]))
+				return -1;
+	}
+	for (size_t k = 0; k < ARRAY_SIZE(per_sample_names); k++) {
+		json_t *a = json_object_get(j, per_sample_names[k]);
+		double **v = per_sample(m, k);
+		if (!a)
+			continue;
+		*v = xcalloc(cap, sizeof(**v));
+		*field = per_sample_names[k];
+		json_array_foreach (a, i, x)
+			if (num_or_nan(x, &(*v)[i]))
+				return -1;
+	}
+	*field = NULL;
+	return 0;
+}

@@ -1,0 +1,304 @@
+/* rounds.c - the legs' load and comparisons of rounds (rounds.h;
+ * docs/design.md §4.14, §5.10). */
+#include "verdict/rounds.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/blocked.h"
+#include "base/stats.h"
+#include "base/util.h"
+#include "machine/noise.h"
+
+static double busy_threshold(const struct comparison *c)
+{
+	return c->opts.busy_cpus > 0 ? c->opts.busy_cpus : NOISE_BUSY_CPUS;
+}
+
+/* ---- finding the rounds ---- */
+
+/* The round an ab record names (1, 2, ...), or 0. */
+static unsigned leg_round(const struct run *r)
+{
+	json_t *v = r->leg ? json_object_get(r->leg, "round") : NULL;
+	return v && json_is_integer(v) && json_integer_value(v) > 0 &&
+			       json_integer_value(v) <= COMPARE_MAX_LEGS
+		       ? (unsigned)json_integer_value(v)
+		       : 0;
+}
+
+static char leg_variant(const struct run *r)
+{
+	const char *v = r->leg ? json_string_value(json_object_get(r->leg, "variant")) : NULL;
+	return v && (strcmp(v, "A") == 0 || strcmp(v, "B") == 0) ? *v : 0;
+}
+
+int rounds_setup(struct comparison *c)
+{
+	int recorded = 1, variants = 1;
+	unsigned max = 0;
+	for (size_t j = 0; j < c->n_legs; j++) {
+		recorded &= leg_round(c->legs[j].run) > 0;
+		variants &= leg_variant(c->legs[j].run) != 0;
+	}
+	if (!recorded && !c->opts.rounds)
+		return 0;
+	if (recorded) {
+		for (size_t j = 0; j < c->n_legs; j++) {
+			c->legs[j].round = leg_round(c->legs[j].run);
+			if (!c->opts.legs && variants)
+				c->legs[j].variant = leg_variant(c->legs[j].run);
+			if (c->legs[j].round > max)
+				max = c->legs[j].round;
+		}
+	} else {
+		if (c->n_legs % 2)
+			return error("--rounds pairs the files in order: %zu files are not pairs",
+				     c->n_legs);
+		for (size_t j = 0; j < c->n_legs; j++)
+			c->legs[j].round = (unsigned)(j / 2 + 1);
+		max = (unsigned)(c->n_legs / 2);
+	}
+	for (unsigned r = 1; r <= max; r++) {
+		int a = 0, b = 0;
+		for (size_t j = 0; j < c->n_legs; j++)
+			if (c->legs[j].round == r) {
+				a += c->legs[j].variant == 'A';
+				b += c->legs[j].variant == 'B';
+			}
+		if (a != 1 || b != 1)
+			return error("round %u has %d A and %d B leg(s): a round is one A leg and "
+				     "one B leg",
+				     r, a, b);
+	}
+	c->n_rounds = max;
+	for (size_t j = 0; j < c->n_legs; j++) {
+		const char *label = c->legs[j].run->label;
+		free(c->legs[j].name);
+		c->legs[j].name = label ? xasprintf("%s r%u", label, c->legs[j].round)
+					: xasprintf("%c r%u", c->legs[j].variant, c->legs[j].round);
+	}
+	return 0;
+}
+
+/* ---- load ---- */
+
+/* The most other processes on the GPUs during m's samples; NAN: not read. */
+static double gpu_most(const struct metric *m)
+{
+	double most = NAN;
+	for (size_t i = 0; m->gpu_others && i < m->n_samples; i++)
+		if (isfinite(m->gpu_others[i]))
+			most = isnan(most) ? m->gpu_others[i] : fmax(most, m->gpu_others[i]);
+	return most;
+}
+
+void rounds_busy(const struct comparison *c, struct compare_row *row)
+{
+	for (size_t j = 0; j < c->n_legs; j++) {
+		row->busy[j] = row->m[j] ? metric_busy_mean(row->m[j], NULL) : NAN;
+		row->gpu_others[j] = row->m[j] ? gpu_most(row->m[j]) : NAN;
+	}
+}
+
+/* Leg a had other processes on the GPUs and leg b none? */
+static int gpu_apart(const struct compare_row *row, size_t a, size_t b)
+{
+	return row->gpu_others[a] > 0 && row->gpu_others[b] == 0;
+}
+
+char *rounds_noise_reason(const struct comparison *c, struct compare_row *row)
+{
+	size_t hi = c->n_legs, lo = c->n_legs;
+	for (size_t a = 0; a < c->n_legs; a++)
+		for (size_t b = 0; b < c->n_legs; b++)
+			if (gpu_apart(row, a, b)) {
+				row->noisy = 1;
+				return xasprintf("%.0f other process%s on the GPUs during %s, none "
+						 "during %s",
+						 row->gpu_others[a],
+						 row->gpu_others[a] == 1 ? "" : "es",
+						 c->legs[a].name, c->legs[b].name);
+			}
+	for (size_t j = 0; j < c->n_legs; j++) {
+		if (!isfinite(row->busy[j]))
+			continue;
+		if (hi == c->n_legs || row->busy[j] > row->busy[hi])
+			hi = j;
+		if (lo == c->n_legs || row->busy[j] < row->busy[lo])
+			lo = j;
+	}
+	if (hi == c->n_legs || !(row->busy[hi] - row->busy[lo] > busy_threshold(c)))
+		return NULL;
+	row->noisy = 1;
+	return xasprintf("%.1f other CPUs busy during %s, %.1f during %s (the legs' load may "
+			 "differ by %.2f)",
+			 row->busy[hi], c->legs[hi].name, row->busy[lo], c->legs[lo].name,
+			 busy_threshold(c));
+}
+
+/* ---- rounds ---- */
+
+/* The legs of round r (1-based): 0, or -1 when one lacks the metric. */
+static int round_legs(const struct comparison *c, const struct compare_row *row, unsigned r,
+		      size_t *ja, size_t *jb)
+{
+	*ja = *jb = c->n_legs;
+	for (size_t j = 0; j < c->n_legs; j++)
+		if (c->legs[j].round == r)
+			*(c->legs[j].variant == 'A' ? ja : jb) = j;
+	return *ja < c->n_legs && *jb < c->n_legs && row->m[*ja] && row->m[*jb] ? 0 : -1;
+}
+
+/* Did the load of round r's legs differ beyond the threshold? */
+static int round_noisy(const struct comparison *c, const struct compare_row *row, size_t ja,
+		       size_t jb)
+{
+	return (isfinite(row->busy[ja]) && isfinite(row->busy[jb]) &&
+		fabs(row->busy[ja] - row->busy[jb]) > busy_threshold(c)) ||
+	       gpu_apart(row, ja, jb) || gpu_apart(row, jb, ja);
+}
+
+void rounds_stats(const struct comparison *c, struct compare_row *row)
+{
+	struct stratum *s = xcalloc(c->n_rounds + 1, sizeof(*s));
+	double *ratio = xcalloc(c->n_rounds + 1, sizeof(*ratio)), *a, *b, p, est, lo, hi;
+	size_t n_ratio = 0, na = 0, nb = 0;
+	int undefined = 0;
+	row->rounds = row->rounds_out = 0;
+	for (unsigned r = 1; r <= c->n_rounds; r++) {
+		size_t ja, jb;
+		if (round_legs(c, row, r, &ja, &jb) != 0)
+			continue;
+		if (round_noisy(c, row, ja, jb)) {
+			row->rounds_out++;
+			continue;
+		}
+		s[row->rounds++] = (struct stratum){row->m[ja]->samples, row->m[jb]->samples,
+						    row->m[ja]->n_samples, row->m[jb]->n_samples};
+		na += row->m[ja]->n_samples;
+		nb += row->m[jb]->n_samples;
+		if (row->median[ja] > 0)
+			ratio[n_ratio++] = row->median[jb] / row->median[ja];
+		else
+			undefined = 1;
+	}
+	/* pooled medians over the rounds used, for the table */
+	a = xcalloc(na + 1, sizeof(*a));
+	b = xcalloc(nb + 1, sizeof(*b));
+	row->n_a = row->n_b = 0;
+	for (size_t k = 0; k < row->rounds; k++) {
+		memcpy(a + row->n_a, s[k].a, s[k].na * sizeof(*a));
+		memcpy(b + row->n_b, s[k].b, s[k].nb * sizeof(*b));
+		row->n_a += s[k].na;
+		row->n_b += s[k].nb;
+	}
+	row->median_a = row->n_a ? stats_median(a, row->n_a) : NAN;
+	row->median_b = row->n_b ? stats_median(b, row->n_b) : NAN;
+	stats_van_elteren(s, row->rounds, &p);
+	/* both must hold: B beyond A within the rounds (van Elteren, on the
+	 * samples) and the change the same across them (the t test of the
+	 * rounds' ratios: a leg's samples are not independent on a busy
+	 * machine, the rounds are the unit; docs/design.md §5.10) */
+	row->p_effect = row->rounds ? p : NAN;
+	if (!undefined && n_ratio >= 2)
+		row->p_effect = fmax(row->p_effect, stats_ratio_t_p(ratio, n_ratio));
+	row->change = row->ci_lo = row->ci_hi = NAN;
+	if (!undefined && stats_ratio_t_ci(ratio, n_ratio, 0.95, &est, &lo, &hi) == 0) {
+		row->change = est - 1;
+		row->ci_lo = lo - 1;
+		row->ci_hi = hi - 1;
+	} else if (!undefined && n_ratio == 1) {
+		row->change = est - 1;
+	}
+	row->drift = 0;
+	row->p_drift = NAN;
+	row->threshold = fmax(0.01, c->opts.threshold);
+	free(s);
+	free(ratio);
+	free(a);
+	free(b);
+}
+
+/* "2 of 6 rounds left out, their legs' load differed (round 3: 1.1 other
+ * CPUs busy during B r3, 0.1 during A r3)", or NULL; a new string. */
+static char *left_out(const struct comparison *c, const struct compare_row *row)
+{
+	size_t wa = 0, wb = 0;
+	double worst = -1;
+	unsigned wr = 0;
+	for (unsigned r = 1; r <= c->n_rounds; r++) {
+		size_t ja, jb;
+		double d;
+		if (round_legs(c, row, r, &ja, &jb) != 0 || !round_noisy(c, row, ja, jb))
+			continue;
+		/* a GPU process seen on one side only outranks any CPU load */
+		d = gpu_apart(row, ja, jb) || gpu_apart(row, jb, ja)
+			    ? INFINITY
+			    : fabs(row->busy[ja] - row->busy[jb]);
+		if (d > worst || !wr) {
+			worst = d;
+			wa = ja;
+			wb = jb;
+			wr = r;
+		}
+	}
+	if (!wr)
+		return NULL;
+	if (gpu_apart(row, wa, wb) || gpu_apart(row, wb, wa)) {
+		size_t with = gpu_apart(row, wa, wb) ? wa : wb, none = with == wa ? wb : wa;
+		return xasprintf("%zu of %zu rounds left out, their legs' load differed (round %u: "
+				 "%.0f other process%s on the GPUs during %s, none during %s)",
+				 row->rounds_out, row->rounds + row->rounds_out, wr,
+				 row->gpu_others[with], row->gpu_others[with] == 1 ? "" : "es",
+				 c->legs[with].name, c->legs[none].name);
+	}
+	if (row->busy[wa] < row->busy[wb]) {
+		size_t t = wa;
+		wa = wb;
+		wb = t;
+	}
+	return xasprintf("%zu of %zu rounds left out, their legs' load differed (round %u: %.1f "
+			 "other CPUs busy during %s, %.1f during %s)",
+			 row->rounds_out, row->rounds + row->rounds_out, wr, row->busy[wa],
+			 c->legs[wa].name, row->busy[wb], c->legs[wb].name);
+}
+
+enum verdict rounds_decide(const struct comparison *c, struct compare_row *row, char **reason)
+{
+	char *out = left_out(c, row), *why;
+	double thr = row->threshold;
+	enum verdict v;
+	if (row->rounds < COMPARE_MIN_ROUNDS) {
+		row->noisy = row->rounds_out > 0;
+		*reason = xasprintf("%zu round%s left to judge, %d needed%s%s", row->rounds,
+				    row->rounds == 1 ? "" : "s", COMPARE_MIN_ROUNDS,
+				    out ? ": " : "", out ? out : "");
+		free(out);
+		return VERDICT_UNSTABLE;
+	}
+	if (row->p_effect_adj < c->opts.alpha && !isnan(row->ci_lo) &&
+	    (row->ci_lo > thr || row->ci_hi < -thr)) {
+		int up = row->change > 0;
+		*reason = out;
+		return up == (row->better == BETTER_HIGHER) ? VERDICT_WIN : VERDICT_LOSS;
+	}
+	if (isnan(row->change))
+		why = xasprintf("no ratio: an A median is %g", row->median_a);
+	else if (!(row->p_effect_adj < c->opts.alpha))
+		why = xasprintf("not significant over %zu rounds (p=%.2g after Holm)", row->rounds,
+				row->p_effect_adj);
+	else if (isnan(row->ci_lo))
+		why = xstrdup("no confidence interval");
+	else
+		why = xasprintf("the CI [%+.1f, %+.1f]%% of the %zu rounds' ratios is within "
+				"+-%.1f%%",
+				100.0 * row->ci_lo, 100.0 * row->ci_hi, row->rounds, 100.0 * thr);
+	v = VERDICT_NOWIN;
+	*reason = out ? xasprintf("%s; %s", why, out) : why;
+	if (out)
+		free(why);
+	free(out);
+	return v;
+}

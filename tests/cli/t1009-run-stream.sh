@@ -1,0 +1,47 @@
+# cpu: `run` prints each probe's table as soon as the probe ends (before the
+# next one starts); on a pipe one line when a probe starts and ends and no
+# steps or status line; on a terminal a status line with the probe and an
+# ETA; nothing of it with --quiet; a GPU probe of the suite on a machine
+# without a GPU is in the table as skipped, with the reason
+. "$top/tests/cli/lib.sh"
+export XDG_CACHE_HOME=$PWD/cache
+"$MEMPATH" run --only cpu.wake,work.decode,gpu.latency --reps 2 --warmups 0 -o r.json \
+	>both.txt 2>&1 || fail "run: $(cat both.txt)"
+# stdout and stderr in one file, in the order written: the first table
+# comes before the second probe starts
+t1=$(grep -n '^== cpu.wake ' both.txt | cut -d: -f1)
+s2=$(grep -n '^\[2/3\] work.decode \.\.\.' both.txt | cut -d: -f1)
+[ -n "$t1" ] && [ -n "$s2" ] || fail "no table or no start line: $(cat both.txt)"
+[ "$t1" -lt "$s2" ] || fail "cpu.wake's table came after work.decode started: $(cat both.txt)"
+grep -q '^\[1/3\] cpu.wake ok' both.txt || fail "no end line on a pipe: $(cat both.txt)"
+! grep -q "$(printf '\033')" both.txt || fail "escape sequences on a pipe: $(cat -v both.txt)"
+! grep -q '^work.decode: iteration' both.txt || fail "a probe's steps on a pipe: $(cat both.txt)"
+! grep -q 'ETA' both.txt || fail "a status line on a pipe: $(cat both.txt)"
+if "$MEMPATH" sysinfo --json | grep -q '"devices"'; then
+	echo "a GPU is here: gpu.latency runs"
+else
+	grep -q '^== gpu.latency  skip: not run: no GPU here (.' both.txt ||
+		fail "the suite's GPU probe is not reported as skipped with a reason: $(cat both.txt)"
+	"$MEMPATH" report r.json --format csv | grep -q '^gpu.latency,skip' ||
+		fail "the skipped probe is not in the results file"
+fi
+# the same tables as 'report' prints from the file, in the same order
+"$MEMPATH" report r.json >rep.txt || fail "report"
+grep '^==' both.txt | sed 's/  ([0-9.]* s)$//' >a.txt
+grep '^==' rep.txt | sed 's/  ([0-9.]* s)$//' >b.txt
+cmp -s a.txt b.txt || fail "streamed blocks differ from the report: $(cat a.txt b.txt)"
+# --quiet on a pipe: no start or end lines
+"$MEMPATH" run --only cpu.wake --reps 2 --warmups 0 --quiet -o q.json >q.out 2>q.err ||
+	fail "run --quiet: $(cat q.err)"
+! grep -q '^\[1/1\]' q.err || fail "--quiet printed progress: $(cat q.err)"
+# a terminal: script(1) gives the run one
+command -v script >/dev/null 2>&1 || skip "no script(1) here to give the run a terminal"
+script -q -c "'$MEMPATH' run --only work.decode --reps 2 --warmups 0 -o t.json" /dev/null \
+	>tty.txt 2>&1 </dev/null || fail "run on a terminal: $(cat -v tty.txt)"
+grep -q "$(printf '\r\033\\[K')\\[1/1\\] work.decode .*ETA" tty.txt ||
+	fail "no status line with an ETA on a terminal: $(cat -v tty.txt)"
+grep -q '^== work.decode ' tty.txt || fail "no table on a terminal: $(cat -v tty.txt)"
+script -q -c "'$MEMPATH' run --only cpu.wake --reps 2 --warmups 0 --quiet -o u.json" /dev/null \
+	>ttyq.txt 2>&1 </dev/null || fail "run --quiet on a terminal: $(cat -v ttyq.txt)"
+! grep -q 'ETA' ttyq.txt || fail "--quiet drew a status line: $(cat -v ttyq.txt)"
+exit 0

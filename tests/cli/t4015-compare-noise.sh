@@ -1,0 +1,64 @@
+# compare and the noise meter's record (docs/design.md §4.14, §5.10, §5.11):
+# legs measured under different load get no verdict and the comparison none
+# that is trusted (exit 3, said first); legs under the same load are judged;
+# rounds cancel a load between rounds and leave out a round whose legs' load
+# differed. Fixtures: tests/data/gen_fixtures.sh (cmp-busy-*, cmp-r*).
+. "$top/tests/cli/lib.sh"
+d=$top/tests/data
+
+# A/A/A, B measured with 1.8 other CPUs busy, the A legs at 0.1
+"$MEMPATH" compare "$d/cmp-busy-a1.json" "$d/cmp-busy-b.json" "$d/cmp-busy-a2.json" >busy.txt
+rc=$?
+[ $rc -eq 3 ] || fail "legs under different load exited $rc, not 3: $(cat busy.txt)"
+head -1 busy.txt | grep -q '^legs measured under different load - no verdict: cpu.first_touch' ||
+	fail "the load is not said first: $(head -1 busy.txt)"
+grep '^cpu.first_touch touch_rate pages=4k' busy.txt |
+	grep -q 'UNSTABLE: 1.8 other CPUs busy during stock again, 0.1 during stock' ||
+	grep '^cpu.first_touch touch_rate pages=4k' busy.txt |
+	grep -q 'UNSTABLE: 1.8 other CPUs busy during .*, 0.1 during ' ||
+	fail "metric not UNSTABLE for its load: $(grep 'touch_rate pages=4k' busy.txt)"
+grep -Eq '^cpu.first_touch .*(WIN|LOSS)' busy.txt && fail "a verdict under different load: $(cat busy.txt)"
+tail -1 busy.txt | grep -q '^no trusted verdict ([0-9]* metrics measured under different load): 0 WIN and 0 LOSS not trusted, .*no geomean' ||
+	fail "summary: $(tail -1 busy.txt)"
+# the same legs judged with a threshold above their difference: verdicts, exit 0
+"$MEMPATH" compare --load-diff 2 "$d/cmp-busy-a1.json" "$d/cmp-busy-b.json" "$d/cmp-busy-a2.json" >wide.txt ||
+	fail "--load-diff 2 exited $?: $(tail -1 wide.txt)"
+tail -1 wide.txt | grep -q '^summary: 0 WIN, 0 LOSS, 6 NOWIN, 0 UNSTABLE; geomean .* over the 6 metrics with a verdict' ||
+	fail "summary with --load-diff 2: $(tail -1 wide.txt)"
+# the JSON keeps each leg's load and the untrusted summary; report renders it again
+"$MEMPATH" compare "$d/cmp-busy-a1.json" "$d/cmp-busy-b.json" "$d/cmp-busy-a2.json" --format json -o busy.json
+grep -q '"busy": 1.8' busy.json || fail "no leg load in the comparison file"
+grep -q '"trusted": false' busy.json || fail "comparison file says trusted"
+"$MEMPATH" report busy.json --format term >again.txt || fail "report of the comparison exited $?"
+cmp -s busy.txt again.txt || fail "report differs from compare: $(diff busy.txt again.txt | head)"
+
+# rounds: ab's records name them; +20% in every B leg, round 2 30% higher on
+# both sides, round 3's B leg under load (left out)
+set -- "$d/cmp-r1-a.json" "$d/cmp-r1-b.json" "$d/cmp-r2-b.json" "$d/cmp-r2-a.json" \
+	"$d/cmp-r3-a.json" "$d/cmp-r3-b.json" "$d/cmp-r4-b.json" "$d/cmp-r4-a.json"
+"$MEMPATH" compare "$@" >r.txt || fail "rounds exited $?: $(cat r.txt)"
+head -1 r.txt | grep -q '^compare: stock r1 \[A\] .* -> patched r1 \[B\] .* -> patched r2 \[B\]' ||
+	fail "round legs: $(head -1 r.txt)"
+grep -q '^metric  *stock  *patched  *change' r.txt || fail "rounds table heading: $(grep '^metric' r.txt)"
+row=$(grep '^cpu.first_touch touch_rate pages=4k' r.txt)
+echo "$row" | grep -q ' WIN: 1 of 4 rounds left out, their legs'"'"' load differed (round 3: 1.8 other CPUs busy during patched r3, 0.1 during stock r3)$' ||
+	fail "rounds verdict: $row"
+echo "$row" | grep -Eq ' \+(19|20)\.[0-9]%  ' || fail "the change is not the rounds' +20%: $row"
+echo "$row" | grep -q ' 18/18 ' || fail "samples of the rounds used: $row"
+grep -Eq '^cpu.first_touch .*(touch_rate pages=thp|random_after).* (WIN|LOSS)' r.txt &&
+	fail "a metric without an effect read WIN or LOSS: $(cat r.txt)"
+# the comparison file says rounds
+"$MEMPATH" compare --legs ABBAABBA "$d/cmp-r1-a.json" "$d/cmp-r1-b.json" "$d/cmp-r2-b.json" \
+	"$d/cmp-r2-a.json" "$d/cmp-r3-a.json" "$d/cmp-r3-b.json" "$d/cmp-r4-b.json" "$d/cmp-r4-a.json" \
+	--format json -o r.json || fail "rounds as json exited $?"
+grep -q '"rounds": 4' r.json || fail "the comparison file does not say rounds"
+# compare --rounds pairs files that carry no record: the same as the records say
+"$MEMPATH" compare --rounds --legs ABBAABBA "$@" >r2.txt || fail "--rounds exited $?"
+grep '^cpu.first_touch touch_rate pages=4k' r2.txt | grep -q ' WIN: 1 of 4 rounds left out' ||
+	fail "--rounds verdict: $(grep 'touch_rate pages=4k' r2.txt)"
+expect_fail 2 "$MEMPATH" compare --rounds "$d/cmp-aa-1.json" "$d/cmp-aa-2.json" "$d/cmp-aa-3.json"
+grep -q 'not pairs' err.txt || fail "odd files with --rounds: $(cat err.txt)"
+expect_fail 2 "$MEMPATH" compare --rounds --legs AABB "$d/cmp-aa-1.json" "$d/cmp-aa-2.json" \
+	"$d/cmp-aa-3.json" "$d/cmp-effect-b.json"
+grep -q 'round 1 has 2 A and 0 B' err.txt || fail "a round of two A legs: $(cat err.txt)"
+exit 0
