@@ -70,7 +70,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all run test test-plain test-asan bench bench-gpu deps check-style check-layers check-size format clean fuzz \
+.PHONY: all run test test-plain test-asan test-llama bench bench-gpu deps check-style check-layers check-size format clean fuzz \
 	install uninstall
 
 all: $(BIN)
@@ -135,6 +135,15 @@ test-asan:
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 		build-asan/mempath $(patsubst $(BUILD)/%,build-asan/%,$(UNIT_BIN))
 	@MEMPATH_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1:handle_segv=0 sh tests/run.sh build-asan
+
+# The real llama-bench: built (CPU only) from LLAMA_SRC, a llama.cpp source
+# tree, into $(BUILD)/llama, then run through wrap (every output format, what
+# backs the model) and ab (--mmap 1 vs 0 as per-leg args). Skipped, saying
+# why, without LLAMA_SRC, cmake or numpy; not part of `make test`, which reads
+# the recorded outputs in tests/data/llama/.
+LLAMA_SRC ?=
+test-llama: $(BIN)
+	@sh tests/llama/run.sh "$(LLAMA_SRC)" $(BUILD)
 
 # bench-rounds: verdicts on this busy machine, with a competing load switched on
 # mid-trial (root: it flips THP and puts it back); BENCH_ROUNDS_K trials a kind.

@@ -386,6 +386,15 @@ int proc_poll(struct proc *p)
 	return step(p, 0);
 }
 
+int proc_wait_for(struct proc *p, int ms)
+{
+	uint64_t end = time_now_ns() + (uint64_t)(ms > 0 ? ms : 0) * 1000000;
+	int done;
+	while (!(done = step(p, ms)) && time_now_ns() < end)
+		ms = (int)((end - time_now_ns()) / 1000000) + 1;
+	return done;
+}
+
 int proc_wait(struct proc *p)
 {
 	while (!step(p, 1000))

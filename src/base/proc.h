@@ -95,6 +95,9 @@ int proc_start(struct proc *p, const struct proc_spec *spec);
 /* Reads what is ready, applies the timeout and a stop under way, reaps the
  * child if it exited; never blocks. 1 once reaped and its pipes are read. */
 int proc_poll(struct proc *p);
+/* proc_poll() for up to ms milliseconds (woken by data or the exit);
+ * 1 once reaped and its pipes are read, 0 when the time is up first. */
+int proc_wait_for(struct proc *p, int ms);
 /* proc_poll() until done; returns the wait status. */
 int proc_wait(struct proc *p);
 /* Stops the child (SIGTERM to its group, SIGKILL grace_s later; or SIGKILL)

@@ -71,7 +71,8 @@ static int check_rounds_plan(const struct command *c, const struct cmd_line *l, 
 	return 0;
 }
 
-static int check_leg_args(const struct cmd_line *l, unsigned rounds, unsigned *leg_reps)
+static int check_leg_args(const struct cmd_line *l, int per_leg_args, unsigned rounds,
+			  unsigned *leg_reps)
 {
 	int argc = l->argc;
 	char **argv = l->argv;
@@ -95,6 +96,13 @@ static int check_leg_args(const struct cmd_line *l, unsigned rounds, unsigned *l
 		return error("the leg command sets %s: ab sets each leg's results file and label "
 			     "itself (leave them out)",
 			     args_given(c, given, "output") ? "its output" : "a label");
+	/* per-leg words go into a wrapped command (docs/design.md §11.5) */
+	if (per_leg_args && strcmp(c->name, "wrap") != 0)
+		return error("--a-args/--b-args are words of a wrapped command: the leg must be "
+			     "'wrap' (e.g. -- wrap -n 6 -- llama-bench -m m.gguf {} -o json)");
+	if (per_leg_args && args_given(c, given, "args"))
+		return error("the leg command sets --args: ab gives each leg its own "
+			     "(--a-args, --b-args)");
 	if (rounds)
 		return check_rounds_plan(c, l, samples, rounds, leg_reps);
 	if (samples < COMPARE_MIN_SAMPLES)
@@ -137,6 +145,7 @@ static int check_dir(const char *dir)
 
 struct ab_opts {
 	const char *a, *b, *restore, *legs, *label_a, *label_b, *dir, *primary, *pending, *order;
+	const char *a_args, *b_args;
 	unsigned setup_timeout_s, rounds, seed;
 	struct arg_strs a_env, b_env, controls, expect;
 	double threshold;
@@ -175,6 +184,11 @@ static const struct arg ab_args[] = {
 		 "environment for the A legs (repeatable)"),
 	ARG_STRS("b-env", 0, struct ab_opts, b_env, "K=V",
 		 "environment for the B legs (repeatable)"),
+	ARG_STR("a-args", 0, struct ab_opts, a_args, "WORDS",
+		"words for the wrapped command in the A legs: where it has {},\n"
+		"else at its end (the leg must be wrap; e.g. '--mmap 1')"),
+	ARG_STR("b-args", 0, struct ab_opts, b_args, "WORDS",
+		"words for the wrapped command in the B legs (e.g. '--mmap 0')"),
 	ARG_STR("label-a", 0, struct ab_opts, label_a, "L", "run label of the A legs (default A)"),
 	ARG_STR("label-b", 0, struct ab_opts, label_b, "L", "run label of the B legs (default B)"),
 	ARG_STR("output", 'o', struct ab_opts, dir, "DIR",
@@ -254,6 +268,19 @@ out:
 	return rc;
 }
 
+/* Do a and b hold the same words (blanks aside)? */
+static int same_words(const char *a, const char *b)
+{
+	char *x = xstrdup(a ? a : ""), *y = xstrdup(b ? b : ""), *s1 = NULL, *s2 = NULL;
+	char *t = strtok_r(x, " \t\n", &s1), *u = strtok_r(y, " \t\n", &s2);
+	int same = 1;
+	for (; same && (t || u); t = strtok_r(NULL, " \t\n", &s1), u = strtok_r(NULL, " \t\n", &s2))
+		same = t && u && strcmp(t, u) == 0;
+	free(x);
+	free(y);
+	return same;
+}
+
 /* Says, before any leg, when the machine is busy and with what (docs/design.md
  * §4.14), and what interleaves the legs when none asked for rounds. */
 static void say_machine(const struct ab_opts *o, const char *schedule)
@@ -282,17 +309,21 @@ static int ab_main(void *p, const struct cmd_line *l)
 {
 	struct ab_opts *o = p;
 	char *schedule = NULL;
-	struct ab_plan plan = {.a = {.label = o->label_a, .setup = o->a},
-			       .b = {.label = o->label_b, .setup = o->b},
-			       .dir = o->dir,
-			       .restore = o->restore,
-			       .argv = l->argv,
-			       .argc = l->argc,
-			       .setup_timeout_s = o->setup_timeout_s,
-			       .rounds = o->rounds,
-			       .order = o->order};
+	/* one side's words given: the other's are none, so its {} goes too */
+	const char *none = o->a_args || o->b_args ? "" : NULL;
+	struct ab_plan plan = {
+		.a = {.label = o->label_a, .setup = o->a, .args = o->a_args ? o->a_args : none},
+		.b = {.label = o->label_b, .setup = o->b, .args = o->b_args ? o->b_args : none},
+		.dir = o->dir,
+		.restore = o->restore,
+		.argv = l->argv,
+		.argc = l->argc,
+		.setup_timeout_s = o->setup_timeout_s,
+		.rounds = o->rounds,
+		.order = o->order};
 	struct compare_opts co;
 	char **leg_paths = NULL;
+	const char **expect = NULL;
 	int rc = 2;
 	if (o->pending) {
 		if (l->argc > 0)
@@ -321,11 +352,20 @@ static int ab_main(void *p, const struct cmd_line *l)
 	plan.seed = o->seed;
 	if (compare_options(o, &co) != 0)
 		goto out;
+	/* Legs that differ by the words given differ by them on purpose: the
+	 * knob wrap records for them is expected to differ (§11.5). */
+	if ((o->a_args || o->b_args) && !same_words(o->a_args, o->b_args)) {
+		expect = xcalloc(co.n_expect_diff + 2, sizeof(*expect));
+		memcpy(expect, co.expect_diff, co.n_expect_diff * sizeof(*expect));
+		expect[co.n_expect_diff] = "wrap.args";
+		co.expect_diff = expect;
+		co.n_expect_diff++;
+	}
 	if (!o->dir) {
 		error("ab needs -o DIR for the legs' results and logs");
 		goto out;
 	}
-	if (check_leg_args(l, o->rounds, &plan.leg_reps) != 0)
+	if (check_leg_args(l, o->a_args || o->b_args, o->rounds, &plan.leg_reps) != 0)
 		goto out;
 	if (mkdir(o->dir, 0755) != 0 && errno != EEXIST) {
 		error("cannot create '%s': %s", o->dir, strerror(errno));
@@ -356,6 +396,7 @@ out:
 	free(leg_paths);
 	ab_variant_free(&plan.a);
 	ab_variant_free(&plan.b);
+	free(expect);
 	free(schedule);
 	return rc;
 }
@@ -380,7 +421,12 @@ const struct command command_ab = {
 		 "restore command is recorded in DIR/restore.pending until it has run: if ab is\n"
 		 "killed, the next ab in DIR refuses to start until 'mempath ab --restore-pending\n"
 		 "DIR' has put the machine back. DIR must not hold an earlier ab's results. Each\n"
-		 "leg's file records its variant, setup and environment (\"leg\").\n"
+		 "leg's file records its variant, setup, environment and args (\"leg\").\n"
+		 "\n"
+		 "Legs may differ by the wrapped command's own words: --a-args and --b-args go\n"
+		 "where the command has {} (else at its end), through wrap --args; the command\n"
+		 "as typed stays the metrics' identity, so the legs compare, and the knob\n"
+		 "wrap.args is expected to differ.\n"
 		 "\n"
 		 "With --rounds N the legs are N rounds, each an A leg and a B leg (in the order\n"
 		 "ABBA..., or at random with the seed recorded), the leg command's samples split\n"
@@ -394,6 +440,9 @@ const struct command command_ab = {
 		"           --b 'echo always > /sys/kernel/mm/transparent_hugepage/enabled'\n"
 		"           --expect-diff thp_enabled --control 'cpu.first_touch,pages=thp'\n"
 		"           -o thp-ab -- probe cpu.first_touch size=256M touch=write\n"
+		"         mempath ab --a-args '--mmap 1' --b-args '--mmap 0' --expect-diff "
+		"llama.use_mmap\n"
+		"           -o mmap-ab -- wrap -n 6 -- llama-bench -m m.gguf {} -o json\n"
 		"\n"
 		"       mempath ab --rounds 5 --a ... --b ... -o thp-rounds \\\n"
 		"           -- probe cpu.first_touch pages=default size=64M --reps 30\n"

@@ -18,15 +18,17 @@
 #include "report/report.h"
 
 struct wrap_opts {
-	unsigned n, warmup, timeout_s;
+	unsigned n, warmup, timeout_s, sample_ms;
 	const char *parse, *out, *label, *format;
-	int verbose, quiet;
+	struct arg_strs args;
+	int verbose, quiet, no_cgroup;
 };
 
 static void wrap_init(void *p)
 {
 	struct wrap_opts *o = p;
 	o->n = 6;
+	o->sample_ms = 1000;
 	o->parse = "auto";
 	o->format = "term";
 }
@@ -38,11 +40,21 @@ static const struct arg wrap_args[] = {
 		  "warm-up runs before them (default 0: the first runs are often\n"
 		  "the point, e.g. pages still being promoted)"),
 	ARG_CHOICE("parse", 0, struct wrap_opts, parse, "P", "auto|llama-bench|jsonl|lines|none",
-		   "auto (default): llama-bench -o json|jsonl, else JSON lines\n"
+		   "auto (default): llama-bench (-o md, its default; csv, json,\n"
+		   "jsonl, sql), else JSON lines\n"
 		   "({\"name\":..,\"value\":..,\"unit\":..} or numeric fields), else\n"
 		   "'name value [unit]' lines; or force one; none: rusage only"),
 	ARG_COUNT("timeout", 0, struct wrap_opts, timeout_s, "S", 1, 1000000,
 		  "end a run (its whole process group) after S seconds"),
+	ARG_STRS("args", 0, struct wrap_opts, args, "WORDS",
+		 "words (split at blanks; repeatable) put where the command has\n"
+		 "{}, else at its end; kept apart from the command, so runs that\n"
+		 "differ only by them compare (ab --a-args/--b-args give them)"),
+	ARG_COUNT("sample-ms", 0, struct wrap_opts, sample_ms, "MS", 0, 3600000,
+		  "read smaps_rollup (and the cgroup's memory.stat) of the running\n"
+		  "command every MS ms (default 1000; 0: never)"),
+	ARG_FLAG("no-cgroup", 0, struct wrap_opts, no_cgroup,
+		 "no cgroup per run, even where the machine allows one"),
 	ARG_STR("output", 'o', struct wrap_opts, out, "FILE",
 		"results file (default ./mempath-<label>-<time>.json)"),
 	ARG_STR("label", 'l', struct wrap_opts, label, "L", "a name for this configuration"),
@@ -52,6 +64,13 @@ static const struct arg wrap_args[] = {
 		 "copy the command's output to stderr as it runs"),
 	ARG_FLAG("quiet", 'q', struct wrap_opts, quiet, "no progress lines on stderr"),
 	ARG_END};
+
+static void free_words(char **w, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(w[i]);
+	free(w);
+}
 
 static int wrap_main(void *p, const struct cmd_line *l)
 {
@@ -65,12 +84,29 @@ static int wrap_main(void *p, const struct cmd_line *l)
 	enum report_format fmt = strcmp(o->format, "md") == 0 ? REPORT_MD : REPORT_TERM;
 	struct probe_result res;
 	struct session s;
-	char *out_path;
+	char *out_path, **words = NULL, *copy;
+	json_t *knobs;
 	int rc, failed;
 	if (l->argc == 0)
 		return error("wrap needs a command after -- (e.g. mempath wrap -n 5 -- ./bench)"),
 		       2;
 	workload_parse_mode(o->parse, &plan.mode);
+	plan.sample_ms = o->sample_ms;
+	plan.no_cgroup = o->no_cgroup;
+	if (o->args.n) { /* every word of every --args, in order (docs/design.md §11.5) */
+		words = xcalloc(1, sizeof(*words));
+		for (size_t i = 0; i < o->args.n; i++) {
+			char *save = NULL;
+			copy = xstrdup(o->args.v[i]);
+			for (char *t = strtok_r(copy, " \t\n", &save); t;
+			     t = strtok_r(NULL, " \t\n", &save)) {
+				words = xrealloc(words, (plan.n_args + 2) * sizeof(*words));
+				words[plan.n_args++] = xstrdup(t);
+			}
+			free(copy);
+		}
+		plan.args = words;
+	}
 	util_set_quiet(o->quiet);
 	out_path = o->out ? xstrdup(o->out) : session_default_path(o->label ? o->label : "wrap");
 	memset(&s, 0, sizeof(s));
@@ -81,9 +117,14 @@ static int wrap_main(void *p, const struct cmd_line *l)
 	if (session_begin(&s, l->all_argc, l->all_argv, o->label, NULL) != 0) {
 		run_free(s.run);
 		free(out_path);
+		free_words(words, plan.n_args);
 		return 1;
 	}
 	failed = wrap_flow(&plan, &res);
+	/* llama-bench's settings and the args are knobs: a leg that differs in
+	 * them is a second change (docs/design.md §11.2) */
+	knobs = wrap_knobs(&res);
+	s.knobs_extra = knobs;
 	run_take_probe(s.run, &res);
 	/* The file first: a reader of stdout that goes away costs the table only. */
 	rc = session_end(&s) != 0 || failed != 0 ? 1 : 0;
@@ -96,6 +137,9 @@ static int wrap_main(void *p, const struct cmd_line *l)
 	}
 	run_free(s.run);
 	free(out_path);
+	if (knobs)
+		json_decref(knobs);
+	free_words(words, plan.n_args);
 	return rc;
 }
 
@@ -109,17 +153,24 @@ const struct command command_wrap = {
 	.name = "wrap",
 	.summary = "run any workload N times: its numbers, rusage, vmstat per iteration",
 	.synopsis = "[--] CMD [ARGS...]",
-	.about = "Runs CMD W + N times (warm-ups first, kept and marked, not summarised) and\n"
-		 "records for each run: wall, user and sys time, max RSS, minor and major faults\n"
-		 "and exit status (wait4), the workload's own numbers from its stdout, and\n"
-		 "/proc/vmstat deltas; /proc/meminfo before and after and per-node numastat\n"
-		 "deltas over the whole run. Prints every metric per iteration and writes a\n"
-		 "results file (probe 'work.wrap', one sample per run) that compare and ab read.\n"
-		 "A run that fails is recorded with its exit status and stderr tail.\n",
+	.about =
+		"Runs CMD W + N times (warm-ups first, kept and marked, not summarised) and\n"
+		"records for each run: wall, user and sys time, max RSS, minor and major faults\n"
+		"and exit status (wait4), the workload's own numbers from its stdout (llama-bench\n"
+		"in any -o format: tokens/s and ms/token per test and configuration, every\n"
+		"repetition, its settings as llama.* knobs), its own cgroup's memory.stat,\n"
+		"memory.peak, cpu.stat and io.stat where the machine allows one per run (else it\n"
+		"says why), smaps_rollup sampled while it runs (how its memory is backed), and\n"
+		"machine-wide /proc/vmstat deltas; /proc/meminfo before and after and per-node\n"
+		"numastat deltas over the whole run. Prints tokens/s per configuration and per\n"
+		"run, the counters, every metric per iteration, and writes a results file\n"
+		"(probe 'work.wrap', one sample per run) that compare and ab read. A run that\n"
+		"fails is recorded with its exit status and stderr tail.\n",
 	.tail = "example: mempath wrap -n 5 -- llama-bench -m model.gguf -p 512 -n 128 -r 1 -o "
 		"json\n"
 		"         mempath ab --a-env GGML_CUDA_P2P=0 --b-env GGML_CUDA_P2P=1 -o p2p \\\n"
 		"             -- wrap -n 6 -- llama-bench -m model.gguf -o json\n"
+		"         mempath wrap --args '--mmap 0' -- llama-bench -m model.gguf {} -o json\n"
 		"\n"
 		"Exit status: 0 every run exited 0, 1 a run failed (results still written),\n"
 		"2 bad usage, 130 interrupted (partial results written).\n",

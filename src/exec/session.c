@@ -277,6 +277,16 @@ int session_end(struct session *s)
 	free(s->run->end_time);
 	s->run->end_time = xstrdup(now);
 	s->run->knobs_end = sysinfo_knobs();
+	if (s->knobs_extra) { /* the wrapped workload's settings, at both ends */
+		json_t *start =
+			s->run->knobs_start ? json_deep_copy(s->run->knobs_start) : json_object();
+		json_object_update(start, s->knobs_extra);
+		if (s->run->knobs_start)
+			json_decref(s->run->knobs_start);
+		s->run->knobs_start = start;
+		if (s->run->knobs_end)
+			json_object_update(s->run->knobs_end, s->knobs_extra);
+	}
 	json_object_set_new(s->run->noise, "end", sysinfo_noise());
 	s->run->interrupted = proc_signal_received() != 0;
 	s->run->complete = 1;

@@ -16,6 +16,10 @@ struct session {
 	struct runner_opts ropts;
 	int gpu_present;	/* from the fingerprint */
 	const char *gpu_absent; /* why there is none, from the fingerprint, or NULL */
+	/* Knobs the command adds to those read at the start and the end
+	 * (wrap: the workload's own settings, docs/design.md §11.2); borrowed,
+	 * or NULL. */
+	json_t *knobs_extra;
 	unsigned done, total;
 	char *lock_path; /* held from session_begin to session_end (docs/design.md §6.4) */
 	int lock_fd;
@@ -51,7 +55,8 @@ int session_skip_probe(struct session *s, const struct probe *p, const char *why
 /* Why p is not run here: it needs a GPU and the fingerprint found none (the
  * reason written there), or NULL. */
 char *session_not_here(const struct session *s, const struct probe *p);
-/* Records end time, knobs at end, noise; writes out_path. Returns 0 or -1. */
+/* Records end time, knobs at end (and knobs_extra at both ends), noise;
+ * writes out_path. Returns 0 or -1. */
 int session_end(struct session *s);
 /* Probes of the run that failed or timed out (skips are not failures). */
 size_t session_failed(const struct session *s);

@@ -288,6 +288,15 @@ static char *leg_record(const struct ab_plan *p, size_t i, const struct ab_varia
 		free(name);
 	}
 	json_object_set_new(o, "env", env);
+	if (v->args) { /* the wrapped command's own words (docs/design.md §11.5) */
+		json_t *a = json_array();
+		char *copy = xstrdup(v->args), *save = NULL;
+		for (char *t = strtok_r(copy, " \t\n", &save); t;
+		     t = strtok_r(NULL, " \t\n", &save))
+			json_array_append_new(a, json_string(t));
+		free(copy);
+		json_object_set_new(o, "args", a);
+	}
 	if (p->rounds) {
 		json_object_set_new(o, "round", json_integer((json_int_t)(i / 2 + 1)));
 		json_object_set_new(o, "order", json_string(p->order));
@@ -311,7 +320,7 @@ static int run_leg(const struct ab_plan *p, size_t i, const struct ab_variant *v
 	int fd, ok, n;
 	progress("ab: leg %zu/%zu (%c, %s): mempath %s ...", i + 1, strlen(p->legs), p->legs[i],
 		 v->label, p->argv[0]);
-	args = xcalloc((size_t)p->argc + 9, sizeof(*args));
+	args = xcalloc((size_t)p->argc + 11, sizeof(*args));
 	args[0] = (char *)exe;
 	/* Ours go right after the command name, so they come before any "--"
 	 * (wrap -n 5 -- CMD) and stay mempath's, not the workload's. */
@@ -320,8 +329,13 @@ static int run_leg(const struct ab_plan *p, size_t i, const struct ab_variant *v
 	args[3] = (char *)path;
 	args[4] = "--label";
 	args[5] = (char *)v->label;
-	memcpy(args + 6, p->argv + 1, (size_t)(p->argc - 1) * sizeof(*args));
-	n = 6 + p->argc - 1;
+	n = 6;
+	if (v->args) {
+		args[n++] = "--args";
+		args[n++] = (char *)v->args;
+	}
+	memcpy(args + n, p->argv + 1, (size_t)(p->argc - 1) * sizeof(*args));
+	n += p->argc - 1;
 	/* last, so it overrides the user's own --reps: the rounds' share */
 	snprintf(reps, sizeof(reps), "%u", p->leg_reps);
 	if (p->leg_reps) {

@@ -20,6 +20,7 @@ struct ab_variant {
 	const char *label; /* the legs' run label */
 	char **env;	   /* "K=V" added to the leg's and setup's environment */
 	size_t n_env;
+	const char *args; /* words for the wrapped command (wrap --args), or NULL */
 };
 
 struct ab_plan {

@@ -1,6 +1,7 @@
 /* wrap.c - `mempath wrap`'s runs: each run of the command is one sample of
- * every metric (its own numbers, rusage, key vmstat deltas), so a wrapped
- * workload is a results file like any probe's and compare and ab work on it. */
+ * every metric (its own numbers, rusage, key vmstat deltas, its cgroup's
+ * readings), so a wrapped workload is a results file like any probe's and
+ * compare and ab work on it. */
 #include "flow/wrap.h"
 
 #include <stdlib.h>
@@ -10,24 +11,51 @@
 #include "base/proc.h"
 #include "base/reaper.h"
 #include "base/util.h"
+#include "workload/cgroup.h"
+#include "workload/llama.h"
 #include "workload/workload.h"
 
-static char *joined(const struct wrap_plan *p)
+/* The command that runs: the args where "{}" is, else after the command. */
+static char **expand(const struct wrap_plan *p, size_t *argc)
 {
-	char *s = xstrdup(p->argv[0]);
-	for (size_t i = 1; i < p->argc; i++) {
-		char *t = xasprintf("%s %s", s, p->argv[i]);
+	char **v = xcalloc(p->argc + p->n_args + 1, sizeof(*v));
+	size_t n = 0;
+	int placed = 0;
+	for (size_t i = 0; i < p->argc; i++) {
+		if (p->args && !placed && strcmp(p->argv[i], "{}") == 0) {
+			for (size_t k = 0; k < p->n_args; k++)
+				v[n++] = p->args[k];
+			placed = 1;
+			continue;
+		}
+		v[n++] = p->argv[i];
+	}
+	for (size_t k = 0; p->args && !placed && k < p->n_args; k++)
+		v[n++] = p->args[k];
+	*argc = n;
+	return v;
+}
+
+static char *joined(char *const *argv, size_t argc)
+{
+	char *s = xstrdup(argc ? argv[0] : "");
+	for (size_t i = 1; i < argc; i++) {
+		char *t = xasprintf("%s %s", s, argv[i]);
 		free(s);
 		s = t;
 	}
 	return s;
 }
 
-static void record_plan(const struct wrap_plan *p, const char *cmd, struct probe_result *res)
+/* The command as typed is the identity ("{}" and all), so runs that differ
+ * only by args join in compare; what ran is in extra.command. */
+static void record_plan(const struct wrap_plan *p, char *const *run_argv, size_t run_argc,
+			struct probe_result *res)
 {
-	char buf[32];
+	char buf[32], *typed = joined(p->argv, p->argc);
 	json_t *cmdj = json_array();
-	probe_result_add_option(res, "command", cmd);
+	probe_result_add_option(res, "command", typed);
+	free(typed);
 	snprintf(buf, sizeof(buf), "%u", p->n);
 	probe_result_add_option(res, "n", buf);
 	snprintf(buf, sizeof(buf), "%u", p->warmup);
@@ -35,18 +63,87 @@ static void record_plan(const struct wrap_plan *p, const char *cmd, struct probe
 	probe_result_add_option(res, "parse", workload_parse_name(p->mode));
 	snprintf(buf, sizeof(buf), "%u", p->timeout_s);
 	probe_result_add_option(res, "timeout_s", buf);
-	for (size_t i = 0; i < p->argc; i++)
-		json_array_append_new(cmdj, json_string(p->argv[i]));
+	snprintf(buf, sizeof(buf), "%u", p->sample_ms);
+	probe_result_add_param(res, "sample_ms", buf);
+	for (size_t i = 0; i < run_argc; i++)
+		json_array_append_new(cmdj, json_string(run_argv[i]));
 	res->extra = json_object();
 	json_object_set_new(res->extra, "command", cmdj);
+	if (p->args) {
+		json_t *a = json_array();
+		for (size_t i = 0; i < p->n_args; i++)
+			json_array_append_new(a, json_string(p->args[i]));
+		json_object_set_new(res->extra, "args", a);
+	}
 }
 
-/* One run of the command into it, its vmstat delta and parsed values. */
-static int one_run(const struct wrap_plan *p, struct workload_iter *it)
+/* Where runs get a cgroup of their own (§11.4): the parent, or NULL with
+ * the reason recorded and said. */
+static char *cgroup_plan(const struct wrap_plan *p, struct probe_result *res)
+{
+	char *parent = NULL, *why = NULL;
+	json_t *o = json_object();
+	int stale;
+	if (p->no_cgroup)
+		why = xstrdup("--no-cgroup");
+	else if (cgroup_find("/proc/self/mountinfo", &parent, &why) == 0 &&
+		 (stale = cgroup_clean_stale(parent)) > 0)
+		progress("wrap: removed %d cgroup%s left by a mempath that was killed", stale,
+			 stale == 1 ? "" : "s");
+	if (parent) {
+		json_object_set_new(o, "parent", json_string(parent));
+		probe_result_add_param(res, "cgroup", "one per run");
+	} else {
+		json_object_set_new(o, "unavailable", json_string(why));
+		probe_result_add_param(res, "cgroup", "none");
+		progress("wrap: no cgroup per run (%s): counters are machine-wide only", why);
+	}
+	json_object_set_new(res->extra, "cgroup", o);
+	free(why);
+	return parent;
+}
+
+/* The run's cgroup readings, kept only when the run was in it: a cgroup
+ * that counted no fault and no CPU time did not hold the command. */
+static void cgroup_keep(struct workload_iter *it, const char *path)
+{
+	json_t *cg = cgroup_read_end(path);
+	json_t *pgf = json_object_get(json_object_get(cg, "memory"), "pgfault");
+	json_t *cpu = json_object_get(json_object_get(cg, "cpu"), "usage_usec");
+	if (json_integer_value(pgf) > 0 || json_integer_value(cpu) > 0) {
+		it->cgroup = cg;
+		return;
+	}
+	json_decref(cg);
+	warning("run %u did not run in its cgroup %s: its cgroup readings are dropped", it->index,
+		path);
+}
+
+/* One run of the command into it: its cgroup, its vmstat delta, what it
+ * held while it ran and its parsed values. */
+static int one_run(const struct wrap_plan *p, char *const *argv, const char *cg_parent,
+		   unsigned seq, struct workload_iter *it)
 {
 	struct kv_list b, a;
-	int have_b = vmstat_read(&b) == 0;
-	if (workload_exec(p->argv, p->timeout_s, p->verbose, &it->run) != 0) {
+	char *cg = NULL, *why = NULL;
+	int have_b, rc;
+	if (cg_parent && !(cg = cgroup_make(cg_parent, seq, &why))) {
+		warning("%s: this run's counters are machine-wide only", why);
+		free(why);
+	}
+	it->smp.cgroup = cg;
+	it->smp.every_ms = (int)p->sample_ms;
+	have_b = vmstat_read(&b) == 0;
+	rc = workload_exec(argv, p->timeout_s, p->verbose, cg, &it->smp, &it->run);
+	if (cg) {
+		if (rc == 0)
+			cgroup_keep(it, cg);
+		if (cgroup_remove(cg) != 0)
+			warning("cannot remove cgroup %s (the next wrap removes it)", cg);
+		free(cg);
+		it->smp.cgroup = NULL;
+	}
+	if (rc != 0) {
 		if (have_b)
 			kv_free(&b);
 		return -1;
@@ -78,12 +175,26 @@ static void say_how_it_went(const struct wrap_plan *p, const struct workload_ite
 		progress("wrap: %s %u: %s (%.2f s)%s%.*s", it->warmup ? "warm-up" : "run",
 			 it->index, st, it->run.wall_s, ls < last ? ": " : "", (int)(last - ls),
 			 ls);
+	} else if (it->parsed_as == WORKLOAD_PARSE_LLAMA) {
+		size_t tests = 0;
+		for (size_t i = 0; i < it->vals.n; i++)
+			tests += strcmp(it->vals.items[i].name, "tokens_per_s") == 0;
+		progress("wrap: %s %u: %s (%.2f s), %zu test%s (llama-bench -o %s)",
+			 it->warmup ? "warm-up" : "run", it->index, st, it->run.wall_s, tests,
+			 tests == 1 ? "" : "s", it->vals.format);
 	} else {
 		progress("wrap: %s %u: %s (%.2f s), %zu value%s (%s)",
 			 it->warmup ? "warm-up" : "run", it->index, st, it->run.wall_s, it->vals.n,
 			 it->vals.n == 1 ? "" : "s", workload_parse_name(it->parsed_as));
-		if (p->mode != WORKLOAD_PARSE_AUTO && p->mode != WORKLOAD_PARSE_NONE &&
-		    it->parsed_as == WORKLOAD_PARSE_NONE)
+		if (p->mode != WORKLOAD_PARSE_NONE && it->parsed_as != WORKLOAD_PARSE_LLAMA &&
+		    (p->mode == WORKLOAD_PARSE_LLAMA ||
+		     (it->run.out && llama_looks_unread(it->run.out))))
+			warning("no llama-bench results read from run %u's stdout: give "
+				"llama-bench "
+				"-o json (or jsonl, csv, sql, md)",
+				it->index);
+		else if (p->mode != WORKLOAD_PARSE_AUTO && p->mode != WORKLOAD_PARSE_NONE &&
+			 it->parsed_as == WORKLOAD_PARSE_NONE)
 			warning("no %s output found in run %u's stdout",
 				workload_parse_name(p->mode), it->index);
 	}
@@ -130,18 +241,71 @@ static void around_end(struct around *a, struct probe_result *res)
 	json_decref(numa_now);
 }
 
+/* llama-bench's settings as read from the first run that had them; a run
+ * that read differently is named (a rebuilt binary, a swapped model). */
+static void keep_facts(const struct workload_iter *it, struct probe_result *res)
+{
+	json_t *llama = json_object_get(res->extra, "llama"), *changed;
+	if (!it->vals.facts)
+		return;
+	if (!llama) {
+		json_object_set_new(res->extra, "llama",
+				    json_pack("{s:s, s:O}", "format", it->vals.format, "facts",
+					      it->vals.facts));
+		return;
+	}
+	if (json_equal(json_object_get(llama, "facts"), it->vals.facts))
+		return;
+	warning("llama-bench's settings in %s %u differ from the first run's (kept: the first)",
+		it->warmup ? "warm-up" : "run", it->index);
+	if (!(changed = json_object_get(llama, "differs_in")))
+		json_object_set_new(llama, "differs_in", changed = json_array());
+	json_array_append_new(changed, json_pack("{s:b, s:i}", "warmup", it->warmup, "iteration",
+						 (int)it->index));
+}
+
+json_t *wrap_knobs(const struct probe_result *res)
+{
+	json_t *facts = json_object_get(json_object_get(res->extra, "llama"), "facts");
+	json_t *args = json_object_get(res->extra, "args"), *k = json_object(), *v;
+	const char *name;
+	json_object_foreach (facts, name, v) {
+		char *key = xasprintf("llama.%s", name);
+		json_object_set(k, key, v);
+		free(key);
+	}
+	if (json_is_array(args)) {
+		char *s = xstrdup("");
+		size_t i;
+		json_array_foreach (args, i, v) {
+			char *t = xasprintf("%s%s%s", s, i ? " " : "", json_string_value(v));
+			free(s);
+			s = t;
+		}
+		json_object_set_new(k, "wrap.args", json_string(s));
+		free(s);
+	}
+	if (json_object_size(k) == 0) {
+		json_decref(k);
+		return NULL;
+	}
+	return k;
+}
+
 int wrap_flow(const struct wrap_plan *p, struct probe_result *res)
 {
-	size_t total = (size_t)p->warmup + p->n, done = 0;
+	size_t total = (size_t)p->warmup + p->n, done = 0, run_argc;
 	struct workload_iter *its = xcalloc(total + 1, sizeof(*its));
-	char *cmd = joined(p);
+	char **run_argv = expand(p, &run_argc);
+	char *cmd = joined(run_argv, run_argc), *cg_parent;
 	unsigned n_failed = 0;
 	struct around around;
 	int rc = 0;
 	probe_result_init(res, "work.wrap");
 	res->minflt = res->majflt = 0; /* sums over the runs */
 	reaper_adopt();		       /* what a run leaves behind becomes ours to stop (§2.4) */
-	record_plan(p, cmd, res);
+	record_plan(p, run_argv, run_argc, res);
+	cg_parent = cgroup_plan(p, res);
 	around_begin(&around);
 	for (size_t i = 0; i < total && !proc_signal_received(); i++) {
 		struct workload_iter *it = &its[i];
@@ -149,12 +313,13 @@ int wrap_flow(const struct wrap_plan *p, struct probe_result *res)
 		it->index = (unsigned)(it->warmup ? i + 1 : i - p->warmup + 1);
 		progress("wrap: %s %u/%u: %s", it->warmup ? "warm-up" : "run", it->index,
 			 it->warmup ? p->warmup : p->n, cmd);
-		if (one_run(p, it) != 0) {
+		if (one_run(p, run_argv, cg_parent, (unsigned)i + 1, it) != 0) {
 			rc = -1;
 			break;
 		}
 		done = i + 1;
 		workload_record_iter(res, it);
+		keep_facts(it, res);
 		res->wall_s += it->run.wall_s;
 		res->user_s += it->run.user_s;
 		res->sys_s += it->run.sys_s;
@@ -176,6 +341,8 @@ int wrap_flow(const struct wrap_plan *p, struct probe_result *res)
 	for (size_t i = 0; i < total; i++)
 		workload_iter_free(&its[i]);
 	free(its);
+	free(run_argv);
 	free(cmd);
+	free(cg_parent);
 	return rc ? rc : (int)n_failed;
 }

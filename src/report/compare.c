@@ -105,6 +105,7 @@ int report_compare_term(const struct comparison *c, FILE *f)
 	line = comparison_summary_line(c);
 	fprintf(f, "%s\n", line);
 	free(line);
+	report_compare_wrap(c, REPORT_TERM, f);
 	return 0;
 }
 
@@ -213,6 +214,7 @@ int report_compare_md(const struct comparison *c, FILE *f)
 		report_md_cell(f, c->notes[i]);
 		fputc('\n', f);
 	}
+	report_compare_wrap(c, REPORT_MD, f);
 	fputs("\nRaw samples: the legs' results files above.\n", f);
 	return 0;
 }

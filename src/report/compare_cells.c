@@ -2,6 +2,7 @@
  * prints the same way (terminal, Markdown, CSV in compare.c; HTML in
  * html_compare.c), so no two formats can say different things. */
 #include "report/compare_cells.h"
+#include "report/wrap_tables.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -196,5 +197,39 @@ char *report_compare_leg_how(const struct run *r)
 			s = t;
 		}
 	}
+	if (json_is_array(json_object_get(r->leg, "args"))) { /* docs/design.md §11.5 */
+		size_t i;
+		t = xasprintf("%s; args:", s);
+		free(s);
+		s = t;
+		json_array_foreach (json_object_get(r->leg, "args"), i, v) {
+			t = xasprintf("%s %s", s, json_is_string(v) ? json_string_value(v) : "?");
+			free(s);
+			s = t;
+		}
+	}
 	return s;
+}
+
+void report_compare_wrap(const struct comparison *c, enum report_format fmt, FILE *f)
+{
+	struct wrap_source src[COMPARE_MAX_LEGS];
+	size_t n = 0;
+	for (size_t j = 0; j < c->n_legs; j++)
+		for (size_t i = 0; i < c->legs[j].run->n_probes; i++)
+			if (strcmp(c->legs[j].run->probes[i].name, "work.wrap") == 0 &&
+			    c->legs[j].run->probes[i].extra) {
+				src[n].name = c->legs[j].name;
+				src[n++].extra = c->legs[j].run->probes[i].extra;
+				break;
+			}
+	if (n != c->n_legs) /* every leg a wrap, or no tables */
+		return;
+	if (fmt == REPORT_HTML)
+		fputs("<h2>The workload per leg</h2>\n", f);
+	else
+		fputs(fmt == REPORT_MD ? "\n## The workload per leg\n"
+				       : "\nThe workload per leg:\n",
+		      f);
+	report_wrap_tables(src, n, fmt, f);
 }

@@ -7,6 +7,7 @@
 #ifndef MEMPATH_REPORT_COMPARE_CELLS_H
 #define MEMPATH_REPORT_COMPARE_CELLS_H
 
+#include "report/format.h"
 #include "verdict/compare.h"
 #include <stddef.h>
 #include <stdio.h>
@@ -32,5 +33,9 @@ const char *report_compare_knob_heading(const struct comparison *c);
 /* How a leg of ab was made ("setup: CMD; env: K=V K=V"), or NULL when the
  * leg's file has no ab record; a new string. */
 char *report_compare_leg_how(const struct run *r);
+
+/* A comparison of wrap legs: the workload's tables with a column per leg
+ * (wrap_tables.h, docs/design.md §11.6); nothing unless every leg is one. */
+void report_compare_wrap(const struct comparison *c, enum report_format fmt, FILE *f);
 
 #endif

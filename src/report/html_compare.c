@@ -316,6 +316,7 @@ int report_compare_html(const struct comparison *c, FILE *f)
 	free(line);
 	forest_plot(f, c);
 	detail_table(f, c);
+	report_compare_wrap(c, REPORT_HTML, f);
 	for (size_t i = 0; i < c->n_rows; i++)
 		missing += c->rows[i].verdict == VERDICT_MISSING; /* controls too */
 	if (c->n_notes || missing)

@@ -11,6 +11,8 @@
 #include "base/stats.h"
 #include "base/util.h"
 #include "report/html_page.h"
+#include "report/wrap_tables.h"
+#include "workload/workload.h"
 
 int report_is_wrap(const struct probe_result *p)
 {
@@ -55,6 +57,14 @@ static struct row *add_row(struct table *t, const char *name, const char *unit)
 	return r;
 }
 
+static void drop_last(struct table *t)
+{
+	t->n_rows--;
+	free(t->rows[t->n_rows].name);
+	free(t->rows[t->n_rows].unit);
+	free(t->rows[t->n_rows].v);
+}
+
 static double num_at(json_t *o, const char *key)
 {
 	json_t *v = json_object_get(o, key);
@@ -69,14 +79,11 @@ static const char *unit_of(const struct metric *m)
 	return m->unit != UNIT_NONE ? unit_name(m->unit) : u ? u + 7 : "";
 }
 
+/* wrap's own metrics, and the repetitions (several a run: not a row of
+ * one value per run) */
 static int is_wraps_own(const char *name)
 {
-	static const char *const own[] = {"wall_time",	  "user_time",	  "sys_time", "max_rss",
-					  "minor_faults", "major_faults", "vmstat"};
-	for (size_t i = 0; i < ARRAY_SIZE(own); i++)
-		if (strcmp(name, own[i]) == 0)
-			return 1;
-	return 0;
+	return workload_name_is_ours(name) || strcmp(name, "tokens_per_s_rep") == 0;
 }
 
 /* exit_status as the command printed it: 0 ok, the exit code, -1 otherwise. */
@@ -105,7 +112,7 @@ static void build(const struct probe_result *p, struct table *t)
 	/* The workload's own numbers, in the order first seen. */
 	for (size_t k = 0; k < p->n_metrics; k++) {
 		const struct metric *m = &p->metrics[k];
-		char labels[256], *key;
+		char labels[512], *key;
 		struct row *r;
 		if (is_wraps_own(m->name))
 			continue;
@@ -149,6 +156,19 @@ static void build(const struct probe_result *p, struct table *t)
 		for (size_t i = 0; i < m->n_samples; i++)
 			r->v[j++] = m->samples[i];
 	}
+	/* The load estimate and the command's own readings (its cgroup, its
+	 * smaps), where a run has them. */
+	for (size_t k = 0; k <= wrap_n_readings; k++) {
+		const struct wrap_reading *wr = k ? &wrap_readings[k - 1] : NULL;
+		struct row *r = add_row(t, wr ? wr->label : "load_time_est", wr ? wr->unit : "s");
+		int any = 0;
+		for (size_t i = 0; i < t->n_iters; i++) {
+			r->v[i] = wrap_reading_at(json_array_get(t->iters, i), wr);
+			any |= isfinite(r->v[i]);
+		}
+		if (!any)
+			drop_last(t);
+	}
 	/* Key vmstat counters per iteration: promotion should fall as it converges. */
 	for (size_t k = 0; k < p->n_metrics; k++) {
 		const struct metric *m = &p->metrics[k];
@@ -158,7 +178,7 @@ static void build(const struct probe_result *p, struct table *t)
 		int moved = 0;
 		if (strcmp(m->name, "vmstat") != 0 || !c)
 			continue;
-		name = xasprintf("vmstat %s", c);
+		name = xasprintf("vmstat %s (machine-wide)", c);
 		r = add_row(t, name, "count");
 		free(name);
 		for (size_t i = 0; i < t->n_iters; i++) {
@@ -171,10 +191,7 @@ static void build(const struct probe_result *p, struct table *t)
 			moved |= !isnan(r->v[i]) && r->v[i] != 0;
 		}
 		if (!moved) { /* not shown; counted in a note */
-			t->n_rows--;
-			free(t->rows[t->n_rows].name);
-			free(t->rows[t->n_rows].unit);
-			free(t->rows[t->n_rows].v);
+			drop_last(t);
 			t->n_quiet++;
 		}
 	}
@@ -299,11 +316,19 @@ static void facts(const struct probe_result *p, enum report_format fmt, FILE *f)
 	json_t *mem = p->extra ? json_object_get(p->extra, "meminfo") : NULL;
 	json_t *numa = p->extra ? json_object_get(p->extra, "numastat_delta") : NULL, *d;
 	int md = fmt == REPORT_MD, html = fmt == REPORT_HTML, any = 0;
+	const char *why = json_string_value(
+		json_object_get(json_object_get(p->extra, "cgroup"), "unavailable"));
 	const char *node;
 	char line[256];
-	fputs(html ? "<h3>vmstat deltas over the whole run</h3>\n<ul>\n"
-	      : md ? "\n**vmstat deltas over the whole run** (recorded counters that moved):\n\n"
-		   : "\nvmstat deltas over the whole run (recorded counters that moved):\n",
+	if (why && html)
+		html_put(f, "<p>no cgroup per run: ", why, "; only machine-wide counters.</p>\n");
+	else if (why)
+		fprintf(f, "\nno cgroup per run: %s; only machine-wide counters\n", why);
+	fputs(html ? "<h3>Machine-wide vmstat deltas over the whole run</h3>\n<ul>\n"
+	      : md ? "\n**Machine-wide vmstat deltas over the whole run** (every process's; "
+		     "recorded counters that moved):\n\n"
+		   : "\nMachine-wide vmstat deltas over the whole run (every process's; recorded "
+		     "counters that moved):\n",
 	      f);
 	for (size_t i = 0; i < p->n_counters; i++)
 		if (p->counters[i].delta != 0) {
@@ -363,7 +388,14 @@ static void facts(const struct probe_result *p, enum report_format fmt, FILE *f)
 void report_wrap(const struct probe_result *p, enum report_format fmt, FILE *f)
 {
 	struct table t;
+	struct wrap_source src = {.name = NULL, .extra = p->extra};
 	build(p, &t);
+	report_wrap_tables(&src, 1, fmt, f);
+	if (fmt != REPORT_HTML)
+		fprintf(f, fmt == REPORT_MD ? "\n**Every metric per run**\n\n"
+					    : "\nEvery metric per run:\n");
+	else
+		fputs("<h3>Every metric per run</h3>\n", f);
 	if (fmt == REPORT_HTML)
 		table_html(&t, f);
 	else

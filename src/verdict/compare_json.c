@@ -107,6 +107,33 @@ static json_t *host_brief(const struct run *r)
 	return o;
 }
 
+/* A wrapped workload's runs as its leg recorded them (iterations without
+ * the stderr kept for failed runs; llama-bench's settings, the args, the
+ * cgroup), so the per-run tables render from this file alone
+ * (docs/design.md §11.6). NULL for a leg that is not a wrap. */
+static json_t *wrap_brief(const struct run *r)
+{
+	static const char *const keep_keys[] = {"llama", "args", "cgroup"};
+	for (size_t i = 0; i < r->n_probes; i++) {
+		json_t *ex = r->probes[i].extra, *its, *o, *it;
+		size_t k;
+		if (strcmp(r->probes[i].name, "work.wrap") != 0 || !json_is_object(ex) ||
+		    !json_is_array(its = json_object_get(ex, "iterations")))
+			continue;
+		o = json_pack("{s:[]}", "iterations");
+		json_array_foreach (its, k, it) {
+			json_t *copy = json_deep_copy(it);
+			json_object_del(copy, "stderr_tail");
+			json_array_append_new(json_object_get(o, "iterations"), copy);
+		}
+		for (k = 0; k < ARRAY_SIZE(keep_keys); k++)
+			if (json_object_get(ex, keep_keys[k]))
+				json_object_set(o, keep_keys[k], json_object_get(ex, keep_keys[k]));
+		return o;
+	}
+	return NULL;
+}
+
 json_t *comparison_to_json(const struct comparison *c)
 {
 	const struct compare_opts *op = &c->opts;
@@ -124,6 +151,7 @@ json_t *comparison_to_json(const struct comparison *c)
 	for (size_t j = 0; j < c->n_legs; j++) {
 		const struct run *r = c->legs[j].run;
 		char v[2] = {c->legs[j].variant, 0};
+		json_t *w;
 		json_t *l =
 			json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o}", "file", c->legs[j].file,
 				  "name", c->legs[j].name, "variant", v, "label",
@@ -136,6 +164,8 @@ json_t *comparison_to_json(const struct comparison *c)
 			json_object_set_new(l, "incomplete", json_true());
 		if (r->leg) /* a leg of ab: its variant's setup and environment */
 			json_object_set(l, "ab", r->leg);
+		if ((w = wrap_brief(r)))
+			json_object_set_new(l, "wrap", w);
 		if (c->legs[j].round)
 			json_object_set_new(l, "round", json_integer(c->legs[j].round));
 		json_array_append_new(legs, l);
@@ -326,7 +356,7 @@ static int legs_from_json(struct rd *rd, json_t *legs)
 		return bad(rd, "legs", why);
 	}
 	for (size_t k = 0; k < json_array_size(legs); k++) {
-		json_t *l = json_array_get(legs, k), *host, *ab;
+		json_t *l = json_array_get(legs, k), *host, *ab, *wrap;
 		const char *file, *name, *variant, *label, *start, *end;
 		struct run *r;
 		snprintf(rd->path, sizeof(rd->path), "legs[%zu]", k);
@@ -344,6 +374,10 @@ static int legs_from_json(struct rd *rd, json_t *legs)
 		ab = json_object_get(l, "ab");
 		if (ab && !json_is_object(ab))
 			return bad(rd, "ab", "is not an object");
+		wrap = json_object_get(l, "wrap");
+		if (wrap &&
+		    (!json_is_object(wrap) || !json_is_array(json_object_get(wrap, "iterations"))))
+			return bad(rd, "wrap", "is not an object with iterations");
 		r = c->owned->legs[k] = run_new();
 		r->complete = !json_is_true(json_object_get(l, "incomplete"));
 		r->label = label ? xstrdup(label) : NULL;
@@ -351,6 +385,8 @@ static int legs_from_json(struct rd *rd, json_t *legs)
 		r->end_time = end ? xstrdup(end) : NULL;
 		r->host = host ? json_incref(host) : NULL;
 		r->leg = ab ? json_incref(ab) : NULL;
+		if (wrap) /* the per-run tables read it as the leg's wrap */
+			run_add_probe(r, "work.wrap")->extra = json_incref(wrap);
 		c->legs[k].run = r;
 		c->legs[k].file = keep(c->owned, file);
 		c->legs[k].name = xstrdup(name);

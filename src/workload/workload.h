@@ -22,6 +22,7 @@
 
 #include "base/kv.h"
 #include "results/results.h"
+#include "workload/sampler.h"
 #include "workload/workload_parse.h"
 
 #define WORKLOAD_MAX_STDOUT (16u << 20) /* parsed output kept; the rest is read and dropped */
@@ -44,10 +45,13 @@ struct workload_run {
 };
 
 /* Runs argv (execvp) once. timeout_s <= 0: none. echo: copy its stdout and
- * stderr to our stderr as they come. Then stops what it left running (after
- * reaper_adopt(): r->left). Returns 0 whatever the command did, -1 when it
- * could not be started (error printed). */
-int workload_exec(char *const *argv, double timeout_s, int echo, struct workload_run *r);
+ * stderr to our stderr as they come. cgroup: the cgroup the command is
+ * started in (it joins before exec), or NULL. smp: sampled while it runs,
+ * or NULL. Then stops what it left running (after reaper_adopt(): r->left).
+ * Returns 0 whatever the command did, -1 when it could not be started
+ * (error printed). */
+int workload_exec(char *const *argv, double timeout_s, int echo, const char *cgroup,
+		  struct sampler *smp, struct workload_run *r);
 void workload_run_free(struct workload_run *r);
 /* "exit 0", "exit 3", "signal 9 (Killed)", "timeout", "not started"; new string. */
 char *workload_status_str(const struct workload_run *r);
@@ -74,15 +78,20 @@ struct workload_iter {
 	struct workload_run run;
 	struct workload_values vals;
 	enum workload_parse parsed_as;
-	struct kv_list vm_delta; /* recorded vmstat counters over this iteration */
+	struct kv_list vm_delta; /* recorded vmstat counters over this iteration (machine-wide) */
 	int have_vm;
+	json_t *cgroup;	    /* its cgroup's readings (cgroup_read_end), or NULL */
+	struct sampler smp; /* what it held while it ran */
 };
 
 /* Adds the iteration as one sample (or warm-up) of each of its metrics in p:
  * the workload's own values, wall_time, user_time, sys_time, max_rss,
- * minor_faults, major_faults and the key vmstat deltas ("vmstat" labelled
- * counter=<name>); appends its details to p->extra.iterations. A failed
- * iteration adds its rusage but no workload values (absent, never zero). */
+ * minor_faults, major_faults, the key machine-wide vmstat deltas ("vmstat"
+ * labelled counter=<name>), its cgroup's readings and the smaps sampled
+ * while it ran (docs/design.md §11.4), and for llama-bench every repetition
+ * and the load estimate (§11.3); appends its details to
+ * p->extra.iterations. A failed iteration adds its rusage but no workload
+ * values (absent, never zero). */
 void workload_record_iter(struct probe_result *p, const struct workload_iter *it);
 /* Is name one of wrap's own metrics (wall_time, ..., vmstat)? A workload
  * value of that name is recorded as "workload.<name>". */

@@ -1,6 +1,7 @@
-/* workload_parse.c - what a workload says about itself: llama-bench JSON and
- * JSONL, generic JSON lines, "name value unit" lines. Pure (text in, values
- * out) so every format is tested on fixtures; JSON through jansson. */
+/* workload_parse.c - what a workload says about itself: llama-bench (any of
+ * its formats, read by llama.c), generic JSON lines, "name value unit"
+ * lines. Pure (text in, values out) so every format is tested on fixtures;
+ * JSON through jansson. */
 #include "workload/workload_parse.h"
 
 #include <ctype.h>
@@ -119,132 +120,54 @@ void workload_values_free(struct workload_values *v)
 	for (size_t i = 0; i < v->n; i++)
 		value_clear(&v->items[i]);
 	free(v->items);
+	if (v->facts)
+		json_decref(v->facts);
 	memset(v, 0, sizeof(*v));
 }
 
 /* ---- llama-bench --------------------------------------------------------- */
 
-static int json_int(json_t *o, const char *key, json_int_t *out)
+static struct workload_value llama_value(const struct llama_test *t, const char *name)
 {
-	json_t *v = json_object_get(o, key);
-	if (json_is_integer(v)) {
-		*out = json_integer_value(v);
-		return 0;
-	}
-	/* a whole number that fits: 1e300 does not (casting it is undefined) */
-	if (json_is_real(v) && json_real_value(v) == floor(json_real_value(v)) &&
-	    fabs(json_real_value(v)) < 9.0e18) {
-		*out = (json_int_t)json_real_value(v);
-		return 0;
-	}
-	return -1;
-}
-
-static int is_llama_object(json_t *o)
-{
-	json_int_t x;
-	return json_is_object(o) && json_is_number(json_object_get(o, "avg_ts")) &&
-	       json_int(o, "n_prompt", &x) == 0 && json_int(o, "n_gen", &x) == 0;
-}
-
-/* The test's name as llama-bench's own table spells it, without spaces. */
-static void llama_test_name(json_t *o, char *buf, size_t len)
-{
-	json_int_t p = 0, g = 0, d = 0;
-	json_int(o, "n_prompt", &p);
-	json_int(o, "n_gen", &g);
-	json_int(o, "n_depth", &d);
-	if (g == 0)
-		snprintf(buf, len, "pp%lld", (long long)p);
-	else if (p == 0)
-		snprintf(buf, len, "tg%lld", (long long)g);
-	else
-		snprintf(buf, len, "pp%lld+tg%lld", (long long)p, (long long)g);
-	if (d > 0) {
-		size_t used = strlen(buf);
-		snprintf(buf + used, len - used, "@d%lld", (long long)d);
-	}
-}
-
-/* Collects llama-bench objects from a JSON array or from JSON lines. */
-static json_t *llama_objects(const char *text)
-{
-	const char *p = text;
-	json_t *all = json_array();
-	json_error_t err;
-	while (*p && isspace((unsigned char)*p))
-		p++;
-	if (*p == '[') {
-		json_t *arr = json_loads(p, JSON_DECODE_ANY, &err);
-		if (json_is_array(arr)) {
-			size_t i;
-			json_t *o;
-			json_array_foreach (arr, i, o)
-				if (is_llama_object(o))
-					json_array_append(all, o);
-		}
-		if (arr)
-			json_decref(arr);
-		if (json_array_size(all) > 0)
-			return all;
-	}
-	for (p = text; *p;) {
-		const char *eol = strchr(p, '\n');
-		size_t len = eol ? (size_t)(eol - p) : strlen(p);
-		const char *q = p;
-		while (q < p + len && isspace((unsigned char)*q))
-			q++;
-		if (q < p + len && *q == '{') {
-			json_t *o = json_loadb(q, len - (size_t)(q - p), 0, &err);
-			if (is_llama_object(o))
-				json_array_append(all, o);
-			if (o)
-				json_decref(o);
-		}
-		p += len;
-		if (*p == '\n')
-			p++;
-	}
-	return all;
+	struct workload_value v;
+	memset(&v, 0, sizeof(v));
+	v.name = xstrdup(name);
+	for (size_t k = 0; k < t->n_labels; k++)
+		value_label(&v, t->labels[k].key, t->labels[k].value);
+	v.spread = NAN;
+	return v;
 }
 
 int workload_parse_llama(const char *text, struct workload_values *out)
 {
-	json_t *objs = llama_objects(text), *o;
-	size_t n = json_array_size(objs), i;
-	char(*names)[64] = n ? xcalloc(n, sizeof(*names)) : NULL;
-	int rc = n ? 0 : -1;
-	json_array_foreach (objs, i, o)
-		llama_test_name(o, names[i], sizeof(names[i]));
-	json_array_foreach (objs, i, o) {
-		struct workload_value v;
-		json_t *sd = json_object_get(o, "stddev_ts"),
-		       *reps = json_object_get(o, "samples_ts");
-		size_t dup = 0, ord = 0;
-		char buf[16];
-		memset(&v, 0, sizeof(v));
-		for (size_t k = 0; k < n; k++)
-			if (strcmp(names[k], names[i]) == 0) {
-				dup++;
-				if (k <= i)
-					ord++;
-			}
-		v.name = xstrdup("tokens_per_s");
-		value_label(&v, "test", names[i]);
-		if (dup > 1) {
-			snprintf(buf, sizeof(buf), "%zu", ord);
-			value_label(&v, "config", buf);
-		}
+	struct llama_output lo;
+	if (llama_read(text, &lo) != 0)
+		return -1;
+	for (size_t i = 0; i < lo.n; i++) {
+		const struct llama_test *t = &lo.tests[i];
+		struct workload_value v = llama_value(t, "tokens_per_s");
 		v.unit = UNIT_TOKENS_S;
 		v.better = BETTER_HIGHER;
-		v.value = json_number_value(json_object_get(o, "avg_ts"));
-		v.spread = json_is_number(sd) ? json_number_value(sd) : NAN;
-		v.reps = json_is_array(reps) ? json_incref(reps) : NULL;
+		v.value = t->avg_ts;
+		v.spread = t->stddev_ts;
+		v.reps = t->samples_ts ? json_incref(t->samples_ts) : NULL;
 		values_push(out, &v);
+		/* per token, from the mean time of a repetition (docs/design.md §11.3) */
+		if (isfinite(t->avg_ns) && t->n_prompt + t->n_gen > 0) {
+			v = llama_value(t, "ms_per_token");
+			v.unit = UNIT_MS;
+			v.better = BETTER_LOWER;
+			v.value = t->avg_ns * 1e-6 / (double)(t->n_prompt + t->n_gen);
+			values_push(out, &v);
+		}
 	}
-	free(names);
-	json_decref(objs);
-	return rc;
+	if (out->facts)
+		json_decref(out->facts);
+	out->facts = json_incref(lo.facts);
+	snprintf(out->format, sizeof(out->format), "%s", llama_format_name(lo.format));
+	out->timed_s = lo.timed_s;
+	llama_output_free(&lo);
+	return 0;
 }
 
 /* ---- JSON lines ---------------------------------------------------------- */

@@ -1,6 +1,7 @@
 /* workload_parse.h - what a workload says about itself: its own numbers
- * from llama-bench JSON/JSONL, JSON lines or "name value unit" lines. Pure:
- * text in, values out, so every format is tested on fixtures.
+ * from llama-bench (any of its output formats, llama.h), JSON lines or
+ * "name value unit" lines. Pure: text in, values out, so every format is
+ * tested on fixtures.
  *
  * Ownership: the values own their strings; workload_values_free() releases
  * them.
@@ -12,12 +13,13 @@
 #include <stddef.h>
 
 #include "results/results.h"
+#include "workload/llama.h"
 
-#define WORKLOAD_MAX_LABELS 2
+#define WORKLOAD_MAX_LABELS (LLAMA_MAX_LABELS + 1)
 
 enum workload_parse {
 	WORKLOAD_PARSE_AUTO = 0, /* llama-bench, else JSON lines, else name value lines */
-	WORKLOAD_PARSE_LLAMA,	 /* llama-bench -o json (an array) or -o jsonl */
+	WORKLOAD_PARSE_LLAMA,	 /* llama-bench, any -o: md, csv, json, jsonl, sql */
 	WORKLOAD_PARSE_JSONL,	 /* one JSON object per line */
 	WORKLOAD_PARSE_LINES,	 /* "name value [unit]" lines */
 	WORKLOAD_PARSE_NONE,	 /* rusage and counters only */
@@ -38,18 +40,26 @@ struct workload_value {
 struct workload_values {
 	struct workload_value *items;
 	size_t n, cap;
+	/* llama-bench only: its settings and build (llama.h's facts), the
+	 * format it wrote, and the seconds inside its timed repetitions (NAN:
+	 * unknown). NULL / "" / NAN otherwise. */
+	json_t *facts;
+	char format[8];
+	double timed_s;
 };
 
 /* "auto", "llama-bench", "jsonl", "lines", "none" -> mode; 0 or -1. */
 int workload_parse_mode(const char *s, enum workload_parse *out);
 const char *workload_parse_name(enum workload_parse m);
 
-/* llama-bench output: a JSON array (-o json) or one object per line (-o jsonl)
- * with n_prompt, n_gen, avg_ts. A test is pp<n_prompt> when n_gen == 0,
- * tg<n_gen> when n_prompt == 0, pp<p>+tg<g> otherwise, "@d<n_depth>" appended
- * when n_depth > 0. Each gives "tokens_per_s" (tok/s, avg_ts) labelled
- * test=<name>, plus config=<k> when one output holds a test name more than
- * once (k-th occurrence). Returns 0 with at least one test, else -1. */
+/* llama-bench output in any format (llama.h). A test is pp<n_prompt> when
+ * n_gen == 0, tg<n_gen> when n_prompt == 0, pp<p>+tg<g> otherwise,
+ * "@d<n_depth>" appended when n_depth > 0. Each gives "tokens_per_s"
+ * (tok/s, avg_ts; stddev_ts and samples_ts kept) and, where avg_ns is
+ * written (all but md), "ms_per_token" (avg_ns / (n_prompt + n_gen)),
+ * labelled test=<name> and by the llama-bench columns that differ between
+ * its configurations (mmap=0, threads=8, sm=row), config=<k> when two
+ * still read the same. Returns 0 with at least one test, else -1. */
 int workload_parse_llama(const char *text, struct workload_values *out);
 /* JSON lines: {"name": N, "value": V, "unit": U} gives one value; any other
  * object gives one value per numeric top-level field. Returns 0 or -1 (none). */

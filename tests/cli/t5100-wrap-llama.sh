@@ -10,7 +10,7 @@ grep -q '^tokens_per_s test=tg128  *tok/s  *4.2  *4.5  *4.6  *4.65  *4.6 ' w.txt
 	fail "tg128 convergence row: $(grep tg128 w.txt)"
 grep -q '^tokens_per_s test=pp512  *tok/s  *69.31 ' w.txt || fail "pp512 row"
 grep -q '^exit_status  *0  *0  *0  *0 ' w.txt || fail "exit status row: $(grep exit_status w.txt)"
-grep -q 'wrap: run 3: exit 0 .* 2 values (llama-bench)' w.err || fail "progress: $(cat w.err)"
+grep -q 'wrap: run 3: exit 0 .* 2 tests (llama-bench -o json)' w.err || fail "progress: $(cat w.err)"
 "$MEMPATH" report w.json --format csv >w.csv || fail "results file rejected"
 grep -q '^work.wrap,ok,tokens_per_s,test=tg128,tok/s,higher,3,4.6,' w.csv || fail "tg128 metric: $(cat w.csv)"
 grep -q '^work.wrap,ok,wall_time,,s,lower,3,' w.csv || fail "wall_time metric"
@@ -29,6 +29,6 @@ grep -q '^tokens_per_s test=tg128  *tok/s  *4.2  *4.5 ' l.txt || fail "jsonl row
 # Told llama-bench but the output is lines: a warning, rusage still recorded.
 "$MEMPATH" wrap -n 1 --parse llama-bench -q -o x.json -- sh "$top/tests/data/fake-lines.sh" >x.txt 2>x.err ||
 	fail "exit $? on unparsed output"
-grep -q "warning: no llama-bench output found in run 1" x.err || fail "no warning: $(cat x.err)"
+grep -q "warning: no llama-bench results read from run 1.s stdout: give llama-bench -o json" x.err || fail "no warning: $(cat x.err)"
 grep -q '^bandwidth' x.txt && fail "lines parsed although llama-bench was forced"
 exit 0

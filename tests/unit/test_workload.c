@@ -14,20 +14,23 @@
 #include "base/util.h"
 #include "workload/workload.h"
 
+/* The value with this name, test label (NULL: any) and, when given, the
+ * label "k=v" among its others. */
 static const struct workload_value *find(const struct workload_values *v, const char *name,
-					 const char *test, const char *config)
+					 const char *test, const char *kv)
 {
 	for (size_t i = 0; i < v->n; i++) {
 		const struct workload_value *x = &v->items[i];
-		const char *t = NULL, *c = NULL;
+		const char *t = NULL;
+		int has_kv = kv == NULL;
 		for (size_t k = 0; k < x->n_labels; k++) {
+			char buf[256];
 			if (!strcmp(x->labels[k].key, "test"))
 				t = x->labels[k].value;
-			if (!strcmp(x->labels[k].key, "config"))
-				c = x->labels[k].value;
+			snprintf(buf, sizeof(buf), "%s=%s", x->labels[k].key, x->labels[k].value);
+			has_kv |= kv && !strcmp(buf, kv);
 		}
-		if (!strcmp(x->name, name) && (!test || (t && !strcmp(t, test))) &&
-		    ((!config && !c) || (config && c && !strcmp(c, config))))
+		if (!strcmp(x->name, name) && (!test || (t && !strcmp(t, test))) && has_kv)
 			return x;
 	}
 	return NULL;
@@ -40,30 +43,43 @@ static void test_llama_json(void **state)
 	const struct workload_value *x;
 	assert_non_null(text);
 	assert_int_equal(workload_parse_llama(text, &v), 0);
-	assert_int_equal(v.n, 4);
-	/* pp512 appears twice (n_threads 64 and 32): config labels in order. */
-	x = find(&v, "tokens_per_s", "pp512", "1");
+	/* 4 tests; ms_per_token for the 2 that have avg_ns */
+	assert_int_equal(v.n, 6);
+	/* pp512 twice, n_threads 64 and 32: labelled by llama-bench's column */
+	x = find(&v, "tokens_per_s", "pp512", "threads=64");
 	assert_non_null(x);
 	assert_true(fabs(x->value - 69.31) < 1e-9);
 	assert_true(fabs(x->spread - 2.70) < 1e-9);
 	assert_int_equal(x->unit, UNIT_TOKENS_S);
 	assert_int_equal(x->better, BETTER_HIGHER);
 	assert_int_equal(json_array_size(x->reps), 2);
-	x = find(&v, "tokens_per_s", "pp512", "2");
+	x = find(&v, "tokens_per_s", "pp512", "threads=32");
 	assert_non_null(x);
 	assert_true(fabs(x->value - 51.49) < 1e-9);
-	/* tg128 once: no config label. */
+	assert_null(find(&v, "tokens_per_s", "pp512", "config=1"));
 	x = find(&v, "tokens_per_s", "tg128", NULL);
 	assert_non_null(x);
 	assert_true(fabs(x->value - 4.262) < 1e-9);
+	/* avg_ns / n_gen: 30032844000 ns / 128 tokens */
+	x = find(&v, "ms_per_token", "tg128", NULL);
+	assert_non_null(x);
+	assert_true(fabs(x->value - 30032.844 / 128) < 1e-9);
+	assert_int_equal(x->better, BETTER_LOWER);
 	/* n_prompt and n_gen both set, with a depth. */
 	assert_non_null(find(&v, "tokens_per_s", "pp512+tg128@d4096", NULL));
+	/* its settings: the same in every test, or the values in order */
+	assert_string_equal(json_string_value(json_object_get(v.facts, "build_commit")),
+			    "8cf427ff");
+	assert_string_equal(json_string_value(json_object_get(v.facts, "n_threads")), "64,32");
+	assert_string_equal(json_string_value(json_object_get(v.facts, "use_mmap")), "0");
+	assert_string_equal(v.format, "json");
 	workload_values_free(&v);
 	assert_int_equal(v.n, 0);
+	assert_null(v.facts);
 	/* auto finds llama-bench first */
 	assert_int_equal(workload_parse_output(text, WORKLOAD_PARSE_AUTO, &v),
 			 WORKLOAD_PARSE_LLAMA);
-	assert_int_equal(v.n, 4);
+	assert_int_equal(v.n, 6);
 	workload_values_free(&v);
 	free(text);
 }
@@ -78,6 +94,7 @@ static void test_llama_jsonl(void **state)
 	assert_int_equal(workload_parse_output(text, WORKLOAD_PARSE_AUTO, &v),
 			 WORKLOAD_PARSE_LLAMA);
 	assert_int_equal(v.n, 2);
+	assert_string_equal(v.format, "jsonl");
 	x = find(&v, "tokens_per_s", "tg128", NULL);
 	assert_non_null(x);
 	assert_true(fabs(x->value - 4.625) < 1e-9);

@@ -1,0 +1,21 @@
+/* llama_text.h - llama-bench's text formats (CSV with its header, SQL
+ * INSERT statements, the Markdown table it prints by default), each row
+ * read into a JSON object of its fields; llama.c makes one shape of them
+ * (docs/design.md §11.1). Pure: text in, objects out. */
+#ifndef MEMPATH_WORKLOAD_LLAMA_TEXT_H
+#define MEMPATH_WORKLOAD_LLAMA_TEXT_H
+
+#include <jansson.h>
+
+/* Each appends to tests the rows it finds that hold a test (n_prompt,
+ * n_gen and avg_ts). */
+void llama_read_csv(const char *text, json_t *tests);
+void llama_read_sql(const char *text, json_t *tests);
+void llama_read_md(const char *text, json_t *tests);
+/* A test row: an object with avg_ts, and n_prompt and n_gen whole numbers. */
+int llama_is_test(json_t *o);
+/* llama-bench's Markdown column name of a field ("use_mmap" -> "mmap"), or
+ * the field's own name. */
+const char *llama_column_of(const char *field);
+
+#endif

@@ -1,0 +1,31 @@
+/* sampler.h - what a wrapped command holds while it runs, sampled: how its
+ * memory is backed (smaps_rollup of its processes: Rss, Pss, Anonymous,
+ * AnonHugePages, FilePmdMapped, ShmemPmdMapped) and its cgroup's
+ * memory.stat sizes; the largest value of each over the run is kept
+ * (docs/design.md §11.4). A process that has exited has no smaps, so
+ * these are read during the run, never after.
+ *
+ * Ownership: the sampler owns its JSON objects; sampler_free() frees them.
+ */
+#ifndef MEMPATH_WORKLOAD_SAMPLER_H
+#define MEMPATH_WORKLOAD_SAMPLER_H
+
+#include <jansson.h>
+#include <sys/types.h>
+
+struct sampler {
+	const char *cgroup; /* the run's cgroup (its processes), or NULL: the
+			       command and its descendants */
+	int every_ms;	    /* period; <= 0: no sampling */
+	json_t *smaps;	    /* field -> largest sum over its processes (bytes) */
+	json_t *sizes;	    /* memory.stat name -> largest value (bytes) */
+	unsigned n;	    /* samples taken */
+};
+
+/* One sample of the command whose leader is pid. */
+void sampler_take(struct sampler *s, pid_t pid);
+/* smaps_rollup text's fields that sampler_take() keeps, into sum (bytes). */
+void sampler_add_smaps(const char *text, json_t *sum);
+void sampler_free(struct sampler *s);
+
+#endif

@@ -1,0 +1,37 @@
+# A run's cgroup goes with it: removed after the run; after mempath itself
+# is killed with SIGKILL the command dies with it (PDEATHSIG) and the next
+# wrap removes the cgroup that was left. Needs cgroups per run (cgroup v2
+# handing the memory controller to children, as root).
+. "$top/tests/cli/lib.sh"
+"$MEMPATH" wrap -n 1 -o probe.json -- true >/dev/null 2>probe.err || fail "wrap exited $?: $(cat probe.err)"
+grep -q '"cgroup": "one per run"' probe.json ||
+	skip "no cgroup per run here: $(sed -n 's/^wrap: no cgroup per run (\(.*\)): .*/\1/p' probe.err)"
+parent=$(tr -d '\n' <probe.json | sed 's/.*"parent": *"\([^"]*\)".*/\1/')
+[ -d "$parent" ] || fail "parent $parent"
+ls -d "$parent"/mempath-* 2>/dev/null | grep -q "mempath-[0-9]*-1$" && {
+	for d in "$parent"/mempath-*; do
+		pid=${d##*/mempath-}; pid=${pid%-*}
+		kill -0 "$pid" 2>/dev/null || fail "a cgroup of a finished wrap was left: $d"
+	done
+}
+spawn "$MEMPATH" wrap -n 1 -q -o k.json -- sleep 60
+wrap_pid=$spawned
+cg=""
+for i in $(seq 100); do
+	cg=$(ls -d "$parent/mempath-$wrap_pid-"* 2>/dev/null | head -n 1)
+	[ -n "$cg" ] && [ -s "$cg/cgroup.procs" ] && break
+	sleep 0.1
+done
+[ -n "$cg" ] || fail "no cgroup for the run of wrap $wrap_pid"
+kill -9 "$wrap_pid"
+wait "$wrap_pid" 2>/dev/null
+for i in $(seq 50); do
+	[ -z "$(left "$wrap_pid" 'sleep 60')" ] && break
+	sleep 0.1
+done
+[ -z "$(left "$wrap_pid" 'sleep 60')" ] || fail "the command outlived a killed mempath"
+[ -d "$cg" ] || fail "expected the killed wrap's cgroup to be left for the next one"
+"$MEMPATH" wrap -n 1 -o n.json -- true >/dev/null 2>n.err || fail "wrap exited $?"
+grep -q 'removed 1 cgroup' n.err || fail "stale cgroup not said removed: $(cat n.err)"
+[ -d "$cg" ] && fail "stale cgroup $cg not removed"
+exit 0
