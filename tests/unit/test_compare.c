@@ -385,13 +385,15 @@ static void test_primary_and_holm(void **state)
 /* Legs with one metric "rate" (higher is better) at the given medians, in
  * the order given by `legs` ("ABA", "ABAB"), 15 samples each at 0.3% spread:
  * every gap below is significant. */
-static struct comparison *drift_case(const char *legs, const double *mu, struct run **r)
+static struct comparison *drift_case_opts(const char *legs, const double *mu, struct run **r,
+					  int rounds)
 {
 	struct compare_opts o;
-	const char *files[] = {"l1", "l2", "l3", "l4"};
+	const char *files[] = {"l1", "l2", "l3", "l4", "l5", "l6", "l7", "l8"};
 	size_t n = strlen(legs);
 	compare_opts_default(&o);
 	o.legs = legs;
+	o.rounds = rounds;
 	for (size_t i = 0; i < n; i++) {
 		struct probe_result *p;
 		r[i] = mk_run(NULL, "madvise");
@@ -399,6 +401,11 @@ static struct comparison *drift_case(const char *legs, const double *mu, struct 
 		mk_metric(p, "rate", BETTER_HIGHER, "4k", mu[i], 0.003, 15);
 	}
 	return compare_runs((const struct run *const *)r, files, n, &o);
+}
+
+static struct comparison *drift_case(const char *legs, const double *mu, struct run **r)
+{
+	return drift_case_opts(legs, mu, r, 0);
 }
 
 static void drift_free(struct comparison *c, struct run **r, size_t n)
@@ -450,6 +457,33 @@ static void test_drift_as_large_as_effect(void **state)
 	assert_non_null(strstr(w->reason, "A' vs A +"));
 	assert_non_null(strstr(w->reason, "within 2x"));
 	drift_free(c, r, 3);
+}
+
+/* The drift rule in rounds (design.md §5.10): each round's B is judged
+ * against its own A, in the order ABBA..., so a steady drift of 2% a leg
+ * pushes B up in one round and down in the next: no verdict. The same drift
+ * beside a real +20% leaves it a WIN. */
+static void test_drift_rounds(void **state)
+{
+	double mu[8], mu_b[8];
+	struct run *r[8];
+	const char *legs = "ABBAABBA";
+	struct comparison *c;
+	const struct compare_row *w;
+	for (int i = 0; i < 8; i++) {
+		mu[i] = 100.0 * (1 + 0.02 * i);
+		mu_b[i] = mu[i] * (legs[i] == 'B' ? 1.2 : 1.0);
+	}
+	c = drift_case_opts(legs, mu, r, 1);
+	w = drift_row(c);
+	assert_int_equal(w->rounds, 4);
+	assert_true(w->verdict != VERDICT_WIN && w->verdict != VERDICT_LOSS);
+	drift_free(c, r, 8);
+	c = drift_case_opts(legs, mu_b, r, 1);
+	w = drift_row(c);
+	assert_int_equal(w->verdict, VERDICT_WIN);
+	assert_true(w->ci_lo > 0.15 && w->ci_hi < 0.25);
+	drift_free(c, r, 8);
 }
 
 static void test_drift_b_between(void **state)
@@ -627,6 +661,7 @@ int main(void)
 		cmocka_unit_test(test_drift_large_effect),
 		cmocka_unit_test(test_drift_as_large_as_effect),
 		cmocka_unit_test(test_drift_b_between),
+		cmocka_unit_test(test_drift_rounds),
 		cmocka_unit_test(test_drift_monotone),
 		cmocka_unit_test(test_property_aa_splits),
 		cmocka_unit_test(test_bad_legs_and_json),
