@@ -356,7 +356,8 @@ static int ab_main(void *p, const struct cmd_line *l)
 	 * knob wrap records for them is expected to differ (§11.5). */
 	if ((o->a_args || o->b_args) && !same_words(o->a_args, o->b_args)) {
 		expect = xcalloc(co.n_expect_diff + 2, sizeof(*expect));
-		memcpy(expect, co.expect_diff, co.n_expect_diff * sizeof(*expect));
+		if (co.n_expect_diff) /* none given: no array to copy (UBSan) */
+			memcpy(expect, co.expect_diff, co.n_expect_diff * sizeof(*expect));
 		expect[co.n_expect_diff] = "wrap.args";
 		co.expect_diff = expect;
 		co.n_expect_diff++;
