@@ -64,6 +64,18 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(CU_SRC:%.cu=$(BUILD)/%.o)
 
 BIN := $(BUILD)/mempath
 
+# The objects that record the commit (MEMPATH_GIT) are rebuilt when it
+# changes, so a results file never names a commit older than its binary's.
+.DEFAULT_GOAL := all
+GIT_STAMP := $(BUILD)/git-hash
+GIT_USERS := $(patsubst %.c,$(BUILD)/%.o,$(shell grep -l MEMPATH_GIT src/*.c src/*/*.c))
+$(GIT_STAMP): FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(GIT_HASH)' | cmp -s - $@ || echo '$(GIT_HASH)' >$@
+$(GIT_USERS): $(GIT_STAMP)
+.PHONY: FORCE
+FORCE:
+
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 

@@ -7,6 +7,7 @@
 # Appends to docs/results/bench-<host>-<date>.md (BENCH_OUT).
 set -eu
 bin=${1:?usage: tools/bench-history.sh MEMPATH}
+case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac # the adds run in a folder of their own
 n=${BENCH_RUNS:-10000}
 out=${BENCH_OUT:-docs/results/bench-$(hostname)-$(date +%F).md}
 tmp=$(mktemp -d)
