@@ -64,8 +64,8 @@ deps() {
 		"$cand" -c 'import numpy' 2>/dev/null && py=$cand && break
 	done
 	[ -n "$py" ] || log "missing: a python3 with numpy (the models cannot be written)"
-	# mempath's libraries: the carried Debian packages, unpacked apart from /
-	if [ ! -f /usr/include/jansson.h ] || [ ! -f /usr/include/numa.h ]; then
+	# mempath's libraries (jansson, numa, sqlite3): the carried Debian packages, unpacked apart from /
+	if [ ! -f /usr/include/jansson.h ] || [ ! -f /usr/include/numa.h ] || [ ! -f /usr/include/sqlite3.h ]; then
 		root=$work/deps
 		[ -f "$root/usr/include/jansson.h" ] || for d in "$top"/third_party/debs/*.deb; do
 			[ -f "$d" ] && dpkg -x "$d" "$root"
@@ -73,7 +73,7 @@ deps() {
 		lib=$root/usr/lib/x86_64-linux-gnu
 		export C_INCLUDE_PATH=$root/usr/include LIBRARY_PATH=$lib LD_LIBRARY_PATH=$lib
 		# the -dev packages' .so links point at the runtime files unpacked beside them
-		log "libjansson/libnuma from third_party/debs unpacked in $root"
+		log "libjansson/libnuma/libsqlite3 from third_party/debs unpacked in $root"
 	fi
 }
 
@@ -110,10 +110,14 @@ build_llama() {
 
 write_models() {
 	gguf=$work/llama.cpp/gguf-py
-	[ -s "$work/m8b.gguf" ] || "$py" "$top/tools/llama-model.py" --gguf-py "$gguf" --size 8b \
-		-o "$work/m8b.gguf" >"$work/model-8b.log" 2>&1
-	[ -s "$work/m168.gguf" ] || "$py" "$top/tools/llama-model.py" --gguf-py "$gguf" --size 168m \
-		-o "$work/m168.gguf" >"$work/model-168m.log" 2>&1
+	# written under a temporary name, so a call stopped mid-write leaves no
+	# truncated model that the next call would take as done
+	for m in 8b:m8b 168m:m168; do
+		[ -s "$work/${m#*:}.gguf" ] && continue
+		"$py" "$top/tools/llama-model.py" --gguf-py "$gguf" --size "${m%%:*}" \
+			-o "$work/${m#*:}.gguf.part" >"$work/model-${m%%:*}.log" 2>&1 &&
+			mv "$work/${m#*:}.gguf.part" "$work/${m#*:}.gguf"
+	done
 }
 
 find_bench() {

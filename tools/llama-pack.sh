@@ -6,7 +6,7 @@
 # with the build number and commit written into cmake/build-info.cmake, since
 # the copy has no git to ask. LLAMA_SRC: a llama.cpp checkout, or a plain tree
 # with LLAMA_COMMIT and LLAMA_BUILD_NUMBER set. Also fetches, with apt-get
-# download, the Debian packages mempath builds against (libjansson, libnuma)
+# download, the Debian packages mempath builds against (libjansson, libnuma, libsqlite3)
 # into third_party/debs/, for a machine that lacks them.
 set -eu
 src=${1:?usage: tools/llama-pack.sh LLAMA_SRC [OUT]}
@@ -28,7 +28,7 @@ tar czf "$out" -C "$tmp" llama.cpp
 echo "$out: llama.cpp build $number ($commit), $(du -k "$out" | cut -f1) KiB"
 if command -v apt-get >/dev/null 2>&1; then
 	mkdir -p "$top/third_party/debs"
-	(cd "$top/third_party/debs" && apt-get download -q libjansson4 libjansson-dev libnuma1 libnuma-dev >/dev/null 2>&1) &&
+	(cd "$top/third_party/debs" && apt-get download -q libjansson4 libjansson-dev libnuma1 libnuma-dev libsqlite3-0 libsqlite3-dev >/dev/null 2>&1) &&
 		echo "$top/third_party/debs: $(ls "$top/third_party/debs" | tr '\n' ' ')" ||
-		echo "apt-get download failed: no debs (the machine must have libjansson-dev and libnuma-dev)"
+		echo "apt-get download failed: no debs (the machine must have libjansson-dev, libnuma-dev and libsqlite3-dev)"
 fi
