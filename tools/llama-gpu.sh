@@ -13,6 +13,7 @@
 #          the CUDA runtime telling it that no peer access exists (B: an
 #          LD_PRELOAD shim of cudaDeviceCanAccessPeer, so llama.cpp enables
 #          none and cross-GPU copies are staged by the driver); ABA
+#   ubatch the peer ab for prompts at -ub 128 and 512 (why no-peer can win pp)
 #   thp    ab of THP madvise -> always -> madvise with --mmap 0 on the CPU
 #          (CUDA_VISIBLE_DEVICES=, -ngl 0; the THP setting found is restored)
 #
@@ -56,8 +57,8 @@ deps() {
 	export PATH=$PATH:/usr/local/cuda/bin
 	[ -n "${deps_done:-}" ] && return 0
 	deps_done=1
-	for t in cc make nvcc python3; do
-		command -v $t >/dev/null 2>&1 || log "missing: $t"
+	for tool in cc make nvcc python3; do
+		command -v $tool >/dev/null 2>&1 || log "missing: $tool"
 	done
 	py=""
 	for cand in ${PYTHON:-} python3 /usr/bin/python3; do
@@ -172,8 +173,8 @@ phase_split() {
 	log "split: rc=$?"
 }
 
-phase_peer() {
-	fits 210 peer || return 0
+# make_shim: $work/libnopeer.so, the no-peer shim (0 when it built)
+make_shim() {
 	shim=$work/libnopeer.so
 	cat >"$work/nopeer.c" <<'C'
 /* LD_PRELOAD shim: the CUDA runtime answers that no device can access
@@ -196,7 +197,12 @@ int cudaDeviceCanAccessPeer(int *can, int dev, int peer)
 	return 0; /* cudaSuccess */
 }
 C
-	cc -shared -fPIC -O2 -o "$shim" "$work/nopeer.c" || { log "peer: shim did not build"; return 0; }
+	cc -shared -fPIC -O2 -o "$shim" "$work/nopeer.c" || { log "the no-peer shim did not build"; return 1; }
+}
+
+phase_peer() {
+	fits 210 peer || return 0
+	make_shim || return 0
 	rm -f "$R/nopeer.log" && rm -rf "$R/peer"
 	log "peer: ab -sm row, peer access as llama.cpp uses it vs none (LD_PRELOAD shim)"
 	# shellcheck disable=SC2086
@@ -211,6 +217,26 @@ C
 		log "peer: rc=$rc; the shim was NEVER called: no-peer legs ran as the peer legs did"
 	fi
 	cp "$R/peer/compare.md" "$OUT/peer-compare.md" 2>/dev/null
+}
+
+# ubatch: the peer ab again for prompts only, at -ub 128 and 512. llama.cpp
+# (b4748 ggml-cuda.cu, ggml_cuda_set_peer_access) enables peer access for
+# ops on split weights with at most GGML_CUDA_PEER_MAX_BATCH_SIZE (128) rows
+# and disables it above, synchronising every GPU at each switch; with -ub 512
+# a prompt's layers disable it and its one-row output enables it again, so
+# the switches cost what the no-peer shim never pays. At -ub 128 nothing
+# switches: peer access should then win, or the switch is not the cause.
+phase_ubatch() {
+	fits 200 ubatch || return 0
+	make_shim || return 0
+	rm -rf "$R/ubatch"
+	log "ubatch: ab -sm row -p 512 -n 0 -ub 128,512, peer vs none"
+	"$mempath" ab --label-a peer --label-b no-peer \
+		--b-env "LD_PRELOAD=$shim" -o "$R/ubatch" -- \
+		wrap -n "$runs" --timeout 240 -- "$bench" -m "$work/m8b.gguf" -ngl 99 -sm row -p 512 -n 0 \
+		-ub 128,512 -r 3 -o json >"$OUT/ubatch-compare.txt" 2>>"$OUT/log.txt"
+	log "ubatch: rc=$?"
+	cp "$R/ubatch/compare.md" "$OUT/ubatch-compare.md" 2>/dev/null
 }
 
 phase_thp() {
@@ -235,7 +261,7 @@ ok=1
 for p in $phases; do
 	case $p in
 	build) phase_build || { log "build failed: no measurement"; ok=0; break; } ;;
-	split | peer | thp)
+	split | peer | ubatch | thp)
 		if ! find_bench || [ ! -x "$mempath" ]; then
 			phase_build || { ok=0; break; }
 		fi
@@ -243,7 +269,7 @@ for p in $phases; do
 		deps
 		"phase_$p"
 		;;
-	*) log "unknown phase $p (build split peer thp)" ;;
+	*) log "unknown phase $p (build split peer ubatch thp)" ;;
 	esac
 done
 tar czf "$OUT/results.tar.gz" -C "$R" . 2>/dev/null
