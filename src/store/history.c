@@ -26,9 +26,9 @@ int history_fail(struct history *h, int rc, const char *doing)
 	case SQLITE_BUSY:
 	case SQLITE_LOCKED:
 		h->err = HISTORY_BUSY;
-		return error("history '%s' is locked by another process (waited %g s; --wait S to "
-			     "wait longer)",
-			     path, h->wait_s);
+		return error("history '%s' is locked by another process while %s (waited %g s; "
+			     "--wait S to wait longer)",
+			     path, doing, h->wait_s);
 	case SQLITE_NOTADB:
 		return error("'%s' is not a history database: it is not an SQLite file", path);
 	case SQLITE_CORRUPT:
@@ -48,11 +48,24 @@ int history_fail(struct history *h, int rc, const char *doing)
 	}
 }
 
+/* SQLite answers BUSY at once, without calling the busy handler, where
+ * waiting could deadlock (two processes that both read a new history and
+ * both want to switch it to WAL or write it): such a statement is run
+ * again, every 10 ms, until wait_s has passed since the first try, as the
+ * busy handler would have waited. Every statement run here is whole (a
+ * pragma, BEGIN, COMMIT, a schema script inside a transaction), so a retry
+ * repeats nothing that took effect. */
 int history_exec(struct history *h, const char *sql, const char *doing)
 {
-	int rc = sqlite3_exec(h->db, sql, NULL, NULL, NULL);
+	uint64_t t0 = time_now_ns();
+	int rc;
 
-	return rc == SQLITE_OK ? 0 : history_fail(h, rc, doing);
+	while ((rc = sqlite3_exec(h->db, sql, NULL, NULL, NULL)) != SQLITE_OK) {
+		if ((rc & 0xff) != SQLITE_BUSY || (double)(time_now_ns() - t0) >= h->wait_s * 1e9)
+			return history_fail(h, rc, doing);
+		sqlite3_sleep(10);
+	}
+	return 0;
 }
 
 /* One integer from a statement with no parameters ("PRAGMA user_version"). */

@@ -8,9 +8,11 @@ for i in $(seq 10 39); do
 		-e "s|\"label\": \"stock\"|\"label\": \"run-$i\"|" "$d/cmp-aa-1.json" >"r$i.json"
 	grep -q "run-$i" "r$i.json" || fail "the fixture changed"
 done
+# --wait 60: the point is that nothing is lost, not how fast a shared
+# machine's disk lets the other writer finish (the default waits 5 s)
 adder() { # adder FIRST LAST: one 'history add' per file, as runs finishing one by one would
 	for i in $(seq "$1" "$2"); do
-		"$MEMPATH" history add "r$i.json" >>"add-$1.out" 2>>"add-$1.err" || echo "r$i" >>"failed-$1"
+		"$MEMPATH" history --wait 60 add "r$i.json" >>"add-$1.out" 2>>"add-$1.err" || echo "r$i" >>"failed-$1"
 	done
 }
 adder 10 24 &

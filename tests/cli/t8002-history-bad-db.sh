@@ -52,7 +52,7 @@ rc=$?
 kill $pid 2>/dev/null
 wait $pid 2>/dev/null
 [ $rc -eq 1 ] || fail "a locked database should exit 1, not $rc: $(cat err.txt)"
-[ "$(wc -l <err.txt)" -eq 1 ] && grep -q "history 'h.db' is locked by another process (waited 0.2 s; --wait S to wait longer)" err.txt ||
+[ "$(wc -l <err.txt)" -eq 1 ] && grep -q "history 'h.db' is locked by another process while adding runs (waited 0.2 s; --wait S to wait longer)" err.txt ||
 	fail "$(cat err.txt)"
 # readers do not wait for a writer (WAL): list works while it is held
 "$holder" -c '
