@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "results/json_read.h"
 #include "results/results_json.h"
 
 /* ---- writing ---- */
@@ -206,137 +207,53 @@ int fleet_write_file(const struct fleet *fl, const char *path)
 
 /* ---- reading ---- */
 
-struct frd {
-	const char *what;
-	char path[160];
-};
-
-static int bad(const struct frd *rd, const char *field, const char *why)
-{
-	return error("'%s' is not a valid mempath fleet file: %s%s%s %s", rd->what, rd->path,
-		     *rd->path && *field ? "." : "", field, why);
-}
-
-static int get_str(const struct frd *rd, json_t *o, const char *key, int required, char **out)
-{
-	json_t *v = json_object_get(o, key);
-	*out = NULL;
-	if (!v || json_is_null(v))
-		return required ? bad(rd, key, "is missing") : 0;
-	if (!json_is_string(v))
-		return bad(rd, key, "is not a string");
-	*out = xstrdup(json_string_value(v));
-	return 0;
-}
-
-/* A number, or NAN for null or absent. */
-static int get_num(const struct frd *rd, json_t *o, const char *key, double *out)
-{
-	json_t *v = json_object_get(o, key);
-	*out = NAN;
-	if (!v || json_is_null(v))
-		return 0;
-	if (!json_is_number(v))
-		return bad(rd, key, "is not a number");
-	*out = json_number_value(v);
-	return 0;
-}
-
-static int get_count(const struct frd *rd, json_t *o, const char *key, size_t *out)
-{
-	json_t *v = json_object_get(o, key);
-	*out = 0;
-	if (!v)
-		return 0;
-	if (!json_is_integer(v) || json_integer_value(v) < 0)
-		return bad(rd, key, "is not a count");
-	*out = (size_t)json_integer_value(v);
-	return 0;
-}
-
-static int get_labels(const struct frd *rd, json_t *o, const char *key, struct label **out,
-		      size_t *n)
-{
-	json_t *v = json_object_get(o, key), *val;
-	const char *k;
-	*out = NULL;
-	*n = 0;
-	if (!v || json_is_null(v))
-		return 0;
-	if (!json_is_object(v))
-		return bad(rd, key, "is not an object");
-	*out = xcalloc(json_object_size(v) + 1, sizeof(**out));
-	json_object_foreach (v, k, val) {
-		if (!json_is_string(val))
-			return bad(rd, key, "has a value that is not a string");
-		(*out)[*n].key = xstrdup(k);
-		(*out)[*n].value = xstrdup(json_string_value(val));
-		(*n)++;
-	}
-	return 0;
-}
-
-static int get_strs(const struct frd *rd, json_t *o, const char *key, char ***out, size_t *n)
-{
-	json_t *v = json_object_get(o, key), *x;
-	size_t i;
-	*out = NULL;
-	*n = 0;
-	if (!v || json_is_null(v))
-		return 0;
-	if (!json_is_array(v))
-		return bad(rd, key, "is not an array");
-	*out = xcalloc(json_array_size(v) + 1, sizeof(char *));
-	json_array_foreach (v, i, x) {
-		if (!json_is_string(x))
-			return bad(rd, key, "holds something that is not a string");
-		(*out)[(*n)++] = xstrdup(json_string_value(x));
-	}
-	return 0;
-}
-
-static int get_unit_better(const struct frd *rd, json_t *o, enum unit *u, enum better *b)
+static int get_unit_better(const struct jrd *rd, json_t *o, enum unit *u, enum better *b)
 {
 	json_t *vu = json_object_get(o, "unit"), *vb = json_object_get(o, "better");
 	if (!json_is_string(vu) || unit_parse(json_string_value(vu), u) != 0)
-		return bad(rd, "unit", "is missing or not a known unit");
+		return jrd_bad(rd, "unit", "is missing or not a known unit");
 	if (!json_is_string(vb) || better_parse(json_string_value(vb), b) != 0)
-		return bad(rd, "better", "is not higher, lower or none");
+		return jrd_bad(rd, "better", "is not higher, lower or none");
 	return 0;
 }
 
-static int check_from(const struct frd *rd, json_t *o, struct fleet_check *c)
+static int check_from(const struct jrd *rd, json_t *o, struct fleet_check *c)
 {
 	json_t *st = json_object_get(o, "status");
 	memset(c, 0, sizeof(*c));
 	if (!json_is_object(o))
-		return bad(rd, "", "is not an object");
-	if (get_str(rd, o, "kind", 0, &c->kind) || get_str(rd, o, "path", 1, &c->path) ||
-	    get_str(rd, o, "means", 0, &c->means) || get_str(rd, o, "probe", 1, &c->probe) ||
-	    get_str(rd, o, "metric", 1, &c->metric) ||
-	    get_labels(rd, o, "labels", &c->labels, &c->n_labels) ||
-	    get_unit_better(rd, o, &c->unit, &c->better) || get_num(rd, o, "value", &c->value) ||
-	    get_num(rd, o, "reference", &c->reference) ||
-	    get_num(rd, o, "tolerance", &c->tolerance) || get_str(rd, o, "source", 0, &c->source) ||
-	    get_str(rd, o, "date", 0, &c->date) || get_str(rd, o, "other", 0, &c->other))
+		return jrd_bad(rd, "", "is not an object");
+	if (jrd_strdup(rd, o, "kind", 0, &c->kind) || jrd_strdup(rd, o, "path", 1, &c->path) ||
+	    jrd_strdup(rd, o, "means", 0, &c->means) || jrd_strdup(rd, o, "probe", 1, &c->probe) ||
+	    jrd_strdup(rd, o, "metric", 1, &c->metric) ||
+	    jrd_label_array(rd, o, "labels", &c->labels, &c->n_labels) ||
+	    get_unit_better(rd, o, &c->unit, &c->better) ||
+	    jrd_num(rd, o, "value", 0, NAN, &c->value) ||
+	    jrd_num(rd, o, "reference", 0, NAN, &c->reference) ||
+	    jrd_num(rd, o, "tolerance", 0, NAN, &c->tolerance) ||
+	    jrd_strdup(rd, o, "source", 0, &c->source) || jrd_strdup(rd, o, "date", 0, &c->date) ||
+	    jrd_strdup(rd, o, "other", 0, &c->other))
 		return -1;
 	if (!json_is_string(st) || check_status_parse(json_string_value(st), &c->status) != 0)
-		return bad(rd, "status", "is not PASS, WARN, FAIL or n/a");
+		return jrd_bad(rd, "status", "is not PASS, WARN, FAIL or n/a");
 	return 0;
 }
 
-static int flag_from(const struct frd *rd, json_t *o, struct fleet_flag *fl)
+static int flag_from(const struct jrd *rd, json_t *o, struct fleet_flag *fl)
 {
 	json_t *ref = json_object_get(o, "reference");
 	memset(fl, 0, sizeof(*fl));
 	if (!json_is_object(o))
-		return bad(rd, "", "is not an object");
-	if (get_str(rd, o, "probe", 1, &fl->probe) || get_str(rd, o, "metric", 0, &fl->metric) ||
-	    get_labels(rd, o, "labels", &fl->labels, &fl->n_labels) ||
-	    get_unit_better(rd, o, &fl->unit, &fl->better) || get_num(rd, o, "value", &fl->value) ||
-	    get_num(rd, o, "group_median", &fl->group_median) ||
-	    get_num(rd, o, "robust_z", &fl->robust_z) ||
-	    get_num(rd, o, "threshold", &fl->threshold) || get_str(rd, o, "why", 1, &fl->why))
+		return jrd_bad(rd, "", "is not an object");
+	if (jrd_strdup(rd, o, "probe", 1, &fl->probe) ||
+	    jrd_strdup(rd, o, "metric", 0, &fl->metric) ||
+	    jrd_label_array(rd, o, "labels", &fl->labels, &fl->n_labels) ||
+	    get_unit_better(rd, o, &fl->unit, &fl->better) ||
+	    jrd_num(rd, o, "value", 0, NAN, &fl->value) ||
+	    jrd_num(rd, o, "group_median", 0, NAN, &fl->group_median) ||
+	    jrd_num(rd, o, "robust_z", 0, NAN, &fl->robust_z) ||
+	    jrd_num(rd, o, "threshold", 0, NAN, &fl->threshold) ||
+	    jrd_strdup(rd, o, "why", 1, &fl->why))
 		return -1;
 	if (ref && !json_is_null(ref)) {
 		fl->ref = xcalloc(1, sizeof(*fl->ref));
@@ -345,27 +262,28 @@ static int flag_from(const struct frd *rd, json_t *o, struct fleet_flag *fl)
 	return 0;
 }
 
-static int stat_from(const struct frd *rd, json_t *o, struct fleet_stat *s)
+static int stat_from(const struct jrd *rd, json_t *o, struct fleet_stat *s)
 {
 	memset(s, 0, sizeof(*s));
 	if (!json_is_object(o))
-		return bad(rd, "", "is not an object");
-	return get_str(rd, o, "probe", 1, &s->probe) || get_str(rd, o, "metric", 1, &s->metric) ||
-			       get_labels(rd, o, "labels", &s->labels, &s->n_labels) ||
+		return jrd_bad(rd, "", "is not an object");
+	return jrd_strdup(rd, o, "probe", 1, &s->probe) ||
+			       jrd_strdup(rd, o, "metric", 1, &s->metric) ||
+			       jrd_label_array(rd, o, "labels", &s->labels, &s->n_labels) ||
 			       get_unit_better(rd, o, &s->unit, &s->better) ||
-			       get_count(rd, o, "n", &s->n) ||
-			       get_num(rd, o, "median", &s->median) ||
-			       get_num(rd, o, "mad", &s->mad) ||
-			       get_num(rd, o, "threshold", &s->threshold) ||
-			       get_str(rd, o, "not_judged", 0, &s->not_judged) ||
-			       get_count(rd, o, "flagged", &s->n_flagged)
+			       jrd_count(rd, o, "n", 0, &s->n) ||
+			       jrd_num(rd, o, "median", 0, NAN, &s->median) ||
+			       jrd_num(rd, o, "mad", 0, NAN, &s->mad) ||
+			       jrd_num(rd, o, "threshold", 0, NAN, &s->threshold) ||
+			       jrd_strdup(rd, o, "not_judged", 0, &s->not_judged) ||
+			       jrd_count(rd, o, "flagged", 0, &s->n_flagged)
 		       ? -1
 		       : 0;
 }
 
 /* Reads the array o[key] into *v (elements of size sz) with fn. */
-static int get_array(struct frd *rd, json_t *o, const char *key, void **v, size_t *n, size_t sz,
-		     int (*fn)(const struct frd *, json_t *, void *))
+static int get_array(struct jrd *rd, json_t *o, const char *key, void **v, size_t *n, size_t sz,
+		     int (*fn)(const struct jrd *, json_t *, void *))
 {
 	json_t *a = json_object_get(o, key);
 	size_t base = strlen(rd->path);
@@ -374,7 +292,7 @@ static int get_array(struct frd *rd, json_t *o, const char *key, void **v, size_
 	if (!a || json_is_null(a))
 		return 0;
 	if (!json_is_array(a))
-		return bad(rd, key, "is not an array");
+		return jrd_bad(rd, key, "is not an array");
 	*v = xcalloc(json_array_size(a) + 1, sz);
 	for (size_t i = 0; i < json_array_size(a); i++) {
 		int rc;
@@ -389,47 +307,49 @@ static int get_array(struct frd *rd, json_t *o, const char *key, void **v, size_
 	return 0;
 }
 
-static int check_from_v(const struct frd *rd, json_t *o, void *p)
+static int check_from_v(const struct jrd *rd, json_t *o, void *p)
 {
 	return check_from(rd, o, p);
 }
 
-static int flag_from_v(const struct frd *rd, json_t *o, void *p)
+static int flag_from_v(const struct jrd *rd, json_t *o, void *p)
 {
 	return flag_from(rd, o, p);
 }
 
-static int stat_from_v(const struct frd *rd, json_t *o, void *p)
+static int stat_from_v(const struct jrd *rd, json_t *o, void *p)
 {
 	return stat_from(rd, o, p);
 }
 
-static int group_from_v(const struct frd *crd, json_t *o, void *p)
+static int group_from_v(const struct jrd *crd, json_t *o, void *p)
 {
 	struct fleet_group *g = p;
-	struct frd rd = *crd;
+	struct jrd rd = *crd;
 	if (!json_is_object(o))
-		return bad(&rd, "", "is not an object");
+		return jrd_bad(&rd, "", "is not an object");
 	g->by_peers = json_is_true(json_object_get(o, "by_peers"));
-	return get_str(&rd, o, "key", 1, &g->key) || get_count(&rd, o, "nodes", &g->n_nodes) ||
-			       get_str(&rd, o, "judged", 0, &g->judged) ||
-			       get_strs(&rd, o, "references", &g->refs, &g->n_refs) ||
+	return jrd_strdup(&rd, o, "key", 1, &g->key) ||
+			       jrd_count(&rd, o, "nodes", 0, &g->n_nodes) ||
+			       jrd_strdup(&rd, o, "judged", 0, &g->judged) ||
+			       jrd_strs(&rd, o, "references", 0, NULL, NULL, &g->refs,
+					&g->n_refs) ||
 			       get_array(&rd, o, "metrics", (void **)&g->stats, &g->n_stats,
 					 sizeof(*g->stats), stat_from_v)
 		       ? -1
 		       : 0;
 }
 
-static int node_from(struct frd *rd, json_t *o, struct fleet *fl, size_t n_groups)
+static int node_from(struct jrd *rd, json_t *o, struct fleet *fl, size_t n_groups)
 {
 	struct fleet_node *n;
 	json_t *rank = json_object_get(o, "rank"), *run = json_object_get(o, "run");
 	char *name = NULL, *host = NULL, *file = NULL;
 	size_t group = 0;
 	if (!json_is_object(o))
-		return bad(rd, "", "is not an object");
-	if (get_str(rd, o, "name", 1, &name) || get_str(rd, o, "host", 0, &host) ||
-	    get_str(rd, o, "file", 0, &file) || get_count(rd, o, "group", &group)) {
+		return jrd_bad(rd, "", "is not an object");
+	if (jrd_strdup(rd, o, "name", 1, &name) || jrd_strdup(rd, o, "host", 0, &host) ||
+	    jrd_strdup(rd, o, "file", 0, &file) || jrd_count(rd, o, "group", 0, &group)) {
 		free(name);
 		free(host);
 		return -1;
@@ -442,12 +362,12 @@ static int node_from(struct frd *rd, json_t *o, struct fleet *fl, size_t n_group
 	if (rank && !json_is_null(rank) &&
 	    (!json_is_integer(rank) || json_integer_value(rank) < 0 ||
 	     json_integer_value(rank) > 1 << 30))
-		return bad(rd, "rank", "is not a rank");
+		return jrd_bad(rd, "rank", "is not a rank");
 	if (group >= n_groups && n_groups > 0)
-		return bad(rd, "group", "names no group");
+		return jrd_bad(rd, "group", "names no group");
 	n->group = group;
-	if (get_str(rd, o, "error", 0, &n->error) ||
-	    get_strs(rd, o, "notes", &n->notes, &n->n_notes) ||
+	if (jrd_strdup(rd, o, "error", 0, &n->error) ||
+	    jrd_strs(rd, o, "notes", 0, NULL, NULL, &n->notes, &n->n_notes) ||
 	    get_array(rd, o, "flags", (void **)&n->flags, &n->n_flags, sizeof(*n->flags),
 		      flag_from_v) ||
 	    get_array(rd, o, "checks", (void **)&n->checks, &n->n_checks, sizeof(*n->checks),
@@ -460,31 +380,31 @@ static int node_from(struct frd *rd, json_t *o, struct fleet *fl, size_t n_group
 		if (!n->run)
 			return -1;
 	} else if (!n->error) {
-		return bad(rd, "run", "is missing and no error says why");
+		return jrd_bad(rd, "run", "is missing and no error says why");
 	}
 	return 0;
 }
 
-static int head_from(struct frd *rd, json_t *j, struct fleet *fl)
+static int head_from(struct jrd *rd, json_t *j, struct fleet *fl)
 {
 	json_t *tool = json_object_get(j, "tool"), *th = json_object_get(j, "thresholds");
 	double z, practical, min_group;
 	if (tool && json_is_object(tool) &&
-	    (get_str(rd, tool, "version", 0, &fl->tool_version) ||
-	     get_str(rd, tool, "git", 0, &fl->git_hash)))
+	    (jrd_strdup(rd, tool, "version", 0, &fl->tool_version) ||
+	     jrd_strdup(rd, tool, "git", 0, &fl->git_hash)))
 		return -1;
-	if (get_str(rd, j, "created", 0, &fl->created) ||
-	    get_str(rd, j, "source", 0, &fl->source) || get_str(rd, j, "mpi", 0, &fl->mpi) ||
-	    get_strs(rd, j, "argv", &fl->argv, &fl->argc) ||
-	    get_strs(rd, j, "notes", &fl->notes, &fl->n_notes))
+	if (jrd_strdup(rd, j, "created", 0, &fl->created) ||
+	    jrd_strdup(rd, j, "source", 0, &fl->source) || jrd_strdup(rd, j, "mpi", 0, &fl->mpi) ||
+	    jrd_strs(rd, j, "argv", 0, NULL, NULL, &fl->argv, &fl->argc) ||
+	    jrd_strs(rd, j, "notes", 0, NULL, NULL, &fl->notes, &fl->n_notes))
 		return -1;
 	if (!th || !json_is_object(th))
-		return bad(rd, "thresholds", "is missing or not an object");
-	if (get_num(rd, th, "z", &z) || get_num(rd, th, "practical", &practical) ||
-	    get_num(rd, th, "min_group", &min_group))
+		return jrd_bad(rd, "thresholds", "is missing or not an object");
+	if (jrd_num(rd, th, "z", 0, NAN, &z) || jrd_num(rd, th, "practical", 0, NAN, &practical) ||
+	    jrd_num(rd, th, "min_group", 0, NAN, &min_group))
 		return -1;
 	if (!(z > 0) || !(practical >= 0) || !(min_group >= 1 && min_group < 1e6))
-		return bad(rd, "thresholds", "holds a value out of range");
+		return jrd_bad(rd, "thresholds", "holds a value out of range");
 	fl->th.z = z;
 	fl->th.practical = practical;
 	fl->th.min_group = (unsigned)min_group;
@@ -494,11 +414,11 @@ static int head_from(struct frd *rd, json_t *j, struct fleet *fl)
 
 struct fleet *fleet_from_json(json_t *j, const char *what)
 {
-	struct frd rd = {.what = what, .path = ""};
+	struct jrd rd = {.kind = "fleet", .what = what, .path = ""};
 	struct fleet *fl = fleet_new();
 	json_t *nodes, *schema = json_object_get(j, "schema");
 	if (!json_is_object(j)) {
-		bad(&rd, "top level", "is not an object");
+		jrd_bad(&rd, "top level", "is not an object");
 		goto fail;
 	}
 	if (!json_is_string(schema) || strcmp(json_string_value(schema), FLEET_SCHEMA) != 0) {
@@ -510,7 +430,7 @@ struct fleet *fleet_from_json(json_t *j, const char *what)
 		goto fail;
 	nodes = json_object_get(j, "nodes");
 	if (!nodes || !json_is_array(nodes)) {
-		bad(&rd, "nodes", "is missing or not an array");
+		jrd_bad(&rd, "nodes", "is missing or not an array");
 		goto fail;
 	}
 	for (size_t i = 0; i < json_array_size(nodes); i++) {

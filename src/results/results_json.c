@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "results/json_read.h"
 #include "results/windows.h"
 
 static json_t *str_or_null(const char *s)
@@ -130,137 +131,46 @@ json_t *run_to_json(const struct run *r)
 
 /* ---- reading ---- */
 
-struct rd {
-	const char *what;
-	char path[160];
-};
-
-static int bad(const struct rd *rd, const char *field, const char *why)
-{
-	return error("'%s' is not a valid mempath results file: %s%s%s %s", rd->what, rd->path,
-		     *rd->path && *field ? "." : "", field, why);
-}
-
-static int get_str(const struct rd *rd, json_t *o, const char *key, int required, char **out)
-{
-	json_t *v = json_object_get(o, key);
-	*out = NULL;
-	if (!v || json_is_null(v)) {
-		if (required)
-			return bad(rd, key, "is missing");
-		return 0;
-	}
-	if (!json_is_string(v))
-		return bad(rd, key, "is not a string");
-	*out = xstrdup(json_string_value(v));
-	return 0;
-}
-
-static int get_labels(const struct rd *rd, json_t *o, const char *key, struct label **out,
-		      size_t *n)
-{
-	json_t *v = json_object_get(o, key), *val;
-	const char *k;
-	*out = NULL;
-	*n = 0;
-	if (!v || json_is_null(v))
-		return 0;
-	if (!json_is_object(v))
-		return bad(rd, key, "is not an object");
-	*out = xcalloc(json_object_size(v) + 1, sizeof(**out));
-	json_object_foreach (v, k, val) {
-		if (!json_is_string(val))
-			return bad(rd, key, "has a value that is not a string");
-		(*out)[*n].key = xstrdup(k);
-		(*out)[*n].value = xstrdup(json_string_value(val));
-		(*n)++;
-	}
-	return 0;
-}
-
-static int get_doubles(const struct rd *rd, json_t *o, const char *key, double **out, size_t *n,
-		       size_t *cap)
-{
-	json_t *v = json_object_get(o, key), *x;
-	size_t i;
-	*out = NULL;
-	*n = *cap = 0;
-	if (!v)
-		return 0;
-	if (!json_is_array(v))
-		return bad(rd, key, "is not an array");
-	*cap = json_array_size(v);
-	*out = xcalloc(*cap + 1, sizeof(double));
-	json_array_foreach (v, i, x) {
-		if (!json_is_number(x))
-			return bad(rd, key, "holds something that is not a number");
-		(*out)[(*n)++] = json_number_value(x);
-	}
-	return 0;
-}
-
-static int metric_from_json(struct rd *rd, json_t *j, struct metric *m)
+static int metric_from_json(struct jrd *rd, json_t *j, struct metric *m)
 {
 	char *s = NULL;
 	const char *field;
 	memset(m, 0, sizeof(*m));
 	if (!json_is_object(j))
-		return bad(rd, "", "is not an object");
-	if (get_str(rd, j, "name", 1, &m->name))
+		return jrd_bad(rd, "", "is not an object");
+	if (jrd_strdup(rd, j, "name", 1, &m->name))
 		return -1;
-	if (get_str(rd, j, "unit", 1, &s))
+	if (jrd_strdup(rd, j, "unit", 1, &s))
 		return -1;
 	if (unit_parse(s, &m->unit) != 0) {
 		free(s);
-		return bad(rd, "unit", "is not a known unit");
+		return jrd_bad(rd, "unit", "is not a known unit");
 	}
 	free(s);
-	if (get_str(rd, j, "better", 0, &s))
+	if (jrd_strdup(rd, j, "better", 0, &s))
 		return -1;
 	if (s && better_parse(s, &m->better) != 0) {
 		free(s);
-		return bad(rd, "better", "is not higher|lower|none");
+		return jrd_bad(rd, "better", "is not higher|lower|none");
 	}
 	free(s);
-	if (get_str(rd, j, "desc", 0, &m->desc))
+	if (jrd_strdup(rd, j, "desc", 0, &m->desc))
 		return -1;
-	if (get_labels(rd, j, "labels", &m->labels, &m->n_labels))
+	if (jrd_label_array(rd, j, "labels", &m->labels, &m->n_labels))
 		return -1;
 	if (!json_is_array(json_object_get(j, "samples")))
-		return bad(rd, "samples", "is missing");
-	if (get_doubles(rd, j, "samples", &m->samples, &m->n_samples, &m->cap_samples))
+		return jrd_bad(rd, "samples", "is missing");
+	if (jrd_doubles(rd, j, "samples", &m->samples, &m->n_samples, &m->cap_samples))
 		return -1;
-	if (get_doubles(rd, j, "warmups", &m->warmups, &m->n_warmups, &m->cap_warmups))
+	if (jrd_doubles(rd, j, "warmups", &m->warmups, &m->n_warmups, &m->cap_warmups))
 		return -1;
-	if (get_str(rd, j, "stop", 0, &m->stop))
+	if (jrd_strdup(rd, j, "stop", 0, &m->stop))
 		return -1;
 	if (metric_windows_from_json(j, m, &field) != 0)
-		return bad(rd, field,
-			   "does not hold one entry per sample (a number, or [start, "
-			   "end] for t)");
+		return jrd_bad(rd, field,
+			       "does not hold one entry per sample (a number, or [start, "
+			       "end] for t)");
 	metric_summarize(m);
-	return 0;
-}
-
-static int get_int(const struct rd *rd, json_t *o, const char *key, int64_t *out)
-{
-	json_t *v = json_object_get(o, key);
-	if (!v || json_is_null(v))
-		return 0;
-	if (!json_is_integer(v))
-		return bad(rd, key, "is not an integer");
-	*out = json_integer_value(v);
-	return 0;
-}
-
-static int get_num(const struct rd *rd, json_t *o, const char *key, double *out)
-{
-	json_t *v = json_object_get(o, key);
-	if (!v || json_is_null(v))
-		return 0;
-	if (!json_is_number(v))
-		return bad(rd, key, "is not a number");
-	*out = json_number_value(v);
 	return 0;
 }
 
@@ -317,7 +227,7 @@ static void legacy_identity(struct probe_result *p)
 }
 
 /* "identity": the keys of params that are the probe's identity. */
-static int get_identity(const struct rd *rd, json_t *j, struct probe_result *p)
+static int get_identity(const struct jrd *rd, json_t *j, struct probe_result *p)
 {
 	json_t *v = json_object_get(j, "identity"), *x;
 	size_t i;
@@ -326,20 +236,20 @@ static int get_identity(const struct rd *rd, json_t *j, struct probe_result *p)
 		return 0;
 	}
 	if (!json_is_array(v))
-		return bad(rd, "identity", "is not an array");
+		return jrd_bad(rd, "identity", "is not an array");
 	json_array_foreach (v, i, x) {
 		const char *k = json_string_value(x);
 		int found = 0;
 		for (size_t n = 0; k && n < p->n_params; n++)
 			found |= strcmp(p->params[n].key, k) == 0;
 		if (!found)
-			return bad(rd, "identity", "names a parameter that is not in params");
+			return jrd_bad(rd, "identity", "names a parameter that is not in params");
 		probe_result_mark_identity(p, k);
 	}
 	return 0;
 }
 
-static int probe_from_json_rd(struct rd *rd, json_t *j, struct probe_result *p)
+static int probe_from_json_rd(struct jrd *rd, json_t *j, struct probe_result *p)
 {
 	char *name = NULL, *status = NULL;
 	json_t *metrics, *counters, *ru, *x;
@@ -348,37 +258,38 @@ static int probe_from_json_rd(struct rd *rd, json_t *j, struct probe_result *p)
 	size_t base = strlen(rd->path);
 	memset(p, 0, sizeof(*p));
 	if (!json_is_object(j))
-		return bad(rd, "", "is not an object");
-	if (get_str(rd, j, "name", 1, &name))
+		return jrd_bad(rd, "", "is not an object");
+	if (jrd_strdup(rd, j, "name", 1, &name))
 		return -1;
 	probe_result_init(p, name);
 	free(name);
-	if (get_str(rd, j, "status", 1, &status))
+	if (jrd_strdup(rd, j, "status", 1, &status))
 		return -1;
 	if (status_parse(status, &p->status) != 0) {
 		free(status);
-		return bad(rd, "status", "is not ok|skip|fail|timeout");
+		return jrd_bad(rd, "status", "is not ok|skip|fail|timeout");
 	}
 	free(status);
-	if (get_str(rd, j, "reason", 0, &p->reason))
+	if (jrd_strdup(rd, j, "reason", 0, &p->reason))
 		return -1;
-	if (get_labels(rd, j, "params", &p->params, &p->n_params) || get_identity(rd, j, p))
+	if (jrd_label_array(rd, j, "params", &p->params, &p->n_params) || get_identity(rd, j, p))
 		return -1;
-	if (get_num(rd, j, "wall_s", &p->wall_s))
+	if (jrd_num(rd, j, "wall_s", 0, p->wall_s, &p->wall_s))
 		return -1;
 	ru = json_object_get(j, "rusage");
 	if (ru && json_is_object(ru)) {
-		if (get_num(rd, ru, "user_s", &p->user_s) || get_num(rd, ru, "sys_s", &p->sys_s) ||
-		    get_int(rd, ru, "max_rss_kib", &p->max_rss_kib) ||
-		    get_int(rd, ru, "minflt", &p->minflt) || get_int(rd, ru, "majflt", &p->majflt))
+		if (jrd_num(rd, ru, "user_s", 0, p->user_s, &p->user_s) ||
+		    jrd_num(rd, ru, "sys_s", 0, p->sys_s, &p->sys_s) ||
+		    jrd_int(rd, ru, "max_rss_kib", &p->max_rss_kib) ||
+		    jrd_int(rd, ru, "minflt", &p->minflt) || jrd_int(rd, ru, "majflt", &p->majflt))
 			return -1;
 	}
 	counters = json_object_get(j, "counters");
 	if (counters && !json_is_object(counters))
-		return bad(rd, "counters", "is not an object");
+		return jrd_bad(rd, "counters", "is not an object");
 	json_object_foreach (counters, k, x) {
 		if (!json_is_integer(x))
-			return bad(rd, "counters", "holds a value that is not an integer");
+			return jrd_bad(rd, "counters", "holds a value that is not an integer");
 		probe_add_counter(p, k, json_integer_value(x));
 	}
 	x = json_object_get(j, "extra");
@@ -386,12 +297,12 @@ static int probe_from_json_rd(struct rd *rd, json_t *j, struct probe_result *p)
 		p->extra = json_incref(x);
 	x = json_object_get(j, "noise");
 	if (x && !json_is_null(x) && !json_is_object(x))
-		return bad(rd, "noise", "is not an object");
+		return jrd_bad(rd, "noise", "is not an object");
 	if (x && json_is_object(x))
 		p->noise = json_incref(x);
 	metrics = json_object_get(j, "metrics");
 	if (!metrics || !json_is_array(metrics))
-		return bad(rd, "metrics", "is missing or not an array");
+		return jrd_bad(rd, "metrics", "is missing or not an array");
 	p->cap_metrics = json_array_size(metrics) + 1;
 	p->metrics = xcalloc(p->cap_metrics, sizeof(*p->metrics));
 	for (i = 0; i < json_array_size(metrics); i++) {
@@ -407,7 +318,7 @@ static int probe_from_json_rd(struct rd *rd, json_t *j, struct probe_result *p)
 
 int probe_result_from_json(json_t *j, struct probe_result *out, const char *what)
 {
-	struct rd rd = {.what = what, .path = ""};
+	struct jrd rd = {.kind = "results", .what = what, .path = ""};
 	if (probe_from_json_rd(&rd, j, out) != 0) {
 		probe_result_clear(out);
 		return -1;
@@ -423,16 +334,16 @@ static json_t *get_obj(json_t *o, const char *key)
 
 struct run *run_from_json(json_t *j, const char *what)
 {
-	struct rd rd = {.what = what, .path = ""};
+	struct jrd rd = {.kind = "results", .what = what, .path = ""};
 	struct run *r;
-	json_t *probes, *argv, *tool, *knobs, *x;
+	json_t *probes, *tool, *knobs;
 	char *schema = NULL;
 	size_t i;
 	if (!json_is_object(j)) {
-		bad(&rd, "top level", "is not an object");
+		jrd_bad(&rd, "top level", "is not an object");
 		return NULL;
 	}
-	if (get_str(&rd, j, "schema", 1, &schema))
+	if (jrd_strdup(&rd, j, "schema", 1, &schema))
 		return NULL;
 	if (strcmp(schema, RESULTS_SCHEMA) != 0) {
 		error("'%s' has schema '%s', expected '%s'", what, schema, RESULTS_SCHEMA);
@@ -443,24 +354,18 @@ struct run *run_from_json(json_t *j, const char *what)
 	r = run_new();
 	tool = json_object_get(j, "tool");
 	if (tool && json_is_object(tool)) {
-		if (get_str(&rd, tool, "version", 0, &r->tool_version) ||
-		    get_str(&rd, tool, "git", 0, &r->git_hash))
+		if (jrd_strdup(&rd, tool, "version", 0, &r->tool_version) ||
+		    jrd_strdup(&rd, tool, "git", 0, &r->git_hash))
 			goto fail;
 	}
-	argv = json_object_get(j, "argv");
-	if (argv && json_is_array(argv)) {
-		r->argv = xcalloc(json_array_size(argv) + 1, sizeof(char *));
-		json_array_foreach (argv, i, x) {
-			if (!json_is_string(x)) {
-				bad(&rd, "argv", "holds something that is not a string");
-				goto fail;
-			}
-			r->argv[r->argc++] = xstrdup(json_string_value(x));
-		}
-	}
-	if (get_str(&rd, j, "label", 0, &r->label) || get_str(&rd, j, "suite", 0, &r->suite) ||
-	    get_str(&rd, j, "start_time", 0, &r->start_time) ||
-	    get_str(&rd, j, "end_time", 0, &r->end_time))
+	/* argv other than an array is ignored, as it always was */
+	if (json_is_array(json_object_get(j, "argv")) &&
+	    jrd_strs(&rd, j, "argv", 0, NULL, NULL, &r->argv, &r->argc))
+		goto fail;
+	if (jrd_strdup(&rd, j, "label", 0, &r->label) ||
+	    jrd_strdup(&rd, j, "suite", 0, &r->suite) ||
+	    jrd_strdup(&rd, j, "start_time", 0, &r->start_time) ||
+	    jrd_strdup(&rd, j, "end_time", 0, &r->end_time))
 		goto fail;
 	r->interrupted = json_is_true(json_object_get(j, "interrupted"));
 	/* absent in files from before the flag: those were written once, whole */
@@ -475,7 +380,7 @@ struct run *run_from_json(json_t *j, const char *what)
 	}
 	probes = json_object_get(j, "probes");
 	if (!probes || !json_is_array(probes)) {
-		bad(&rd, "probes", "is missing or not an array");
+		jrd_bad(&rd, "probes", "is missing or not an array");
 		goto fail;
 	}
 	for (i = 0; i < json_array_size(probes); i++) {

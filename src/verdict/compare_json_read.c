@@ -9,19 +9,13 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "results/json_read.h"
 #include "verdict/compare_json.h"
 
 struct rd {
-	const char *what;
-	char path[64]; /* "metrics[12].legs[3]": where the fault is */
+	struct jrd j; /* j.path: "metrics[12].legs[3]", where the fault is */
 	struct comparison *c;
 };
-
-static int bad(const struct rd *rd, const char *field, const char *why)
-{
-	return error("'%s' is not a valid mempath comparison file: %s%s%s %s", rd->what, rd->path,
-		     *rd->path && *field ? "." : "", field, why);
-}
 
 /* A copy the comparison owns, for the fields that only borrow (leg files,
  * option strings). */
@@ -31,102 +25,20 @@ static const char *keep(struct compare_owned *o, const char *s)
 	return o->strs[o->n_strs++] = xstrdup(s);
 }
 
-/* A string field; *out borrows from the JSON. Absent or null reads NULL,
- * unless required. */
-static int get_str(const struct rd *rd, json_t *o, const char *key, int required, const char **out)
+/* keep() as jrd_strs's copy. */
+static char *keep_str(void *owned, const char *s)
 {
-	json_t *v = json_object_get(o, key);
-	*out = NULL;
-	if (!v || json_is_null(v))
-		return required ? bad(rd, key, "is missing") : 0;
-	if (!json_is_string(v))
-		return bad(rd, key, "is not a string");
-	*out = json_string_value(v);
-	return 0;
+	return (char *)keep(owned, s);
 }
 
-/* A number that must be present; null (the writer's NAN or infinity) reads
- * as `if_null`. */
-static int get_num(const struct rd *rd, json_t *o, const char *key, double if_null, double *out)
+static void add_metric_label(void *m, const char *k, const char *v)
 {
-	json_t *v = json_object_get(o, key);
-	*out = if_null;
-	if (!v)
-		return bad(rd, key, "is missing");
-	if (json_is_null(v))
-		return 0;
-	if (!json_is_number(v))
-		return bad(rd, key, "is not a number");
-	*out = json_number_value(v);
-	return 0;
+	metric_add_label(m, k, v);
 }
 
-static int get_count(const struct rd *rd, json_t *o, const char *key, size_t *out)
+static void add_param(void *p, const char *k, const char *v)
 {
-	json_t *v = json_object_get(o, key);
-	*out = 0;
-	if (!v)
-		return bad(rd, key, "is missing");
-	if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > INT_MAX)
-		return bad(rd, key, "is not a count");
-	*out = (size_t)json_integer_value(v);
-	return 0;
-}
-
-static int get_bool(const struct rd *rd, json_t *o, const char *key, int required, int *out)
-{
-	json_t *v = json_object_get(o, key);
-	*out = 0;
-	if (!v)
-		return required ? bad(rd, key, "is missing") : 0;
-	if (!json_is_boolean(v))
-		return bad(rd, key, "is not true or false");
-	*out = json_is_true(v);
-	return 0;
-}
-
-/* An array of strings: copied into a new array (its strings in `keep`, or
- * each one owned by the caller when o is NULL). */
-static int get_strs(const struct rd *rd, json_t *j, const char *key, struct compare_owned *o,
-		    char ***out, size_t *n)
-{
-	json_t *v = json_object_get(j, key), *x;
-	size_t i;
-	*out = NULL;
-	*n = 0;
-	if (!v)
-		return bad(rd, key, "is missing");
-	if (!json_is_array(v))
-		return bad(rd, key, "is not an array");
-	*out = xcalloc(json_array_size(v) + 1, sizeof(**out));
-	json_array_foreach (v, i, x) {
-		if (!json_is_string(x))
-			return bad(rd, key, "holds something that is not a string");
-		(*out)[(*n)++] =
-			o ? (char *)keep(o, json_string_value(x)) : xstrdup(json_string_value(x));
-	}
-	return 0;
-}
-
-/* Labels or params: an object of strings, optional; calls add for each. */
-static int get_labels(const struct rd *rd, json_t *o, const char *key, struct probe_result *p,
-		      struct metric *m)
-{
-	json_t *v = json_object_get(o, key), *x;
-	const char *k;
-	if (!v || json_is_null(v))
-		return 0;
-	if (!json_is_object(v))
-		return bad(rd, key, "is not an object");
-	json_object_foreach (v, k, x) {
-		if (!json_is_string(x))
-			return bad(rd, key, "has a value that is not a string");
-		if (m)
-			metric_add_label(m, k, json_string_value(x));
-		else
-			probe_result_add_param(p, k, json_string_value(x));
-	}
-	return 0;
+	probe_result_add_param(p, k, v);
 }
 
 static int verdict_parse(const char *s, enum verdict *out)
@@ -144,37 +56,39 @@ static int legs_from_json(struct rd *rd, json_t *legs)
 	struct comparison *c = rd->c;
 	int seen_a = 0, seen_b = 0;
 	if (!legs)
-		return bad(rd, "legs", "is missing");
+		return jrd_bad(&rd->j, "legs", "is missing");
 	if (!json_is_array(legs))
-		return bad(rd, "legs", "is not an array");
+		return jrd_bad(&rd->j, "legs", "is not an array");
 	if (json_array_size(legs) < 2 || json_array_size(legs) > COMPARE_MAX_LEGS) {
 		char why[64];
 		snprintf(why, sizeof(why), "does not hold 2 to %d legs", COMPARE_MAX_LEGS);
-		return bad(rd, "legs", why);
+		return jrd_bad(&rd->j, "legs", why);
 	}
 	for (size_t k = 0; k < json_array_size(legs); k++) {
 		json_t *l = json_array_get(legs, k), *host, *ab, *wrap;
 		const char *file, *name, *variant, *label, *start, *end;
 		struct run *r;
-		snprintf(rd->path, sizeof(rd->path), "legs[%zu]", k);
+		snprintf(rd->j.path, sizeof(rd->j.path), "legs[%zu]", k);
 		if (!json_is_object(l))
-			return bad(rd, "", "is not an object");
-		if (get_str(rd, l, "file", 1, &file) || get_str(rd, l, "name", 1, &name) ||
-		    get_str(rd, l, "variant", 1, &variant) || get_str(rd, l, "label", 0, &label) ||
-		    get_str(rd, l, "start_time", 0, &start) || get_str(rd, l, "end_time", 0, &end))
+			return jrd_bad(&rd->j, "", "is not an object");
+		if (jrd_str(&rd->j, l, "file", 1, &file) || jrd_str(&rd->j, l, "name", 1, &name) ||
+		    jrd_str(&rd->j, l, "variant", 1, &variant) ||
+		    jrd_str(&rd->j, l, "label", 0, &label) ||
+		    jrd_str(&rd->j, l, "start_time", 0, &start) ||
+		    jrd_str(&rd->j, l, "end_time", 0, &end))
 			return -1;
 		if (strcmp(variant, "A") != 0 && strcmp(variant, "B") != 0)
-			return bad(rd, "variant", "is not A or B");
+			return jrd_bad(&rd->j, "variant", "is not A or B");
 		host = json_object_get(l, "host");
 		if (host && !json_is_object(host))
-			return bad(rd, "host", "is not an object");
+			return jrd_bad(&rd->j, "host", "is not an object");
 		ab = json_object_get(l, "ab");
 		if (ab && !json_is_object(ab))
-			return bad(rd, "ab", "is not an object");
+			return jrd_bad(&rd->j, "ab", "is not an object");
 		wrap = json_object_get(l, "wrap");
 		if (wrap &&
 		    (!json_is_object(wrap) || !json_is_array(json_object_get(wrap, "iterations"))))
-			return bad(rd, "wrap", "is not an object with iterations");
+			return jrd_bad(&rd->j, "wrap", "is not an object with iterations");
 		r = c->owned->legs[k] = run_new();
 		r->complete = !json_is_true(json_object_get(l, "incomplete"));
 		r->label = label ? xstrdup(label) : NULL;
@@ -190,7 +104,7 @@ static int legs_from_json(struct rd *rd, json_t *legs)
 		c->legs[k].variant = *variant;
 		if (json_object_get(l, "round")) {
 			size_t round;
-			if (get_count(rd, l, "round", &round))
+			if (jrd_count(&rd->j, l, "round", 1, &round))
 				return -1;
 			c->legs[k].round = (unsigned)round;
 		}
@@ -198,9 +112,9 @@ static int legs_from_json(struct rd *rd, json_t *legs)
 		seen_b |= *variant == 'B';
 		c->n_legs++;
 	}
-	*rd->path = '\0';
+	*rd->j.path = '\0';
 	if (!seen_a || !seen_b)
-		return bad(rd, "legs", "lack an A or a B leg");
+		return jrd_bad(&rd->j, "legs", "lack an A or a B leg");
 	return 0;
 }
 
@@ -211,25 +125,26 @@ static int options_from_json(struct rd *rd, json_t *op)
 	const char *primary;
 	size_t iters;
 	if (!op)
-		return bad(rd, "options", "is missing");
+		return jrd_bad(&rd->j, "options", "is missing");
 	if (!json_is_object(op))
-		return bad(rd, "options", "is not an object");
-	snprintf(rd->path, sizeof(rd->path), "options");
-	if (get_num(rd, op, "alpha", NAN, &o->alpha) ||
-	    get_num(rd, op, "threshold", NAN, &o->threshold) ||
+		return jrd_bad(&rd->j, "options", "is not an object");
+	snprintf(rd->j.path, sizeof(rd->j.path), "options");
+	if (jrd_num(&rd->j, op, "alpha", 1, NAN, &o->alpha) ||
+	    jrd_num(&rd->j, op, "threshold", 1, NAN, &o->threshold) ||
 	    (json_object_get(op, "busy_cpus") &&
-	     get_num(rd, op, "busy_cpus", NAN, &o->busy_cpus)) ||
-	    get_str(rd, op, "primary", 0, &primary) ||
-	    get_strs(rd, op, "controls", ow, &ow->controls, &o->n_controls) ||
-	    get_strs(rd, op, "expect_diff", ow, &ow->expect_diff, &o->n_expect_diff) ||
-	    get_bool(rd, op, "allow_diff", 1, &o->allow_diff) ||
-	    get_count(rd, op, "bootstrap_iters", &iters))
+	     jrd_num(&rd->j, op, "busy_cpus", 1, NAN, &o->busy_cpus)) ||
+	    jrd_str(&rd->j, op, "primary", 0, &primary) ||
+	    jrd_strs(&rd->j, op, "controls", 1, keep_str, ow, &ow->controls, &o->n_controls) ||
+	    jrd_strs(&rd->j, op, "expect_diff", 1, keep_str, ow, &ow->expect_diff,
+		     &o->n_expect_diff) ||
+	    jrd_bool(&rd->j, op, "allow_diff", 1, &o->allow_diff) ||
+	    jrd_count(&rd->j, op, "bootstrap_iters", 1, &iters))
 		return -1;
 	o->primary = primary ? keep(ow, primary) : NULL;
 	o->controls = (const char *const *)ow->controls;
 	o->expect_diff = (const char *const *)ow->expect_diff;
 	o->bootstrap_iters = (unsigned)iters;
-	*rd->path = '\0';
+	*rd->j.path = '\0';
 	return 0;
 }
 
@@ -242,14 +157,14 @@ static int rounds_from_json(struct rd *rd, json_t *j, struct compare_row *row)
 	if (!r)
 		return 0;
 	n = json_object_get(r, "n");
-	if (!json_is_object(r) || get_count(rd, r, "used", &row->rounds) ||
-	    get_count(rd, r, "left_out", &row->rounds_out))
-		return json_is_object(r) ? -1 : bad(rd, "rounds", "is not an object");
+	if (!json_is_object(r) || jrd_count(&rd->j, r, "used", 1, &row->rounds) ||
+	    jrd_count(&rd->j, r, "left_out", 1, &row->rounds_out))
+		return json_is_object(r) ? -1 : jrd_bad(&rd->j, "rounds", "is not an object");
 	if (!json_is_array(n) || json_array_size(n) != 2 ||
 	    !json_is_integer(json_array_get(n, 0)) || !json_is_integer(json_array_get(n, 1)) ||
 	    json_integer_value(json_array_get(n, 0)) < 0 ||
 	    json_integer_value(json_array_get(n, 1)) < 0)
-		return bad(rd, "rounds.n", "is not [A samples, B samples]");
+		return jrd_bad(&rd->j, "rounds.n", "is not [A samples, B samples]");
 	na = (size_t)json_integer_value(json_array_get(n, 0));
 	nb = (size_t)json_integer_value(json_array_get(n, 1));
 	row->n_a = na;
@@ -268,24 +183,25 @@ static int row_from_json(struct rd *rd, json_t *j, size_t i)
 	const char *probe, *metric, *key, *unit, *better, *verdict, *reason;
 	json_t *legs, *ci;
 	struct metric *m;
-	size_t base = strlen(rd->path);
+	size_t base = strlen(rd->j.path);
 	if (!json_is_object(j))
-		return bad(rd, "", "is not an object");
-	if (get_str(rd, j, "probe", 1, &probe) || get_str(rd, j, "metric", 1, &metric) ||
-	    get_str(rd, j, "key", 1, &key) || get_str(rd, j, "unit", 1, &unit) ||
-	    get_str(rd, j, "better", 1, &better) || get_str(rd, j, "verdict", 1, &verdict) ||
-	    get_str(rd, j, "reason", 0, &reason))
+		return jrd_bad(&rd->j, "", "is not an object");
+	if (jrd_str(&rd->j, j, "probe", 1, &probe) || jrd_str(&rd->j, j, "metric", 1, &metric) ||
+	    jrd_str(&rd->j, j, "key", 1, &key) || jrd_str(&rd->j, j, "unit", 1, &unit) ||
+	    jrd_str(&rd->j, j, "better", 1, &better) ||
+	    jrd_str(&rd->j, j, "verdict", 1, &verdict) || jrd_str(&rd->j, j, "reason", 0, &reason))
 		return -1;
 	if (unit_parse(unit, &row->unit) != 0)
-		return bad(rd, "unit", "is not a known unit");
+		return jrd_bad(&rd->j, "unit", "is not a known unit");
 	if (better_parse(better, &row->better) != 0)
-		return bad(rd, "better", "is not higher|lower|none");
+		return jrd_bad(&rd->j, "better", "is not higher|lower|none");
 	if (verdict_parse(verdict, &row->verdict) != 0)
-		return bad(rd, "verdict", "is not a known verdict");
+		return jrd_bad(&rd->j, "verdict", "is not a known verdict");
 	probe_result_init(p, probe);
 	c->owned->n_probes++;
 	m = probe_add_metric_v(p, metric, row->unit, row->better, NULL, NULL, 0);
-	if (get_labels(rd, j, "labels", p, m) || get_labels(rd, j, "params", p, NULL))
+	if (jrd_labels(&rd->j, j, "labels", add_metric_label, m) ||
+	    jrd_labels(&rd->j, j, "params", add_param, p))
 		return -1;
 	row->probe = p->name;
 	row->metric = m->name;
@@ -295,28 +211,29 @@ static int row_from_json(struct rd *rd, json_t *j, size_t i)
 	row->n_params = p->n_params;
 	row->key = xstrdup(key);
 	row->reason = reason ? xstrdup(reason) : NULL;
-	if (get_bool(rd, j, "control", 1, &row->control) ||
-	    get_bool(rd, j, "primary", 1, &row->primary) ||
-	    get_bool(rd, j, "moved", 0, &row->moved))
+	if (jrd_bool(&rd->j, j, "control", 1, &row->control) ||
+	    jrd_bool(&rd->j, j, "primary", 1, &row->primary) ||
+	    jrd_bool(&rd->j, j, "moved", 0, &row->moved))
 		return -1;
 	row->moved &= row->control;
-	if (get_bool(rd, j, "noisy", 0, &row->noisy) || rounds_from_json(rd, j, row))
+	if (jrd_bool(&rd->j, j, "noisy", 0, &row->noisy) || rounds_from_json(rd, j, row))
 		return -1;
 	legs = json_object_get(j, "legs");
 	if (!legs || !json_is_array(legs) || json_array_size(legs) != c->n_legs)
-		return bad(rd, "legs", "is not an array with one entry per leg");
+		return jrd_bad(&rd->j, "legs", "is not an array with one entry per leg");
 	for (size_t k = 0; k < c->n_legs; k++) {
 		json_t *l = json_array_get(legs, k);
-		snprintf(rd->path + base, sizeof(rd->path) - base, ".legs[%zu]", k);
+		snprintf(rd->j.path + base, sizeof(rd->j.path) - base, ".legs[%zu]", k);
 		if (!json_is_object(l))
-			return bad(rd, "", "is not an object");
+			return jrd_bad(&rd->j, "", "is not an object");
 		row->busy[k] = row->gpu_others[k] = NAN;
-		if (get_num(rd, l, "median", NAN, &row->median[k]) ||
-		    get_count(rd, l, "n", &row->n[k]) ||
-		    get_num(rd, l, "p_vs_b", NAN, &row->p_vs_a[k]) ||
-		    (json_object_get(l, "busy") && get_num(rd, l, "busy", NAN, &row->busy[k])) ||
+		if (jrd_num(&rd->j, l, "median", 1, NAN, &row->median[k]) ||
+		    jrd_count(&rd->j, l, "n", 1, &row->n[k]) ||
+		    jrd_num(&rd->j, l, "p_vs_b", 1, NAN, &row->p_vs_a[k]) ||
+		    (json_object_get(l, "busy") &&
+		     jrd_num(&rd->j, l, "busy", 1, NAN, &row->busy[k])) ||
 		    (json_object_get(l, "gpu_others") &&
-		     get_num(rd, l, "gpu_others", NAN, &row->gpu_others[k])))
+		     jrd_num(&rd->j, l, "gpu_others", 1, NAN, &row->gpu_others[k])))
 			return -1;
 		if (!json_object_get(j, "rounds")) /* else the rounds used say */
 			*(c->legs[k].variant == 'A' ? &row->n_a : &row->n_b) += row->n[k];
@@ -326,27 +243,27 @@ static int row_from_json(struct rd *rd, json_t *j, size_t i)
 			row->pr[k] = p;
 		}
 	}
-	rd->path[base] = '\0';
+	rd->j.path[base] = '\0';
 	ci = json_object_get(j, "ci95");
 	if (!ci || !json_is_array(ci) || json_array_size(ci) != 2 ||
 	    !(json_is_number(json_array_get(ci, 0)) || json_is_null(json_array_get(ci, 0))) ||
 	    !(json_is_number(json_array_get(ci, 1)) || json_is_null(json_array_get(ci, 1))))
-		return bad(rd, "ci95", "is not [lo, hi]");
+		return jrd_bad(&rd->j, "ci95", "is not [lo, hi]");
 	row->ci_lo = json_is_null(json_array_get(ci, 0)) ? NAN
 							 : json_number_value(json_array_get(ci, 0));
 	row->ci_hi = json_is_null(json_array_get(ci, 1)) ? NAN
 							 : json_number_value(json_array_get(ci, 1));
 	/* drift and threshold are >= 0 (0 when not computed), so null was +inf:
 	 * a zero median in the first leg of a variant. */
-	return get_num(rd, j, "median_a", NAN, &row->median_a) ||
-	       get_num(rd, j, "median_b", NAN, &row->median_b) ||
-	       get_num(rd, j, "change", NAN, &row->change) ||
-	       get_num(rd, j, "p", NAN, &row->p_effect) ||
-	       get_num(rd, j, "p_adjusted", NAN, &row->p_effect_adj) ||
-	       get_num(rd, j, "drift", INFINITY, &row->drift) ||
-	       get_num(rd, j, "p_drift", NAN, &row->p_drift) ||
-	       get_num(rd, j, "p_drift_adjusted", NAN, &row->p_drift_adj) ||
-	       get_num(rd, j, "threshold", INFINITY, &row->threshold);
+	return jrd_num(&rd->j, j, "median_a", 1, NAN, &row->median_a) ||
+	       jrd_num(&rd->j, j, "median_b", 1, NAN, &row->median_b) ||
+	       jrd_num(&rd->j, j, "change", 1, NAN, &row->change) ||
+	       jrd_num(&rd->j, j, "p", 1, NAN, &row->p_effect) ||
+	       jrd_num(&rd->j, j, "p_adjusted", 1, NAN, &row->p_effect_adj) ||
+	       jrd_num(&rd->j, j, "drift", 1, INFINITY, &row->drift) ||
+	       jrd_num(&rd->j, j, "p_drift", 1, NAN, &row->p_drift) ||
+	       jrd_num(&rd->j, j, "p_drift_adjusted", 1, NAN, &row->p_drift_adj) ||
+	       jrd_num(&rd->j, j, "threshold", 1, INFINITY, &row->threshold);
 }
 
 static int summary_from_json(struct rd *rd, json_t *j)
@@ -355,43 +272,43 @@ static int summary_from_json(struct rd *rd, json_t *j)
 	json_t *counts, *x;
 	const char *k;
 	if (!j)
-		return bad(rd, "summary", "is missing");
+		return jrd_bad(&rd->j, "summary", "is missing");
 	if (!json_is_object(j))
-		return bad(rd, "summary", "is not an object");
-	snprintf(rd->path, sizeof(rd->path), "summary");
+		return jrd_bad(&rd->j, "summary", "is not an object");
+	snprintf(rd->j.path, sizeof(rd->j.path), "summary");
 	counts = json_object_get(j, "counts");
 	if (!counts || !json_is_object(counts))
-		return bad(rd, "counts", "is missing or not an object");
-	snprintf(rd->path, sizeof(rd->path), "summary.counts");
+		return jrd_bad(&rd->j, "counts", "is missing or not an object");
+	snprintf(rd->j.path, sizeof(rd->j.path), "summary.counts");
 	json_object_foreach (counts, k, x) {
 		enum verdict v;
 		if (verdict_parse(k, &v) != 0) /* the key itself may hold a newline */
-			return bad(rd, "", "has a key that is not a verdict");
-		if (get_count(rd, counts, k, &s->count[v]))
+			return jrd_bad(&rd->j, "", "has a key that is not a verdict");
+		if (jrd_count(&rd->j, counts, k, 1, &s->count[v]))
 			return -1;
 	}
-	snprintf(rd->path, sizeof(rd->path), "summary");
-	if (get_num(rd, j, "geomean", NAN, &s->geomean) ||
-	    get_count(rd, j, "n_geomean", &s->n_geomean) ||
-	    get_count(rd, j, "controls", &s->controls) ||
-	    get_count(rd, j, "controls_moved", &s->controls_moved) ||
-	    (json_object_get(j, "noisy") && get_count(rd, j, "noisy", &s->noisy)))
+	snprintf(rd->j.path, sizeof(rd->j.path), "summary");
+	if (jrd_num(&rd->j, j, "geomean", 1, NAN, &s->geomean) ||
+	    jrd_count(&rd->j, j, "n_geomean", 1, &s->n_geomean) ||
+	    jrd_count(&rd->j, j, "controls", 1, &s->controls) ||
+	    jrd_count(&rd->j, j, "controls_moved", 1, &s->controls_moved) ||
+	    (json_object_get(j, "noisy") && jrd_count(&rd->j, j, "noisy", 1, &s->noisy)))
 		return -1;
-	*rd->path = '\0';
+	*rd->j.path = '\0';
 	return 0;
 }
 
 struct comparison *comparison_from_json(json_t *j, const char *what)
 {
-	struct rd rd = {.what = what, .path = ""};
+	struct rd rd = {.j = {.kind = "comparison", .what = what, .path = ""}};
 	struct comparison *c;
 	const char *schema, *line;
 	json_t *metrics, *tool;
 	if (!json_is_object(j)) {
-		bad(&rd, "top level", "is not an object");
+		jrd_bad(&rd.j, "top level", "is not an object");
 		return NULL;
 	}
-	if (get_str(&rd, j, "schema", 1, &schema))
+	if (jrd_str(&rd.j, j, "schema", 1, &schema))
 		return NULL;
 	if (strcmp(schema, COMPARE_SCHEMA) != 0) {
 		error("'%s' has schema '%s', expected '%s'", what, schema, COMPARE_SCHEMA);
@@ -403,30 +320,30 @@ struct comparison *comparison_from_json(json_t *j, const char *what)
 	tool = json_object_get(j, "tool");
 	if (tool && json_is_object(tool))
 		c->owned->tool = json_incref(tool);
-	if (json_object_get(j, "rounds") && get_count(&rd, j, "rounds", &c->n_rounds))
+	if (json_object_get(j, "rounds") && jrd_count(&rd.j, j, "rounds", 1, &c->n_rounds))
 		goto fail;
 	if (legs_from_json(&rd, json_object_get(j, "legs")) ||
 	    options_from_json(&rd, json_object_get(j, "options")) ||
-	    get_str(&rd, j, "controls_moved", 0, &line) ||
-	    get_strs(&rd, j, "knobs_differ", NULL, &c->knob_diffs, &c->n_knob_diffs) ||
-	    get_bool(&rd, j, "refused", 1, &c->refused) ||
-	    get_strs(&rd, j, "notes", NULL, &c->notes, &c->n_notes))
+	    jrd_str(&rd.j, j, "controls_moved", 0, &line) ||
+	    jrd_strs(&rd.j, j, "knobs_differ", 1, NULL, NULL, &c->knob_diffs, &c->n_knob_diffs) ||
+	    jrd_bool(&rd.j, j, "refused", 1, &c->refused) ||
+	    jrd_strs(&rd.j, j, "notes", 1, NULL, NULL, &c->notes, &c->n_notes))
 		goto fail;
 	metrics = json_object_get(j, "metrics");
 	if (!metrics || !json_is_array(metrics)) {
-		bad(&rd, "metrics", "is missing or not an array");
+		jrd_bad(&rd.j, "metrics", "is missing or not an array");
 		goto fail;
 	}
 	c->cap_rows = json_array_size(metrics);
 	c->rows = xcalloc(c->cap_rows + 1, sizeof(*c->rows));
 	c->owned->probes = xcalloc(c->cap_rows + 1, sizeof(*c->owned->probes));
 	for (size_t i = 0; i < c->cap_rows; i++) {
-		snprintf(rd.path, sizeof(rd.path), "metrics[%zu]", i);
+		snprintf(rd.j.path, sizeof(rd.j.path), "metrics[%zu]", i);
 		c->n_rows++;
 		if (row_from_json(&rd, json_array_get(metrics, i), i))
 			goto fail;
 	}
-	*rd.path = '\0';
+	*rd.j.path = '\0';
 	if (summary_from_json(&rd, json_object_get(j, "summary")))
 		goto fail;
 	return c;
