@@ -82,7 +82,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all run test test-plain test-asan test-llama bench bench-gpu deps check-style check-layers check-size format clean fuzz \
+.PHONY: all run test test-plain test-unit test-asan test-llama bench bench-gpu deps check-style check-layers check-size format clean fuzz \
 	install uninstall
 
 all: $(BIN)
@@ -138,6 +138,12 @@ test-plain: $(BIN) $(UNIT_BIN)
 	@$(CC) $(BASE_CFLAGS) -fsyntax-only tests/fuzz/*.c
 	@$(MAKE) --no-print-directory check-layers check-size
 	@sh tests/run.sh $(BUILD)
+
+# The unit tests alone (the CLI tests run in test-plain and test-asan): for
+# a second compiler, whose build and warnings are what differ.
+test-unit: $(BIN) $(UNIT_BIN)
+	@$(CC) $(BASE_CFLAGS) -fsyntax-only tests/fuzz/*.c
+	@sh tests/run.sh $(BUILD) unit
 
 # MPI=0 under ASan: Open MPI keeps what MPI_Init allocated until exit, which
 # LeakSanitizer would report in every rank; the fleet's own code runs here
