@@ -137,11 +137,10 @@ static void add_label(void *arg, const char *k, const char *v)
 	a->n++;
 }
 
-int jrd_label_array(const struct jrd *rd, json_t *o, const char *key, struct label **out,
-		    size_t *n)
+int jrd_label_array(const struct jrd *rd, json_t *o, const char *key, struct label **out, size_t *n)
 {
 	json_t *v = json_object_get(o, key);
-	struct label_array a = { NULL, 0 };
+	struct label_array a = {NULL, 0};
 	int rc;
 
 	if (json_is_object(v))

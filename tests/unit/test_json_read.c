@@ -221,10 +221,8 @@ static void test_refusals(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_str),
-		cmocka_unit_test(test_errors_name_the_path),
-		cmocka_unit_test(test_numbers),
-		cmocka_unit_test(test_labels_and_arrays),
+		cmocka_unit_test(test_str),	 cmocka_unit_test(test_errors_name_the_path),
+		cmocka_unit_test(test_numbers),	 cmocka_unit_test(test_labels_and_arrays),
 		cmocka_unit_test(test_refusals),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
