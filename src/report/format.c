@@ -196,6 +196,31 @@ char *report_md_escape(const char *s)
 	return out;
 }
 
+json_t *report_round_json(json_t *j, int digits)
+{
+	json_t *out, *v;
+	const char *k;
+	size_t i;
+	if (json_is_real(j)) {
+		char buf[40];
+		snprintf(buf, sizeof(buf), "%.*g", digits, json_real_value(j));
+		return json_real(strtod(buf, NULL));
+	}
+	if (json_is_array(j)) {
+		out = json_array();
+		json_array_foreach (j, i, v)
+			json_array_append_new(out, report_round_json(v, digits));
+		return out;
+	}
+	if (json_is_object(j)) {
+		out = json_object();
+		json_object_foreach (j, k, v)
+			json_object_set_new(out, k, report_round_json(v, digits));
+		return out;
+	}
+	return json_incref(j);
+}
+
 json_t *report_escape_json(json_t *j, enum report_format fmt)
 {
 	char *(*esc)(const char *) = fmt == REPORT_TERM ? report_term_escape

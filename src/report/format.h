@@ -51,6 +51,14 @@ char *report_term_escape(const char *s);
  * "]\\(" (no inline link or image), line breaks as spaces (no forged line or
  * heading); '|' in table cells is report_md_cell's. New string. */
 char *report_md_escape(const char *s);
+/* Significant digits of the reals in a comparison file (JSON_REAL_PRECISION):
+ * enough for every verdict, and few enough that a libm's last bits do not
+ * reach the file. */
+#define REPORT_COMPARE_DIGITS 12
+/* A deep copy of j with every real as a file with `digits` significant
+ * digits reads it back, so what is printed from j is what is printed from
+ * that file, to the last digit. */
+json_t *report_round_json(json_t *j, int digits);
 /* A deep copy of j with every string and key escaped for fmt (term or md);
  * a new reference to j for the other formats, which escape as they write. */
 json_t *report_escape_json(json_t *j, enum report_format fmt);

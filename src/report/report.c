@@ -100,14 +100,20 @@ int report_term_stream_end(const struct run *r, FILE *f)
 
 int report_compare_write(const struct comparison *c, enum report_format fmt, FILE *f)
 {
-	json_t *raw, *safe;
+	json_t *raw, *settled, *safe;
 	struct comparison *copy;
 	int rc;
+	/* The tables print the comparison as its file holds it (reals to the
+	 * file's digits): a table printed when it was decided and `report` of
+	 * its file agree to the last digit, even where a median sits on the
+	 * edge of its rounding. */
 	if (fmt == REPORT_TERM || fmt == REPORT_MD) {
 		raw = comparison_to_json(c);
-		safe = report_escape_json(raw, fmt);
+		settled = report_round_json(raw, REPORT_COMPARE_DIGITS);
+		safe = report_escape_json(settled, fmt);
 		copy = comparison_from_json(safe, "the comparison to print");
 		json_decref(raw);
+		json_decref(settled);
 		json_decref(safe);
 		if (!copy)
 			return -1;
