@@ -414,7 +414,7 @@ static int head_from(struct jrd *rd, json_t *j, struct fleet *fl)
 
 struct fleet *fleet_from_json(json_t *j, const char *what)
 {
-	struct jrd rd = {.kind = "fleet", .what = what, .path = ""};
+	struct jrd rd = {.kind = "mempath fleet", .what = what, .path = ""};
 	struct fleet *fl = fleet_new();
 	json_t *nodes, *schema = json_object_get(j, "schema");
 	if (!json_is_object(j)) {

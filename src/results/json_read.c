@@ -7,7 +7,7 @@
 
 int jrd_bad(const struct jrd *rd, const char *field, const char *why)
 {
-	return error("'%s' is not a valid mempath %s file: %s%s%s %s", rd->what, rd->kind, rd->path,
+	return error("'%s' is not a valid %s file: %s%s%s %s", rd->what, rd->kind, rd->path,
 		     *rd->path && *field ? "." : "", field, why);
 }
 

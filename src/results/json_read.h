@@ -1,5 +1,6 @@
 /* json_read.h - strict readers of one field of a JSON object, shared by
- * every file mempath reads back (results, fleet and comparison files).
+ * every file mempath reads back (results, fleet, comparison and reference
+ * files).
  *
  * Each returns 0, or -1 after one error line that names the file, the kind
  * of file, the JSON path of the object being read and the field:
@@ -17,7 +18,7 @@
 #include "results/results.h"
 
 struct jrd {
-	const char *kind; /* "results", "fleet", "comparison" */
+	const char *kind; /* "mempath results", "reference", ...: a valid KIND file */
 	const char *what; /* the file, as the user named it */
 	char path[160];	  /* where in the file: "nodes[3].flags[0]", or "" */
 };

@@ -318,7 +318,7 @@ static int probe_from_json_rd(struct jrd *rd, json_t *j, struct probe_result *p)
 
 int probe_result_from_json(json_t *j, struct probe_result *out, const char *what)
 {
-	struct jrd rd = {.kind = "results", .what = what, .path = ""};
+	struct jrd rd = {.kind = "mempath results", .what = what, .path = ""};
 	if (probe_from_json_rd(&rd, j, out) != 0) {
 		probe_result_clear(out);
 		return -1;

@@ -300,7 +300,7 @@ static int summary_from_json(struct rd *rd, json_t *j)
 
 struct comparison *comparison_from_json(json_t *j, const char *what)
 {
-	struct rd rd = {.j = {.kind = "comparison", .what = what, .path = ""}};
+	struct rd rd = {.j = {.kind = "mempath comparison", .what = what, .path = ""}};
 	struct comparison *c;
 	const char *schema, *line;
 	json_t *metrics, *tool;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "results/json_read.h"
 #include "results/results_json.h"
 
 #ifndef MEMPATH_DATA
@@ -100,138 +101,95 @@ void ref_set_free(struct ref_set *s)
 
 /* ---- reading ---- */
 
-struct rrd {
-	const char *file;
-	char where[64];
-};
-
-static int bad(const struct rrd *rd, const char *field, const char *why)
-{
-	return error("'%s' is not a valid reference file: %s%s%s %s", rd->file, rd->where,
-		     *rd->where ? "." : "", field, why);
-}
-
-static int str_at(const struct rrd *rd, json_t *o, const char *key, int required, char **out)
-{
-	json_t *v = json_object_get(o, key);
-	*out = NULL;
-	if (!v || json_is_null(v))
-		return required ? bad(rd, key, "is missing") : 0;
-	if (!json_is_string(v))
-		return bad(rd, key, "is not a string");
-	*out = xstrdup(json_string_value(v));
-	return 0;
-}
-
-static int labels_at(const struct rrd *rd, json_t *o, const char *key, struct label **out,
-		     size_t *n)
-{
-	json_t *v = json_object_get(o, key), *x;
-	const char *k;
-	*out = xcalloc(1, sizeof(**out));
-	*n = 0;
-	if (!v)
-		return 0;
-	if (!json_is_object(v))
-		return bad(rd, key, "is not an object");
-	*out = xrealloc(*out, (json_object_size(v) + 1) * sizeof(**out));
-	json_object_foreach (v, k, x) {
-		if (!json_is_string(x))
-			return bad(rd, key, "has a value that is not a string");
-		(*out)[*n].key = xstrdup(k);
-		(*out)[(*n)++].value = xstrdup(json_string_value(x));
-	}
-	return 0;
-}
-
-static int value_from(const struct rrd *rd, json_t *o, struct ref_value *v)
+static int value_from(const struct jrd *rd, json_t *o, struct ref_value *v)
 {
 	json_t *val = json_object_get(o, "value"), *tol = json_object_get(o, "tolerance");
 	char *unit = NULL;
 	int rc;
 	if (!json_is_object(o))
-		return bad(rd, "", "is not an object");
-	if (str_at(rd, o, "path", 1, &v->path) || str_at(rd, o, "means", 1, &v->means) ||
-	    str_at(rd, o, "probe", 1, &v->probe) || str_at(rd, o, "metric", 1, &v->metric) ||
-	    labels_at(rd, o, "labels", &v->labels, &v->n_labels) ||
-	    labels_at(rd, o, "params", &v->params, &v->n_params) ||
-	    str_at(rd, o, "source", 1, &v->source) || str_at(rd, o, "date", 1, &v->date) ||
-	    str_at(rd, o, "other", 0, &v->other) || str_at(rd, o, "unit", 1, &unit))
+		return jrd_bad(rd, "", "is not an object");
+	if (jrd_strdup(rd, o, "path", 1, &v->path) || jrd_strdup(rd, o, "means", 1, &v->means) ||
+	    jrd_strdup(rd, o, "probe", 1, &v->probe) ||
+	    jrd_strdup(rd, o, "metric", 1, &v->metric) ||
+	    jrd_label_array(rd, o, "labels", &v->labels, &v->n_labels) ||
+	    jrd_label_array(rd, o, "params", &v->params, &v->n_params) ||
+	    jrd_strdup(rd, o, "source", 1, &v->source) || jrd_strdup(rd, o, "date", 1, &v->date) ||
+	    jrd_strdup(rd, o, "other", 0, &v->other) || jrd_strdup(rd, o, "unit", 1, &unit))
 		return free(unit), -1;
 	rc = unit_parse(unit, &v->unit);
 	free(unit);
 	if (rc != 0)
-		return bad(rd, "unit", "is not a unit mempath writes");
+		return jrd_bad(rd, "unit", "is not a unit mempath writes");
 	if (!json_is_number(val) || !(json_number_value(val) > 0) ||
 	    !isfinite(json_number_value(val)))
-		return bad(rd, "value", "is not a positive number");
+		return jrd_bad(rd, "value", "is not a positive number");
 	if (!json_is_number(tol) || !(json_number_value(tol) > 0) || json_number_value(tol) >= 1)
-		return bad(rd, "tolerance", "is not a fraction between 0 and 1");
+		return jrd_bad(rd, "tolerance", "is not a fraction between 0 and 1");
 	v->value = json_number_value(val);
 	v->tolerance = json_number_value(tol);
 	return 0;
 }
 
-static int run_from(const struct rrd *rd, json_t *o, struct ref_run *r)
+static int run_from(const struct jrd *rd, json_t *o, struct ref_run *r)
 {
 	json_t *opts = json_object_get(o, "options"), *x;
 	size_t i;
 	if (!json_is_object(o))
-		return bad(rd, "", "is not an object");
-	if (str_at(rd, o, "probe", 1, &r->probe))
+		return jrd_bad(rd, "", "is not an object");
+	if (jrd_strdup(rd, o, "probe", 1, &r->probe))
 		return -1;
 	r->quick = json_is_true(json_object_get(o, "quick"));
 	if (opts && !json_is_array(opts))
-		return bad(rd, "options", "is not an array");
+		return jrd_bad(rd, "options", "is not an array");
 	r->opts = xcalloc(json_array_size(opts) + 1, sizeof(char *));
 	json_array_foreach (opts, i, x) {
 		if (!json_is_string(x) || !strchr(json_string_value(x), '='))
-			return bad(rd, "options", "holds something that is not name=value");
+			return jrd_bad(rd, "options", "holds something that is not name=value");
 		r->opts[r->n_opts++] = xstrdup(json_string_value(x));
 	}
 	return 0;
 }
 
-static int count_at(const struct rrd *rd, json_t *o, const char *key, unsigned *out)
+/* A count of at most 2^20 (CPUs, GPUs); absent reads 0. */
+static int count_at(const struct jrd *rd, json_t *o, const char *key, unsigned *out)
 {
-	json_t *v = json_object_get(o, key);
-	*out = 0;
-	if (!v)
-		return 0;
-	if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 1 << 20)
-		return bad(rd, key, "is not a count");
-	*out = (unsigned)json_integer_value(v);
+	size_t n;
+	if (jrd_count(rd, o, key, 0, &n))
+		return -1;
+	if (n > 1u << 20)
+		return jrd_bad(rd, key, "is not a count");
+	*out = (unsigned)n;
 	return 0;
 }
 
-static int kind_from(struct rrd *rd, json_t *j, struct ref_kind *k)
+static int kind_from(struct jrd *rd, json_t *j, struct ref_kind *k)
 {
 	json_t *schema = json_object_get(j, "schema"), *match = json_object_get(j, "match");
 	json_t *runs = json_object_get(j, "run"), *values = json_object_get(j, "values");
 	if (!json_is_object(j))
-		return bad(rd, "top level", "is not an object");
+		return jrd_bad(rd, "top level", "is not an object");
 	if (!json_is_string(schema) || strcmp(json_string_value(schema), REFERENCE_SCHEMA) != 0)
-		return bad(rd, "schema", "is not " REFERENCE_SCHEMA);
-	if (str_at(rd, j, "kind", 1, &k->kind) || str_at(rd, j, "about", 0, &k->about))
+		return jrd_bad(rd, "schema", "is not " REFERENCE_SCHEMA);
+	if (jrd_strdup(rd, j, "kind", 1, &k->kind) || jrd_strdup(rd, j, "about", 0, &k->about))
 		return -1;
 	if (!json_is_object(match))
-		return bad(rd, "match", "is missing or not an object");
-	if (str_at(rd, match, "cpu_model", 0, &k->cpu_model) ||
-	    str_at(rd, match, "gpu_model", 0, &k->gpu_model) ||
+		return jrd_bad(rd, "match", "is missing or not an object");
+	if (jrd_strdup(rd, match, "cpu_model", 0, &k->cpu_model) ||
+	    jrd_strdup(rd, match, "gpu_model", 0, &k->gpu_model) ||
 	    count_at(rd, match, "cpus", &k->cpus) || count_at(rd, match, "gpus_min", &k->gpus_min))
 		return -1;
 	if (!json_is_array(runs) || !json_is_array(values) || json_array_size(values) == 0)
-		return bad(rd, "run and values", "must be arrays, values not empty");
+		return jrd_bad(rd, "run and values", "must be arrays, values not empty");
 	k->runs = xcalloc(json_array_size(runs) + 1, sizeof(*k->runs));
 	for (size_t i = 0; i < json_array_size(runs); i++) {
-		snprintf(rd->where, sizeof(rd->where), "run[%zu]", i);
+		snprintf(rd->path, sizeof(rd->path), "run[%zu]", i);
 		k->n_runs++;
 		if (run_from(rd, json_array_get(runs, i), &k->runs[i]) != 0)
 			return -1;
 	}
 	k->values = xcalloc(json_array_size(values), sizeof(*k->values));
 	for (size_t i = 0; i < json_array_size(values); i++) {
-		snprintf(rd->where, sizeof(rd->where), "values[%zu]", i);
+		snprintf(rd->path, sizeof(rd->path), "values[%zu]", i);
 		k->n_values++;
 		if (value_from(rd, json_array_get(values, i), &k->values[i]) != 0)
 			return -1;
@@ -263,7 +221,7 @@ int ref_load(const char *dir, struct ref_set *out)
 	for (int i = 0; i < n; i++) {
 		char *path = xasprintf("%s/%s", dir, names[i]->d_name);
 		json_t *j = rc ? NULL : results_load_file(path);
-		struct rrd rd = {.file = path, .where = ""};
+		struct jrd rd = {.kind = "reference", .what = path, .path = ""};
 		if (!rc && !j)
 			rc = -1;
 		if (j) {

@@ -16,7 +16,7 @@
 #include "base/util.h"
 #include "results/json_read.h"
 
-static const struct jrd rd = {.kind = "results", .what = "x.json", .path = "probes[2]"};
+static const struct jrd rd = {.kind = "mempath results", .what = "x.json", .path = "probes[2]"};
 
 static json_t *doc(void)
 {
