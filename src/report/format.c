@@ -196,12 +196,20 @@ char *report_md_escape(const char *s)
 	return out;
 }
 
-json_t *report_round_json(json_t *j, int digits)
+/* The deep copy behind both: strings and keys through esc (none: as they
+ * are), reals to `digits` significant digits (0: as they are). */
+static json_t *copy_json(json_t *j, char *(*esc)(const char *), int digits)
 {
 	json_t *out, *v;
 	const char *k;
 	size_t i;
-	if (json_is_real(j)) {
+	if (json_is_string(j) && esc) {
+		char *e = esc(json_string_value(j));
+		out = json_string(e);
+		free(e);
+		return out ? out : json_string("?"); /* not valid UTF-8 */
+	}
+	if (json_is_real(j) && digits > 0) {
 		char buf[40];
 		snprintf(buf, sizeof(buf), "%.*g", digits, json_real_value(j));
 		return json_real(strtod(buf, NULL));
@@ -209,48 +217,34 @@ json_t *report_round_json(json_t *j, int digits)
 	if (json_is_array(j)) {
 		out = json_array();
 		json_array_foreach (j, i, v)
-			json_array_append_new(out, report_round_json(v, digits));
-		return out;
-	}
-	if (json_is_object(j)) {
-		out = json_object();
-		json_object_foreach (j, k, v)
-			json_object_set_new(out, k, report_round_json(v, digits));
-		return out;
-	}
-	return json_incref(j);
-}
-
-json_t *report_escape_json(json_t *j, enum report_format fmt)
-{
-	char *(*esc)(const char *) = fmt == REPORT_TERM ? report_term_escape
-				     : fmt == REPORT_MD ? report_md_escape
-							: NULL;
-	json_t *out, *v;
-	const char *k;
-	size_t i;
-	if (!esc || !j)
-		return json_incref(j);
-	if (json_is_string(j)) {
-		char *e = esc(json_string_value(j));
-		out = json_string(e);
-		free(e);
-		return out ? out : json_string("?"); /* not valid UTF-8 */
-	}
-	if (json_is_array(j)) {
-		out = json_array();
-		json_array_foreach (j, i, v)
-			json_array_append_new(out, report_escape_json(v, fmt));
+			json_array_append_new(out, copy_json(v, esc, digits));
 		return out;
 	}
 	if (json_is_object(j)) {
 		out = json_object();
 		json_object_foreach (j, k, v) {
-			char *ek = esc(k);
-			json_object_set_new(out, ek, report_escape_json(v, fmt));
+			char *ek = esc ? esc(k) : NULL;
+			json_object_set_new(out, ek ? ek : k, copy_json(v, esc, digits));
 			free(ek);
 		}
 		return out;
 	}
 	return json_incref(j);
+}
+
+static char *(*escaper(enum report_format fmt))(const char *)
+{
+	return fmt == REPORT_TERM ? report_term_escape : fmt == REPORT_MD ? report_md_escape : NULL;
+}
+
+json_t *report_print_json(json_t *j, enum report_format fmt, int digits)
+{
+	return j ? copy_json(j, escaper(fmt), digits) : NULL;
+}
+
+json_t *report_escape_json(json_t *j, enum report_format fmt)
+{
+	if (!escaper(fmt) || !j)
+		return json_incref(j);
+	return copy_json(j, escaper(fmt), 0);
 }

@@ -55,10 +55,11 @@ char *report_md_escape(const char *s);
  * enough for every verdict, and few enough that a libm's last bits do not
  * reach the file. */
 #define REPORT_COMPARE_DIGITS 12
-/* A deep copy of j with every real as a file with `digits` significant
- * digits reads it back, so what is printed from j is what is printed from
+/* A deep copy of j as fmt prints it: every string and key escaped for term
+ * and md, and every real as a file with `digits` significant digits reads
+ * it back (0: as it is), so what is printed from j is what is printed from
  * that file, to the last digit. */
-json_t *report_round_json(json_t *j, int digits);
+json_t *report_print_json(json_t *j, enum report_format fmt, int digits);
 /* A deep copy of j with every string and key escaped for fmt (term or md);
  * a new reference to j for the other formats, which escape as they write. */
 json_t *report_escape_json(json_t *j, enum report_format fmt);

@@ -100,7 +100,7 @@ int report_term_stream_end(const struct run *r, FILE *f)
 
 int report_compare_write(const struct comparison *c, enum report_format fmt, FILE *f)
 {
-	json_t *raw, *settled, *safe;
+	json_t *raw, *safe;
 	struct comparison *copy;
 	int rc;
 	/* The tables print the comparison as its file holds it (reals to the
@@ -109,11 +109,9 @@ int report_compare_write(const struct comparison *c, enum report_format fmt, FIL
 	 * edge of its rounding. */
 	if (fmt == REPORT_TERM || fmt == REPORT_MD) {
 		raw = comparison_to_json(c);
-		settled = report_round_json(raw, REPORT_COMPARE_DIGITS);
-		safe = report_escape_json(settled, fmt);
+		safe = report_print_json(raw, fmt, REPORT_COMPARE_DIGITS);
 		copy = comparison_from_json(safe, "the comparison to print");
 		json_decref(raw);
-		json_decref(settled);
 		json_decref(safe);
 		if (!copy)
 			return -1;
