@@ -5,7 +5,8 @@
  *
  * The code path is named (docs/design.md §4.12): the STREAM kernels are our
  * own loops, compiled so GCC and clang cannot turn them into libc calls, and
- * cpu_kern_memcpy() is libc's memcpy and nothing else. Nothing here times,
+ * cpu_kern_memcpy() is libc's memcpy and nothing else; the page pass makes a
+ * buffer's translations present before a chase is timed. Nothing here times,
  * allocates or prints.
  */
 #ifndef MEMPATH_KIT_CPU_KERNELS_H
@@ -39,6 +40,12 @@ void cpu_kern_copy_nt(double *c, const double *a, size_t n);
 void cpu_kern_triad_nt(double *c, const double *a, const double *b, double s, size_t n);
 #else
 #define CPU_KERN_HAVE_NT 0
+/* Reads one byte in each 4 KiB page of [p, p + bytes), in address order;
+ * returns their sum, for the caller to consume. One load per page: the
+ * page's translation is made present (a guest's hypervisor may have to build
+ * it again), a sixty-fourth of the lines at most are brought into the cache. */
+uint64_t cpu_kern_page_pass(const void *p, size_t bytes);
+
 #endif
 
 /* Paced traffic: how the lines of an injector's buffer are touched. Every mix
@@ -62,5 +69,11 @@ double cpu_mix_bytes_per_line(enum cpu_mix m);
  * each) after every line; returns an XOR of what was read, for the caller
  * to consume. */
 uint64_t cpu_kern_paced(uint64_t *p, size_t lines, enum cpu_mix mix, unsigned delay);
+
+/* Reads one byte in each 4 KiB page of [p, p + bytes), in address order;
+ * returns their sum, for the caller to consume. One load per page: the
+ * page's translation is made present (a guest's hypervisor may have to build
+ * it again), a sixty-fourth of the lines at most are brought into the cache. */
+uint64_t cpu_kern_page_pass(const void *p, size_t bytes);
 
 #endif

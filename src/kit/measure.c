@@ -8,6 +8,7 @@
 #include "base/blocked.h"
 #include "base/list.h"
 #include "base/util.h"
+#include "kit/cpu_kernels.h"
 #include "kit/team.h"
 
 uint64_t measure_calibrate(measure_op_fn op, void *arg, uint64_t min_sample_ns)
@@ -106,4 +107,58 @@ int probe_threads(struct probe_ctx *ctx, const char *spec, unsigned *out, size_t
 		probe_result_add_param(ctx->res, "threads_dropped", buf);
 	}
 	return PROBE_OK;
+}
+
+static volatile uint64_t page_pass_sink;
+
+void measure_page_passes(const void *base, size_t bytes, struct page_passes *out)
+{
+	double pages = (double)((bytes + 4095) / 4096);
+
+	for (out->n = 0; out->n < MEASURE_PAGE_PASSES;) {
+		uint64_t t0 = time_now_ns();
+
+		page_pass_sink += cpu_kern_page_pass(base, bytes);
+		out->ns[out->n] = pages > 0 ? (double)(time_now_ns() - t0) / pages : 0;
+		if (++out->n > 1 && out->ns[out->n - 1] < MEASURE_PAGE_ABSENT_NS)
+			break;
+	}
+}
+
+int measure_pages_absent(const struct page_passes *p)
+{
+	return p->n > 1 && p->ns[0] - p->ns[p->n - 1] > MEASURE_PAGE_ABSENT_NS;
+}
+
+json_t *measure_page_passes_json(const struct page_passes *p)
+{
+	json_t *ns = json_array();
+
+	for (unsigned k = 0; k < p->n; k++)
+		json_array_append_new(ns, json_real(p->ns[k]));
+	return json_pack("{s:o,s:b}", "ns_per_page", ns, "absent", measure_pages_absent(p));
+}
+
+void measure_note_page_passes(struct probe_ctx *ctx, const json_t *passes)
+{
+	const json_t *e, *worst = NULL;
+	size_t i, absent = 0;
+	double first, slowest = 0;
+	char buf[256];
+
+	json_array_foreach (passes, i, e) {
+		first = json_real_value(json_array_get(json_object_get(e, "ns_per_page"), 0));
+		if (json_is_true(json_object_get(e, "absent")) && ++absent && first > slowest) {
+			slowest = first;
+			worst = e;
+		}
+	}
+	if (!worst)
+		return;
+	snprintf(buf, sizeof(buf),
+		 "translations absent before %zu of %zu chains, made present before timing "
+		 "(slowest: size %s pages=%s, first pass %.0f ns a page)",
+		 absent, json_array_size(passes), json_string_value(json_object_get(worst, "size")),
+		 json_string_value(json_object_get(worst, "pages")), slowest);
+	probe_result_add_param(ctx->res, "page_pass", buf);
 }

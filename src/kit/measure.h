@@ -8,6 +8,7 @@
 #ifndef MEMPATH_MEASURE_H
 #define MEMPATH_MEASURE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "results/results.h"
@@ -60,6 +61,31 @@ int measure_op(struct probe_ctx *ctx, struct metric *m, measure_op_fn op, void *
  * the CPU count are dropped and recorded as the "threads_dropped" parameter.
  * out has room for LIST_MAX counts. */
 int probe_threads(struct probe_ctx *ctx, const char *spec, unsigned *out, size_t *n_out);
+
+/* Page passes before a chase is timed (cpu_kern_page_pass, on the calling
+ * thread): one load per 4 KiB page over the buffer, repeated until a pass
+ * after the first is within MEASURE_PAGE_ABSENT_NS a page, at most
+ * MEASURE_PAGE_PASSES. A pass slower than that (more than a page walk and a
+ * memory miss take on hardware) was building translations, as a guest does
+ * whose hypervisor dropped them (docs/design.md §8.3); a chase would pay it
+ * in its first lap. */
+#define MEASURE_PAGE_PASSES    4
+#define MEASURE_PAGE_ABSENT_NS 1000.0
+
+struct page_passes {
+	unsigned n;			/* passes made */
+	double ns[MEASURE_PAGE_PASSES]; /* ns per page of each */
+};
+
+void measure_page_passes(const void *base, size_t bytes, struct page_passes *out);
+/* Were the translations absent at the first pass? */
+int measure_pages_absent(const struct page_passes *p);
+/* {"ns_per_page": [each pass], "absent": bool}, for a probe's extra. */
+json_t *measure_page_passes_json(const struct page_passes *p);
+/* Where records of passes (measure_page_passes_json objects labelled with
+ * "size" and "pages") found translations absent, the "page_pass" parameter
+ * says before how many chains, and the slowest first pass. */
+void measure_note_page_passes(struct probe_ctx *ctx, const json_t *passes);
 
 /* The iteration count measure_op would use (exposed for tests and for probes
  * that run several metrics over one calibrated loop). */

@@ -6,6 +6,8 @@
  *   Above one group, a pair over the same nodes, one per `stride` bytes (256: a hashed line in
  *   each 256 B, mem_node_offset): order=random through all of them, and order=local, random
  *   within 256 KiB groups visited in random order (multichase's chase); one pinned thread.
+ *   Before each chain is timed the thread makes its translations present (page passes,
+ *   recorded in extra.page_pass; docs/design.md §8.3).
  * why this way: one dependent chain is latency, not bandwidth or MLP (docs/design.md §4.11).
  *   With a node in every 64 B line the local order read half its loads from L2: the line next
  *   to a miss comes in with it (adjacent-line prefetch) and the group visits it soon after, a
@@ -74,6 +76,7 @@ struct chase_job {
 	struct team *team;
 	void **cur;
 	uint64_t iters;
+	json_t *passes; /* the page passes before each chain (extra.page_pass) */
 };
 
 static volatile uintptr_t chase_sink;
@@ -103,6 +106,20 @@ static int chase_op(void *arg, uint64_t iters)
 	team_run(j->team, chase_thread, j);
 	chase_sink = (uintptr_t)j->cur;
 	return 0;
+}
+
+/* The page passes on the chasing thread (measure_page_passes). */
+struct page_pass_job {
+	const char *base;
+	size_t bytes;
+	struct page_passes out;
+};
+
+static void page_pass_thread(unsigned tid, unsigned nthreads, void *arg)
+{
+	struct page_pass_job *pp = arg;
+
+	measure_page_passes(pp->base, pp->bytes, &pp->out);
 }
 
 /* First touch from the pinned thread, so pages are faulted where it runs. */
@@ -277,6 +294,22 @@ static char *translation_check(struct probe_ctx *ctx, size_t idx[2][C_N], const 
 		       : "no translation cost of its own: noise or placement");
 }
 
+/* The page passes before chain c, made on the chasing thread and recorded
+ * with the chain's labels. */
+static void page_pass(struct chase_job *j, const char *base, uint64_t size, int c,
+		      const char *size_label, const char *pname, const char *stride)
+{
+	struct page_pass_job pp = {.base = base, .bytes = size};
+	json_t *e;
+
+	team_run(j->team, page_pass_thread, &pp);
+	e = measure_page_passes_json(&pp.out);
+	json_object_update_new(e, json_pack("{s:s,s:s,s:s,s:s}", "size", size_label, "pages", pname,
+					    "order", order_name[c == C_LOCAL ? O_LOCAL : O_RANDOM],
+					    "stride_bytes", stride));
+	json_array_append_new(j->passes, e);
+}
+
 /* Measures one chain at one size; returns its metric index or SIZE_MAX. */
 static size_t measure_chain(struct probe_ctx *ctx, const struct latency_opts *o,
 			    struct chase_job *j, char *base, uint64_t size, int c,
@@ -288,6 +321,7 @@ static size_t measure_chain(struct probe_ctx *ctx, const struct latency_opts *o,
 
 	opt_format_size(c == C_CURVE ? LINE_BYTES : o->stride_bytes, stride, sizeof(stride));
 	j->cur = build_chain(base, size, o, c);
+	page_pass(j, base, size, c, size_label, pname, stride);
 	m = probe_add_metric(ctx->res, "load_latency", UNIT_NS, BETTER_LOWER,
 			     "ns per dependent load: one 8 B pointer in one 64 B line per "
 			     "stride_bytes, 1 thread, 1 chain (no MLP)",
@@ -313,7 +347,7 @@ static int latency_pages(struct probe_ctx *ctx, const struct latency_opts *o, st
 	const char *pname = pages == MEM_PAGES_THP ? "thp" : "4k";
 	uint64_t max = sizes[n_sizes - 1], knee;
 	double *curve = xcalloc(n_sizes, sizeof(*curve));
-	struct chase_job j = {.team = team};
+	struct chase_job j = {.team = team, .passes = json_object_get(extra, "page_pass")};
 	struct smaps_info si;
 	struct mem_buf b;
 	char buf[32], key[32];
@@ -505,6 +539,7 @@ static int latency_run(struct probe_ctx *ctx, const void *opts)
 	extra = json_object();
 	json_object_set_new(extra, "knee_bytes", json_object());
 	json_object_set_new(extra, "plateaus", json_object());
+	json_object_set_new(extra, "page_pass", json_array());
 	for (int p = 0; p < 2 && rc == 0; p++)
 		if (o->pages & (1u << p))
 			rc = latency_pages(ctx, o, team, p, sizes, n_sizes, idx[p], extra,
@@ -512,11 +547,14 @@ static int latency_run(struct probe_ctx *ctx, const void *opts)
 	if (rc == 0)
 		latency_compare_pages(ctx, o, sizes, n_sizes, idx, full[MEM_PAGES_THP], extra);
 	team_stop(team);
+	measure_note_page_passes(ctx, json_object_get(extra, "page_pass"));
 	/* Knees, plateaus and the check exist only where they were measured. */
 	if (json_object_size(json_object_get(extra, "knee_bytes")) == 0)
 		json_object_del(extra, "knee_bytes");
 	if (json_object_size(json_object_get(extra, "plateaus")) == 0)
 		json_object_del(extra, "plateaus");
+	if (json_array_size(json_object_get(extra, "page_pass")) == 0)
+		json_object_del(extra, "page_pass");
 	if (json_object_size(extra) == 0) {
 		json_decref(extra);
 	} else if (ctx->res->extra) {

@@ -79,6 +79,7 @@ struct loaded_job {
 	void **cur;
 	size_t lat_idx;
 	int rc;
+	struct page_passes pass; /* before the first step */
 	/* the injectors (threads 1..n_inj) */
 	struct mem_buf *inj;
 	size_t inj_lines;
@@ -184,6 +185,15 @@ static void touch_thread(unsigned tid, unsigned nthreads, void *arg)
 	struct mem_buf *b = tid ? &j->inj[tid - 1] : &j->chase;
 
 	memset(b->addr, 1, b->size_bytes);
+}
+
+/* Thread 0 makes its chain's translations present (measure_page_passes). */
+static void page_pass_thread(unsigned tid, unsigned nthreads, void *arg)
+{
+	struct loaded_job *j = arg;
+
+	if (tid == 0)
+		measure_page_passes(j->chase.addr, j->chase.size_bytes, &j->pass);
 }
 
 /* Links the chase buffer's lines into one random cycle. */
@@ -370,6 +380,7 @@ static int loaded_setup(struct probe_ctx *ctx, const struct loaded_opts *o, stru
 	team_run(j->team, touch_thread, j);
 	build_chain(&j->chase);
 	j->cur = j->chase.addr;
+	team_run(j->team, page_pass_thread, j);
 	record_placement(j);
 	return PROBE_OK;
 }
@@ -394,7 +405,8 @@ static int loaded_run(struct probe_ctx *ctx, const void *opts)
 	struct loaded_job j = {.ctx = ctx};
 	uint32_t delays[LOAD_MAX_STEPS];
 	size_t n_delays = 0;
-	json_t *curve;
+	json_t *curve, *pass;
+	char size[32];
 	int rc;
 
 	if (load_parse_delays(o->delays, delays, &n_delays)) {
@@ -425,6 +437,12 @@ static int loaded_run(struct probe_ctx *ctx, const void *opts)
 	if (!ctx->res->extra)
 		ctx->res->extra = json_object();
 	json_object_set_new(ctx->res->extra, "curve", curve);
+	pass = measure_page_passes_json(&j.pass);
+	opt_format_size(j.chase.size_bytes, size, sizeof(size));
+	json_object_update_new(
+		pass, json_pack("{s:s,s:s}", "size", size, "pages", o->pages & 1u ? "thp" : "4k"));
+	json_object_set_new(ctx->res->extra, "page_pass", json_pack("[o]", pass));
+	measure_note_page_passes(ctx, json_object_get(ctx->res->extra, "page_pass"));
 	loaded_free(&j);
 	return rc ? PROBE_FAIL : PROBE_OK;
 }

@@ -1,6 +1,7 @@
 # cpu: cpu.loaded runs with the CPUs there are: one chases, the rest inject
 # (one on a 2-CPU machine), and it says how many and where; each loaded step
-# has the chase latency and the bandwidth the injectors moved, idle has none.
+# has the chase latency and the bandwidth the injectors moved, idle has none;
+# the chase's translations are made present first and that is recorded.
 . "$top/tests/cli/lib.sh"
 n=$(nproc)
 [ "$n" -ge 2 ] || skip "one CPU: nothing to inject with"
@@ -19,6 +20,9 @@ for m in read r1w1; do
 	awk -v b="$bw" 'BEGIN { exit !(b > 0) }' || fail "mix=$m at full speed moved $bw GB/s"
 done
 grep -q '"curve": {' ld.json || fail "no curve in extra"
+# the page passes before the first step are recorded with the chase's size
+grep -A 12 '"page_pass": \[' ld.json | grep -q '"size": "32M"' ||
+	fail "no page-pass record for the 32M chase: $(grep -A 12 '"page_pass"' ld.json)"
 # the chase's on-CPU share is recorded for every step, idle too (a share, not a speed)
 on=$(csv_value ld.json cpu.loaded chase_on_cpu "mix=none,delay=idle")
 awk -v o="$on" 'BEGIN { exit !(o > 0 && o <= 101) }' || fail "chase_on_cpu at idle: '$on'"

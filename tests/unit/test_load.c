@@ -1,5 +1,6 @@
 /* test_load.c - the steps of the loaded-latency sweeps (cpu.loaded,
- * gpu.loaded) and the paced traffic's byte rule. */
+ * gpu.loaded), the paced traffic's byte rule, and the page pass before a
+ * chase. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -115,12 +116,28 @@ static void test_paced_kernels(void **state)
 	free(p);
 }
 
+/* One byte read per 4 KiB page, from the first, and none past the end. */
+static void test_page_pass(void **state)
+{
+	unsigned char *p = aligned_alloc(4096, 5 * 4096);
+	(void)state;
+	memset(p, 0, 5 * 4096);
+	for (int k = 0; k < 5; k++)
+		p[k * 4096] = (unsigned char)(k + 1); /* the bytes a pass reads */
+	p[1] = p[4095] = p[4096 + 100] = 50;	      /* bytes it must not */
+	assert_int_equal(cpu_kern_page_pass(p, 5 * 4096), 1 + 2 + 3 + 4 + 5);
+	assert_int_equal(cpu_kern_page_pass(p, 4 * 4096 + 1), 1 + 2 + 3 + 4 + 5);
+	assert_int_equal(cpu_kern_page_pass(p, 4 * 4096), 1 + 2 + 3 + 4);
+	assert_int_equal(cpu_kern_page_pass(p, 0), 0);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_delays),	      cmocka_unit_test(test_delays_bad),
 		cmocka_unit_test(test_sms),	      cmocka_unit_test(test_mix_bytes),
-		cmocka_unit_test(test_paced_kernels),
+		cmocka_unit_test(test_paced_kernels), cmocka_unit_test(test_page_pass),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

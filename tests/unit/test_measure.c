@@ -117,13 +117,70 @@ static void test_measure_op_fails(void **state)
 	probe_result_clear(&res);
 }
 
+/* The page passes: at least two, at most MEASURE_PAGE_PASSES, each time
+ * recorded; absence is judged from the passes, not from how long they took. */
+static void test_page_passes(void **state)
+{
+	static char buf[64 * 4096];
+	struct page_passes p = {0};
+	json_t *j;
+	(void)state;
+
+	measure_page_passes(buf, sizeof(buf), &p);
+	assert_in_range(p.n, 2, MEASURE_PAGE_PASSES);
+	for (unsigned k = 0; k < p.n; k++)
+		assert_true(p.ns[k] >= 0);
+	/* it stops at the first pass after the first that finds them present */
+	if (p.n < MEASURE_PAGE_PASSES)
+		assert_true(p.ns[p.n - 1] < MEASURE_PAGE_ABSENT_NS);
+
+	p = (struct page_passes){.n = 2, .ns = {2500, 40}};
+	assert_true(measure_pages_absent(&p));
+	j = measure_page_passes_json(&p);
+	assert_int_equal(json_array_size(json_object_get(j, "ns_per_page")), 2);
+	assert_true(json_real_value(json_array_get(json_object_get(j, "ns_per_page"), 0)) == 2500);
+	assert_true(json_is_true(json_object_get(j, "absent")));
+	json_decref(j);
+	p = (struct page_passes){.n = 2, .ns = {900, 40}}; /* a page walk and a miss */
+	assert_false(measure_pages_absent(&p));
+	p = (struct page_passes){.n = 1, .ns = {5000}}; /* nothing to compare with */
+	assert_false(measure_pages_absent(&p));
+	p = (struct page_passes){.n = 4, .ns = {5000, 4000, 3000, 2500}}; /* never present */
+	assert_true(measure_pages_absent(&p));
+}
+
+/* The page_pass note: only where a record says absent, naming the slowest. */
+static void test_page_pass_note(void **state)
+{
+	struct probe_result res;
+	struct probe_ctx ctx = {.res = &res};
+	json_t *recs =
+		json_pack("[{s:[f,f],s:b,s:s,s:s},{s:[f,f],s:b,s:s,s:s}]", "ns_per_page", 40.0,
+			  30.0, "absent", 0, "size", "16K", "pages", "4k", "ns_per_page", 900.0,
+			  30.0, "absent", 0, "size", "1G", "pages", "4k");
+	(void)state;
+
+	probe_result_init(&res, "test.fake");
+	measure_note_page_passes(&ctx, recs);
+	assert_int_equal(res.n_params, 0);
+	json_array_append_new(recs, json_pack("{s:[f,f],s:b,s:s,s:s}", "ns_per_page", 2638.4, 65.0,
+					      "absent", 1, "size", "512M", "pages", "4k"));
+	measure_note_page_passes(&ctx, recs);
+	assert_int_equal(res.n_params, 1);
+	assert_string_equal(res.params[0].key, "page_pass");
+	assert_string_equal(res.params[0].value,
+			    "translations absent before 1 of 3 chains, made present before timing "
+			    "(slowest: size 512M pages=4k, first pass 2638 ns a page)");
+	json_decref(recs);
+	probe_result_clear(&res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_calibrate),
-		cmocka_unit_test(test_calibrate_fails),
-		cmocka_unit_test(test_measure_counts),
-		cmocka_unit_test(test_measure_op_fails),
+		cmocka_unit_test(test_calibrate),      cmocka_unit_test(test_calibrate_fails),
+		cmocka_unit_test(test_measure_counts), cmocka_unit_test(test_measure_op_fails),
+		cmocka_unit_test(test_page_passes),    cmocka_unit_test(test_page_pass_note),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
