@@ -1,5 +1,5 @@
 #!/bin/sh
-# one device call: the 256 B pair (random and local order) at 1 GiB, 4 KiB
+# one run on the H200 machine (OUT: the results folder): the 256 B pair (random and local order) at 1 GiB, 4 KiB
 # pages, beside multichase -s 256 (-T 1G and -T 256k), interleaved pairs,
 # alternating which runs first
 set -u

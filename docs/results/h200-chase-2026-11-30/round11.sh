@@ -1,5 +1,5 @@
 #!/bin/sh
-# one device call: what makes cpu.latency's random 256 B chain slower than
+# one run on the H200 machine (OUT: the results folder): what makes cpu.latency's random 256 B chain slower than
 # multichase -s 256 on this host: first touch (memset or the chain's own
 # writes) x node placement (hashed line or multichase's mixer), beside
 # multichase and mempath, interleaved rounds

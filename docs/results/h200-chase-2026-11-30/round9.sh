@@ -1,5 +1,5 @@
 #!/bin/sh
-# one device call: cpu.latency at 1 GiB, 4 KiB pages, before (0eca0c3) and
+# one run on the H200 machine (OUT: the results folder): cpu.latency at 1 GiB, 4 KiB pages, before (0eca0c3) and
 # after the page passes, beside multichase, interleaved rounds
 set -u
 T0=$(date +%s)
