@@ -1,6 +1,9 @@
 # results io: Ctrl-C ends the children and still writes what was measured
 . "$top/tests/cli/lib.sh"
-spawn "$MEMPATH" run --suite cpu --reps 2 --warmups 0 -o int.json >int.out 2>int.err
+# two probes of seconds each at quick sizes: the interrupt comes while the
+# second runs
+spawn "$MEMPATH" run --suite quick --only cpu.latency,cpu.reach --reps 2 --warmups 0 -o int.json \
+	>int.out 2>int.err
 pid=$spawned
 i=0
 # The file is written at the start (incomplete) and after every probe: wait
