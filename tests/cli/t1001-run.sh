@@ -14,7 +14,7 @@ grep -q '"end":' r.json || fail "knobs at end not stored"
 cmp -s out.md r.md || true
 [ -s out.md ] || fail "report -o wrote nothing"
 # Default file name: timestamped in the current directory.
-"$MEMPATH" run --only cpu.first_touch --reps 1 --warmups 0 --quiet >/dev/null 2>d.err || fail "run default path"
+"$MEMPATH" run --only cpu.wake --reps 1 --warmups 0 --quiet >/dev/null 2>d.err || fail "run default path"
 f=$(sed -n 's/^results: //p' d.err)
 [ -f "$f" ] || fail "default results file '$f' missing"
 case $f in mempath-quick-*.json) ;; *) fail "unexpected default name '$f'" ;; esac
