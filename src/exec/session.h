@@ -58,6 +58,9 @@ char *session_not_here(const struct session *s, const struct probe *p);
 /* Records end time, knobs at end (and knobs_extra at both ends), noise;
  * writes out_path. Returns 0 or -1. */
 int session_end(struct session *s);
+/* Gives up a begun run that is not kept (nothing written): releases the
+ * output's lock. The run itself stays the caller's to free. */
+void session_abandon(struct session *s);
 /* Probes of the run that failed or timed out (skips are not failures). */
 size_t session_failed(const struct session *s);
 /* Does the named suite ("quick", "full", "cpu", "gpu", "p2p") include p?
