@@ -2,6 +2,7 @@
 # setup run before it, the samples split over the rounds, every leg's file
 # kept with its round; the comparison judges round by round (docs/design.md
 # §5.10). Plans that cannot give a verdict are refused before any setup.
+# test: alone (judges legs measured here, whose load a test beside it would change: tests/run.sh)
 . "$top/tests/cli/lib.sh"
 leg="probe cpu.first_touch size=16M touch=write pages=4k --warmups 0"
 # shellcheck disable=SC2086 # the leg command is words
