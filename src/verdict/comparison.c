@@ -3,6 +3,7 @@
  * summary). The rules that decide verdicts are in compare.c. */
 #include "verdict/comparison.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +42,7 @@ void comparison_free(struct comparison *c)
 		free(c->rows[i].key);
 		free(c->rows[i].ident);
 		free(c->rows[i].reason);
+		free(c->rows[i].note);
 	}
 	free(c->rows);
 	for (size_t i = 0; i < c->n_knob_diffs; i++)
@@ -83,6 +85,47 @@ int comparison_has_loss(const struct comparison *c)
 int comparison_trusted(const struct comparison *c)
 {
 	return !c->summary.controls_moved && !c->summary.noisy && !c->refused;
+}
+
+/* Counts, and the geomean over the metrics with a verdict (WIN, LOSS, ~), or
+ * the primary ones among them; none when no verdict can be trusted
+ * (docs/design.md §5.11). */
+void comparison_summarize(struct comparison *c)
+{
+	struct compare_summary *s = &c->summary;
+	double log_sum = 0;
+	memset(s, 0, sizeof(*s));
+	for (size_t i = 0; i < c->n_rows; i++) {
+		const struct compare_row *row = &c->rows[i];
+		s->noisy += row->noisy;
+		if (row->control) {
+			s->controls++;
+			s->controls_moved += row->moved;
+			continue;
+		}
+		s->count[row->verdict]++;
+	}
+	s->geomean = NAN;
+	if (!comparison_trusted(c))
+		return;
+	for (size_t i = 0; i < c->n_rows; i++) {
+		const struct compare_row *row = &c->rows[i];
+		double ratio;
+		if (row->control ||
+		    (row->verdict != VERDICT_WIN && row->verdict != VERDICT_LOSS &&
+		     row->verdict != VERDICT_NOWIN) ||
+		    (c->opts.primary && !row->primary) || !(row->median_a > 0) ||
+		    !(row->median_b > 0))
+			continue;
+		/* a comparison of rounds: the change as judged, from the rounds */
+		ratio = c->n_rounds && isfinite(row->change) ? 1 + row->change
+							     : row->median_b / row->median_a;
+		if (row->better == BETTER_LOWER)
+			ratio = 1 / ratio;
+		log_sum += log(ratio);
+		s->n_geomean++;
+	}
+	s->geomean = s->n_geomean ? exp(log_sum / (double)s->n_geomean) : NAN;
 }
 
 static char *append(char *s, const char *fmt, const char *a, const char *b)

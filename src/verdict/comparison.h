@@ -107,6 +107,8 @@ struct compare_row {
 	size_t n_a, n_b;		     /* samples the verdict rests on, per variant */
 	enum verdict verdict;
 	char *reason; /* one line: why VOID, MISSING, UNSTABLE, FEW; or NULL */
+	char *note;   /* while no rule has settled it: what one rule leaves for a later one
+		       * (the drift that widened the threshold, §5.12) */
 };
 
 struct compare_summary {
@@ -159,6 +161,9 @@ int comparison_has_loss(const struct comparison *c);
 /* Whether any verdict can be trusted: no control moved and no metric's
  * legs were measured under different load. */
 int comparison_trusted(const struct comparison *c);
+/* Fills c->summary from the rows' verdicts: counts, controls moved, and the
+ * geomean (docs/design.md §5.11). */
+void comparison_summarize(struct comparison *c);
 /* "incomplete runs - verdicts rest on partial results: B (b.json)" or NULL
  * when every leg's run ended; caller frees. */
 char *comparison_incomplete_line(const struct comparison *c);
