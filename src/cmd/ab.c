@@ -449,9 +449,8 @@ const struct command command_ab = {
 		"           -- probe cpu.first_touch pages=default size=64M --reps 30\n"
 		"\n"
 		"Exit status: 0 compared, 1 a setup, leg or restore failed (or --fail-on-loss\n"
-		"and a LOSS), 2 bad usage, 3 no trusted verdict (a control moved, knobs differ\n"
-		"or a metric's legs ran under different load), 130 interrupted (after the\n"
-		"restore ran).\n",
+		"and a LOSS), 2 bad usage, 3 no trusted verdict (a control moved or ran under\n"
+		"different load, or knobs differ), 130 interrupted (after the restore ran).\n",
 	.args = ab_args,
 	.opts_size = sizeof(struct ab_opts),
 	.init = ab_init,

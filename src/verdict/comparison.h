@@ -114,7 +114,7 @@ struct compare_row {
 struct compare_summary {
 	size_t count[VERDICT__COUNT]; /* non-control rows per verdict */
 	size_t controls, controls_moved;
-	size_t noisy; /* non-control rows whose legs' load differed */
+	size_t noisy; /* non-control rows whose legs' load differed (UNSTABLE) */
 	/* Of B/A median ratios, oriented so > 1 means B is better, over the
 	 * rows with a verdict (WIN, LOSS, ~), or the primary ones among them
 	 * when there is a --primary; none when no verdict is trusted. */
@@ -158,8 +158,9 @@ void comparison_free(struct comparison *c);
 void compare_owned_free(struct compare_owned *o);
 /* Any non-control metric with verdict LOSS (for --fail-on-loss). */
 int comparison_has_loss(const struct comparison *c);
-/* Whether any verdict can be trusted: no control moved and no metric's
- * legs were measured under different load. */
+/* Whether the verdicts can be trusted: no control moved or went unchecked
+ * (measured under different load) and no knob differs; a metric whose own
+ * legs ran under different load is UNSTABLE and touches no other (§5.11). */
 int comparison_trusted(const struct comparison *c);
 /* Fills c->summary from the rows' verdicts: counts, controls moved, and the
  * geomean (docs/design.md §5.11). */
