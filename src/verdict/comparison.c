@@ -10,9 +10,10 @@
 #include "base/util.h"
 
 static const char *const verdict_names[] = {
-	"~", "WIN", "LOSS", "UNSTABLE", "VOID", "too few samples", "fact", "missing", "no verdict"};
-static const char *const verdict_ids[] = {"nowin", "win",  "loss",    "unstable", "void",
-					  "few",   "fact", "missing", "refused"};
+	"~",	"WIN",	   "LOSS",	"SAME", "UNSTABLE", "VOID", "too few samples",
+	"fact", "missing", "no verdict"};
+static const char *const verdict_ids[] = {"nowin", "win", "loss", "same",    "unstable",
+					  "void",  "few", "fact", "missing", "refused"};
 
 const char *verdict_name(enum verdict v)
 {
@@ -144,7 +145,7 @@ void comparison_summarize(struct comparison *c)
 		double ratio;
 		if (row->control ||
 		    (row->verdict != VERDICT_WIN && row->verdict != VERDICT_LOSS &&
-		     row->verdict != VERDICT_NOWIN) ||
+		     row->verdict != VERDICT_NOWIN && row->verdict != VERDICT_SAME) ||
 		    (c->opts.primary ? !row->primary : !geomean_unit(row->unit)) ||
 		    !(row->median_a > 0) || !(row->median_b > 0))
 			continue;
@@ -157,6 +158,12 @@ void comparison_summarize(struct comparison *c)
 		s->n_geomean++;
 	}
 	s->geomean = s->n_geomean ? exp(log_sum / (double)s->n_geomean) : NAN;
+}
+
+void comparison_add_note(struct comparison *c, char *text)
+{
+	c->notes = xrealloc(c->notes, (c->n_notes + 1) * sizeof(*c->notes));
+	c->notes[c->n_notes++] = text;
 }
 
 static char *append(char *s, const char *fmt, const char *a, const char *b)
@@ -230,11 +237,10 @@ char *comparison_summary_line(const struct comparison *c)
 	static const struct {
 		enum verdict v;
 		const char *what;
-	} extra[] = {{VERDICT_VOID, "VOID"},
-		     {VERDICT_FEW, "too few samples"},
-		     {VERDICT_FACT, "fact(s)"},
-		     {VERDICT_MISSING, "missing"},
-		     {VERDICT_REFUSED, "no verdict (knobs differ)"}};
+	} extra[] = {
+		{VERDICT_SAME, "SAME"},		  {VERDICT_VOID, "VOID"},
+		{VERDICT_FEW, "too few samples"}, {VERDICT_FACT, "fact(s)"},
+		{VERDICT_MISSING, "missing"},	  {VERDICT_REFUSED, "no verdict (knobs differ)"}};
 	for (size_t j = 0; j < c->n_legs; j++)
 		if (c->legs[j].variant == 'B') {
 			bname = c->legs[j].name;
