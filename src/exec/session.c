@@ -186,7 +186,7 @@ int session_begin(struct session *s, int argc, char **argv, const char *label, c
 	busy = noise_busy_line(json_object_get(json_object_get(r->host, "noise"), "busy"));
 	if (busy)
 		warning("the machine is busy: %s; what it measures now varies with that load (to "
-			"compare configurations here: mempath ab --rounds 3 or more)",
+			"compare configurations here: mempath ab --rounds auto)",
 			busy);
 	free(busy);
 	return 0;

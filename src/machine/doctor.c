@@ -417,14 +417,13 @@ static void rule_busy(const json_t *h, struct doctor_finding *f)
 		json_number_value(json_object_get(look, "steal_cpus"));
 	line = noise_busy_line(look);
 	if (line)
-		doctor_set(
-			f, DOCTOR_WARN,
-			"measure when the machine is quiet, or compare in rounds (mempath ab "
-			"--rounds 3 or more: a load that comes and goes between rounds cancels); "
-			"compare withholds the verdict of legs measured under different load",
-			"%s over %.2f s, of %lld CPUs", line,
-			json_number_value(json_object_get(look, "interval_s")),
-			json_is_integer(cpus) ? (long long)json_integer_value(cpus) : -1LL);
+		doctor_set(f, DOCTOR_WARN,
+			   "measure when the machine is quiet, or compare in rounds (mempath ab "
+			   "--rounds auto: a load that comes and goes between rounds cancels); "
+			   "compare withholds the verdict of legs measured under different load",
+			   "%s over %.2f s, of %lld CPUs", line,
+			   json_number_value(json_object_get(look, "interval_s")),
+			   json_is_integer(cpus) ? (long long)json_integer_value(cpus) : -1LL);
 	else
 		doctor_set(f, DOCTOR_OK, NULL, "%.2f other CPUs busy over %.2f s (busy from %.2f)",
 			   other, json_number_value(json_object_get(look, "interval_s")),
