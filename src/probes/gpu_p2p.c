@@ -19,8 +19,7 @@
  *   bounce through host memory: what software falls back to without P2P. Every CE copy pays a
  *   fixed cost besides its bytes (on NV18 about 4 us pushed, 13 us pulled), so the default
  *   copy is nvbandwidth's 512 MiB: at 256 MiB the same link reads 1% lower.
- * knobs: the can-access-peer answers (gpu.peer_access, extra.knobs), beside the machine's
- *   own peer-to-peer knobs (iommu_mode, acs_redirect, gpu_bar1, p2p_path: machine/pcie.h).
+ * knobs: gpu.peer_access (gpu_peer_access_knob), beside the machine's (machine/pcie.h).
  * cross-check: nvidia-smi topo -p2p r / w (access), cuda-samples p2pBandwidthLatencyTest (CE
  *   write, P2P=Disabled, bidirectional and latency matrices: medians within a few %),
  *   nvbandwidth device_to_device_memcpy_{read,write}_ce and _sm; device_to_device_latency_sm
@@ -421,24 +420,6 @@ static int run_pair(struct gp2p *g, struct gpu_peer_dev *a, struct gpu_peer_dev 
 	return rc;
 }
 
-/* The driver's answer for src->dst as a knob, "0->1=1,1->0=1" (docs/design.md
- * §8.17): a leg where the driver answers otherwise (stock vs patched driver,
- * IOMMU or ACS changed) is a second change that compare names. */
-static void access_knob(struct probe_result *res, const struct gpu_peer_dev *a,
-			const struct gpu_peer_dev *b, int can)
-{
-	json_t *knobs = json_object_get(gpu_extra(res), "knobs");
-	const char *was;
-	char *v;
-
-	if (!knobs)
-		json_object_set_new(gpu_extra(res), "knobs", knobs = json_object());
-	was = json_string_value(json_object_get(knobs, "gpu.peer_access"));
-	v = xasprintf("%s%s%s->%s=%d", was ? was : "", was ? "," : "", a->name, b->name, can);
-	json_object_set_new(knobs, "gpu.peer_access", json_string(v));
-	free(v);
-}
-
 /* The driver's answer per ordered pair, before any peer access is enabled. */
 static int record_access(struct gp2p *g)
 {
@@ -479,7 +460,7 @@ static int record_access(struct gp2p *g)
 								   "dst", b->name, NULL),
 						  v);
 				if (r == 0)
-					access_knob(g->ctx->res, a, b, v);
+					gpu_peer_access_knob(g->ctx->res, a, b, v);
 			}
 	return 0;
 }
