@@ -418,8 +418,14 @@ void doctor_rule_peer_access(const json_t *h, struct doctor_finding *f)
 	size_t i;
 	json_t *list = json_array();
 
-	if (!doctor_at(h, "gpu", NULL) || (!json_is_array(devs) && !acc)) {
+	if (!doctor_at(h, "gpu", NULL)) {
 		doctor_set(f, DOCTOR_UNKNOWN, NULL, "no GPU part in the fingerprint");
+		json_decref(list);
+		return;
+	}
+	if (doctor_str_at(h, "gpu", "unsupported")) {
+		doctor_set(f, DOCTOR_NA, NULL, "no usable GPU: %s",
+			   doctor_str_at(h, "gpu", "unsupported"));
 		json_decref(list);
 		return;
 	}

@@ -74,6 +74,18 @@ grep -q 'knob iommu_mode: acs-on=translated, acs-off=passthrough' cmp.txt || fai
 "$MEMPATH" compare a.json b.json a2.json --expect-diff acs_redirect,iommu_mode >cmp2.txt
 grep -q 'knob acs_redirect\|knob iommu_mode' cmp2.txt && fail "expected knobs still refused: $(head -5 cmp2.txt)"
 
+# tools/pci-tree.sh records this machine's tree; doctor reads it back alike
+sh "$top/tools/pci-tree.sh" here >tree.log || fail "pci-tree.sh: $(cat tree.log)"
+[ "$(ls here/sys/bus/pci/devices | wc -l)" -eq "$(ls /sys/bus/pci/devices | wc -l)" ] ||
+	fail "pci-tree.sh: $(cat tree.log), /sys has $(ls /sys/bus/pci/devices | wc -l)"
+"$MEMPATH" doctor --root here --format json -o tree.json
+[ $? -le 1 ] || fail "doctor --root of this machine's tree"
+"$MEMPATH" sysinfo --json >live.json
+for k in iommu_mode acs_redirect gpu_bar1 p2p_path; do
+	[ "$(grep "\"$k\":" tree.json | head -1 | tr -d ' ,')" = "$(grep "\"$k\":" live.json | head -1 | tr -d ' ,')" ] ||
+		fail "knob $k: tree $(grep "\"$k\":" tree.json | head -1), live $(grep "\"$k\":" live.json | head -1)"
+done
+
 # bad input: one line, exit 2
 expect_fail 2 "$MEMPATH" doctor --root nosuchdir
 expect_fail 2 "$MEMPATH" doctor --root "$d/pcie-q35-pt" --from "$d/doctor-clean.json"
