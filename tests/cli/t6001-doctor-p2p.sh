@@ -4,7 +4,8 @@
 # on 00:06.0), booted with intel_iommu=on (tests/data/pcie-q35-redir: DMA-FQ
 # groups, ACSCtl 0x001d on every root port with ACS) and with iommu=pt
 # pci=disable_acs_redir=0000:00:03.0;0000:00:04.0 (pcie-q35-pt: identity
-# groups, ACSCtl 0x0011 on those two); then the knobs they give in an A/B/A.
+# groups, ACSCtl 0x0011 on those two) and without intel-iommu
+# (pcie-q35-noiommu); then the knobs they give in an A/B/A.
 . "$top/tests/cli/lib.sh"
 d=$top/tests/data
 
@@ -40,6 +41,17 @@ grep -q '"acs_ctl_flags": "SrcValid+ TransBlk- ReqRedir- CmpltRedir- UpstreamFwd
 tr -s ' \n' '  ' <pt.txt >pt.flat
 grep -Eq '^ok +iommu_mode ' pt.txt || fail "passthrough not ok: $(grep -A3 iommu_mode pt.txt)"
 grep -q '/proc/cmdline already has pci=disable_acs_redir=0000:00:03.0;0000:00:04.0' pt.flat || fail "cmdline not quoted"
+
+# the same guest without the emulated IOMMU: no groups, and the kernel leaves
+# ACS off (it enables it for an IOMMU's isolation)
+"$MEMPATH" doctor --root "$d/pcie-q35-noiommu" --format json -o off.json
+grep -q '"iommu_mode": "off"' off.json || fail "no-IOMMU knob: $(grep iommu_mode off.json)"
+grep -q '"acs_redirect": "none"' off.json || fail "no-IOMMU acs knob"
+"$MEMPATH" doctor --root "$d/pcie-q35-noiommu" >off.txt
+grep -Eq '^ok +iommu_mode +.*' off.txt && grep -q 'IOMMU off; /proc/cmdline: no IOMMU option' off.txt ||
+	fail "no IOMMU: $(grep -A2 iommu_mode off.txt)"
+grep -Eq '^ok +acs_redirect ' off.txt && grep -q '0000:00:03.0 ACSCtl 0x0000 (no redirect)' off.txt ||
+	fail "no IOMMU, ACS: $(grep -A3 acs_redirect off.txt)"
 
 # config space as a non-root reader sees it (64 bytes): unknown, never guessed
 cp -R "$d/pcie-q35-pt" short

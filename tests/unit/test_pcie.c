@@ -1,7 +1,8 @@
 /* test_pcie.c - the PCIe facts behind peer-to-peer and the doctor's rules on
  * them, on trees recorded from a q35 guest (tests/data/pcie-q35-redir: Debian
  * 6.1 under QEMU TCG with intel-iommu and intel_iommu=on; pcie-q35-pt: the
- * same machine with iommu=pt pci=disable_acs_redir=0000:00:03.0;0000:00:04.0)
+ * same machine with iommu=pt pci=disable_acs_redir=0000:00:03.0;0000:00:04.0;
+ * pcie-q35-noiommu: without intel-iommu)
  * and on fingerprints changed one fact at a time. The guest has five display
  * devices: on root ports 00:03.0 and 00:04.0 (ACS), 00:05.0 (no ACS) and,
  * behind a switch (04:00.0 up, 05:00.0 and 05:01.0 down, no ACS) on 00:06.0. */
@@ -205,6 +206,15 @@ static void test_param_and_knobs(void **state)
 		assert_string_equal(json_string_value(json_object_get(h, "kernel")),
 				    "6.1.0-57-amd64");
 		free(line);
+		json_decref(h);
+	}
+	/* no IOMMU: no groups, and the kernel left ACS off: nothing to clear */
+	{
+		json_t *h = sysinfo_collect_tree("tests/data/pcie-q35-noiommu"),
+		       *k = json_object_get(h, "knobs");
+		assert_null(pcie_acs_param(json_object_get(h, "pcie")));
+		assert_string_equal(json_string_value(json_object_get(k, "acs_redirect")), "none");
+		assert_string_equal(json_string_value(json_object_get(k, "iommu_mode")), "off");
 		json_decref(h);
 	}
 }
