@@ -43,6 +43,46 @@ static char *mib(json_int_t b)
 	return xasprintf("%.4g MiB", (double)b / MiB);
 }
 
+/* The driver's device object at bdf (gpu.devices[].pci_bus_id), or NULL. */
+static const json_t *driver_device(const json_t *h, const char *bdf)
+{
+	const json_t *devs = doctor_at(h, "gpu", "devices", NULL), *d;
+	size_t i;
+
+	json_array_foreach (devs, i, d)
+		if (bdf && jstr(d, "pci_bus_id") && strcmp(jstr(d, "pci_bus_id"), bdf) == 0)
+			return d;
+	return NULL;
+}
+
+/* Both GPUs of a PCIe pair have NVLinks up (NVML): their peer traffic does
+ * not cross the PCIe ports or the IOMMU. */
+static int nvlinked(const json_t *h, const json_t *pair)
+{
+	const json_t *two = json_object_get(pair, "gpus");
+	const json_t *a = driver_device(h, json_string_value(json_array_get(two, 0))),
+		     *b = driver_device(h, json_string_value(json_array_get(two, 1)));
+
+	return json_integer_value(json_object_get(a, "nvlinks_active")) > 0 &&
+	       json_integer_value(json_object_get(b, "nvlinks_active")) > 0;
+}
+
+/* Every pair NVLinked (and at least one pair). */
+static int all_nvlinked(const json_t *h)
+{
+	const json_t *pairs = doctor_at(h, "pcie", "pairs", NULL), *p;
+	size_t i;
+
+	json_array_foreach (pairs, i, p)
+		if (!nvlinked(h, p))
+			return 0;
+	return json_array_size(pairs) > 0;
+}
+
+#define NVLINK_NOTE                                                                             \
+	"; NVLink joins every pair, so their peer traffic crosses neither these ports nor the " \
+	"IOMMU (GPUDirect with NICs or storage still does)"
+
 /* The pairs of GPUs, or NULL with the finding set (no PCIe facts, no pair). */
 static const json_t *p2p_pairs(const json_t *h, struct doctor_finding *f)
 {
@@ -106,23 +146,25 @@ void doctor_rule_iommu_mode(const json_t *h, struct doctor_finding *f)
 			    jstr(g, "iommu_type"));
 	cat(&ev, "; /proc/cmdline: %s", args ? args : "no IOMMU option");
 	facts = json_pack("{s:s, s:s?}", "mode", mode, "cmdline_iommu", args);
-	if (strcmp(mode, "translated") == 0 || strcmp(mode, "mixed") == 0)
-		doctor_set(
-			f, pairs ? DOCTOR_WARN : (json_array_size(gpus) ? DOCTOR_INFO : DOCTOR_OK),
-			"for GPU peer-to-peer put the IOMMU in passthrough: intel_iommu=on "
-			"iommu=pt "
-			"(Intel) or amd_iommu=on iommu=pt (AMD) on the kernel command line "
-			"(GRUB_CMDLINE_LINUX_DEFAULT, update-grub, reboot), then check "
-			"/proc/cmdline "
-			"and that the GPUs' groups read identity; passthrough gives up DMA "
-			"isolation, so not where devices or guests are untrusted",
-			"%s: %s", ev,
-			pairs ? "peer-to-peer DMA between the GPUs goes through the IOMMU's page "
-				"tables, which a driver that maps a peer's BAR directly does not "
-				"set "
-				"up (transfers fail or fall back)"
-			      : "no GPU pair here; host<->GPU DMA is translated");
-	else
+	if (strcmp(mode, "translated") == 0 || strcmp(mode, "mixed") == 0) {
+		int nvl = all_nvlinked(h);
+		enum doctor_level l = pairs && !nvl	      ? DOCTOR_WARN
+				      : json_array_size(gpus) ? DOCTOR_INFO
+							      : DOCTOR_OK;
+		const char *why =
+			!pairs ? ": no GPU pair here; host<->GPU DMA is translated"
+			: nvl  ? NVLINK_NOTE
+			       : ": peer-to-peer DMA between the GPUs goes through the IOMMU's "
+				 "page tables, which a driver that maps a peer's BAR directly "
+				 "does not set up (transfers fail or fall back)";
+		doctor_set(f, l,
+			   "for GPU peer-to-peer put the IOMMU in passthrough: intel_iommu=on "
+			   "iommu=pt (Intel) or amd_iommu=on iommu=pt (AMD) on the kernel command "
+			   "line (GRUB_CMDLINE_LINUX_DEFAULT, update-grub, reboot), then check "
+			   "/proc/cmdline and that the GPUs' groups read identity; passthrough "
+			   "gives up DMA isolation, so not where devices or guests are untrusted",
+			   "%s%s", ev, why);
+	} else
 		doctor_set(f, DOCTOR_OK, NULL, "%s", ev);
 	f->facts = facts;
 	free(ev);
@@ -215,12 +257,13 @@ void doctor_rule_acs_redirect(const json_t *h, struct doctor_finding *f)
 			"ports from reaching each other's memory: clear it only where they are "
 			"trusted",
 			param);
-		doctor_set(f, DOCTOR_WARN, fix,
+		int nvl = all_nvlinked(h);
+		doctor_set(f, nvl ? DOCTOR_INFO : DOCTOR_WARN, fix,
 			   "ACS redirect on %d of %d port(s) between the GPUs: %s%s%s: "
 			   "peer-to-peer requests and completions are sent up to the root "
-			   "complex instead of across%s",
+			   "complex instead of across%s%s",
 			   n_redir, n_ports, redir, unread ? "; unreadable: " : "",
-			   unread ? unread : "", had ? had : "");
+			   unread ? unread : "", had ? had : "", nvl ? NVLINK_NOTE : "");
 		free(fix);
 	} else if (n_unread) {
 		doctor_set(f, DOCTOR_UNKNOWN, NULL,
@@ -238,18 +281,6 @@ void doctor_rule_acs_redirect(const json_t *h, struct doctor_finding *f)
 	free(unread);
 	free(param);
 	free(had);
-}
-
-/* The driver's device object at bdf (gpu.devices[].pci_bus_id), or NULL. */
-static const json_t *driver_device(const json_t *h, const char *bdf)
-{
-	const json_t *devs = doctor_at(h, "gpu", "devices", NULL), *d;
-	size_t i;
-
-	json_array_foreach (devs, i, d)
-		if (bdf && jstr(d, "pci_bus_id") && strcmp(jstr(d, "pci_bus_id"), bdf) == 0)
-			return d;
-	return NULL;
 }
 
 /* A GPU's aperture: BAR 1 on NVIDIA (the framebuffer BAR), else its largest. */
@@ -353,6 +384,7 @@ void doctor_rule_p2p_path(const json_t *h, struct doctor_finding *f)
 		json_array_foreach (pairs, i, p) {
 			if (strcmp(jstr(p, "kind") ?: "", kinds[k][0]) != 0)
 				continue;
+			far |= k >= 3 && !nvlinked(h, p);
 			if (n == 0)
 				cat(&ev, "%s%s (nvidia-smi topo %s):", ev ? "; " : "", kinds[k][0],
 				    kinds[k][1]);
@@ -367,10 +399,11 @@ void doctor_rule_p2p_path(const json_t *h, struct doctor_finding *f)
 				cat(&ev, "%s%s", j ? " " : " (ports ", json_string_value(port));
 			if (json_array_size(json_object_get(p, "ports")))
 				cat(&ev, ")");
+			if (nvlinked(h, p))
+				cat(&ev, " and NVLink");
 		}
 		if (n > 4)
 			cat(&ev, " and %d more", n - 4);
-		far |= n && k >= 3;
 	}
 	if (far)
 		doctor_set(f, DOCTOR_INFO,

@@ -473,6 +473,9 @@ const char *pcie_iommu_mode(const json_t *iommu, const json_t *pcie)
 			return "mixed";
 		mode = type_mode(k);
 	}
+	/* a fingerprint from before group_types: group 0's type */
+	if (!mode && json_string_value(json_object_get(iommu, "group0_type")))
+		mode = type_mode(json_string_value(json_object_get(iommu, "group0_type")));
 	return mode;
 }
 

@@ -280,6 +280,26 @@ static void test_rules_on_facts(void **state)
 	char *ev;
 
 	assert_non_null(h);
+	/* redirect on a downstream port and a translating IOMMU: with NVLink up on
+	 * both GPUs only notes, since their peer traffic crosses neither */
+	json_t *pcie = json_object_get(h, "pcie"), *gpus = json_object_get(pcie, "gpus");
+	json_t *dsp = json_object_get(json_object_get(pcie, "ports"), "0000:02:00.0");
+	json_object_set_new(dsp, "acs_ctl", json_integer(0x1d));
+	json_object_set_new(dsp, "redirect", json_integer(PCIE_ACS_RR | PCIE_ACS_CR));
+	for (size_t i = 0; i < 2; i++)
+		json_object_set_new(json_array_get(gpus, i), "iommu_type", json_string("DMA"));
+	assert_int_equal(rule(h, "acs_redirect", &ev, NULL), DOCTOR_INFO);
+	assert_non_null(strstr(ev, "NVLink joins every pair"));
+	free(ev);
+	assert_int_equal(rule(h, "iommu_mode", NULL, NULL), DOCTOR_INFO);
+	json_object_del(json_array_get(json_object_get(json_object_get(h, "gpu"), "devices"), 1),
+			"nvlinks_active");
+	assert_int_equal(rule(h, "acs_redirect", &ev, NULL), DOCTOR_WARN);
+	assert_null(strstr(ev, "NVLink"));
+	free(ev);
+	assert_int_equal(rule(h, "iommu_mode", NULL, NULL), DOCTOR_WARN);
+	json_decref(h);
+	h = json_load_file("tests/data/doctor-clean.json", 0, &err);
 	assert_int_equal(rule(h, "peer_access", &ev, NULL), DOCTOR_OK);
 	assert_non_null(strstr(ev, "0->1 yes (NVLink, 18/18 links up)"));
 	free(ev);
