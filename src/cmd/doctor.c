@@ -107,7 +107,8 @@ static const struct arg doctor_args[] = {
 	ARG_STR("root", 0, struct doctor_opts, root, "DIR",
 		"check the PCIe and IOMMU facts of a recorded tree instead:\n"
 		"DIR/sys (bus/pci, kernel/iommu_groups, class/iommu) and\n"
-		"DIR/proc (cmdline); the other rules find nothing there"),
+		"DIR/proc (cmdline), as tools/pci-tree.sh DIR records them;\n"
+		"the other rules find nothing there"),
 	ARG_FLAG("measure", 0, struct doctor_opts, measure,
 		 "also run, at their quick sizes, the probes that measure what\n"
 		 "a warning costs here (THP: first touch unadvised vs THP;\n"
