@@ -30,7 +30,7 @@ grep -q 'switch (nvidia-smi topo PIX/PXB): 0000:06:00.0-0000:07:00.0 through 000
 grep -q '0000:01:00.0 BAR0 16 MiB below 4 GiB at 0xfd000000' redir.flat || fail "BAR evidence"
 grep -Eq '^unknown +bar1 ' redir.txt || fail "bar1 judged without the GPU's memory"
 
-# the guide's fix applied to two of the ports: only 00:06.0 left, IOMMU passthrough
+# pci=disable_acs_redir= on two of the ports: only 00:06.0 left, IOMMU passthrough
 "$MEMPATH" doctor --root "$d/pcie-q35-pt" --format json -o pt.json
 grep -q '"kernel_parameter": "pci=disable_acs_redir=0000:00:06.0"' pt.json || fail "pt parameter"
 grep -q '"acs_redirect": "0000:00:06.0"' pt.json || fail "pt knob"
