@@ -65,7 +65,7 @@ static void keep_max(json_t **max, json_t *now)
 void sampler_take(struct sampler *s, pid_t pid)
 {
 	pid_t pids[SAMPLER_MAX_PIDS];
-	size_t n = s->cgroup ? cgroup_pids(s->cgroup, pids, SAMPLER_MAX_PIDS)
+	size_t n = s->cgroup && !s->cgroup->shared ? cgroup_pids(s->cgroup, pids, SAMPLER_MAX_PIDS)
 			     : family(pid, pids, SAMPLER_MAX_PIDS);
 	json_t *sum = json_object();
 	int any = 0;

@@ -13,9 +13,13 @@
 #include <jansson.h>
 #include <sys/types.h>
 
+struct cgroup;
+
 struct sampler {
-	const char *cgroup; /* the run's cgroup (its processes), or NULL: the
-			       command and its descendants */
+	/* the run's cgroup (its processes, its sizes), or NULL: the command
+	 * and its descendants. A shared one (a Slurm step's) gives sizes only:
+	 * its processes are the step's, mempath among them. */
+	const struct cgroup *cgroup;
 	int every_ms;	    /* period; <= 0: no sampling */
 	json_t *smaps;	    /* field -> largest sum over its processes (bytes) */
 	json_t *sizes;	    /* memory.stat name -> largest value (bytes) */

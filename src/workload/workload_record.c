@@ -111,11 +111,18 @@ static void record_cgroup(struct probe_result *p, const struct workload_iter *it
 	}
 	if (json_is_integer(v = json_object_get(cg, "peak")))
 		add_plain(p, it, "cgroup_peak", UNIT_MIB, BETTER_NONE,
-			  "memory.peak of the run's cgroup: the most memory charged to it at once "
-			  "(MiB)",
+			  "memory.peak (cgroup v1: memory.max_usage_in_bytes) of the run's "
+			  "cgroup: the most memory charged to it at once (MiB)",
+			  (double)json_integer_value(v) / (1 << 20));
+	if (json_is_integer(v = json_object_get(cg, "step_peak")))
+		add_plain(p, it, "cgroup_step_peak", UNIT_MIB, BETTER_NONE,
+			  "the Slurm step's cgroup peak (memory.peak or max_usage_in_bytes): the "
+			  "most charged to the step at once since it began, mempath's and every "
+			  "run's before this one included (MiB)",
 			  (double)json_integer_value(v) / (1 << 20));
 	json_object_foreach (json_object_get(cg, "memory"), k, v) {
-		snprintf(desc, sizeof(desc), "memory.stat %s of the run's cgroup over the run", k);
+		snprintf(desc, sizeof(desc), "%s %s of the run's cgroup over the run",
+			 strcmp(k, "failcnt") == 0 ? "cgroup v1 memory" : "memory.stat", k);
 		add_labelled(p, it, "cgroup_events", "stat", k, UNIT_COUNT, desc,
 			     (double)json_integer_value(v));
 	}
@@ -124,7 +131,8 @@ static void record_cgroup(struct probe_result *p, const struct workload_iter *it
 		    strcmp(k, "system_usec") == 0) {
 			char stat[16];
 			snprintf(stat, sizeof(stat), "%.*s", (int)(strlen(k) - 5), k);
-			snprintf(desc, sizeof(desc), "cpu.stat %s of the run's cgroup (s)", k);
+			snprintf(desc, sizeof(desc),
+				 "cpu.stat %s (cgroup v1: cpuacct) of the run's cgroup (s)", k);
 			add_labelled(p, it, "cgroup_cpu", "stat", stat, UNIT_S, desc,
 				     (double)json_integer_value(v) * 1e-6);
 		}
@@ -162,7 +170,7 @@ int workload_name_is_ours(const char *name)
 {
 	static const char *const ours[] = {
 		"wall_time",	 "user_time",  "sys_time",  "max_rss",	    "minor_faults",
-		"major_faults",	 "vmstat",     "smaps",	    "cgroup_mem",   "cgroup_peak",
+		"major_faults",	 "vmstat",     "smaps",	    "cgroup_mem",   "cgroup_peak", "cgroup_step_peak",
 		"cgroup_events", "cgroup_cpu", "cgroup_io", "load_time_est"};
 	for (size_t i = 0; i < ARRAY_SIZE(ours); i++)
 		if (strcmp(name, ours[i]) == 0)
