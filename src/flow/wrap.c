@@ -79,8 +79,7 @@ static void record_plan(const struct wrap_plan *p, char *const *run_argv, size_t
 
 /* Where runs get a cgroup of their own (§11.4, §11.7): 0 with *pl, or -1
  * with the reason recorded and said. */
-static int cgroup_plan(const struct wrap_plan *p, struct probe_result *res,
-		       struct cgroup_place *pl)
+static int cgroup_plan(const struct wrap_plan *p, struct probe_result *res, struct cgroup_place *pl)
 {
 	char *why = NULL;
 	json_t *o = json_object();
@@ -102,7 +101,8 @@ static int cgroup_plan(const struct wrap_plan *p, struct probe_result *res,
 		if (pl->slurm)
 			json_object_set_new(o, "slurm", json_string(pl->slurm));
 		json_object_set_new(o, "how", json_string(pl->how));
-		probe_result_add_param(res, "cgroup", pl->step ? "the Slurm step's" : "one per run");
+		probe_result_add_param(res, "cgroup",
+				       pl->step ? "the Slurm step's" : "one per run");
 		progress("wrap: cgroup: %s", pl->how);
 	} else {
 		json_object_set_new(o, "unavailable", json_string(why));

@@ -13,8 +13,7 @@
 #include "workload/cgroup.h"
 
 /* Each line of text, as a new string, to fn until it returns nonzero. */
-static char *each_line(const char *text, char *(*fn)(char *line, const void *arg),
-		       const void *arg)
+static char *each_line(const char *text, char *(*fn)(char *line, const void *arg), const void *arg)
 {
 	for (const char *p = text; p && *p;) {
 		const char *eol = strchr(p, '\n');
@@ -163,8 +162,8 @@ static char *words_of(const char *prefix, const char *mnt, const char *file)
 
 /* cgroup v2 with the memory controller at mnt: 0 with pl filled, -1 with
  * *why. */
-static int locate_v2(const char *prefix, const char *mnt, const char *self,
-		     struct cgroup_place *pl, char **why)
+static int locate_v2(const char *prefix, const char *mnt, const char *self, struct cgroup_place *pl,
+		     char **why)
 {
 	char *path = cgroup_self_path(self, NULL), *upto = NULL, *sub, *root;
 	pl->version = 2;
@@ -233,7 +232,8 @@ static int locate_v1(const char *prefix, const char *mountinfo, const char *self
 			}
 		pl->how = xasprintf("one per run under %s%s%s (cgroup v1: memory%s%s)",
 				    pl->dir[CGROUP_MEM], pl->slurm ? ", inside Slurm " : "",
-				    pl->slurm ? pl->slurm : "", pl->dir[CGROUP_CPU] ? ", cpuacct" : "",
+				    pl->slurm ? pl->slurm : "",
+				    pl->dir[CGROUP_CPU] ? ", cpuacct" : "",
 				    pl->dir[CGROUP_PIDS] ? ", pids" : "");
 		return 0;
 	}

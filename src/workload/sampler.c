@@ -66,7 +66,7 @@ void sampler_take(struct sampler *s, pid_t pid)
 {
 	pid_t pids[SAMPLER_MAX_PIDS];
 	size_t n = s->cgroup && !s->cgroup->shared ? cgroup_pids(s->cgroup, pids, SAMPLER_MAX_PIDS)
-			     : family(pid, pids, SAMPLER_MAX_PIDS);
+						   : family(pid, pids, SAMPLER_MAX_PIDS);
 	json_t *sum = json_object();
 	int any = 0;
 	for (size_t i = 0; i < n; i++) {

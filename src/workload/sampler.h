@@ -20,10 +20,10 @@ struct sampler {
 	 * and its descendants. A shared one (a Slurm step's) gives sizes only:
 	 * its processes are the step's, mempath among them. */
 	const struct cgroup *cgroup;
-	int every_ms;	    /* period; <= 0: no sampling */
-	json_t *smaps;	    /* field -> largest sum over its processes (bytes) */
-	json_t *sizes;	    /* memory.stat name -> largest value (bytes) */
-	unsigned n;	    /* samples taken */
+	int every_ms;  /* period; <= 0: no sampling */
+	json_t *smaps; /* field -> largest sum over its processes (bytes) */
+	json_t *sizes; /* memory.stat name -> largest value (bytes) */
+	unsigned n;    /* samples taken */
 };
 
 /* One sample of the command whose leader is pid. */

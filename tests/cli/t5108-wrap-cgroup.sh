@@ -29,7 +29,7 @@ grep -q '"samples": [1-9]' w.json || fail "no sample count"
 # said why not.
 "$MEMPATH" wrap -n 1 -o c.json -- python3 hold.py >c.txt 2>c.err || fail "wrap exited $?: $(cat c.err)"
 if grep -q '"cgroup": "one per run"' c.json; then
-	grep -q '^cgroup memory.peak ' c.txt || fail "in a cgroup, no memory.peak: $(cat c.txt)"
+	grep -q '^cgroup peak ' c.txt || fail "in a cgroup, no peak: $(cat c.txt)"
 	awk '$1 == "cgroup" && $2 == "pgfault" && $4 > 0 { ok = 1 } END { exit !ok }' c.txt ||
 		fail "in a cgroup, no faults counted: $(grep cgroup c.txt)"
 else
