@@ -432,6 +432,8 @@ const struct wrap_reading wrap_readings[] = {
 	{"cgroup cpu usage", "s", "cgroup", "cpu", "usage_usec", 1e-6},
 	{"cgroup io read", "MiB", "cgroup", "io", "rbytes", 1.0 / (1 << 20)},
 	{"cgroup io write", "MiB", "cgroup", "io", "wbytes", 1.0 / (1 << 20)},
+	{"gpu0 own memory (max)", "MiB", "gpu", "0", "procs_peak_bytes", 1.0 / (1 << 20)},
+	{"gpu0 used, all (max)", "MiB", "gpu", "0", "used_peak_bytes", 1.0 / (1 << 20)},
 	{"smaps Rss (max)", "MiB", "smaps", "max", "Rss", 1.0 / (1 << 20)},
 	{"smaps Pss (max)", "MiB", "smaps", "max", "Pss", 1.0 / (1 << 20)},
 	{"smaps Anonymous (max)", "MiB", "smaps", "max", "Anonymous", 1.0 / (1 << 20)},

@@ -114,6 +114,8 @@ int workload_exec(char *const *argv, double timeout_s, int echo, const struct cg
 	memset(r, 0, sizeof(*r));
 	r->out = xmalloc(k.cap);
 	r->err_tail = xmalloc(WORKLOAD_ERR_TAIL + 1);
+	if (smp)
+		sampler_gpu_edge(smp, 0); /* NVML shut again before the fork */
 	if (proc_start(&p, &s) != 0) {
 		workload_run_free(r);
 		return -1;
@@ -130,6 +132,8 @@ int workload_exec(char *const *argv, double timeout_s, int echo, const struct cg
 	} else {
 		r->status = proc_wait(&p);
 	}
+	if (smp)
+		sampler_gpu_edge(smp, 1);
 	r->out[r->out_len] = '\0';
 	r->err_tail[k.tail_len] = '\0';
 	r->timed_out = p.timed_out;
