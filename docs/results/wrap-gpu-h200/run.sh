@@ -11,9 +11,11 @@
 # reading for that run's pid, and what the run left (after - before) is
 # within 64 MiB of 0. Writes to $OUT (default ./wrap-gpu-out): log.txt,
 # build.log, wrap.json, wrap.txt, wrap.err, smi.csv, smi-gpu.csv, check.txt.
-# LLAMA=1 also wraps llama-bench -ngl 99 where tools/llama-gpu.sh built it
-# before (its LLAMA_WORK, default /var/tmp/mempath-llama) and compares the
-# same way.
+# LLAMA=1 also wraps llama-bench -ngl 99 -p 512 -n 128 -r 3 (the 8 B model)
+# and compares the same way: llama-bench and the models from LLAMA_WORK
+# (default /var/tmp/mempath-llama) where tools/llama-gpu.sh built them, else
+# built now by `tools/llama-gpu.sh build` from third_party/llama-pack.tar.gz
+# (carry it: tools/llama-pack.sh makes it).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
@@ -108,7 +110,13 @@ if [ "${LLAMA:-0}" = 1 ]; then
 	lw=${LLAMA_WORK:-/var/tmp/mempath-llama}
 	bench=$lw/build-cuda/bin/llama-bench
 	[ -x "$bench" ] || bench=$lw/llama.cpp/llama-bench
-	model=$(ls "$lw"/*.gguf 2>/dev/null | head -n 1)
+	if [ ! -x "$bench" ] && [ -s "$top/third_party/llama-pack.tar.gz" ]; then
+		log "llama: building llama-bench and the models (tools/llama-gpu.sh build)"
+		LLAMA_WORK=$lw OUT=$OUT/llama-build sh "$top/tools/llama-gpu.sh" build >>"$OUT/log.txt" 2>&1
+		[ -x "$bench" ] || bench=$lw/llama.cpp/llama-bench
+	fi
+	model=$lw/m8b.gguf
+	[ -s "$model" ] || model=$(ls "$lw"/*.gguf 2>/dev/null | head -n 1)
 	if [ -x "$bench" ] && [ -n "$model" ]; then
 		wrapped llama "$bench" -m "$model" -ngl 99 -p 512 -n 128 -r 3 -o json || v=1
 	else
