@@ -122,11 +122,14 @@ int workload_exec(char *const *argv, double timeout_s, int echo, const struct cg
 	}
 	r->started = 1;
 	if (smp && smp->every_ms > 0) {
-		/* the first look soon, for a short command; then every period */
+		/* the first look soon, the next ones at doubling intervals up to
+		 * the period: a command of a second still gets a few looks (what
+		 * it held is gone once it exits, and cgroup v1 counts no THP
+		 * event) */
 		int wait_ms = smp->every_ms < 100 ? smp->every_ms : 100;
 		while (!proc_wait_for(&p, wait_ms)) {
 			sampler_take(smp, p.pid);
-			wait_ms = smp->every_ms;
+			wait_ms = 2 * wait_ms < smp->every_ms ? 2 * wait_ms : smp->every_ms;
 		}
 		r->status = p.status;
 	} else {
