@@ -340,10 +340,11 @@ static json_t *delta(json_t *now, json_t *before)
 	json_t *o = json_object(), *grp;
 	const char *g;
 	json_object_foreach (now, g, grp) {
-		json_t *d = json_object(), *v, *b;
+		json_t *d, *v, *b;
 		const char *k;
 		if (!json_is_object(grp))
-			continue;
+			continue; /* the peak: kept whole below */
+		d = json_object();
 		json_object_foreach (grp, k, v) {
 			b = json_object_get(json_object_get(before, g), k);
 			if (json_is_integer(b))
