@@ -278,10 +278,13 @@ static void read_number(json_t *o, const char *dir, const char *file, const char
 	free(f);
 }
 
-static const char *const v1_sizes[][2] = {{"rss", "anon"},
-					  {"cache", "file"},
-					  {"shmem", "shmem"},
-					  {"rss_huge", "anon_thp"},
+/* v1's memory.stat names without total_ are the group's own, those with it
+ * the group's and its descendants' (as v2 counts): a step's processes are
+ * in its task groups, below it. */
+static const char *const v1_sizes[][2] = {{"total_rss", "anon"},
+					  {"total_cache", "file"},
+					  {"total_shmem", "shmem"},
+					  {"total_rss_huge", "anon_thp"},
 					  {NULL, NULL}};
 
 json_t *cgroup_read_sizes(const struct cgroup *cg)
@@ -296,7 +299,7 @@ json_t *cgroup_read_sizes(const struct cgroup *cg)
 static void read_v1(const struct cgroup *cg, json_t *o)
 {
 	static const char *const events[][2] = {
-		{"pgfault", "pgfault"}, {"pgmajfault", "pgmajfault"}, {NULL, NULL}};
+		{"total_pgfault", "pgfault"}, {"total_pgmajfault", "pgmajfault"}, {NULL, NULL}};
 	const char *mem = cg->dir[CGROUP_MEM], *cpu = cg->dir[CGROUP_CPU];
 	json_t *v = read_stat(mem, "memory.stat", NULL, events), *c = json_object();
 	if (v) {

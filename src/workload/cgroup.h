@@ -19,10 +19,12 @@
  * a killed mempath left behind (its pid gone) is removed by the next wrap.
  *
  * Readings are JSON objects of name -> integer, absent when unreadable, in
- * cgroup v2's names where v1 counts the same thing (v1 memory.stat rss is
- * v2's anon, cache file, rss_huge anon_thp; memory.max_usage_in_bytes is
- * memory.peak; cpuacct.usage is cpu.stat usage_usec) and in v1's where it
- * does not (failcnt). Strings returned are new; the caller frees them.
+ * cgroup v2's names where v1 counts the same thing (v1 memory.stat
+ * total_rss is v2's anon, total_cache file, total_rss_huge anon_thp, the
+ * total_ names being, like v2's, the group's and its descendants';
+ * memory.max_usage_in_bytes is memory.peak; cpuacct.usage is cpu.stat
+ * usage_usec) and in v1's where it does not (failcnt). Strings returned are new; the caller frees
+ * them.
  */
 #ifndef MEMPATH_WORKLOAD_CGROUP_H
 #define MEMPATH_WORKLOAD_CGROUP_H
