@@ -51,8 +51,9 @@ static const struct arg wrap_args[] = {
 		 "{}, else at its end; kept apart from the command, so runs that\n"
 		 "differ only by them compare (ab --a-args/--b-args give them)"),
 	ARG_COUNT("sample-ms", 0, struct wrap_opts, sample_ms, "MS", 0, 3600000,
-		  "read smaps_rollup (and the cgroup's memory.stat) of the running\n"
-		  "command every MS ms (default 1000; 0: never)"),
+		  "read smaps_rollup, the cgroup's memory.stat and GPU memory (NVML)\n"
+		  "of the running command every MS ms (default 1000, the first looks\n"
+		  "sooner; 0: never)"),
 	ARG_FLAG("no-cgroup", 0, struct wrap_opts, no_cgroup,
 		 "no cgroup per run, even where the machine allows one"),
 	ARG_STR("output", 'o', struct wrap_opts, out, "FILE",
