@@ -58,6 +58,7 @@ int nvml_sysinfo(const char *pci_bus_id, json_t *obj);
 struct gpu_sampler *nvml_sampler_start(unsigned period_ms);
 void nvml_sampler_stop(struct gpu_sampler *s, struct probe_result *res, const char *during);
 int nvml_other_procs(const int *ours, size_t n_ours);
+json_t *nvml_mem(const int *pids, size_t n_pids, const char **why);
 void nvml_release(void);
 
 #endif
