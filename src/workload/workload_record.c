@@ -2,6 +2,7 @@
  * probe result (workload.h): the workload's own numbers, rusage, the
  * machine-wide vmstat deltas, its cgroup and what it held while it ran. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +91,24 @@ static void add_labelled(struct probe_result *p, const struct workload_iter *it,
 	add(metric_for(p, name, unit, BETTER_NONE, desc, &l, 1), it->warmup, v);
 }
 
+/* The same, its description made from fmt: what is measured, per label value. */
+__attribute__((format(printf, 8, 9))) static void
+add_labelled_f(struct probe_result *p, const struct workload_iter *it, const char *name,
+	       const char *key, const char *value, enum unit unit, double v, const char *fmt, ...)
+{
+	char desc[200];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(desc, sizeof(desc), fmt, ap);
+	va_end(ap);
+	add_labelled(p, it, name, key, value, unit, desc, v);
+}
+
+static double mib(const json_t *bytes)
+{
+	return (double)json_integer_value(bytes) / (1 << 20);
+}
+
 /* The run's own cgroup (§11.4): sizes sampled during the run, memory.peak,
  * its events, CPU and I/O. */
 static void record_cgroup(struct probe_result *p, const struct workload_iter *it, json_t *o)
@@ -150,20 +169,16 @@ static void record_smaps(struct probe_result *p, const struct workload_iter *it,
 {
 	json_t *v;
 	const char *k;
-	char desc[200];
 	if (!it->smp.smaps)
 		return;
 	json_object_set_new(
 		o, "smaps",
 		json_pack("{s:O, s:i}", "max", it->smp.smaps, "samples", (int)it->smp.n));
-	json_object_foreach (it->smp.smaps, k, v) {
-		snprintf(desc, sizeof(desc),
-			 "largest smaps_rollup %s sampled during the run, summed over the "
-			 "command's processes (MiB)",
-			 k);
-		add_labelled(p, it, "smaps", "field", k, UNIT_MIB, desc,
-			     (double)json_integer_value(v) / (1 << 20));
-	}
+	json_object_foreach (it->smp.smaps, k, v)
+		add_labelled_f(p, it, "smaps", "field", k, UNIT_MIB, mib(v),
+			       "largest smaps_rollup %s sampled during the run, summed over the "
+			       "command's processes (MiB)",
+			       k);
 }
 
 /* GPU memory by NVML (§11.8): per device, the command's processes' peak
@@ -174,7 +189,6 @@ static void record_gpu(struct probe_result *p, const struct workload_iter *it, j
 {
 	json_t *v;
 	const char *dev;
-	char desc[200];
 	if (!it->smp.gpu) {
 		if (it->smp.gpu_why && !json_object_get(p->extra, "gpu"))
 			json_object_set_new(p->extra, "gpu",
@@ -186,33 +200,22 @@ static void record_gpu(struct probe_result *p, const struct workload_iter *it, j
 	json_object_foreach (it->smp.gpu, dev, v) {
 		json_t *b = json_object_get(v, "used_before_bytes"),
 		       *a = json_object_get(v, "used_after_bytes"), *x;
-		if (json_is_integer(x = json_object_get(v, "procs_peak_bytes"))) {
-			snprintf(
-				desc, sizeof(desc),
-				"largest NVML used GPU memory of the command's processes on device "
-				"%s, sampled during the run (MiB)",
-				dev);
-			add_labelled(p, it, "gpu_mem_peak", "device", dev, UNIT_MIB, desc,
-				     (double)json_integer_value(x) / (1 << 20));
-		}
-		if (json_is_integer(x = json_object_get(v, "used_peak_bytes"))) {
-			snprintf(desc, sizeof(desc),
-				 "largest NVML used memory of device %s during the run, every "
-				 "process's (MiB)",
-				 dev);
-			add_labelled(p, it, "gpu_used_peak", "device", dev, UNIT_MIB, desc,
-				     (double)json_integer_value(x) / (1 << 20));
-		}
-		if (json_is_integer(a) && json_is_integer(b)) {
-			snprintf(
-				desc, sizeof(desc),
-				"NVML used memory of device %s after the run minus before it: what "
-				"the run left allocated (MiB; every process's)",
-				dev);
-			add_labelled(p, it, "gpu_mem_left", "device", dev, UNIT_MIB, desc,
-				     (double)(json_integer_value(a) - json_integer_value(b)) /
-					     (1 << 20));
-		}
+		if (json_is_integer(x = json_object_get(v, "procs_peak_bytes")))
+			add_labelled_f(p, it, "gpu_mem_peak", "device", dev, UNIT_MIB, mib(x),
+				       "largest NVML used GPU memory of the command's processes "
+				       "on device %s, sampled during the run (MiB)",
+				       dev);
+		if (json_is_integer(x = json_object_get(v, "used_peak_bytes")))
+			add_labelled_f(p, it, "gpu_used_peak", "device", dev, UNIT_MIB, mib(x),
+				       "largest NVML used memory of device %s during the run, "
+				       "every process's (MiB)",
+				       dev);
+		if (json_is_integer(a) && json_is_integer(b))
+			add_labelled_f(p, it, "gpu_mem_left", "device", dev, UNIT_MIB,
+				       mib(a) - mib(b),
+				       "NVML used memory of device %s after the run minus before "
+				       "it: what the run left allocated (MiB; every process's)",
+				       dev);
 	}
 }
 

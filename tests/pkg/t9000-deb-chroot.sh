@@ -9,16 +9,8 @@
 # each run installs into a throwaway overlay (or a copy) of it, so it stays
 # clean. Skips, saying why, where debootstrap or chroot cannot run
 # (not root, no debootstrap, no mirror). Run by `make test-deb`.
-set -u
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
-skip() {
-	echo "$*"
-	exit 77
-}
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/cli/lib.sh" # fail, skip
 debs=${1:-$top/build-deb}
 case $debs in /*) ;; *) debs=$top/$debs ;; esac
 [ "$(id -u)" -eq 0 ] || skip "not root: debootstrap and chroot need root"
