@@ -65,6 +65,9 @@ struct compare_opts {
 	/* Other CPUs by which the load of legs may differ before a metric's
 	 * verdict is withheld (§4.14); 0: NOISE_BUSY_CPUS. */
 	double busy_cpus;
+	/* Missing metrics as one summary line a reason and leg (history check
+	 * against a baseline of another suite), not one line each. */
+	int brief_missing;
 };
 
 void compare_opts_default(struct compare_opts *o);
