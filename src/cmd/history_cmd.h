@@ -1,5 +1,5 @@
 /* history_cmd.h - what the files of `mempath history` share: its options,
- * the readers of its arguments (history.c), the baseline subcommands bless
+ * the readers of its arguments (history_args.c), the baseline subcommands bless
  * and check (history_baseline.c) and the change points (history_changes.c:
  * trend --changepoints, check --changepoints, bless --stable; docs/design.md
  * §3.5). Only cmd/history*.c include it. */
