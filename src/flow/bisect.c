@@ -1,0 +1,225 @@
+/* bisect.c - one step of `mempath bisect`: the legs of the version under
+ * test, the stability gate, the verdicts against the two references
+ * (bisect.h; docs/design.md §5.12). */
+#include "flow/bisect.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "flow/ab.h"
+#include "results/results_json.h"
+#include "verdict/compare.h"
+#include "verdict/join.h"
+
+/* The reference first (A), then the legs (B): compare's verdicts. */
+static struct comparison *against(const struct bisect_plan *p, const struct bisect_step *s,
+				  const struct run *ref, const char *ref_name)
+{
+	const struct run *runs[BISECT_MAX_LEGS + 1];
+	const char *files[BISECT_MAX_LEGS + 1];
+	char legs[BISECT_MAX_LEGS + 2];
+	struct compare_opts co = p->co;
+
+	runs[0] = ref;
+	files[0] = ref_name;
+	legs[0] = 'A';
+	for (size_t i = 0; i < s->n_legs; i++) {
+		runs[i + 1] = s->legs[i];
+		files[i + 1] = s->leg_paths[i];
+		legs[i + 1] = 'B';
+	}
+	legs[s->n_legs + 1] = '\0';
+	co.legs = legs;
+	return compare_runs(runs, files, s->n_legs + 1, &co);
+}
+
+static int decides(const struct bisect_plan *p, const struct compare_row *row)
+{
+	const struct probe_result *pr = NULL;
+
+	for (size_t j = 0; j < COMPARE_MAX_LEGS && !pr; j++)
+		pr = row->pr[j];
+	if (row->better == BETTER_NONE || row->verdict == VERDICT_MISSING || !pr)
+		return 0;
+	return !p->metric || compare_pattern_match(p->metric, row->probe, row->metric, row->labels,
+						   row->n_labels, pr->params, pr->n_params);
+}
+
+/* The gate: in every deciding metric, each leg's samples within `stable`
+ * (relative standard deviation) and the legs' medians within `stable` of
+ * one another. NULL when it holds, else why not (a new string). */
+static char *gate(const struct bisect_plan *p, const struct comparison *c)
+{
+	for (size_t i = 0; i < c->n_rows; i++) {
+		const struct compare_row *row = &c->rows[i];
+		double lo = INFINITY, hi = -INFINITY;
+
+		if (!decides(p, row))
+			continue;
+		for (size_t j = 1; j < c->n_legs; j++) {
+			const struct metric *m = row->m[j];
+
+			if (!m || m->summary.n < 2)
+				return xasprintf("%s: leg %zu has %zu sample(s)", row->key, j,
+						 m ? m->summary.n : 0);
+			if (m->summary.cov > p->stable)
+				return xasprintf(
+					"%s: leg %zu's samples scatter by %.1f%% (relative "
+					"stddev; the gate is %.0f%%)",
+					row->key, j, 100 * m->summary.cov, 100 * p->stable);
+			lo = fmin(lo, m->summary.median);
+			hi = fmax(hi, m->summary.median);
+		}
+		if (lo > 0 && hi / lo - 1 > p->stable)
+			return xasprintf(
+				"%s: the legs' medians differ by %.1f%% (the gate is %.0f%%)",
+				row->key, 100 * (hi / lo - 1), 100 * p->stable);
+	}
+	return NULL;
+}
+
+/* The row of key in c, or NULL. */
+static const struct compare_row *row_of(const struct comparison *c, const char *ident)
+{
+	for (size_t i = 0; i < c->n_rows; i++)
+		if (strcmp(c->rows[i].ident, ident) == 0)
+			return &c->rows[i];
+	return NULL;
+}
+
+/* Does the row say, significantly, that the legs are better (want_better)
+ * or worse than the reference? WIN or LOSS; or UNSTABLE for the drift
+ * between the legs of the version under test alone, which the gate has
+ * bounded already: p (Holm) below alpha and the CI beyond the threshold. */
+static int clear_of(const struct compare_row *row, int want_better, double alpha)
+{
+	int lower = row->better == BETTER_LOWER;
+	int better = lower ? row->ci_hi < -row->threshold : row->ci_lo > row->threshold;
+	int worse = lower ? row->ci_lo > row->threshold : row->ci_hi < -row->threshold;
+
+	if (row->verdict == VERDICT_WIN || row->verdict == VERDICT_LOSS)
+		return row->verdict == (want_better ? VERDICT_WIN : VERDICT_LOSS);
+	return row->verdict == VERDICT_UNSTABLE && row->p_effect_adj < alpha &&
+	       (want_better ? better : worse);
+}
+
+/* Where the legs lie between the references, per deciding metric: f =
+ * log(test / good) / log(bad / good) on the pooled medians, 0 at the good
+ * level, 1 at the bad. Good: f <= 1/3 and significantly better than the
+ * bad one (clear_of); bad: f >= 2/3 and significantly worse than the
+ * good one; else cannot tell (in between, the references
+ * too close, a verdict withheld). Every deciding metric must agree. */
+static void judge(const struct bisect_plan *p, struct bisect_step *s)
+{
+	size_t n_good = 0, n_bad = 0, n = 0;
+	char *why = NULL;
+
+	for (size_t i = 0; i < s->vs_good->n_rows; i++) {
+		const struct compare_row *g = &s->vs_good->rows[i], *b;
+		double f = NAN;
+
+		if (!decides(p, g) || g->control)
+			continue;
+		b = row_of(s->vs_bad, g->ident);
+		n++;
+		if (b && g->median_a > 0 && b->median_a > 0 && g->median_b > 0 &&
+		    fabs(log(b->median_a / g->median_a)) > log(1.02))
+			f = log(g->median_b / g->median_a) / log(b->median_a / g->median_a);
+		if (isfinite(f) && f <= 1.0 / 3 && clear_of(b, 1, p->co.alpha))
+			n_good++;
+		else if (isfinite(f) && f >= 2.0 / 3 && clear_of(g, 0, p->co.alpha))
+			n_bad++;
+		else if (!why)
+			why = !b ? xasprintf("%s: not in the bad reference", g->key)
+			      : !isfinite(f)
+				      ? xasprintf("%s: the references differ by under 2%%", g->key)
+				      : xasprintf("%s: %.0f%% of the way from good to bad (%s "
+						  "against "
+						  "the good reference, %s against the bad one)",
+						  g->key, 100 * f, verdict_name(g->verdict),
+						  verdict_name(b->verdict));
+	}
+	if (n == 0) {
+		s->verdict = BISECT_SKIP;
+		s->why = xstrdup(p->metric ? "no metric matches --metric in both the legs and "
+					     "the references"
+					   : "no metric with a better direction in both the legs "
+					     "and the references");
+	} else if (n_good == n || n_bad == n) {
+		s->verdict = n_good == n ? BISECT_GOOD : BISECT_BAD;
+		s->why = xasprintf("%zu metric(s) like the %s reference", n,
+				   n_good == n ? "good" : "bad");
+	} else {
+		s->verdict = BISECT_SKIP;
+		s->why = why ? why
+			     : xasprintf("%zu metric(s) like the good reference, %zu like the bad, "
+					 "of %zu",
+					 n_good, n_bad, n);
+		why = NULL;
+	}
+	free(why);
+}
+
+void bisect_step_run(const struct bisect_plan *p, struct bisect_step *s)
+{
+	char legs[BISECT_MAX_LEGS + 1] = "", **paths = NULL, *reason;
+	struct ab_plan plan = {.a = {.label = "test", .setup = p->setup},
+			       .b = {.label = "unused"},
+			       .legs = legs,
+			       .dir = p->dir,
+			       /* the restore of a step is its own; none: nothing */
+			       .restore = p->restore ? p->restore
+					  : p->setup ? ":"
+						     : NULL,
+			       .argv = p->argv,
+			       .argc = p->argc,
+			       .setup_timeout_s = p->setup_timeout_s};
+	enum ab_outcome out;
+
+	memset(s, 0, sizeof(*s));
+	s->verdict = BISECT_SKIP;
+	memset(legs, 'A', p->legs);
+	out = ab_flow(&plan, &paths);
+	for (size_t i = 0; i < p->legs; i++) {
+		s->leg_paths[i] = paths[i];
+		if (out == AB_DONE && !(s->legs[i] = run_read_file(paths[i])))
+			out = AB_LEG_FAILED;
+	}
+	free(paths);
+	s->n_legs = p->legs;
+	if (out != AB_DONE) {
+		s->failed = out == AB_INTERRUPTED ? 130 : 1;
+		s->why =
+			xstrdup(out == AB_INTERRUPTED ? "interrupted"
+				: out == AB_RESTORE_FAILED
+					? "the restore failed (see restore.log)"
+					: "a setup or leg failed: this version cannot be measured");
+		return;
+	}
+	s->vs_good = against(p, s, p->good, p->good_name);
+	s->vs_bad = against(p, s, p->bad, p->bad_name);
+	if (!s->vs_good || !s->vs_bad) {
+		s->failed = 1;
+		s->why = xstrdup("the legs could not be compared with the references");
+		return;
+	}
+	if ((reason = gate(p, s->vs_good))) {
+		s->why = xasprintf("unstable: %s", reason);
+		free(reason);
+		return;
+	}
+	judge(p, s);
+}
+
+void bisect_step_free(struct bisect_step *s)
+{
+	for (size_t i = 0; i < s->n_legs; i++) {
+		run_free(s->legs[i]);
+		free(s->leg_paths[i]);
+	}
+	comparison_free(s->vs_good);
+	comparison_free(s->vs_bad);
+	free(s->why);
+}

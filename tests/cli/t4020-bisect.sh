@@ -1,0 +1,76 @@
+# bisect: a repository made here of ten commits of a tiny C program; commit
+# 6 makes it 20% slower, commit 3 makes it noisy and commit 4 quiet again.
+# `git bisect run mempath bisect` (the program measured through wrap, its
+# user CPU time deciding) names commit 6 as the first bad one; the noisy
+# commit alone exits 125 (the gate), never 1; each step's files are kept
+# and the report names the steps. Mistakes stop a bisection (exit 128).
+. "$top/tests/cli/lib.sh"
+command -v git >/dev/null || skip "no git here"
+command -v cc >/dev/null || skip "no C compiler here"
+mkdir repo && cd repo || fail "no repo folder"
+git init -q . && git config user.email t@t && git config user.name t || fail "git init"
+# work: loops of a multiply-add; noise: up to twice as much again, at random
+prog() {
+	cat >prog.c <<C
+/* version $3 */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+int main(void)
+{
+	volatile double x = 1;
+	long n = $1L * 1000000L;
+	if ($2) { srand((unsigned)time(NULL) ^ (unsigned)getpid()); n += n * (rand() % 200) / 100; }
+	for (long i = 0; i < n; i++)
+		x = x * 1.0000001 + 0.0000001;
+	return x < 0;
+}
+C
+}
+for i in 0 1 2 3 4 5 6 7 8 9; do
+	work=30 noisy=0
+	[ "$i" -ge 6 ] && work=36 # 20% slower from commit 6 on
+	[ "$i" -eq 3 ] && noisy=1
+	prog $work $noisy "$i"
+	git add prog.c && git commit -qm "c$i" || fail "commit $i"
+	git tag "c$i"
+done
+leg="-n 6 --parse none -- ./prog" # wrap's
+measure() { # measure TAG FILE: the program at TAG through wrap
+	git checkout -q "$1" && cc -O1 -o prog prog.c || fail "build $1"
+	# shellcheck disable=SC2086 # the leg command is words
+	"$MEMPATH" wrap -o "$2" $leg >/dev/null 2>&1 || fail "wrap at $1"
+}
+measure c0 ../good.json
+measure c9 ../bad.json
+cat >../step.sh <<S
+#!/bin/sh
+cc -O1 -o prog prog.c || exit 125
+exec "$MEMPATH" bisect --good ../good.json --bad ../bad.json --metric 'work.wrap:user_time' \
+	-o ../bis -- wrap $leg
+S
+chmod +x ../step.sh
+# the noisy commit on its own: cannot tell
+git checkout -q c3 && ../step.sh >/dev/null 2>../noisy.err
+rc=$?
+[ $rc -eq 125 ] || fail "the noisy commit exited $rc, not 125: $(cat ../noisy.err)"
+grep -q 'cannot tell (skip): unstable: ' ../noisy.err || fail "why not said: $(cat ../noisy.err)"
+git checkout -q c9
+git bisect start c9 c0 >/dev/null || fail "bisect start"
+git bisect run ../step.sh >../run.txt 2>../run.err || fail "bisect run: $(tail -5 ../run.txt ../run.err)"
+first=$(git rev-parse --short refs/bisect/bad)
+[ "$first" = "$(git rev-parse --short c6)" ] ||
+	fail "first bad $first, not c6 ($(git rev-parse --short c6)): $(cat ../bis/steps.tsv)"
+grep -q "is the first bad commit" ../run.txt || fail "git did not name one: $(tail -3 ../run.txt)"
+"$MEMPATH" bisect --report ../bis >../report.md || fail "report"
+grep -q "^first bad version: $first\$" ../report.md || fail "report: $(cat ../report.md)"
+grep -q '^| 1 | [0-9a-f]* | cannot tell (skip) | 125 | unstable: ' ../report.md || fail "$(cat ../report.md)"
+git bisect reset -q >/dev/null 2>&1
+ls ../bis/step-2-*/leg-1-test.json ../bis/step-2-*/vs-good.json ../bis/step-2-*/vs-bad.json >/dev/null ||
+	fail "a step's files are not kept: $(ls ../bis/step-2-*)"
+# mistakes stop the bisection: exit 128, one line
+expect_fail 128 "$MEMPATH" bisect --good ../good.json -o ../x -- wrap $leg
+expect_fail 128 "$MEMPATH" bisect --good ../nothing.json --bad ../bad.json -o ../x -- wrap $leg
+expect_fail 128 "$MEMPATH" bisect --good ../good.json --bad ../bad.json -o ../x -- wrap -n 2 -- ./prog
+exit 0
