@@ -26,6 +26,7 @@
 
 struct bisect_opts {
 	const char *good, *bad, *dir, *metric, *setup, *restore, *step, *db, *report;
+	const char *good_args, *bad_args, *args, *good_setup, *bad_setup;
 	unsigned rounds, setup_timeout_s;
 	double stable, threshold;
 };
@@ -43,10 +44,23 @@ static const struct arg bisect_args[] = {
 	ARG_STR("good", 0, struct bisect_opts, good, "REF",
 		"the good reference: a results file, or #N, a run of the history"),
 	ARG_STR("bad", 0, struct bisect_opts, bad, "REF", "the bad reference (as --good)"),
+	ARG_STR("good-args", 0, struct bisect_opts, good_args, "WORDS",
+		"instead of --good: measure the good version now, in every round, with\n"
+		"these words where the wrapped command has {} (e.g. a kept build:\n"
+		"'./prog-good')"),
+	ARG_STR("bad-args", 0, struct bisect_opts, bad_args, "WORDS",
+		"instead of --bad: the bad version's words (with --good-args)"),
+	ARG_STR("args", 0, struct bisect_opts, args, "WORDS",
+		"the version under test's words for {} (default: none)"),
+	ARG_STR("good-setup", 0, struct bisect_opts, good_setup, "CMD",
+		"run before each good leg (with --good-args)"),
+	ARG_STR("bad-setup", 0, struct bisect_opts, bad_setup, "CMD",
+		"run before each bad leg (with --bad-args)"),
 	ARG_STR("output", 'o', struct bisect_opts, dir, "DIR",
 		"the bisection's directory: a step-N-REV folder a step, the report"),
-	ARG_COUNT("rounds", 0, struct bisect_opts, rounds, "N", 2, BISECT_MAX_LEGS,
-		  "legs of the version under test, each the whole leg command (default 3)"),
+	ARG_COUNT("rounds", 0, struct bisect_opts, rounds, "N", 2, BISECT_MAX_ROUNDS,
+		  "legs of the version under test, each the whole leg command (default\n"
+		  "3); with measured references, rounds of a good, a test and a bad leg"),
 	ARG_PCT("stable", 0, struct bisect_opts, stable, "PCT",
 		"the gate: each leg's relative stddev and the legs' medians within PCT\n"
 		"(default 10), else exit 125"),
@@ -193,7 +207,7 @@ static int record(const struct bisect_opts *o, const char *sdir, unsigned n, con
 	return bad ? -1 : 0;
 }
 
-static int check_leg(const struct cmd_line *l)
+static int check_leg(const struct cmd_line *l, int measured)
 {
 	const struct command *c = l->argc > 0 && l->find ? l->find(l->argv[0]) : NULL;
 	unsigned samples;
@@ -206,9 +220,12 @@ static int check_leg(const struct cmd_line *l)
 		return -1;
 	if (args_given(c, given, "output") || args_given(c, given, "label"))
 		return error("the leg command sets its output or label: bisect sets them");
-	if (samples < COMPARE_MIN_SAMPLES)
+	if (measured && strcmp(c->name, "wrap") != 0)
+		return error("--good-args and --bad-args are words of a wrapped command: the leg "
+			     "must be 'wrap' (e.g. -- wrap -n 4 -- {})");
+	if (samples < (measured ? COMPARE_MIN_ROUND_SAMPLES : COMPARE_MIN_SAMPLES))
 		return error("the leg command gives %u sample(s) a metric; a leg needs at least %d",
-			     samples, COMPARE_MIN_SAMPLES);
+			     samples, measured ? COMPARE_MIN_ROUND_SAMPLES : COMPARE_MIN_SAMPLES);
 	return 0;
 }
 
@@ -234,12 +251,26 @@ static int bisect_main(void *p, const struct cmd_line *l)
 
 	if (o->report)
 		return print_report(o->report, stdout);
-	if (!o->good || !o->bad || !o->dir)
-		return error("bisect needs --good REF, --bad REF and -o DIR"), BISECT_EXIT_ABORT;
-	if ((o->metric && compare_pattern_check(o->metric, "--metric") != 0) || check_leg(l) != 0)
+	if (!o->dir || (o->good_args ? !o->bad_args || o->good || o->bad
+				     : o->bad_args || o->args || !o->good || !o->bad))
+		return error("bisect needs -o DIR and the references: --good REF --bad REF "
+			     "(results files), or --good-args and --bad-args (measured now)"),
+		       BISECT_EXIT_ABORT;
+	if ((o->good_setup && !o->good_args) || (o->bad_setup && !o->bad_args))
+		return error("--good-setup and --bad-setup go with measured references "
+			     "(--good-args, --bad-args)"),
+		       BISECT_EXIT_ABORT;
+	if ((o->metric && compare_pattern_check(o->metric, "--metric") != 0) ||
+	    check_leg(l, o->good_args != NULL) != 0)
 		return BISECT_EXIT_ABORT;
-	if (!(good = read_ref(o->good, o->db)) || !(bad = read_ref(o->bad, o->db)))
+	if (!o->good_args &&
+	    (!(good = read_ref(o->good, o->db)) || !(bad = read_ref(o->bad, o->db))))
 		goto out;
+	plan.good_args = o->good_args;
+	plan.bad_args = o->bad_args;
+	plan.test_args = o->args;
+	plan.good_setup = o->good_setup;
+	plan.bad_setup = o->bad_setup;
 	if (mkdir(o->dir, 0755) != 0 && errno != EEXIST) {
 		error("cannot create '%s': %s", o->dir, strerror(errno));
 		goto out;
@@ -259,6 +290,12 @@ static int bisect_main(void *p, const struct cmd_line *l)
 	compare_opts_default(&plan.co);
 	plan.co.threshold = o->threshold;
 	plan.co.primary = o->metric;
+	if (o->good_args) { /* the legs differ by their words on purpose (§11.5) */
+		static const char *const words[] = {"wrap.args"};
+
+		plan.co.expect_diff = words;
+		plan.co.n_expect_diff = 1;
+	}
 	plan.good = good;
 	plan.bad = bad;
 	plan.dir = sdir;
@@ -281,7 +318,7 @@ out:
 const struct command command_bisect = {
 	.name = "bisect",
 	.summary = "one step of a bisection: like the good or the bad reference (git bisect run)",
-	.synopsis = "--good REF --bad REF -o DIR [--] COMMAND [ARGS...]",
+	.synopsis = "(--good REF --bad REF | --good-args W --bad-args W) -o DIR [--] COMMAND...",
 	.about = "Measures the version at hand (the checkout git bisect made) with COMMAND, a\n"
 		 "mempath run, probe or wrap as ab takes it, in --rounds legs (each leg the\n"
 		 "whole command, run as ab runs a leg, --setup before each and --restore after\n"
@@ -300,9 +337,13 @@ const struct command command_bisect = {
 		 "and DIR/bisect.md report the bisection (steps, verdicts, and the first bad\n"
 		 "version once git knows it: --report DIR).\n",
 	.tail = "example: git bisect start BAD GOOD\n"
-		"         git bisect run mempath bisect --good good.json --bad bad.json \\\n"
-		"             --metric 'wrap:user_time' -o bisect -- wrap -n 6 -- ./prog\n"
-		"         mempath bisect --report bisect\n"
+		"         git bisect run sh -c 'make prog && mempath bisect --good-args "
+		"./prog-good \\\n"
+		"             --bad-args ./prog-bad --args ./prog --metric work.wrap:user_time \\\n"
+		"             -o ../bisect -- wrap -n 4 -- {}'\n"
+		"         mempath bisect --report ../bisect\n"
+		"       (with results files: --good good.json --bad bad.json -- wrap -n 6 -- "
+		"./prog)\n"
 		"\n"
 		"Exit status: 0 good, 1 bad, 125 cannot tell, 128 an error (bad references, no\n"
 		"DIR: git bisect run stops), 130 interrupted; 2 for an option the parser refuses,\n"

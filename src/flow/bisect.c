@@ -13,26 +13,36 @@
 #include "verdict/compare.h"
 #include "verdict/join.h"
 
-/* The reference first (A), then the legs (B): compare's verdicts. */
+/* The legs against one reference (A) as compare's B legs: the reference
+ * file first, then the legs; or, measured, each round's reference leg and
+ * test leg in pairs, a comparison of rounds. */
 static struct comparison *against(const struct bisect_plan *p, const struct bisect_step *s,
-				  const struct run *ref, const char *ref_name)
+				  const struct run *ref, const char *ref_name, char ref_variant)
 {
 	const struct run *runs[BISECT_MAX_LEGS + 1];
 	const char *files[BISECT_MAX_LEGS + 1];
 	char legs[BISECT_MAX_LEGS + 2];
 	struct compare_opts co = p->co;
+	size_t n = 0;
 
-	runs[0] = ref;
-	files[0] = ref_name;
-	legs[0] = 'A';
-	for (size_t i = 0; i < s->n_legs; i++) {
-		runs[i + 1] = s->legs[i];
-		files[i + 1] = s->leg_paths[i];
-		legs[i + 1] = 'B';
+	if (ref) {
+		runs[n] = ref;
+		files[n] = ref_name;
+		legs[n++] = 'A';
 	}
-	legs[s->n_legs + 1] = '\0';
+	/* rounds: the reference leg of a round before its test leg */
+	for (size_t r = 0; r < s->n_legs; r += ref ? s->n_legs : 3)
+		for (int want = 0; want < 2; want++)
+			for (size_t i = r; i < s->n_legs && i < (ref ? s->n_legs : r + 3); i++)
+				if (s->variant[i] == (want ? 'C' : ref_variant)) {
+					runs[n] = s->legs[i];
+					files[n] = s->leg_paths[i];
+					legs[n++] = want ? 'B' : 'A';
+				}
+	legs[n] = '\0';
 	co.legs = legs;
-	return compare_runs(runs, files, s->n_legs + 1, &co);
+	co.rounds = !ref;
+	return compare_runs(runs, files, n, &co);
 }
 
 static int decides(const struct bisect_plan *p, const struct compare_row *row)
@@ -58,9 +68,11 @@ static char *gate(const struct bisect_plan *p, const struct comparison *c)
 
 		if (!decides(p, row))
 			continue;
-		for (size_t j = 1; j < c->n_legs; j++) {
+		for (size_t j = 0; j < c->n_legs; j++) {
 			const struct metric *m = row->m[j];
 
+			if (c->legs[j].variant != 'B')
+				continue; /* the version under test's legs only */
 			if (!m || m->summary.n < 2)
 				return xasprintf("%s: leg %zu has %zu sample(s)", row->key, j,
 						 m ? m->summary.n : 0);
@@ -106,7 +118,7 @@ static int clear_of(const struct compare_row *row, int want_better, double alpha
 }
 
 /* Where the legs lie between the references, per deciding metric: f =
- * log(test / good) / log(bad / good) on the pooled medians, 0 at the good
+ * log(test / good) / log(bad / good) from the changes, 0 at the good
  * level, 1 at the bad. Good: f <= 1/3 and significantly better than the
  * bad one (clear_of); bad: f >= 2/3 and significantly worse than the
  * good one; else cannot tell (in between, the references
@@ -124,9 +136,11 @@ static void judge(const struct bisect_plan *p, struct bisect_step *s)
 			continue;
 		b = row_of(s->vs_bad, g->ident);
 		n++;
-		if (b && g->median_a > 0 && b->median_a > 0 && g->median_b > 0 &&
-		    fabs(log(b->median_a / g->median_a)) > log(1.02))
-			f = log(g->median_b / g->median_a) / log(b->median_a / g->median_a);
+		/* log(bad / good) = log(test / good) - log(test / bad), from each
+		 * comparison's change (per round, with measured references) */
+		if (b && g->change > -1 && b->change > -1 &&
+		    fabs(log1p(g->change) - log1p(b->change)) > log(1.02))
+			f = log1p(g->change) / (log1p(g->change) - log1p(b->change));
 		if (isfinite(f) && f <= 1.0 / 3 && clear_of(b, 1, p->co.alpha))
 			n_good++;
 		else if (isfinite(f) && f >= 2.0 / 3 && clear_of(g, 0, p->co.alpha))
@@ -162,17 +176,30 @@ static void judge(const struct bisect_plan *p, struct bisect_step *s)
 	free(why);
 }
 
+/* The legs: the version under test alone (C...), or with measured
+ * references, rounds of GTB and BTG (A good, B bad, C under test). */
+static void schedule(const struct bisect_plan *p, char *legs)
+{
+	size_t n = 0;
+
+	for (unsigned r = 0; r < p->legs; r++)
+		if (!p->good_args)
+			legs[n++] = 'C';
+		else
+			n += (size_t)sprintf(legs + n, "%s", r % 2 ? "BCA" : "ACB");
+	legs[n] = '\0';
+}
+
 void bisect_step_run(const struct bisect_plan *p, struct bisect_step *s)
 {
-	char legs[BISECT_MAX_LEGS + 1] = "", **paths = NULL, *reason;
-	struct ab_plan plan = {.a = {.label = "test", .setup = p->setup},
-			       .b = {.label = "unused"},
+	char legs[BISECT_MAX_LEGS + 1], **paths = NULL, *reason;
+	struct ab_plan plan = {.a = {.label = "good", .setup = p->good_setup, .args = p->good_args},
+			       .b = {.label = "bad", .setup = p->bad_setup, .args = p->bad_args},
+			       .c = {.label = "test", .setup = p->setup, .args = p->test_args},
 			       .legs = legs,
 			       .dir = p->dir,
 			       /* the restore of a step is its own; none: nothing */
-			       .restore = p->restore ? p->restore
-					  : p->setup ? ":"
-						     : NULL,
+			       .restore = p->restore ? p->restore : ":",
 			       .argv = p->argv,
 			       .argc = p->argc,
 			       .setup_timeout_s = p->setup_timeout_s};
@@ -180,15 +207,18 @@ void bisect_step_run(const struct bisect_plan *p, struct bisect_step *s)
 
 	memset(s, 0, sizeof(*s));
 	s->verdict = BISECT_SKIP;
-	memset(legs, 'A', p->legs);
+	if (p->good_args && !p->test_args)
+		plan.c.args = ""; /* its {} goes, as the references' words fill theirs */
+	schedule(p, legs);
+	s->n_legs = strlen(legs);
 	out = ab_flow(&plan, &paths);
-	for (size_t i = 0; i < p->legs; i++) {
+	for (size_t i = 0; i < s->n_legs; i++) {
 		s->leg_paths[i] = paths[i];
+		s->variant[i] = legs[i];
 		if (out == AB_DONE && !(s->legs[i] = run_read_file(paths[i])))
 			out = AB_LEG_FAILED;
 	}
 	free(paths);
-	s->n_legs = p->legs;
 	if (out != AB_DONE) {
 		s->failed = out == AB_INTERRUPTED ? 130 : 1;
 		s->why =
@@ -198,8 +228,8 @@ void bisect_step_run(const struct bisect_plan *p, struct bisect_step *s)
 					: "a setup or leg failed: this version cannot be measured");
 		return;
 	}
-	s->vs_good = against(p, s, p->good, p->good_name);
-	s->vs_bad = against(p, s, p->bad, p->bad_name);
+	s->vs_good = against(p, s, p->good, p->good_name, 'A');
+	s->vs_bad = against(p, s, p->bad, p->bad_name, 'B');
 	if (!s->vs_good || !s->vs_bad) {
 		s->failed = 1;
 		s->why = xstrdup("the legs could not be compared with the references");

@@ -1,9 +1,11 @@
 # bisect: a repository made here of ten commits of a tiny C program; commit
 # 6 makes it 20% slower, commit 3 makes it noisy and commit 4 quiet again.
 # `git bisect run mempath bisect` (the program measured through wrap, its
-# user CPU time deciding) names commit 6 as the first bad one; the noisy
-# commit alone exits 125 (the gate), never 1; each step's files are kept
-# and the report names the steps. Mistakes stop a bisection (exit 128).
+# user CPU time deciding, in rounds of a good, a test and a bad leg) names
+# commit 6 as the first bad one; the noisy commit exits 125 (the gate),
+# never 1, against measured references and against results files; each
+# step's files are kept and the report names the steps. Mistakes stop a
+# bisection (exit 128).
 . "$top/tests/cli/lib.sh"
 command -v git >/dev/null || skip "no git here"
 command -v cc >/dev/null || skip "no C compiler here"
@@ -36,29 +38,40 @@ for i in 0 1 2 3 4 5 6 7 8 9; do
 	git add prog.c && git commit -qm "c$i" || fail "commit $i"
 	git tag "c$i"
 done
-leg="-n 6 --parse none -- ./prog" # wrap's
-measure() { # measure TAG FILE: the program at TAG through wrap
-	git checkout -q "$1" && cc -O1 -o prog prog.c || fail "build $1"
+leg="-n 6 --parse none" # wrap's, with results files as references
+# the references: a build of each kept, and measured as ./prog (a metric of
+# a wrapped command is known by the command as typed)
+measure() {
+	git checkout -q "$1" && cc -O1 -o prog prog.c && cp prog "$2" || fail "build $1"
 	# shellcheck disable=SC2086 # the leg command is words
-	"$MEMPATH" wrap -o "$2" $leg >/dev/null 2>&1 || fail "wrap at $1"
+	"$MEMPATH" wrap -o "$3" $leg -- ./prog >/dev/null 2>&1 || fail "wrap at $1"
 }
-measure c0 ../good.json
-measure c9 ../bad.json
+measure c0 ../prog-good ../good.json
+measure c9 ../prog-bad ../bad.json
+# measured references: each round a good, a test and a bad leg
 cat >../step.sh <<S
 #!/bin/sh
 cc -O1 -o prog prog.c || exit 125
-exec "$MEMPATH" bisect --good ../good.json --bad ../bad.json --metric 'work.wrap:user_time' \
-	-o ../bis -- wrap $leg
+exec "$MEMPATH" bisect --good-args ../prog-good --bad-args ../prog-bad --args ./prog \
+	--metric 'work.wrap:user_time' -o ../bis -- wrap -n 4 --parse none -- {}
 S
 chmod +x ../step.sh
-# the noisy commit on its own: cannot tell
+# the noisy commit on its own: cannot tell, against measured references and against files
 git checkout -q c3 && ../step.sh >/dev/null 2>../noisy.err
 rc=$?
 [ $rc -eq 125 ] || fail "the noisy commit exited $rc, not 125: $(cat ../noisy.err)"
 grep -q 'cannot tell (skip): unstable: ' ../noisy.err || fail "why not said: $(cat ../noisy.err)"
+cc -O1 -o prog prog.c || fail "build c3"
+# shellcheck disable=SC2086
+"$MEMPATH" bisect --good ../good.json --bad ../bad.json --metric 'work.wrap:user_time' \
+	--step c3-files -o ../files -- wrap $leg -- ./prog >/dev/null 2>../files.err
+rc=$?
+[ $rc -eq 125 ] || fail "the noisy commit against files exited $rc, not 125: $(cat ../files.err)"
+ls ../files/step-1-c3-files/leg-1-test.json ../files/step-1-c3-files/vs-good.json \
+	../files/step-1-c3-files/vs-bad.json >/dev/null || fail "a step's files are not kept: $(ls ../files/step-1-*)"
 git checkout -q c9
 git bisect start c9 c0 >/dev/null || fail "bisect start"
-git bisect run ../step.sh >../run.txt 2>../run.err || fail "bisect run: $(tail -5 ../run.txt ../run.err)"
+git bisect run ../step.sh >../run.txt 2>../run.err || fail "bisect run: $(tail -n 5 ../run.txt ../run.err)"
 first=$(git rev-parse --short refs/bisect/bad)
 [ "$first" = "$(git rev-parse --short c6)" ] ||
 	fail "first bad $first, not c6 ($(git rev-parse --short c6)): $(cat ../bis/steps.tsv)"
@@ -66,11 +79,16 @@ grep -q "is the first bad commit" ../run.txt || fail "git did not name one: $(ta
 "$MEMPATH" bisect --report ../bis >../report.md || fail "report"
 grep -q "^first bad version: $first\$" ../report.md || fail "report: $(cat ../report.md)"
 grep -q '^| 1 | [0-9a-f]* | cannot tell (skip) | 125 | unstable: ' ../report.md || fail "$(cat ../report.md)"
+grep -q '^| 2 | [0-9a-f]* | \(good\|bad\) | [01] | ' ../report.md || fail "$(cat ../report.md)"
 git bisect reset -q >/dev/null 2>&1
-ls ../bis/step-2-*/leg-1-test.json ../bis/step-2-*/vs-good.json ../bis/step-2-*/vs-bad.json >/dev/null ||
-	fail "a step's files are not kept: $(ls ../bis/step-2-*)"
+ls ../bis/step-2-*/leg-1-good.json ../bis/step-2-*/leg-2-test.json ../bis/step-2-*/leg-3-bad.json >/dev/null ||
+	fail "the rounds' legs: $(ls ../bis/step-2-*)"
+grep -q '"rounds": 3' ../bis/step-2-*/vs-good.json || fail "not a comparison of rounds"
 # mistakes stop the bisection: exit 128, one line
-expect_fail 128 "$MEMPATH" bisect --good ../good.json -o ../x -- wrap $leg
-expect_fail 128 "$MEMPATH" bisect --good ../nothing.json --bad ../bad.json -o ../x -- wrap $leg
+expect_fail 128 "$MEMPATH" bisect --good ../good.json -o ../x -- wrap $leg -- ./prog
+expect_fail 128 "$MEMPATH" bisect --good ../nothing.json --bad ../bad.json -o ../x -- wrap $leg -- ./prog
 expect_fail 128 "$MEMPATH" bisect --good ../good.json --bad ../bad.json -o ../x -- wrap -n 2 -- ./prog
+expect_fail 128 "$MEMPATH" bisect --good-args ../prog-good -o ../x -- wrap -n 4 -- {}
+expect_fail 128 "$MEMPATH" bisect --good-args a --bad-args b -o ../x -- run --reps 6
+[ ! -d ../x ] || fail "a refused step made its folder"
 exit 0
