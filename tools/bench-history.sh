@@ -3,7 +3,10 @@
 # (BENCH_RUNS). Makes that many small results files (two probes, five
 # metrics of 10 samples each, like a quick CPU run in miniature), then
 # times adding them all to a new history in one 'history add' and one
-# 'history trend' over them. Target: both under 2 s together.
+# 'history trend' over them, then the trend with change points over the
+# same 10,000 runs (one series, PELT and its tests: docs/design.md §3.5).
+# Targets: add and trend under 2 s together; the trend with change points
+# under 2 s.
 # Appends to docs/results/bench-<host>-<date>.md (BENCH_OUT).
 set -eu
 bin=${1:?usage: tools/bench-history.sh MEMPATH}
@@ -47,16 +50,23 @@ times >"$tmp/c1"
 "$bin" history --db "$tmp/h.db" trend bench.p1:rate,threads=16 --format csv >"$tmp/trend.csv"
 t2=$(date +%s.%N)
 times >"$tmp/c2"
+"$bin" history --db "$tmp/h.db" trend bench.p1:rate,threads=16 --changepoints --format csv >"$tmp/cp.csv"
+t3=$(date +%s.%N)
+times >"$tmp/c3"
 cpu() { awk 'NR == 2 { gsub(/[ms]/, " "); print $1 * 60 + $2 + $3 * 60 + $4 }' "$1"; }
 c0=$(cpu "$tmp/c0")
 c1=$(cpu "$tmp/c1")
 c2=$(cpu "$tmp/c2")
+c3=$(cpu "$tmp/c3")
 added=$(grep -c '^added run' "$tmp/add.txt")
 points=$(($(wc -l <"$tmp/trend.csv") - 1))
 add_s=$(echo "$t0 $t1" | awk '{ printf "%.2f", $2 - $1 }')
 trend_s=$(echo "$t1 $t2" | awk '{ printf "%.2f", $2 - $1 }')
 add_cpu=$(echo "$c0 $c1" | awk '{ printf "%.2f", $2 - $1 }')
 trend_cpu=$(echo "$c1 $c2" | awk '{ printf "%.2f", $2 - $1 }')
+cp_s=$(echo "$t2 $t3" | awk '{ printf "%.2f", $2 - $1 }')
+cp_cpu=$(echo "$c2 $c3" | awk '{ printf "%.2f", $2 - $1 }')
+changes=$(($(wc -l <"$tmp/cp.csv") - 1))
 load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?")
 {
 	echo
@@ -65,8 +75,9 @@ load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?")
 	echo "- machine: $(hostname), $(nproc) CPUs; $(date -u +%FT%TZ); $("$bin" --version)"
 	echo "- add $n results files in one 'history add': ${add_s} s wall, ${add_cpu} s CPU ($added added)"
 	echo "- trend of one metric over them: ${trend_s} s wall, ${trend_cpu} s CPU ($points points)"
+	echo "- trend with change points over the same runs: ${cp_s} s wall, ${cp_cpu} s CPU ($changes change points in a flat series; target under 2 s)"
 	echo "- load average at the end: $load (wall time grows with it; CPU time does not)"
 	echo "- target: under 2 s together; database $(du -k "$tmp/h.db" | cut -f1) KiB"
 } >>"$out"
-echo "bench: history, $n runs: add ${add_s} s (${add_cpu} s CPU), trend ${trend_s} s (${trend_cpu} s CPU); load $load" >&2
+echo "bench: history, $n runs: add ${add_s} s (${add_cpu} s CPU), trend ${trend_s} s (${trend_cpu} s CPU), with change points ${cp_s} s (${cp_cpu} s CPU, $changes found); load $load" >&2
 [ "$added" -eq "$n" ] && [ "$points" -eq "$n" ] || { echo "bench: history lost runs" >&2; exit 1; }
