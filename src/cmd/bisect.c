@@ -70,7 +70,8 @@ static const struct arg bisect_args[] = {
 	ARG_PCT("threshold", 0, struct bisect_opts, threshold, "PCT",
 		"as compare: smallest change that matters, in percent"),
 	ARG_STR("setup", 0, struct bisect_opts, setup, "CMD",
-		"run before each leg (sh -c; a module reload)"),
+		"run before each leg of the version under test (sh -c; a module\n"
+		"reload)"),
 	ARG_STR("restore", 0, struct bisect_opts, restore, "CMD",
 		"run after the step's legs, and on failure or interruption"),
 	ARG_COUNT("setup-timeout", 0, struct bisect_opts, setup_timeout_s, "S", 1, 86400,
@@ -321,26 +322,28 @@ const struct command command_bisect = {
 	.synopsis = "(--good REF --bad REF | --good-args W --bad-args W) -o DIR [--] COMMAND...",
 	.about = "Measures the version at hand (the checkout git bisect made) with COMMAND, a\n"
 		 "mempath run, probe or wrap as ab takes it, in --rounds legs (each leg the\n"
-		 "whole command, run as ab runs a leg, --setup before each and --restore after\n"
-		 "the last), then judges it against a good and a bad reference (results files, or\n"
-		 "#N runs of the history) with the verdicts of compare:\n"
-		 "  exit 0    like the good one: not worse than it and better than the bad one\n"
-		 "  exit 1    like the bad one: worse than the good one and not better than the "
-		 "bad\n"
+		 "whole command, run as ab runs a leg: --setup before each, --restore after the\n"
+		 "last), then judges it against a good and a bad reference with the verdicts of\n"
+		 "compare. The references are measured now: with --good-args and --bad-args\n"
+		 "(kept builds, put where the wrapped command has {}) every round is a good, a\n"
+		 "test and a bad leg (GTB, BTG, ...), each verdict a comparison of rounds, so a\n"
+		 "load that comes and goes moves all three legs of a round; or they are results\n"
+		 "files (or #N runs of the history) measured before (--good, --bad).\n"
+		 "  exit 0    like the good one: near its level and better than the bad one\n"
+		 "  exit 1    like the bad one: near its level and worse than the good one\n"
 		 "  exit 125  cannot tell: the gate failed (a leg's samples scatter, or the legs\n"
 		 "            disagree, by more than --stable), the version is in between, a\n"
 		 "            leg failed or its metrics did not match; git bisect skips it\n"
-		 "First the gate: on a noisy machine, or for a version that is noisy itself, the\n"
-		 "step says so instead of blaming a version. Each step's legs, logs and\n"
-		 "comparisons (vs-good.json, vs-bad.json) stay in DIR/step-N-VERSION; "
-		 "DIR/steps.tsv\n"
-		 "and DIR/bisect.md report the bisection (steps, verdicts, and the first bad\n"
-		 "version once git knows it: --report DIR).\n",
+		 "The gate comes first: on a noisy machine, or for a version that is noisy\n"
+		 "itself, the step says so instead of blaming a version. Each step's legs, logs\n"
+		 "and comparisons (vs-good.json, vs-bad.json) stay in DIR/step-N-VERSION;\n"
+		 "DIR/steps.tsv and DIR/bisect.md report the bisection (steps, verdicts, and the\n"
+		 "first bad version once git knows it: --report DIR).\n",
 	.tail = "example: git bisect start BAD GOOD\n"
-		"         git bisect run sh -c 'make prog && mempath bisect --good-args "
-		"./prog-good \\\n"
-		"             --bad-args ./prog-bad --args ./prog --metric work.wrap:user_time \\\n"
-		"             -o ../bisect -- wrap -n 4 -- {}'\n"
+		"         git bisect run sh -c 'make prog || exit 125\n"
+		"             mempath bisect --good-args ../prog-good --bad-args ../prog-bad \\\n"
+		"             --args ./prog --metric work.wrap:user_time -o ../bisect \\\n"
+		"             -- wrap -n 4 -- {}'\n"
 		"         mempath bisect --report ../bisect\n"
 		"       (with results files: --good good.json --bad bad.json -- wrap -n 6 -- "
 		"./prog)\n"
