@@ -62,7 +62,7 @@ static const struct arg bisect_args[] = {
 		  "legs of the version under test, each the whole leg command (default\n"
 		  "3); with measured references, rounds of a good, a test and a bad leg"),
 	ARG_PCT("stable", 0, struct bisect_opts, stable, "PCT",
-		"the gate: each leg's relative stddev and the legs' medians within PCT\n"
+		"the gate: each leg's scatter (MAD) and the legs' spread within PCT\n"
 		"(default 10), else exit 125"),
 	ARG_STR("metric", 0, struct bisect_opts, metric, "PAT",
 		"the metrics that decide, as compare's --primary (default: all with a\n"

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/stats.h"
 #include "base/util.h"
 #include "flow/ab.h"
 #include "results/results_json.h"
@@ -57,9 +58,29 @@ static int decides(const struct bisect_plan *p, const struct compare_row *row)
 						   row->n_labels, pr->params, pr->n_params);
 }
 
-/* The gate: in every deciding metric, each leg's samples within `stable`
- * (relative standard deviation) and the legs' medians within `stable` of
- * one another. NULL when it holds, else why not (a new string). */
+/* A sample set's scatter: 1.4826 MAD / median (a standard deviation
+ * relative to the median that one run under a passing load does not
+ * inflate); 0 for fewer than two samples. */
+static double scatter(const struct metric *m)
+{
+	double *d, med, mad;
+
+	if (m->n_samples < 2 || m->summary.median == 0)
+		return 0;
+	d = xcalloc(m->n_samples, sizeof(*d));
+	med = m->summary.median;
+	for (size_t i = 0; i < m->n_samples; i++)
+		d[i] = fabs(m->samples[i] - med);
+	mad = stats_median(d, m->n_samples);
+	free(d);
+	return 1.4826 * mad / fabs(med);
+}
+
+/* The gate: in every deciding metric, each leg of the version under test
+ * scatters within `stable`, and its legs agree within `stable`: their
+ * medians, or with measured references each round's ratio of the test leg
+ * to the reference leg (the load a round had cancels in it). NULL when it
+ * holds, else why not (a new string). */
 static char *gate(const struct bisect_plan *p, const struct comparison *c)
 {
 	for (size_t i = 0; i < c->n_rows; i++) {
@@ -70,24 +91,34 @@ static char *gate(const struct bisect_plan *p, const struct comparison *c)
 			continue;
 		for (size_t j = 0; j < c->n_legs; j++) {
 			const struct metric *m = row->m[j];
+			double v;
 
 			if (c->legs[j].variant != 'B')
 				continue; /* the version under test's legs only */
 			if (!m || m->summary.n < 2)
-				return xasprintf("%s: leg %zu has %zu sample(s)", row->key, j,
+				return xasprintf("%s: leg %zu has %zu sample(s)", row->key, j + 1,
 						 m ? m->summary.n : 0);
-			if (m->summary.cov > p->stable)
+			if (scatter(m) > p->stable)
 				return xasprintf(
-					"%s: leg %zu's samples scatter by %.1f%% (relative "
-					"stddev; the gate is %.0f%%)",
-					row->key, j, 100 * m->summary.cov, 100 * p->stable);
-			lo = fmin(lo, m->summary.median);
-			hi = fmax(hi, m->summary.median);
+					"%s: a leg's samples scatter by %.1f%% (1.4826 MAD / "
+					"median; the gate is %.0f%%)",
+					row->key, 100 * scatter(m), 100 * p->stable);
+			v = m->summary.median;
+			for (size_t k = 0; c->n_rounds && k < c->n_legs; k++)
+				if (k != j && c->legs[k].round == c->legs[j].round)
+					v = row->m[k] && row->m[k]->summary.median > 0
+						    ? v / row->m[k]->summary.median
+						    : NAN;
+			if (!(v > 0))
+				return xasprintf("%s: a round without a reference", row->key);
+			lo = fmin(lo, v);
+			hi = fmax(hi, v);
 		}
-		if (lo > 0 && hi / lo - 1 > p->stable)
+		if (hi / lo - 1 > p->stable)
 			return xasprintf(
-				"%s: the legs' medians differ by %.1f%% (the gate is %.0f%%)",
-				row->key, 100 * (hi / lo - 1), 100 * p->stable);
+				"%s: the legs' %s differ by %.1f%% (the gate is %.0f%%)", row->key,
+				c->n_rounds ? "ratios to the good leg of their round" : "medians",
+				100 * (hi / lo - 1), 100 * p->stable);
 	}
 	return NULL;
 }
