@@ -1,6 +1,6 @@
 #!/bin/sh
 # tools/bisect-vm.sh MEMPATH [N] - the bisection of tests/cli/t4020-bisect.sh
-# (ten commits of a tiny C program, commit 6 20% slower, commit 3 noisy)
+# (ten commits of a tiny C program, commit 6 20% slower, commit 4 noisy)
 # N times (default 5) on this machine as it is, each in a folder of its
 # own: whether git named c6, and every step's verdict. Appends to
 # docs/results/bisect-vm-<date>.md (BISECT_OUT).
