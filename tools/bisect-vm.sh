@@ -16,7 +16,7 @@ out=${BISECT_OUT:-$top/docs/results/bisect-vm-$(date +%F).md}
 	echo
 	echo "$("$bin" --version); the machine was shared with other work (builds, tests) throughout."
 	echo
-	echo "| trial | first bad named | right | s | steps (version: verdict; the first is c3, the noisy one, on its own) |"
+	echo "| trial | first bad named | right | s | steps (version: verdict; c4 is the noisy one) |"
 	echo "|---|---|---|---|---|"
 } >>"$out"
 right=0
@@ -31,10 +31,11 @@ for i in $(seq 1 "$n"); do
 	ok=no
 	[ $rc -eq 0 ] && [ -n "$named" ] && [ "$named" = "$c6" ] && ok=yes && right=$((right + 1))
 	# each step as the commit's tag (c0..c9) and its verdict
-	steps=$(while IFS='	' read -r _ rev verdict _; do
+	steps=$(while IFS='	' read -r _ rev verdict _ why; do
 		tag=$(git -C "$d/repo" describe --tags --exact-match "$rev" 2>/dev/null || echo "$rev")
-		printf '%s: %s; ' "$tag" "$verdict"
-	done <"$d/bis/steps.tsv" 2>/dev/null)
+		case $verdict in cannot*) printf '%s: %s (%s); ' "$tag" "$verdict" "$why" ;;
+		*) printf '%s: %s; ' "$tag" "$verdict" ;; esac
+	done <"$d/bis/steps.tsv" 2>/dev/null | sed 's/|/\\|/g')
 	echo "| $i | ${named:-none} (c6 is $c6) | $ok | $((t1 - t0)) | $steps |" >>"$out"
 	[ $rc -eq 0 ] || echo "trial $i: test exited $rc: $(tail -1 "$d/log.txt")" >&2
 	rm -rf "$d"

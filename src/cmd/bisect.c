@@ -36,7 +36,7 @@ static void bisect_init(void *p)
 	struct bisect_opts *o = p;
 
 	o->rounds = 3;
-	o->stable = 0.10;
+	o->stable = 0.20;
 	o->setup_timeout_s = (unsigned)AB_SETUP_TIMEOUT_S;
 }
 
@@ -63,7 +63,7 @@ static const struct arg bisect_args[] = {
 		  "3); with measured references, rounds of a good, a test and a bad leg"),
 	ARG_PCT("stable", 0, struct bisect_opts, stable, "PCT",
 		"the gate: each leg's scatter (MAD) and the legs' spread within PCT\n"
-		"(default 10), else exit 125"),
+		"(default 20, as 0-day's bisect), else exit 125"),
 	ARG_STR("metric", 0, struct bisect_opts, metric, "PAT",
 		"the metrics that decide, as compare's --primary (default: all with a\n"
 		"better direction)"),

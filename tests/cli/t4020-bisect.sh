@@ -11,7 +11,7 @@ command -v git >/dev/null || skip "no git here"
 command -v cc >/dev/null || skip "no C compiler here"
 mkdir repo && cd repo || fail "no repo folder"
 git init -q . && git config user.email t@t && git config user.name t || fail "git init"
-# work: loops of a multiply-add; noise: up to twice as much again, at random
+# work: loops of a multiply-add; noise: up to four times as much again, at random
 prog() {
 	cat >prog.c <<C
 /* version $3 */
@@ -23,7 +23,7 @@ int main(void)
 {
 	volatile double x = 1;
 	long n = $1L * 1000000L;
-	if ($2) { srand((unsigned)time(NULL) ^ (unsigned)getpid()); n += n * (rand() % 200) / 100; }
+	if ($2) { srand((unsigned)time(NULL) ^ (unsigned)getpid()); n += n * (rand() % 400) / 100; }
 	for (long i = 0; i < n; i++)
 		x = x * 1.0000001 + 0.0000001;
 	return x < 0;
