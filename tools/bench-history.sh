@@ -4,7 +4,8 @@
 # metrics of 10 samples each, like a quick CPU run in miniature), then
 # times adding them all to a new history in one 'history add' and one
 # 'history trend' over them, then the trend with change points over the
-# same 10,000 runs (one series, PELT and its tests: docs/design.md §3.5).
+# same 10,000 runs (one series, 10% lower from the middle on; PELT and its
+# tests: docs/design.md §3.5).
 # Targets: add and trend under 2 s together; the trend with change points
 # under 2 s.
 # Appends to docs/results/bench-<host>-<date>.md (BENCH_OUT).
@@ -16,13 +17,20 @@ out=${BENCH_OUT:-docs/results/bench-$(hostname)-$(date +%F).md}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 mkdir "$tmp/runs"
-awk -v n="$n" -v dir="$tmp/runs" 'BEGIN {
+# the step: the runs from k on 10% lower, k where the months turn (start
+# times are in the order of the runs across months, not within one: the
+# days wrap), so the step is one in time order too; it begins at its
+# earliest run, whose id (the file r%05d is run i + 1) goes to $tmp/first
+k=$((n >= 5760 ? 2880 : n / 2))
+awk -v n="$n" -v k="$k" -v dir="$tmp/runs" 'BEGIN {
 	srand(1)
 	for (i = 0; i < n; i++) {
 		f = sprintf("%s/r%05d.json", dir, i)
 		printf "{\"schema\": \"mempath/run/1\", \"label\": \"b%d\", \"suite\": \"quick\",", i >f
-		printf " \"start_time\": \"2026-%02d-%02dT%02d:%02d:%02dZ\",", 1 + int(i / 2880) % 12,
-			1 + int(i / 96) % 28, int(i / 4) % 24, (i * 7) % 60, i % 60 >f
+		t = sprintf("2026-%02d-%02dT%02d:%02d:%02dZ", 1 + int(i / 2880) % 12,
+			1 + int(i / 96) % 28, int(i / 4) % 24, (i * 7) % 60, i % 60)
+		printf " \"start_time\": \"%s\",", t >f
+		if (i >= k && (first == "" || t < first_t)) { first = i + 1; first_t = t }
 		printf " \"host\": {\"hostname\": \"bench\", \"cpu\": {\"model\": \"Bench CPU\"," >f
 		printf " \"logical_cpus\": 8}}, \"probes\": [" >f
 		for (p = 0; p < 2; p++) {
@@ -31,15 +39,19 @@ awk -v n="$n" -v dir="$tmp/runs" 'BEGIN {
 			for (m = 0; m < 5; m++) {
 				printf "%s{\"name\": \"rate\", \"unit\": \"GB/s\", \"better\": \"higher\",", m ? "," : "" >f
 				printf " \"labels\": {\"threads\": \"%d\"}, \"samples\": [", 2 ^ m >f
+				# the series the trend reads (p1, threads=16) 10% lower
+				# from run k on: one change point to find in time order
+				step = p == 1 && m == 4 && i >= k ? 0.9 : 1
 				for (s = 0; s < 10; s++)
-					printf "%s%.3f", s ? "," : "", 10 * (m + 1) * (1 + 0.05 * rand()) >f
+					printf "%s%.3f", s ? "," : "", 10 * (m + 1) * step * (1 + 0.05 * rand()) >f
 				printf "]}" >f
 			}
 			printf "]}" >f
 		}
 		printf "]}\n" >f
 		close(f)
-	} }'
+	}
+	print first >(dir "/../first") }'
 # CPU time of the children so far (user + sys) from the shell's times, at
 # the top level: in a pipeline or $(...) it would report a subshell's
 times >"$tmp/c0"
@@ -75,7 +87,7 @@ load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?")
 	echo "- machine: $(hostname), $(nproc) CPUs; $(date -u +%FT%TZ); $("$bin" --version)"
 	echo "- add $n results files in one 'history add': ${add_s} s wall, ${add_cpu} s CPU ($added added)"
 	echo "- trend of one metric over them: ${trend_s} s wall, ${trend_cpu} s CPU ($points points)"
-	echo "- trend with change points over the same runs: ${cp_s} s wall, ${cp_cpu} s CPU ($changes change points in a flat series; target under 2 s)"
+	echo "- trend with change points over the same runs: ${cp_s} s wall, ${cp_cpu} s CPU ($changes change point(s) found, 1 planted, beginning at run $(cat "$tmp/first"): $(tail -n +2 "$tmp/cp.csv" | cut -d, -f5 | tr '\n' ' '); target under 2 s)"
 	echo "- load average at the end: $load (wall time grows with it; CPU time does not)"
 	echo "- target: under 2 s together; database $(du -k "$tmp/h.db" | cut -f1) KiB"
 } >>"$out"
