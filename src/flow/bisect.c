@@ -151,9 +151,9 @@ static int clear_of(const struct compare_row *row, int want_better, double alpha
 /* Where the legs lie between the references, per deciding metric: f =
  * log(test / good) / log(bad / good) from the changes, 0 at the good
  * level, 1 at the bad. Good: f <= 1/3 and significantly better than the
- * bad one (clear_of); bad: f >= 2/3 and significantly worse than the
- * good one; else cannot tell (in between, the references
- * too close, a verdict withheld). Every deciding metric must agree. */
+ * bad one (clear_of); bad: f >= 2/3 and significantly worse than the good
+ * one; else cannot tell (in between, the references too close, a verdict
+ * withheld). Every deciding metric must agree. */
 static void judge(const struct bisect_plan *p, struct bisect_step *s)
 {
 	size_t n_good = 0, n_bad = 0, n = 0;
@@ -176,15 +176,16 @@ static void judge(const struct bisect_plan *p, struct bisect_step *s)
 			n_good++;
 		else if (isfinite(f) && f >= 2.0 / 3 && clear_of(g, 0, p->co.alpha))
 			n_bad++;
+		else if (!why && !b)
+			why = xasprintf("%s: not in the bad reference", g->key);
+		else if (!why && !isfinite(f))
+			why = xasprintf("%s: the references differ by under 2%%", g->key);
 		else if (!why)
-			why = !b ? xasprintf("%s: not in the bad reference", g->key)
-			      : !isfinite(f)
-				      ? xasprintf("%s: the references differ by under 2%%", g->key)
-				      : xasprintf("%s: %.0f%% of the way from good to bad (%s "
-						  "against "
-						  "the good reference, %s against the bad one)",
-						  g->key, 100 * f, verdict_name(g->verdict),
-						  verdict_name(b->verdict));
+			why = xasprintf(
+				"%s: %.0f%% of the way from good to bad (%s against the good "
+				"reference, %s against the bad one)",
+				g->key, 100 * f, verdict_name(g->verdict),
+				verdict_name(b->verdict));
 	}
 	if (n == 0) {
 		s->verdict = BISECT_SKIP;
