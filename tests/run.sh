@@ -5,7 +5,30 @@
 # N failed, N skipped".
 # A CLI test exits 0 (pass), 77 (skip; its last output line says why) or
 # anything else (fail).
+# The CLI tests run TEST_JOBS at a time (default: the CPUs online), each in
+# a directory of its own; they are written to pass beside one another (and
+# beside another checkout's `make test`). A test that reads what the whole
+# machine's memory does while it runs has a line beginning `# test: alone`
+# and runs after the others, with nothing of ours beside it.
 set -u
+# one CLI test, run by the loop below through xargs: "--one LOG TEST"
+if [ "${1:-}" = --one ]; then
+	log=$2 t=$3
+	name=$(basename "$t" .sh)
+	tmp=$(mktemp -d "$log/$name.XXXXXX")
+	t0=$(date +%s%N)
+	(cd "$tmp" && TMPDIR=$tmp sh "$t") >"$log/$name.out" 2>&1
+	rc=$?
+	secs=$(awk -v a="$t0" -v b="$(date +%s%N)" 'BEGIN { printf "%.1f", (b - a) / 1e9 }')
+	case $rc in
+	0) line="ok   cli  $name ($secs s)" ;;
+	77) line="skip cli  $name: $(tail -n 1 "$log/$name.out")" ;;
+	*) line="FAIL cli  $name (exit $rc, $secs s)" ;;
+	esac
+	echo "$rc" >"$log/$name.rc"
+	echo "$line"
+	exit 0
+fi
 build=${1:-build}
 which=${2:-all}
 case $which in all | unit) ;; *)
@@ -16,11 +39,12 @@ esac
 top=$(cd "$(dirname "$0")/.." && pwd)
 case $build in /*) ;; *) build=$top/$build ;; esac
 MEMPATH=$build/mempath
+jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+case $jobs in '' | *[!0-9]* | 0) jobs=1 ;; esac
 export MEMPATH top
 pass=0 fail=0 skip=0
-# elapsed time of the last test, "1.2 s" (seconds where date has no %N)
-now() { date +%s%N 2>/dev/null | grep -q N && date +%s000000000 || date +%s%N; }
-took() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f s", (b - a) / 1e9 }'; }
+# elapsed time of the last test, "1.2 s"
+took() { awk -v a="$1" -v b="$(date +%s%N)" 'BEGIN { printf "%.1f s", (b - a) / 1e9 }'; }
 failed=""
 log=$(mktemp -d "${TMPDIR:-/tmp}/mempath-tests.XXXXXX")
 trap 'rm -rf "$log"' EXIT INT TERM
@@ -28,7 +52,7 @@ trap 'rm -rf "$log"' EXIT INT TERM
 for t in "$build"/tests/test_*; do
 	[ -x "$t" ] || continue
 	name=$(basename "$t")
-	t0=$(now)
+	t0=$(date +%s%N)
 	if (cd "$top" && "$t") >"$log/$name.out" 2>&1; then
 		n=$(grep -c '^\[       OK \]' "$log/$name.out")
 		pass=$((pass + n))
@@ -45,26 +69,32 @@ for t in "$build"/tests/test_*; do
 	fi
 done
 
-for t in "$top"/tests/cli/t*.sh; do
-	[ -f "$t" ] && [ "$which" = all ] || continue
-	name=$(basename "$t" .sh)
-	tmp=$(mktemp -d "$log/$name.XXXXXX")
-	t0=$(now)
-	(cd "$tmp" && TMPDIR=$tmp sh "$t") >"$log/$name.out" 2>&1
-	rc=$?
-	if [ $rc -eq 0 ]; then
-		pass=$((pass + 1))
-		echo "ok   cli  $name ($(took "$t0"))"
-	elif [ $rc -eq 77 ]; then
-		skip=$((skip + 1))
-		echo "skip cli  $name: $(tail -n 1 "$log/$name.out")"
-	else
-		fail=$((fail + 1))
-		failed="$failed cli:$name"
-		echo "FAIL cli  $name (exit $rc)"
-		sed 's/^/    /' "$log/$name.out" | tail -n 30
-	fi
-done
+if [ "$which" = all ]; then
+	t0=$(date +%s%N)
+	together="" alone=""
+	for t in "$top"/tests/cli/t*.sh; do
+		[ -f "$t" ] || continue
+		if grep -q '^# test: alone' "$t"; then alone="$alone $t"; else together="$together $t"; fi
+	done
+	# shellcheck disable=SC2086 # the lists are paths without blanks
+	printf '%s\n' $together | xargs -r -P "$jobs" -n 1 sh "$0" --one "$log"
+	for t in $alone; do sh "$0" --one "$log" "$t"; done
+	for t in $together $alone; do
+		name=$(basename "$t" .sh)
+		rc=$(cat "$log/$name.rc" 2>/dev/null || echo 1)
+		case $rc in
+		0) pass=$((pass + 1)) ;;
+		77) skip=$((skip + 1)) ;;
+		*)
+			fail=$((fail + 1))
+			failed="$failed cli:$name"
+			echo "--- $name (exit $rc):"
+			sed 's/^/    /' "$log/$name.out" | tail -n 30
+			;;
+		esac
+	done
+	echo "cli tests: $(took "$t0") with $jobs at a time"
+fi
 
 [ -z "$failed" ] || echo "failed:$failed"
 echo "$pass passed, $fail failed, $skip skipped"

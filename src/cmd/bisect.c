@@ -1,7 +1,7 @@
 /* bisect.c - `mempath bisect`: one step of a bisection (for `git bisect
  * run`), judged against a good and a bad reference: exit 0 good, 1 bad,
  * 125 cannot tell (flow/bisect.c measures and judges; docs/design.md
- * §5.12); the step's files and the report of the bisection in DIR. */
+ * §5.14); the step's files and the report of the bisection in DIR. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* bisect.c - one step of `mempath bisect`: the legs of the version under
  * test, the stability gate, the verdicts against the two references
- * (bisect.h; docs/design.md §5.12). */
+ * (bisect.h; docs/design.md §5.14). */
 #include "flow/bisect.h"
 
 #include <math.h>
@@ -236,6 +236,7 @@ void bisect_step_run(const struct bisect_plan *p, struct bisect_step *s)
 			       .argc = p->argc,
 			       .setup_timeout_s = p->setup_timeout_s};
 	enum ab_outcome out;
+	size_t n_run;
 
 	memset(s, 0, sizeof(*s));
 	s->verdict = BISECT_SKIP;
@@ -243,7 +244,7 @@ void bisect_step_run(const struct bisect_plan *p, struct bisect_step *s)
 		plan.c.args = ""; /* its {} goes, as the references' words fill theirs */
 	schedule(p, legs);
 	s->n_legs = strlen(legs);
-	out = ab_flow(&plan, &paths);
+	out = ab_flow(&plan, &paths, &n_run);
 	for (size_t i = 0; i < s->n_legs; i++) {
 		s->leg_paths[i] = paths[i];
 		s->variant[i] = legs[i];

@@ -1,4 +1,4 @@
-/* bisect.h - one step of `mempath bisect` (docs/design.md §5.12): the
+/* bisect.h - one step of `mempath bisect` (docs/design.md §5.14): the
  * version under test measured in N legs of the leg command (ab's legs,
  * flow/ab.h: the setup before each, the restore at the end), a stability
  * gate over those legs, then the legs compared with the good and with the

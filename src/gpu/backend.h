@@ -239,6 +239,14 @@ struct gpu_backend {
 	 * forked later starts with NVML untouched: NVML initialised in a parent
 	 * does not work in its forked child (seen on the H200 machine). */
 	void (*other_procs_end)(void);
+	/* GPU memory now, by NVML alone (no CUDA context: wrap's parent calls
+	 * it between its forks, docs/design.md §2.6, §11.8): a new object of
+	 * devices by NVML index ("0": {"name", "used_bytes", "total_bytes",
+	 * "procs_bytes": NVML's used memory of the pids given, summed, absent
+	 * where the driver does not say per process; "procs_seen": whether
+	 * any of them holds a context there}), or NULL with *why. NVML stays
+	 * initialised: other_procs_end() before the next fork. */
+	json_t *(*mem)(const int *pids, size_t n_pids, const char **why);
 
 	/* ---- kernel launchers (kernels/launch.h says what each does) -------- */
 

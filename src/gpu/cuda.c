@@ -401,6 +401,7 @@ const struct gpu_backend gpu_backend_cuda = {
 	.sampler_stop = nvml_sampler_stop,
 	.other_procs = nvml_other_procs,
 	.other_procs_end = nvml_release,
+	.mem = nvml_mem,
 	.launch_gate = gpu_launch_gate,
 	.launch_fill = gpu_launch_fill,
 	.launch_verify = gpu_launch_verify,

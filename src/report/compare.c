@@ -77,8 +77,8 @@ int report_compare_term(const struct comparison *c, FILE *f)
 	report_put_column(f, "metric", kw, 0);
 	for (size_t j = 0; j < ncol; j++)
 		fprintf(f, "  %*s", (int)cw[j], report_compare_col_name(c, j));
-	fprintf(f, "  %8s  %-*s  %8s  %9s  %s\n", "change", (int)ciw, "95% CI", "p(adj)", "n A/B",
-		"verdict");
+	fprintf(f, "  %8s  %-*s  %8s  %9s  %s\n", "change", (int)ciw, report_compare_ci_name(c),
+		"p(adj)", "n A/B", "verdict");
 	for (size_t i = 0; i < c->n_rows; i++) {
 		const struct compare_row *row = &c->rows[i];
 		char chg[32], ci[48], p[32], n[48];
@@ -187,10 +187,12 @@ int report_compare_md(const struct comparison *c, FILE *f)
 		if (isnan(row->p_effect))
 			continue;
 		if (!details++)
-			fputs("\n| metric | change | 95% CI | p | p adjusted | same-variant gap "
-			      "(p) | "
-			      "threshold | n per leg |\n|---|---:|---:|---:|---:|---:|---:|---|\n",
-			      f);
+			fprintf(f,
+				"\n| metric | change | %s | p | p adjusted | same-variant gap "
+				"(p) | "
+				"threshold | n per leg "
+				"|\n|---|---:|---:|---:|---:|---:|---:|---|\n",
+				report_compare_ci_name(c));
 		report_compare_pct(row->change, chg, sizeof(chg));
 		report_compare_ci(row, ci, sizeof(ci));
 		report_compare_p(row->p_effect, p, sizeof(p));

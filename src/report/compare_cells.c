@@ -152,6 +152,14 @@ size_t report_compare_family(const struct comparison *c)
 	return n;
 }
 
+const char *report_compare_ci_name(const struct comparison *c)
+{
+	static char name[32];
+	double level = c->n_rounds && c->opts.ci_level > 0 ? c->opts.ci_level : 0.95;
+	snprintf(name, sizeof(name), "%.3g%% CI", 100.0 * level);
+	return name;
+}
+
 void report_compare_rules(const struct comparison *c, FILE *f, const char *prefix)
 {
 	double busy = c->opts.busy_cpus > 0 ? c->opts.busy_cpus : NOISE_BUSY_CPUS;
@@ -159,12 +167,16 @@ void report_compare_rules(const struct comparison *c, FILE *f, const char *prefi
 		fprintf(f,
 			"%srules: %zu rounds; van Elteren's stratified rank test within the "
 			"rounds, "
-			"alpha %g; t 95%% CI of the per-round ratios of medians; practical "
+			"alpha %g; t %s of the per-round ratios of medians; practical "
 			"threshold max(1%%, %.1f%%); a round whose legs' load differed by more "
 			"than %.2f other CPUs is left out; fewer than %d samples per leg or %d "
 			"rounds: no verdict\n",
-			prefix, c->n_rounds, c->opts.alpha, 100.0 * c->opts.threshold, busy,
-			COMPARE_MIN_ROUND_SAMPLES, COMPARE_MIN_ROUNDS);
+			prefix, c->n_rounds, c->opts.alpha, report_compare_ci_name(c),
+			100.0 * c->opts.threshold, busy, COMPARE_MIN_ROUND_SAMPLES,
+			COMPARE_MIN_ROUNDS);
+		if (c->opts.margin > 0)
+			fprintf(f, "%sSAME: two one-sided tests, the %.3g%% CI within +-%.1f%%\n",
+				prefix, 100.0 * (1 - 2 * c->opts.alpha), 100.0 * c->opts.margin);
 		return;
 	}
 	fprintf(f,

@@ -47,7 +47,6 @@ static int same_probe(const struct compare_row *a, const struct compare_row *b)
 	return ea - a->ident == eb - b->ident && strncmp(a->ident, b->ident, ea - a->ident) == 0;
 }
 
-/* MISSING and VOID from probe status; VOID from expected-exact facts. */
 /* Did r run a probe of this name (with other identity options)? */
 static int ran_by_name(const struct run *r, const char *name)
 {
@@ -57,45 +56,60 @@ static int ran_by_name(const struct run *r, const char *name)
 	return 0;
 }
 
-static void check_presence(struct comparison *c)
+/* ---- the rules (docs/design.md §5.12), each settling a row or leaving it
+ * PENDING for the next ---- */
+
+/* status: the probe's status differs between legs (VOID) */
+static void rule_status(struct comparison *c, struct compare_row *row)
+{
+	size_t first = c->n_legs;
+	for (size_t j = 0; j < c->n_legs; j++)
+		if (row->pr[j] && first == c->n_legs)
+			first = j;
+	for (size_t j = 0; j < c->n_legs && row->verdict == PENDING; j++)
+		if (row->pr[j] && row->pr[j]->status != row->pr[first]->status)
+			set_verdict(row, VERDICT_VOID,
+				    xasprintf("probe %s in %s, %s in %s%s%s",
+					      status_name(row->pr[first]->status),
+					      c->legs[first].name, status_name(row->pr[j]->status),
+					      c->legs[j].name, row->pr[j]->reason ? ": " : "",
+					      row->pr[j]->reason ? row->pr[j]->reason : ""));
+}
+
+/* missing: a leg lacks the metric (MISSING, saying why) */
+static void rule_missing(struct comparison *c, struct compare_row *row)
+{
+	for (size_t j = 0; j < c->n_legs && row->verdict == PENDING; j++)
+		if (!row->m[j])
+			set_verdict(row, VERDICT_MISSING,
+				    xasprintf("%s in %s",
+					      row->pr[j] ? "absent"
+					      : ran_by_name(c->legs[j].run, row->probe)
+						      ? "probe run with other options"
+						      : "probe not run",
+					      c->legs[j].name));
+}
+
+static int is_exact_fact(const struct compare_row *row)
+{
+	for (size_t k = 0; k < ARRAY_SIZE(exact_facts); k++)
+		if (strcmp(row->metric, exact_facts[k]) == 0)
+			return 1;
+	return 0;
+}
+
+/* exact fact: an expected-exact fact of the row's probe, with labels the
+ * row's include, reads differently in two legs of one variant (VOID) */
+static void rule_exact(struct comparison *c, struct compare_row *o)
 {
 	for (size_t i = 0; i < c->n_rows; i++) {
-		struct compare_row *row = &c->rows[i];
-		size_t first = c->n_legs;
-		for (size_t j = 0; j < c->n_legs; j++)
-			if (row->pr[j] && first == c->n_legs)
-				first = j;
-		for (size_t j = 0; j < c->n_legs && row->verdict == PENDING; j++)
-			if (row->pr[j] && row->pr[j]->status != row->pr[first]->status)
-				set_verdict(
-					row, VERDICT_VOID,
-					xasprintf("probe %s in %s, %s in %s%s%s",
-						  status_name(row->pr[first]->status),
-						  c->legs[first].name,
-						  status_name(row->pr[j]->status), c->legs[j].name,
-						  row->pr[j]->reason ? ": " : "",
-						  row->pr[j]->reason ? row->pr[j]->reason : ""));
-		for (size_t j = 0; j < c->n_legs && row->verdict == PENDING; j++)
-			if (!row->m[j])
-				set_verdict(row, VERDICT_MISSING,
-					    xasprintf("%s in %s",
-						      row->pr[j] ? "absent"
-						      : ran_by_name(c->legs[j].run, row->probe)
-							      ? "probe run with other options"
-							      : "probe not run",
-						      c->legs[j].name));
-	}
-	for (size_t i = 0; i < c->n_rows; i++) {
-		struct compare_row *row = &c->rows[i];
-		int exact = 0;
-		for (size_t k = 0; k < ARRAY_SIZE(exact_facts); k++)
-			exact |= strcmp(row->metric, exact_facts[k]) == 0;
-		if (!exact || row->verdict == VERDICT_MISSING)
+		const struct compare_row *row = &c->rows[i];
+		if (!is_exact_fact(row) || row->verdict == VERDICT_MISSING || !same_probe(o, row) ||
+		    !labels_subset(row, o))
 			continue;
 		for (size_t a = 0; a < c->n_legs; a++)
 			for (size_t b = a + 1; b < c->n_legs; b++) {
 				char va[32], vb[32];
-				char *why;
 				if (!row->m[a] || !row->m[b] ||
 				    c->legs[a].variant != c->legs[b].variant ||
 				    row->median[a] == row->median[b])
@@ -104,20 +118,32 @@ static void check_presence(struct comparison *c)
 					 unit_name(row->unit));
 				snprintf(vb, sizeof(vb), "%g %s", row->median[b],
 					 unit_name(row->unit));
-				for (size_t k = 0; k < c->n_rows; k++) {
-					struct compare_row *o = &c->rows[k];
-					if (o->verdict != PENDING || !same_probe(o, row) ||
-					    !labels_subset(row, o))
-						continue;
-					why = xasprintf(
-						"%s differs between legs of one variant: %s in "
-						"%s, %s in %s",
-						row->metric, va, c->legs[a].name, vb,
-						c->legs[b].name);
-					set_verdict(o, VERDICT_VOID, why);
-				}
+				set_verdict(o, VERDICT_VOID,
+					    xasprintf("%s differs between legs of one variant: %s "
+						      "in %s, %s in %s",
+						      row->metric, va, c->legs[a].name, vb,
+						      c->legs[b].name));
+				return;
 			}
 	}
+}
+
+/* fact: no better direction (FACT: reported, never judged) */
+static void rule_fact(struct comparison *c, struct compare_row *row)
+{
+	if (row->better == BETTER_NONE)
+		set_verdict(row, VERDICT_FACT, NULL);
+}
+
+/* too few: a leg has fewer samples than a verdict needs (FEW) */
+static void rule_few(struct comparison *c, struct compare_row *row)
+{
+	size_t min_n = c->n_rounds ? COMPARE_MIN_ROUND_SAMPLES : COMPARE_MIN_SAMPLES;
+	for (size_t j = 0; j < c->n_legs && row->verdict == PENDING; j++)
+		if (row->n[j] < min_n)
+			set_verdict(row, VERDICT_FEW,
+				    xasprintf("n=%zu in %s (%zu per leg needed)", row->n[j],
+					      c->legs[j].name, min_n));
 }
 
 static uint64_t hash_str(const char *s)
@@ -333,98 +359,124 @@ static char *nowin_reason(const struct compare_row *row, double alpha, int consi
 			 100.0 * row->ci_hi, 100.0 * row->threshold, widened);
 }
 
-static void decide(struct comparison *c, struct compare_row *row)
+/* load: the legs (or too many rounds) were measured under different load
+ * (UNSTABLE: the load may be the change) */
+static void rule_load(struct comparison *c, struct compare_row *row)
 {
-	double alpha = c->opts.alpha, thr = row->threshold;
-	int consistent = 1, up = row->median_b > row->median_a;
-	char *drift_note = NULL, *noise;
-	if (c->n_rounds) {
-		enum verdict v = rounds_decide(c, row, &noise);
-		set_verdict(row, v, noise);
+	char *why = c->n_rounds ? rounds_too_few(c, row) : rounds_noise_reason(c, row);
+	if (why)
+		set_verdict(row, VERDICT_UNSTABLE, why);
+}
+
+/* drift: legs of one variant differ significantly (§5.3): UNSTABLE when the
+ * drift could explain the change, else a note for the effect rule (it
+ * widened the threshold). Rounds cancel drift by construction (§5.10). */
+static void rule_drift(struct comparison *c, struct compare_row *row)
+{
+	if (c->n_rounds || isnan(row->p_drift) || !(row->p_drift_adj < c->opts.alpha) ||
+	    !(row->drift > fmax(0.01, c->opts.threshold)))
 		return;
-	}
-	/* legs measured under different load: the load may be the change */
-	if ((noise = rounds_noise_reason(c, row))) {
-		set_verdict(row, VERDICT_UNSTABLE, noise);
-		return;
-	}
-	if (!isnan(row->p_drift) && row->p_drift_adj < alpha &&
-	    row->drift > fmax(0.01, c->opts.threshold)) {
-		for (const char *v = "AB"; *v && !drift_note; v++) {
-			size_t f, l;
-			const char *why;
-			if (!drift_pair(c, *v, &f, &l) ||
-			    gap(row->median[f], row->median[l]) != row->drift)
-				continue;
-			why = drift_explains(c, row, fabs(log(row->median[l] / row->median[f])));
-			drift_note = xasprintf(
-				"%s vs %s %+.1f%% (p=%.2g)%s%s", c->legs[l].name, c->legs[f].name,
-				row->median[f] > 0 ? 100.0 * (row->median[l] / row->median[f] - 1)
-						   : INFINITY,
-				row->p_drift_adj, why ? ": " : "", why ? why : "");
-			if (why) {
-				set_verdict(row, VERDICT_UNSTABLE, drift_note);
-				return;
-			}
+	for (const char *v = "AB"; *v && !row->note; v++) {
+		size_t f, l;
+		const char *why;
+		char *note;
+		if (!drift_pair(c, *v, &f, &l) || gap(row->median[f], row->median[l]) != row->drift)
+			continue;
+		why = drift_explains(c, row, fabs(log(row->median[l] / row->median[f])));
+		note = xasprintf("%s vs %s %+.1f%% (p=%.2g)%s%s", c->legs[l].name, c->legs[f].name,
+				 row->median[f] > 0 ? 100.0 * (row->median[l] / row->median[f] - 1)
+						    : INFINITY,
+				 row->p_drift_adj, why ? ": " : "", why ? why : "");
+		if (why) {
+			set_verdict(row, VERDICT_UNSTABLE, note);
+			return;
 		}
+		row->note = note;
 	}
+}
+
+/* The one threshold test: B beyond A (Holm-adjusted) and the CI of the
+ * change clear of the practical threshold on one side. */
+static int clears_threshold(const struct comparison *c, const struct compare_row *row)
+{
+	return row->p_effect_adj < c->opts.alpha && !isnan(row->ci_lo) &&
+	       (row->ci_lo > row->threshold || row->ci_hi < -row->threshold);
+}
+
+/* effect: WIN or LOSS when the change clears the threshold (and, in A/B/A,
+ * B lies beyond every A leg in one direction, §5.4), else "~" saying why */
+static void rule_effect(struct comparison *c, struct compare_row *row)
+{
+	char *note = row->note, *out, *why;
+	int up, consistent = 1, same;
+	row->note = NULL;
+	if (c->n_rounds) {
+		out = rounds_left_out(c, row);
+		if (clears_threshold(c, row)) {
+			up = row->change > 0;
+			set_verdict(row,
+				    up == (row->better == BETTER_HIGHER) ? VERDICT_WIN
+									 : VERDICT_LOSS,
+				    out);
+			return;
+		}
+		/* two one-sided tests: SAME when the change is within the margin */
+		same = c->opts.margin > 0 && row->eq_lo > -c->opts.margin &&
+		       row->eq_hi < c->opts.margin;
+		why = same ? xasprintf("within +-%.1f%%: the %.3g%% CI [%+.1f, %+.1f]%%",
+				       100.0 * c->opts.margin, 100.0 * (1 - 2 * c->opts.alpha),
+				       100.0 * row->eq_lo, 100.0 * row->eq_hi)
+			   : rounds_nowin_reason(c, row);
+		set_verdict(row, same ? VERDICT_SAME : VERDICT_NOWIN,
+			    out ? xasprintf("%s; %s", why, out) : why);
+		if (out) {
+			free(why);
+			free(out);
+		}
+		return;
+	}
+	up = row->median_b > row->median_a;
 	for (size_t j = 0; j < c->n_legs; j++)
 		if (c->legs[j].variant == 'A' &&
 		    (row->median_b == row->median[j] || (row->median_b > row->median[j]) != up))
 			consistent = 0;
-	if (row->p_effect_adj < alpha && consistent && !isnan(row->ci_lo) &&
-	    (row->ci_lo > thr || row->ci_hi < -thr)) {
+	if (consistent && clears_threshold(c, row)) {
 		int good = up == (row->better == BETTER_HIGHER);
 		/* The drift stays beside the verdict: it widened the threshold. */
 		set_verdict(row, good ? VERDICT_WIN : VERDICT_LOSS,
-			    drift_note ? xasprintf("drift %s, beyond what it explains", drift_note)
-				       : NULL);
-		free(drift_note);
+			    note ? xasprintf("drift %s, beyond what it explains", note) : NULL);
+		free(note);
 		return;
 	}
-	set_verdict(row, VERDICT_NOWIN, nowin_reason(row, alpha, consistent, drift_note));
-	free(drift_note);
+	set_verdict(row, VERDICT_NOWIN, nowin_reason(row, c->opts.alpha, consistent, note));
+	free(note);
 }
 
-/* Counts, and the geomean over the metrics with a verdict (WIN, LOSS, ~), or
- * the primary ones among them; none when no verdict can be trusted
- * (docs/design.md §5.11). */
-static void summarize(struct comparison *c)
+/* The pipeline (docs/design.md §5.12), in the order the rules are tried; the
+ * first that settles a row gives its verdict. Each rule runs over every
+ * row before the next (exact fact reads the other rows' MISSING). The
+ * statistics and Holm's correction come between the two halves: the rules
+ * after them read p, the CI and the threshold. */
+struct verdict_rule {
+	const char *name;
+	void (*apply)(struct comparison *c, struct compare_row *row);
+};
+static const struct verdict_rule rules_before[] = {
+	{"status", rule_status}, {"missing", rule_missing}, {"exact fact", rule_exact},
+	{"fact", rule_fact},	 {"too few", rule_few},
+};
+static const struct verdict_rule rules_after[] = {
+	{"load", rule_load},
+	{"drift", rule_drift},
+	{"effect", rule_effect},
+};
+
+static void apply_rules(struct comparison *c, const struct verdict_rule *rules, size_t n)
 {
-	struct compare_summary *s = &c->summary;
-	double log_sum = 0;
-	memset(s, 0, sizeof(*s));
-	for (size_t i = 0; i < c->n_rows; i++) {
-		const struct compare_row *row = &c->rows[i];
-		s->noisy += row->noisy;
-		if (row->control) {
-			s->controls++;
-			s->controls_moved += row->moved;
-			continue;
-		}
-		s->count[row->verdict]++;
-	}
-	s->geomean = NAN;
-	if (!comparison_trusted(c))
-		return;
-	for (size_t i = 0; i < c->n_rows; i++) {
-		const struct compare_row *row = &c->rows[i];
-		double ratio;
-		if (row->control ||
-		    (row->verdict != VERDICT_WIN && row->verdict != VERDICT_LOSS &&
-		     row->verdict != VERDICT_NOWIN) ||
-		    (c->opts.primary && !row->primary) || !(row->median_a > 0) ||
-		    !(row->median_b > 0))
-			continue;
-		/* a comparison of rounds: the change as judged, from the rounds */
-		ratio = c->n_rounds && isfinite(row->change) ? 1 + row->change
-							     : row->median_b / row->median_a;
-		if (row->better == BETTER_LOWER)
-			ratio = 1 / ratio;
-		log_sum += log(ratio);
-		s->n_geomean++;
-	}
-	s->geomean = s->n_geomean ? exp(log_sum / (double)s->n_geomean) : NAN;
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < c->n_rows; i++)
+			if (c->rows[i].verdict == PENDING)
+				rules[k].apply(c, &c->rows[i]);
 }
 
 /* A pattern or knob that names nothing is a typo that would remove a safety
@@ -469,6 +521,7 @@ struct comparison *compare_runs(const struct run *const *runs, const char *const
 		struct compare_row *row = &c->rows[i];
 		row->verdict = PENDING;
 		row->p_drift = row->p_drift_adj = row->change = row->ci_lo = row->ci_hi = NAN;
+		row->eq_lo = row->eq_hi = NAN;
 		row->p_effect = row->p_effect_adj = NAN;
 		for (size_t j = 0; j < c->n_legs; j++) {
 			row->p_vs_a[j] = NAN;
@@ -490,35 +543,24 @@ struct comparison *compare_runs(const struct run *const *runs, const char *const
 			compare_pattern_match(o->primary, row->probe, row->metric, row->labels,
 					      row->n_labels, row->params, row->n_params);
 	}
-	check_presence(c);
 	for (size_t i = 0; i < c->n_rows; i++) {
-		struct compare_row *row = &c->rows[i];
-		size_t min_n = c->n_rounds ? COMPARE_MIN_ROUND_SAMPLES : COMPARE_MIN_SAMPLES;
-		rounds_busy(c, row);
+		rounds_busy(c, &c->rows[i]);
 		/* the table of rounds shows pooled medians, facts too */
 		if (c->n_rounds)
-			pooled_medians(c, row);
-		if (row->verdict != PENDING)
-			continue;
-		if (row->better == BETTER_NONE) {
-			set_verdict(row, VERDICT_FACT, NULL);
-			continue;
-		}
-		for (size_t j = 0; j < c->n_legs && row->verdict == PENDING; j++)
-			if (row->n[j] < min_n)
-				set_verdict(row, VERDICT_FEW,
-					    xasprintf("n=%zu in %s (%zu per leg needed)", row->n[j],
-						      c->legs[j].name, min_n));
+			pooled_medians(c, &c->rows[i]);
+	}
+	apply_rules(c, rules_before, ARRAY_SIZE(rules_before));
+	for (size_t i = 0; i < c->n_rows; i++) {
+		struct compare_row *row = &c->rows[i];
 		if (row->verdict == PENDING && c->n_rounds)
 			rounds_stats(c, row);
 		else if (row->verdict == PENDING)
 			compute_stats(c, row);
 	}
 	holm_families(c);
+	apply_rules(c, rules_after, ARRAY_SIZE(rules_after));
 	for (size_t i = 0; i < c->n_rows; i++) {
 		struct compare_row *row = &c->rows[i];
-		if (row->verdict == PENDING)
-			decide(c, row);
 		if (!row->control)
 			continue;
 		if (row->verdict == VERDICT_FACT) {
@@ -528,15 +570,16 @@ struct comparison *compare_runs(const struct run *const *runs, const char *const
 				row->moved |= gap(row->median[0], row->median[j]) > 1e-9;
 		} else {
 			/* one measured under different load was not checked */
-			row->moved = row->verdict != VERDICT_NOWIN && !row->noisy;
+			row->moved = row->verdict != VERDICT_NOWIN &&
+				     row->verdict != VERDICT_SAME && !row->noisy;
 		}
 	}
 	if (c->refused)
 		for (size_t i = 0; i < c->n_rows; i++) {
 			struct compare_row *row = &c->rows[i];
-			if (row->verdict <= VERDICT_UNSTABLE)
+			if (row->verdict <= VERDICT_UNSTABLE) /* SAME among them */
 				set_verdict(row, VERDICT_REFUSED, xstrdup("knobs differ"));
 		}
-	summarize(c);
+	comparison_summarize(c);
 	return c;
 }

@@ -204,8 +204,15 @@ void rounds_stats(const struct comparison *c, struct compare_row *row)
 	row->p_effect = row->rounds ? p : NAN;
 	if (!undefined && n_ratio >= 2)
 		row->p_effect = fmax(row->p_effect, stats_ratio_t_p(ratio, n_ratio));
-	row->change = row->ci_lo = row->ci_hi = NAN;
-	if (!undefined && stats_ratio_t_ci(ratio, n_ratio, 0.95, &est, &lo, &hi) == 0) {
+	row->change = row->ci_lo = row->ci_hi = row->eq_lo = row->eq_hi = NAN;
+	if (!undefined && c->opts.margin > 0 &&
+	    stats_ratio_t_ci(ratio, n_ratio, 1 - 2 * c->opts.alpha, &est, &lo, &hi) == 0) {
+		row->eq_lo = lo - 1;
+		row->eq_hi = hi - 1;
+	}
+	if (!undefined &&
+	    stats_ratio_t_ci(ratio, n_ratio, c->opts.ci_level > 0 ? c->opts.ci_level : 0.95, &est,
+			     &lo, &hi) == 0) {
 		row->change = est - 1;
 		row->ci_lo = lo - 1;
 		row->ci_hi = hi - 1;
@@ -265,40 +272,35 @@ static char *left_out(const struct comparison *c, const struct compare_row *row)
 			 c->legs[wa].name, row->busy[wb], c->legs[wb].name);
 }
 
-enum verdict rounds_decide(const struct comparison *c, struct compare_row *row, char **reason)
+char *rounds_left_out(const struct comparison *c, const struct compare_row *row)
 {
-	char *out = left_out(c, row), *why;
-	double thr = row->threshold;
-	enum verdict v;
-	if (row->rounds < COMPARE_MIN_ROUNDS) {
-		row->noisy = row->rounds_out > 0;
-		*reason = xasprintf("%zu round%s left to judge, %d needed%s%s", row->rounds,
-				    row->rounds == 1 ? "" : "s", COMPARE_MIN_ROUNDS,
-				    out ? ": " : "", out ? out : "");
-		free(out);
-		return VERDICT_UNSTABLE;
-	}
-	if (row->p_effect_adj < c->opts.alpha && !isnan(row->ci_lo) &&
-	    (row->ci_lo > thr || row->ci_hi < -thr)) {
-		int up = row->change > 0;
-		*reason = out;
-		return up == (row->better == BETTER_HIGHER) ? VERDICT_WIN : VERDICT_LOSS;
-	}
-	if (isnan(row->change))
-		why = xasprintf("no ratio: an A median is %g", row->median_a);
-	else if (!(row->p_effect_adj < c->opts.alpha))
-		why = xasprintf("not significant over %zu rounds (p=%.2g after Holm)", row->rounds,
-				row->p_effect_adj);
-	else if (isnan(row->ci_lo))
-		why = xstrdup("no confidence interval");
-	else
-		why = xasprintf("the CI [%+.1f, %+.1f]%% of the %zu rounds' ratios is within "
-				"+-%.1f%%",
-				100.0 * row->ci_lo, 100.0 * row->ci_hi, row->rounds, 100.0 * thr);
-	v = VERDICT_NOWIN;
-	*reason = out ? xasprintf("%s; %s", why, out) : why;
-	if (out)
-		free(why);
+	return left_out(c, row);
+}
+
+char *rounds_too_few(const struct comparison *c, struct compare_row *row)
+{
+	char *out, *why;
+	if (row->rounds >= COMPARE_MIN_ROUNDS)
+		return NULL;
+	out = left_out(c, row);
+	row->noisy = row->rounds_out > 0;
+	why = xasprintf("%zu round%s left to judge, %d needed%s%s", row->rounds,
+			row->rounds == 1 ? "" : "s", COMPARE_MIN_ROUNDS, out ? ": " : "",
+			out ? out : "");
 	free(out);
-	return v;
+	return why;
+}
+
+char *rounds_nowin_reason(const struct comparison *c, const struct compare_row *row)
+{
+	if (isnan(row->change))
+		return xasprintf("no ratio: an A median is %g", row->median_a);
+	if (!(row->p_effect_adj < c->opts.alpha))
+		return xasprintf("not significant over %zu rounds (p=%.2g after Holm)", row->rounds,
+				 row->p_effect_adj);
+	if (isnan(row->ci_lo))
+		return xstrdup("no confidence interval");
+	return xasprintf("the CI [%+.1f, %+.1f]%% of the %zu rounds' ratios is within +-%.1f%%",
+			 100.0 * row->ci_lo, 100.0 * row->ci_hi, row->rounds,
+			 100.0 * row->threshold);
 }

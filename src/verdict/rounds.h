@@ -31,9 +31,14 @@ char *rounds_noise_reason(const struct comparison *c, struct compare_row *row);
  * the change and its CI from the per-round ratios, p from the stratified
  * test, the threshold, the rounds used and left out. */
 void rounds_stats(const struct comparison *c, struct compare_row *row);
-/* The verdict of a row of a comparison of rounds after Holm, its reason in
- * *reason (a new string or NULL); sets row->noisy when too few rounds ran
- * under the same load. */
-enum verdict rounds_decide(const struct comparison *c, struct compare_row *row, char **reason);
+/* The rules of docs/design.md §5.12 for a comparison of rounds, each a new
+ * string or NULL. rounds_too_few: why the rounds left to judge are too few
+ * (sets row->noisy when rounds were left out for their load), or NULL;
+ * rounds_left_out: "2 of 6 rounds left out, their legs' load differed
+ * (round 3: ...)", or NULL; rounds_nowin_reason: why the change does not
+ * clear the threshold. */
+char *rounds_too_few(const struct comparison *c, struct compare_row *row);
+char *rounds_left_out(const struct comparison *c, const struct compare_row *row);
+char *rounds_nowin_reason(const struct comparison *c, const struct compare_row *row);
 
 #endif

@@ -1,5 +1,6 @@
 # ab: legs A, B, A' with harmless setup commands and environments; the
 # restore runs at the end; results, logs and the comparison land in DIR.
+# test: alone (judges legs measured here, whose load a test beside it would change: tests/run.sh)
 . "$top/tests/cli/lib.sh"
 "$MEMPATH" ab --a 'echo "A $MP_T" >>trail' --b 'echo "B $MP_T" >>trail' --restore 'echo restored >>trail' \
 	--a-env MP_T=one --b-env MP_T=two --label-a stock --label-b patched -o abdir \

@@ -6,6 +6,7 @@
 # it, and names commit 6 as the first bad one; against results files the
 # noisy commit is 125 too; each step's files are kept and the report names
 # the steps. Mistakes stop a bisection (exit 128).
+# test: alone (judges legs measured here, whose load a test beside it would change: tests/run.sh)
 . "$top/tests/cli/lib.sh"
 command -v git >/dev/null || skip "no git here"
 command -v cc >/dev/null || skip "no C compiler here"

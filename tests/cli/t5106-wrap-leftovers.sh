@@ -2,7 +2,10 @@
 # that called setsid and left it) is stopped after the run and named, so it
 # cannot run on into the next run or outlive mempath; the file records it.
 . "$top/tests/cli/lib.sh"
-tag=$$.$(date +%s) # sleeps of this test alone, beside any other test's
+# sleeps of this test alone, beside any other test's; the tag keeps the
+# argument one number ("sleep 300.1.2" is refused at once: the test then
+# raced those exits, and lost whenever they came before wrap looked)
+tag=$$$(date +%s)
 "$MEMPATH" wrap -n 2 -o w.json -- sh -c "sleep 300.$tag & setsid sleep 301.$tag & echo m 1" \
 	>out.txt 2>err.txt || fail "wrap exited $?: $(cat err.txt)"
 [ "$(grep -c 'left 2 processes running (sleep, sleep): stopped$' err.txt)" -eq 2 ] ||

@@ -4,6 +4,7 @@
 # used, which read the whole machine, on a run during which other processes
 # moved memory by at most 96 MiB (mem_quiet, lib.sh), else skipped with the
 # amounts seen after three runs.
+# test: alone (reads what the whole machine's memory does: tests/run.sh)
 . "$top/tests/cli/lib.sh"
 touch_512() {
 	"$MEMPATH" phantom --cpu 512M --hold 0.2 --settle 5 -o p.json >p.txt 2>p.err

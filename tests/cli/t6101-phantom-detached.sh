@@ -7,6 +7,7 @@
 # are skipped with the amounts seen. What the test itself holds is always
 # checked: the holder's resident memory, its pid in the table and the file.
 # The detached holder is killed here, whatever happens.
+# test: alone (reads what the whole machine's memory does: tests/run.sh)
 . "$top/tests/cli/lib.sh"
 holder=""
 cleanup() {

@@ -6,6 +6,7 @@
 # is judged on a run during which they moved it by at most half that
 # (mem_quiet), else skipped with the amounts seen after three runs. The
 # shape of the report is checked on every run.
+# test: alone (reads what the whole machine's memory does: tests/run.sh)
 . "$top/tests/cli/lib.sh"
 mem_watch_start
 sleep 2
