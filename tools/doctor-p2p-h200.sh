@@ -19,7 +19,7 @@
 #   evidence.txt             the same facts from other tools: /proc/cmdline,
 #                            the IOMMU groups' types, each display-class
 #                            device's resource file and lspci -vvv of it and of
-#                            the ports above it, nvidia-smi -q -d MEMORY,PCI,
+#                            the ports above it, nvidia-smi -q -d MEMORY,
 #                            nvidia-smi topo -m and topo -p2p r
 set -u
 OUT=${OUT:?OUT: the results folder}
@@ -76,8 +76,8 @@ $m doctor --root "$OUT/tree" >"$OUT/doctor-tree.txt" 2>&1
 			done
 		fi
 	done
-	echo "== nvidia-smi -q -d MEMORY,PCI"
-	nvidia-smi -q -d MEMORY,PCI 2>&1
+	echo "== nvidia-smi -q -d MEMORY"
+	nvidia-smi -q -d MEMORY 2>&1
 	echo "== nvidia-smi topo -m"
 	nvidia-smi topo -m 2>&1
 	echo "== nvidia-smi topo -p2p r"

@@ -150,7 +150,7 @@ struct ab_opts {
 	const char *a_args, *b_args;
 	unsigned setup_timeout_s, rounds, seed, max_rounds;
 	struct arg_strs a_env, b_env, controls, expect;
-	double threshold, margin, budget_s;
+	double threshold, margin, budget_s, load_diff;
 	int allow_diff, fail_on_loss;
 	int auto_rounds; /* --rounds auto (docs/design.md §5.13) */
 };
@@ -208,6 +208,9 @@ static const struct arg ab_args[] = {
 		"directory for the legs' results and logs (created)"),
 	ARG_PCT("threshold", 0, struct ab_opts, threshold, "PCT",
 		"as compare: smallest change that matters, in percent"),
+	ARG_NUM("load-diff", 0, struct ab_opts, load_diff, "CPUS", 0, 4096,
+		"as compare: other CPUs by which the legs' load may differ\n"
+		"before a verdict is withheld (default " STR(NOISE_BUSY_CPUS) ")"),
 	ARG_STRS("control", 0, struct ab_opts, controls, "PAT",
 		 "as compare: a metric that must not move"),
 	ARG_STR("primary", 0, struct ab_opts, primary, "PAT",
@@ -225,6 +228,7 @@ static int compare_options(const struct ab_opts *o, struct compare_opts *co)
 {
 	compare_opts_default(co);
 	co->threshold = o->threshold;
+	co->busy_cpus = o->load_diff;
 	co->allow_diff = o->allow_diff;
 	co->primary = o->primary;
 	co->controls = o->controls.v;

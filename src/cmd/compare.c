@@ -10,9 +10,6 @@
 #include "results/results_json.h"
 #include "verdict/compare.h"
 
-#define STR_(x) #x
-#define STR(x)	STR_(x)
-
 struct compare_cmd_opts {
 	const char *legs, *primary, *format, *out;
 	double threshold, load_diff;

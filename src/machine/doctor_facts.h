@@ -7,10 +7,8 @@
 
 #include "machine/finding.h"
 
-#define GiB	(1024.0 * 1024 * 1024)
-#define MiB	(1024.0 * 1024)
-#define STR_(x) #x
-#define STR(x)	STR_(x)
+#define GiB (1024.0 * 1024 * 1024)
+#define MiB (1024.0 * 1024)
 
 /* o[a][b]... for a NULL-terminated path of keys; NULL when any step is absent. */
 json_t *doctor_at(const json_t *o, ...);

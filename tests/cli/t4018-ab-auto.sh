@@ -26,11 +26,13 @@ grep -q '"margin": 0.05' mm/compare.json || fail "the margin is not in the file"
 "$MEMPATH" report mm/compare.json >again.txt || fail "report of the comparison exited $?"
 cmp -s ab.txt again.txt || fail "report differs from ab: $(diff ab.txt again.txt | head)"
 
-# the budget ends the rounds after the first look, saying so
-"$MEMPATH" ab --rounds auto --budget 1 -o bud -- wrap -n 3 -- true >b.txt 2>b.err ||
+# the budget ends the rounds after the first look, saying so (and ab takes
+# compare's --load-diff)
+"$MEMPATH" ab --rounds auto --budget 1 --load-diff 2 -o bud -- wrap -n 3 -- true >b.txt 2>b.err ||
 	fail "ab --budget exited $?: $(tail -3 b.err)"
 grep -q '^note: rounds auto: stopped after 4 of at most 12 rounds: another round would pass the budget of 1 s' b.txt ||
 	fail "budget: $(grep '^note' b.txt)"
+grep -q '"busy_cpus": 2' bud/compare.json || fail "--load-diff 2 not in the comparison"
 # at most --max-rounds
 "$MEMPATH" ab --rounds auto --max-rounds 5 -o max -- wrap -n 3 -- sh -c 'echo v $$' >m.txt 2>m.err ||
 	fail "ab --max-rounds exited $?: $(tail -3 m.err)"

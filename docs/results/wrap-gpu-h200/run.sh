@@ -108,12 +108,16 @@ wrapped hold "$work/hold" 3 2000
 v=$?
 if [ "${LLAMA:-0}" = 1 ]; then
 	lw=${LLAMA_WORK:-/var/tmp/mempath-llama}
-	bench=$lw/build-cuda/bin/llama-bench
-	[ -x "$bench" ] || bench=$lw/llama.cpp/llama-bench
+	# the CMake build's, else the Makefile build's
+	find_bench() {
+		bench=$lw/build-cuda/bin/llama-bench
+		[ -x "$bench" ] || bench=$lw/llama.cpp/llama-bench
+	}
+	find_bench
 	if [ ! -x "$bench" ] && [ -s "$top/third_party/llama-pack.tar.gz" ]; then
 		log "llama: building llama-bench and the models (tools/llama-gpu.sh build)"
 		LLAMA_WORK=$lw OUT=$OUT/llama-build sh "$top/tools/llama-gpu.sh" build >>"$OUT/log.txt" 2>&1
-		[ -x "$bench" ] || bench=$lw/llama.cpp/llama-bench
+		find_bench
 	fi
 	model=$lw/m8b.gguf
 	[ -s "$model" ] || model=$(ls "$lw"/*.gguf 2>/dev/null | head -n 1)
