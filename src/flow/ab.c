@@ -365,6 +365,12 @@ static int run_leg(const struct ab_plan *p, size_t i, const struct ab_variant *v
 	return ok ? 0 : -1;
 }
 
+/* The variant of leg i: A, B, or C (a third, bisect's version under test). */
+static const struct ab_variant *leg_variant(const struct ab_plan *p, size_t i)
+{
+	return p->legs[i] == 'A' ? &p->a : p->legs[i] == 'C' ? &p->c : &p->b;
+}
+
 char *ab_schedule(unsigned rounds, const char *order, unsigned long long seed)
 {
 	char *s = xcalloc(2 * (size_t)rounds + 1, 1);
@@ -390,7 +396,7 @@ enum ab_outcome ab_flow(const struct ab_plan *p, char ***leg_paths_out, size_t *
 	*leg_paths_out = leg_paths;
 	*n_run = 0;
 	for (size_t i = 0; i < n_legs; i++) {
-		const struct ab_variant *v = p->legs[i] == 'A' ? &p->a : &p->b;
+		const struct ab_variant *v = leg_variant(p, i);
 		char *label = safe_label(v->label);
 		leg_paths[i] = p->rounds ? xasprintf("%s/leg-%zu-r%zu-%s.json", p->dir, i + 1,
 						     i / 2 + 1, label)
@@ -406,7 +412,7 @@ enum ab_outcome ab_flow(const struct ab_plan *p, char ***leg_paths_out, size_t *
 		return AB_LEG_FAILED;
 	proc_signals_install();
 	for (size_t i = 0; i < n_legs && !proc_signal_received(); i++) {
-		const struct ab_variant *v = p->legs[i] == 'A' ? &p->a : &p->b;
+		const struct ab_variant *v = leg_variant(p, i);
 		if (setup_leg(p, i, v, tmo) != 0 || proc_signal_received() ||
 		    run_leg(p, i, v, exe, leg_paths[i]) != 0)
 			break;

@@ -25,6 +25,7 @@ struct ab_variant {
 
 struct ab_plan {
 	struct ab_variant a, b;
+	struct ab_variant c; /* a third, for legs 'C' (bisect's version under test) */
 	const char *legs;    /* "ABA"; with rounds the schedule, two legs a round: "ABBAAB" */
 	const char *dir;     /* results and logs */
 	const char *restore; /* NULL: a.setup */

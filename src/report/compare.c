@@ -36,8 +36,8 @@ static void head_lines(const struct comparison *c, FILE *f, const char *strong)
 
 int report_compare_term(const struct comparison *c, FILE *f)
 {
-	size_t kw = 6, cw[COMPARE_MAX_LEGS], ciw = 18, ncol = report_compare_ncols(c);
-	char buf[512], *line;
+	size_t kw = 6, cw[COMPARE_MAX_LEGS], ciw = 18, ncol = report_compare_ncols(c), n_missing;
+	char buf[512], *line, **missing;
 	head_lines(c, f, "");
 	fputs("compare:", f);
 	for (size_t j = 0; j < c->n_legs; j++)
@@ -96,10 +96,12 @@ int report_compare_term(const struct comparison *c, FILE *f)
 		report_compare_verdict(row, 1, buf, sizeof(buf));
 		fprintf(f, "  %8s  %-*s  %8s  %9s  %s\n", chg, (int)ciw, ci, p, n, buf);
 	}
-	for (size_t i = 0; i < c->n_rows; i++)
-		if (c->rows[i].verdict == VERDICT_MISSING)
-			fprintf(f, "missing: %s (%s)\n", c->rows[i].key,
-				c->rows[i].reason ? c->rows[i].reason : "?");
+	n_missing = report_compare_missing(c, &missing);
+	for (size_t i = 0; i < n_missing; i++) {
+		fprintf(f, "missing: %s\n", missing[i]);
+		free(missing[i]);
+	}
+	free(missing);
 	for (size_t i = 0; i < c->n_notes; i++)
 		fprintf(f, "note: %s\n", c->notes[i]);
 	line = comparison_summary_line(c);
@@ -120,7 +122,8 @@ int report_compare_md(const struct comparison *c, FILE *f)
 	const struct run *r0 = c->legs[0].run;
 	json_t *cpu = r0->host ? json_object_get(r0->host, "cpu") : NULL;
 	json_t *model = cpu ? json_object_get(cpu, "model") : NULL;
-	char buf[512], *line;
+	char buf[512], *line, **missing;
+	size_t n_missing;
 	int details = 0;
 	fputs("# mempath comparison:", f);
 	for (size_t j = 0; j < c->n_legs; j++)
@@ -205,12 +208,14 @@ int report_compare_md(const struct comparison *c, FILE *f)
 	}
 	if (c->n_notes || c->summary.count[VERDICT_MISSING])
 		fputs("\nNotes:\n\n", f);
-	for (size_t i = 0; i < c->n_rows; i++)
-		if (c->rows[i].verdict == VERDICT_MISSING) {
-			fputs("- missing: ", f);
-			report_md_cell(f, c->rows[i].key);
-			fprintf(f, " (%s)\n", c->rows[i].reason ? c->rows[i].reason : "?");
-		}
+	n_missing = report_compare_missing(c, &missing);
+	for (size_t i = 0; i < n_missing; i++) {
+		fputs("- missing: ", f);
+		report_md_cell(f, missing[i]);
+		fputc('\n', f);
+		free(missing[i]);
+	}
+	free(missing);
 	for (size_t i = 0; i < c->n_notes; i++) {
 		fputs("- ", f);
 		report_md_cell(f, c->notes[i]);

@@ -245,3 +245,61 @@ void report_compare_wrap(const struct comparison *c, enum report_format fmt, FIL
 		      f);
 	report_wrap_tables(src, n, fmt, f);
 }
+
+/* Adds name to the set v (n of them) unless it is there; whether it was new. */
+static int add_name(const char **v, size_t *n, const char *name)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp(v[i], name) == 0)
+			return 0;
+	v[(*n)++] = name;
+	return 1;
+}
+
+size_t report_compare_missing(const struct comparison *c, char ***lines)
+{
+	size_t n = 0, n_why = 0;
+	const char **why = xcalloc(c->n_rows + 1, sizeof(*why));
+
+	*lines = xcalloc(c->n_rows + 1, sizeof(**lines));
+	for (size_t i = 0; i < c->n_rows; i++) {
+		const struct compare_row *row = &c->rows[i];
+
+		if (row->verdict != VERDICT_MISSING)
+			continue;
+		if (!c->opts.brief_missing)
+			(*lines)[n++] =
+				xasprintf("%s (%s)", row->key, row->reason ? row->reason : "?");
+		else
+			add_name(why, &n_why, row->reason ? row->reason : "?");
+	}
+	for (size_t w = 0; w < n_why; w++) {
+		const char **probes = xcalloc(c->n_rows, sizeof(*probes));
+		size_t n_probes = 0, n_metrics = 0;
+		char *line, *more;
+
+		for (size_t i = 0; i < c->n_rows; i++)
+			if (c->rows[i].verdict == VERDICT_MISSING &&
+			    strcmp(c->rows[i].reason ? c->rows[i].reason : "?", why[w]) == 0) {
+				n_metrics++;
+				add_name(probes, &n_probes, c->rows[i].probe);
+			}
+		line = xasprintf("%zu metric%s of %zu probe%s (%s):", n_metrics,
+				 n_metrics == 1 ? "" : "s", n_probes, n_probes == 1 ? "" : "s",
+				 why[w]);
+		for (size_t k = 0; k < n_probes && k < 3; k++) {
+			more = xasprintf("%s%s %s", line, k ? "," : "", probes[k]);
+			free(line);
+			line = more;
+		}
+		if (n_probes > 3) {
+			more = xasprintf("%s and %zu more", line, n_probes - 3);
+			free(line);
+			line = more;
+		}
+		(*lines)[n++] = line;
+		free(probes);
+	}
+	free(why);
+	return n;
+}

@@ -71,6 +71,9 @@ struct compare_opts {
 	 * auto rounds set both per look (§5.13). */
 	double ci_level;
 	double margin;
+	/* Missing metrics as one summary line a reason and leg (history check
+	 * against a baseline of another suite), not one line each. */
+	int brief_missing;
 };
 
 void compare_opts_default(struct compare_opts *o);
