@@ -3,8 +3,10 @@
  * comparison of the legs. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -141,6 +143,25 @@ static int check_dir(const char *dir)
 		}
 	closedir(d);
 	return rc;
+}
+
+/* DIR is this ab's alone from here to its exit: a lock on the directory
+ * itself (flock, so a killed ab holds nothing), taken before the checks,
+ * so a second ab naming DIR is refused before it runs or removes anything
+ * (its restore would clear the first one's record while that one is in B).
+ * The descriptor is kept open until exit (close-on-exec: no child has it). */
+static int lock_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return error("cannot open '%s': %s", dir, strerror(errno));
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		close(fd);
+		return error("'%s' is in use by another ab (or its --restore-pending): wait for "
+			     "it, or use another -o",
+			     dir);
+	}
+	return 0;
 }
 
 struct ab_opts {
@@ -328,6 +349,9 @@ static int ab_main(void *p, const struct cmd_line *l)
 	if (o->pending) {
 		if (l->argc > 0)
 			return error("--restore-pending runs no legs: no command after it"), 2;
+		struct stat st;
+		if (stat(o->pending, &st) == 0 && S_ISDIR(st.st_mode) && lock_dir(o->pending) != 0)
+			return 2;
 		return ab_restore_pending(o->pending, o->setup_timeout_s) == 0 ? 0 : 1;
 	}
 	for (size_t i = 0; i < o->a_env.n; i++)
@@ -366,13 +390,20 @@ static int ab_main(void *p, const struct cmd_line *l)
 		error("ab needs -o DIR for the legs' results and logs");
 		goto out;
 	}
+	/* B's setup changes the machine: something must put it back */
+	if (o->b && !o->a && !o->restore) {
+		error("--b changes the machine and nothing puts it back: give --a (A's setup, "
+		      "also the restore) or --restore CMD (--restore true when B needs no "
+		      "undoing)");
+		goto out;
+	}
 	if (check_leg_args(l, o->a_args || o->b_args, o->rounds, &plan.leg_reps) != 0)
 		goto out;
 	if (mkdir(o->dir, 0755) != 0 && errno != EEXIST) {
 		error("cannot create '%s': %s", o->dir, strerror(errno));
 		goto out;
 	}
-	if (check_dir(o->dir) != 0)
+	if (lock_dir(o->dir) != 0 || check_dir(o->dir) != 0)
 		goto out;
 	say_machine(o, o->legs);
 	rc = 1;
@@ -421,8 +452,10 @@ const struct command command_ab = {
 		 "with at least 6 samples per metric, no -o or --label of its own) and the\n"
 		 "restore command is recorded in DIR/restore.pending until it has run: if ab is\n"
 		 "killed, the next ab in DIR refuses to start until 'mempath ab --restore-pending\n"
-		 "DIR' has put the machine back. DIR must not hold an earlier ab's results. Each\n"
-		 "leg's file records its variant, setup, environment and args (\"leg\").\n"
+		 "DIR' has put the machine back. DIR must not hold an earlier ab's results nor be\n"
+		 "in use by another ab; --b needs --a or --restore (--restore true: B needs no\n"
+		 "undoing). Each leg's file records its variant, setup, environment and args\n"
+		 "(\"leg\").\n"
 		 "\n"
 		 "Legs may differ by the wrapped command's own words: --a-args and --b-args go\n"
 		 "where the command has {} (else at its end), through wrap --args; the command\n"
