@@ -300,11 +300,25 @@ static void reap(struct proc *p)
 	p->pidfd = -1;
 }
 
+/* Is it stopped (a SIGSTOP it sent itself, SIGTTOU)? The stop signal, or
+ * 0. Nothing of ours continues a child, so one stopped would be waited for
+ * forever: it is ended as a timeout is (docs/design.md §2.4). */
+static int stopped(struct proc *p)
+{
+	siginfo_t si;
+	memset(&si, 0, sizeof(si));
+	if (waitid(P_PID, (id_t)p->pid, &si, WSTOPPED | WNOHANG | WNOWAIT) != 0 ||
+	    si.si_pid != p->pid || si.si_code != CLD_STOPPED)
+		return 0;
+	return si.si_status;
+}
+
 static void begin_stop(struct proc *p, uint64_t now)
 {
 	p->stopping = 1;
 	if (p->spec.grace_s > 0) {
 		kill(-p->pid, SIGTERM);
+		kill(-p->pid, SIGCONT); /* a stopped member acts on it now */
 		p->kill_ns = now + (uint64_t)(p->spec.grace_s * 1e9);
 	} else {
 		kill(-p->pid, SIGKILL);
@@ -322,6 +336,8 @@ static int step(struct proc *p, int wait_ms)
 		return 1;
 	if (!p->reaped) {
 		int sig_stop = p->spec.on_signal == PROC_SIG_STOP && received;
+		if (!p->stopping && (p->stopped_by = stopped(p)) != 0)
+			begin_stop(p, now);
 		if (!p->stopping && (now >= p->deadline_ns || sig_stop)) {
 			p->interrupted = sig_stop;
 			p->timed_out = !sig_stop;

@@ -82,6 +82,7 @@ struct proc {
 	struct rusage ru;	    /* wait4 */
 	double wall_s;		    /* fork to exit */
 	int timed_out, interrupted; /* stopped by the timeout / by a signal */
+	int stopped_by;		    /* it stopped itself (SIGSTOP...): that signal; ended */
 	int exec_errno;		    /* argv could not be run: execvp's errno (it exits 127) */
 	/* the wait's own state */
 	struct proc_spec spec;

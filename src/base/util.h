@@ -57,8 +57,13 @@ uint64_t time_now_ns(void);
 /* Wall clock as ISO 8601 UTC "2026-11-30T03:28:12Z" into buf (>= 32 bytes). */
 void time_iso8601(char *buf, size_t len);
 
+/* Is path a place a file can be written (not empty, no trailing '/', not a
+ * directory, not a dangling symlink or a loop of them)? 0, or -1 after an
+ * error line. */
+int output_path_check(const char *path);
 /* Writes data to path atomically: a temporary file created with O_EXCL in the
- * same directory, fsync, rename. Returns 0 or -1 (error printed). */
+ * same directory, fsync, rename; a new file gets 0666 less the umask, a file
+ * replaced keeps its mode. Returns 0 or -1 (error printed). */
 int write_file_atomic(const char *path, const char *data, size_t len);
 /* Renders into memory first, then writes it all to path (atomically) or, when
  * path is NULL, to stdout: a render that fails leaves no half-written report.
@@ -67,8 +72,10 @@ int write_rendered(const char *path, int (*render)(const void *arg, FILE *f), co
 
 /* 1 when a and b name the same existing file (same device and inode). */
 int same_file(const char *a, const char *b);
-/* An output that is one of the inputs is refused before anything is read:
- * -1 after "refusing to write 'out': it is also an input", else 0. */
+
+/* An output that cannot be written (output_path_check) or is one of the
+ * inputs is refused before anything is read: -1 after the error line
+ * ("refusing to write 'out': it is also an input"), else 0. */
 int check_output_not_input(const char *out, char *const *inputs, size_t n);
 
 /* Products and sums of sizes a user gave: an overflow saturates at

@@ -191,6 +191,10 @@ int runner_run_probe(const struct probe *p, char *const *kvs, size_t n_kvs,
 		else if (child.timed_out)
 			probe_result_set_status(out, STATUS_TIMEOUT,
 						"no result after %.0f s; killed", timeout);
+		else if (child.stopped_by)
+			probe_result_set_status(out, STATUS_FAIL,
+						"the probe's child stopped (signal %d, %s); killed",
+						child.stopped_by, strsignal(child.stopped_by));
 		else if (WIFSIGNALED(child.status)) {
 			struct kv_list now;
 			int sig = WTERMSIG(child.status);
