@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/guard.h"
 #include "base/util.h"
 
 /* Pipes still open after the exit (held by something the child left
@@ -103,6 +104,7 @@ static void child_run(const struct proc_spec *s, int pipes[][2], int exec_err, p
 		      const sigset_t *mask)
 {
 	int chan = pipes[PROC_CHAN][1];
+	guard_child();
 	setpgid(0, 0);
 	/* Killed when the parent dies; it may have died before the prctl. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -203,6 +205,7 @@ int proc_start(struct proc *p, const struct proc_spec *spec)
 	if (pid == 0)
 		child_run(spec, pipes, exec_err[1], parent, &mask);
 	setpgid(pid, pid); /* also here: no window in which a signal misses it */
+	guard_group(pid, 1);
 	p->pid = pid;
 	for (int k = 0; k < PROC_STREAMS; k++) {
 		if (pipes[k][1] >= 0)
@@ -290,6 +293,7 @@ static int exited(struct proc *p)
 static void reap(struct proc *p)
 {
 	unwatch(p); /* before the pid, and so the group id, can be reused */
+	guard_group(p->pid, 0);
 	while (wait4(p->pid, &p->status, 0, &p->ru) < 0 && errno == EINTR)
 		;
 	p->reaped = 1;

@@ -11,6 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/guard.h"
+
 void reaper_adopt(void)
 {
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -49,7 +51,8 @@ static size_t kill_children(char *names, size_t len)
 		return 0;
 	while ((e = readdir(d))) {
 		pid_t pid = (pid_t)atoi(e->d_name);
-		if (pid <= 0 || stat_of(pid, &ppid, name, sizeof(name)) != 0 || ppid != self)
+		if (pid <= 0 || pid == guard_watchdog() ||
+		    stat_of(pid, &ppid, name, sizeof(name)) != 0 || ppid != self)
 			continue;
 		kill(pid, SIGKILL);
 		if (strlen(names) + strlen(name) + 3 < len)
@@ -61,6 +64,18 @@ static size_t kill_children(char *names, size_t len)
 	return n;
 }
 
+/* Every dead child reaped; the watchdog, alive, is never waited for. */
+static void reap_all_but_watchdog(void)
+{
+	siginfo_t si;
+	for (;;) {
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) != 0 || si.si_pid == 0)
+			return;
+		waitpid(si.si_pid, NULL, 0);
+	}
+}
+
 size_t reaper_end_left(char *names, size_t len)
 {
 	size_t total = 0, n;
@@ -70,11 +85,9 @@ size_t reaper_end_left(char *names, size_t len)
 	 * turn: a few passes until none is left. */
 	for (int pass = 0; pass < 8 && (n = kill_children(names, len)) > 0; pass++) {
 		total += n;
-		while (waitpid(-1, NULL, WNOHANG) > 0)
-			;
+		reap_all_but_watchdog();
 		usleep(10000);
-		while (waitpid(-1, NULL, WNOHANG) > 0)
-			;
+		reap_all_but_watchdog();
 	}
 	return total;
 }

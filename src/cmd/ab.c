@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/guard.h"
 #include "base/util.h"
 #include "cmd/args.h"
 #include "flow/ab.h"
@@ -345,6 +346,7 @@ static int ab_main(void *p, const struct cmd_line *l)
 	struct compare_opts co;
 	char **leg_paths = NULL;
 	const char **expect = NULL;
+	enum ab_outcome outcome;
 	int rc = 2;
 	if (o->pending) {
 		if (l->argc > 0)
@@ -407,7 +409,10 @@ static int ab_main(void *p, const struct cmd_line *l)
 		goto out;
 	say_machine(o, o->legs);
 	rc = 1;
-	switch (ab_flow(&plan, &leg_paths)) {
+	guard_start(); /* nothing a setup starts outlives ab (docs/design.md §2.4) */
+	outcome = ab_flow(&plan, &leg_paths);
+	guard_say_left("ab", "a setup or restore command");
+	switch (outcome) {
 	case AB_INTERRUPTED:
 		fprintf(stderr,
 			"mempath: interrupted; restore ran (see '%s/restore.log'), "

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/guard.h"
 #include "base/opt.h"
 #include "base/proc.h"
 #include "base/util.h"
@@ -135,7 +136,9 @@ static int phantom_main(void *p, const struct cmd_line *l)
 		free(out_path);
 		return 1;
 	}
+	guard_start(); /* no holder, hog or command of ours outlives us (§2.4) */
 	verdict = phantom_flow(&o, &res);
+	guard_say_left("phantom", "the command or holder");
 	if (!strcmp(verdict, "ERROR") && res.reason)
 		error("%s", res.reason);
 	run_take_probe(s.run, &res);
