@@ -30,13 +30,45 @@ void util_set_clear_line(int on)
 	clear_line = on;
 }
 
+/* Control characters as text: an ANSI escape or a newline from a file
+ * name or a file's text must not act on the terminal nor break the one
+ * line (docs/design.md §9). */
+char *util_escape_controls(const char *s)
+{
+	size_t len = 0, cap = strlen(s) * 4 + 1;
+	char *out = xmalloc(cap);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '\n')
+			len += (size_t)snprintf(out + len, cap - len, "\\n");
+		else if (*p == '\t')
+			len += (size_t)snprintf(out + len, cap - len, "\\t");
+		else if (*p < 0x20 || *p == 0x7f)
+			len += (size_t)snprintf(out + len, cap - len, "\\x%02x", *p);
+		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) /* a C1 control in UTF-8 */
+			len += (size_t)snprintf(out + len, cap - len, "\\u%04x", (unsigned)*++p);
+		else
+			out[len++] = (char)*p;
+	}
+	out[len] = '\0';
+	return out;
+}
+
+static void say(const char *kind, const char *fmt, va_list ap)
+{
+	char *msg = NULL, *safe;
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	safe = util_escape_controls(msg ? msg : fmt);
+	fprintf(stderr, "%smempath: %s: %s\n", clear_line ? "\r\033[K" : "", kind, safe);
+	free(safe);
+	free(msg);
+}
+
 int error(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fputs(clear_line ? "\r\033[Kmempath: error: " : "mempath: error: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	say("error", fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -45,9 +77,7 @@ void warning(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fputs(clear_line ? "\r\033[Kmempath: warning: " : "mempath: warning: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	say("warning", fmt, ap);
 	va_end(ap);
 }
 

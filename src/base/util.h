@@ -15,7 +15,10 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Prints "mempath: error: <msg>" to stderr; always returns -1. */
+/* Control characters of s as text (\x1b, \n, \t, \u009b); a new string. */
+char *util_escape_controls(const char *s);
+/* Prints "mempath: error: <msg>" to stderr, its control characters as text
+ * (util_escape_controls); always returns -1. */
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "mempath: warning: <msg>" to stderr. */
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
