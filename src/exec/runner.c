@@ -88,6 +88,7 @@ int runner_check_opts(const struct probe *p, char *const *kvs, size_t n_kvs,
 static int parse_probe_opts(const struct probe *p, char *const *kvs, size_t n_kvs,
 			    const struct runner_opts *o, void *opts)
 {
+	char why[256];
 	if (opt_defaults(p->opts, opts) != 0)
 		return -1;
 	if (o->quick && p->quick_opts && opt_set_all(p->opts, opts, p->quick_opts, p->name) != 0)
@@ -95,6 +96,8 @@ static int parse_probe_opts(const struct probe *p, char *const *kvs, size_t n_kv
 	for (size_t i = 0; i < n_kvs; i++)
 		if (opt_set(p->opts, opts, kvs[i], p->name) != 0)
 			return -1;
+	if (p->check && p->check(opts, why, sizeof(why)) != 0)
+		return error("%s: %s", p->name, why);
 	return 0;
 }
 

@@ -31,6 +31,10 @@ void report_fmt_value(double v, char *buf, size_t len)
 	double a = fabs(v);
 	if (v == 0)
 		snprintf(buf, len, "0");
+	else if (!isfinite(v))
+		snprintf(buf, len, "%s", isnan(v) ? "-" : v > 0 ? "inf" : "-inf");
+	else if (a >= 1e15) /* past a double's exact digits: no digits it does not hold */
+		snprintf(buf, len, "%.4g", v);
 	else if (a >= 1e5)
 		snprintf(buf, len, "%.0f", v);
 	else if (a >= 100)
@@ -84,7 +88,10 @@ void report_summary_text(const struct summary *s, char *med, char *p5, char *p95
 	report_fmt_value(s->median, med, len);
 	report_fmt_value(s->p5, p5, len);
 	report_fmt_value(s->p95, p95, len);
-	snprintf(cov, len, "%.1f", 100.0 * s->cov);
+	if (isfinite(s->cov)) /* 1e308 samples: their spread overflows, unknown */
+		snprintf(cov, len, "%.1f", 100.0 * s->cov);
+	else
+		snprintf(cov, len, "-");
 }
 
 const char *report_jstr(const json_t *o, const char *key)

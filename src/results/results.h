@@ -138,6 +138,9 @@ struct run {
 
 struct run *run_new(void);
 void run_free(struct run *r);
+/* Is b a copy of a: started at the same time on the same host, every
+ * metric's samples equal (one run in two files)? */
+int run_same(const struct run *a, const struct run *b);
 /* Appends a zeroed probe result named `name`; pointer valid until next add. */
 struct probe_result *run_add_probe(struct run *r, const char *name);
 /* Moves the contents of src into a new slot (src is left empty). */

@@ -75,6 +75,24 @@ static void check_presence(struct comparison *c)
 						  status_name(row->pr[j]->status), c->legs[j].name,
 						  row->pr[j]->reason ? ": " : "",
 						  row->pr[j]->reason ? row->pr[j]->reason : ""));
+		/* one metric in one unit and direction, or no verdict: a MiB value
+		 * is not judged against GiB/s, nor WIN by one leg's direction */
+		for (first = 0; first < c->n_legs && !row->m[first]; first++)
+			;
+		for (size_t j = 0; j < c->n_legs && row->verdict == PENDING; j++)
+			if (row->m[j] && row->m[j]->unit != row->unit)
+				set_verdict(
+					row, VERDICT_VOID,
+					xasprintf("unit differs between legs: %s in %s, %s in %s",
+						  unit_name(row->unit), c->legs[first].name,
+						  unit_name(row->m[j]->unit), c->legs[j].name));
+			else if (row->m[j] && row->m[j]->better != row->better)
+				set_verdict(
+					row, VERDICT_VOID,
+					xasprintf("better direction differs between legs: %s in "
+						  "%s, %s in %s",
+						  better_name(row->better), c->legs[first].name,
+						  better_name(row->m[j]->better), c->legs[j].name));
 		for (size_t j = 0; j < c->n_legs && row->verdict == PENDING; j++)
 			if (!row->m[j])
 				set_verdict(row, VERDICT_MISSING,
