@@ -7,6 +7,7 @@
 #include "store/history.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <math.h>
 #include <sqlite3.h>
@@ -26,8 +27,12 @@ static int cannot_open(const char *path)
 {
 	char *copy = xstrdup(path), *dir = dirname(copy);
 	struct stat st;
-	int rc;
-	if (stat(path, &st) == 0)
+	int rc, fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd >= 0)
+		close(fd);
+	if (fd < 0 && (errno == EMFILE || errno == ENFILE || errno == ENOMEM))
+		rc = error("cannot open history '%s': %s", path, strerror(errno));
+	else if (stat(path, &st) == 0)
 		rc = access(path, R_OK | W_OK) != 0
 			     ? error("cannot open history '%s': %s", path, strerror(errno))
 			     : error("cannot open history '%s': unable to open the file", path);

@@ -113,8 +113,10 @@ done <<'EOF'
 /dev/null/h.db|'/dev/null' is not a folder
 EOF
 if [ "$(id -u)" = 0 ] && command -v su >/dev/null && su nobody -s /bin/sh -c true 2>/dev/null; then
-	chmod 755 . && mkdir ro && chmod 555 ro
-	su nobody -s /bin/sh -c "'$MEMPATH' history list --db '$PWD/ro/h.db'" >out.txt 2>err.txt
+	# a folder another user can reach (this test's own may sit in one he cannot)
+	pub=$(mktemp -d /tmp/mempath-t4019.XXXXXX) && chmod 755 "$pub" && mkdir "$pub/ro" && chmod 555 "$pub/ro"
+	su nobody -s /bin/sh -c "'$MEMPATH' history list --db '$pub/ro/h.db'" >out.txt 2>err.txt
+	rm -rf "$pub"
 	grep -q "its folder '.*/ro' is not writable (Permission denied)" err.txt || fail "read-only folder: $(cat err.txt)"
 else
 	echo "not root: the read-only folder case was not tried"
