@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "base/guard.h"
+#include "base/reaper.h"
 #include "base/util.h"
 
 /* Pipes still open after the exit (held by something the child left
@@ -342,6 +343,15 @@ static int step(struct proc *p, int wait_ms)
 		int sig_stop = p->spec.on_signal == PROC_SIG_STOP && received;
 		if (!p->stopping && (p->stopped_by = stopped(p)) != 0)
 			begin_stop(p, now);
+		/* one of its own stopped, twice a second apart: it waits on it */
+		if (!p->stopping && now >= p->family_ns) {
+			p->family_stops = reaper_family_stopped(p->pid) ? p->family_stops + 1 : 0;
+			p->family_ns = now + 1000000000ull;
+			if (p->family_stops >= 2) {
+				p->stopped_by = -1;
+				begin_stop(p, now);
+			}
+		}
 		if (!p->stopping && (now >= p->deadline_ns || sig_stop)) {
 			p->interrupted = sig_stop;
 			p->timed_out = !sig_stop;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/guard.h"
+#include "base/util.h"
 
 void reaper_adopt(void)
 {
@@ -36,6 +37,46 @@ static int stat_of(pid_t pid, pid_t *ppid, char *name, size_t len)
 	if (!open || !close || close < open || sscanf(close + 1, " %*c %d", ppid) != 1)
 		return -1;
 	snprintf(name, len, "%.*s", (int)(close - open - 1), open + 1);
+	return 0;
+}
+
+/* The state letter of pid ('S', 'T', ...); 0 when gone. */
+static char state_of(pid_t pid)
+{
+	char path[64], buf[512], *close;
+	FILE *f;
+	size_t n;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (!(f = fopen(path, "r")))
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	close = strrchr(buf, ')');
+	return close && close[1] == ' ' ? close[2] : 0;
+}
+
+int reaper_family_stopped(pid_t pid)
+{
+	pid_t todo[64];
+	size_t n = 1;
+	todo[0] = pid;
+	for (size_t k = 0; k < n; k++) {
+		char path[64], *kids, *p, *end;
+		if (k > 0 && state_of(todo[k]) == 'T')
+			return 1;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)todo[k],
+			 (int)todo[k]);
+		if (!(kids = read_file_str(path, NULL)))
+			continue;
+		for (p = kids; n < ARRAY_SIZE(todo); p = end) {
+			long v = strtol(p, &end, 10);
+			if (end == p)
+				break;
+			todo[n++] = (pid_t)v;
+		}
+		free(kids);
+	}
 	return 0;
 }
 

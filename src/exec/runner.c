@@ -196,8 +196,9 @@ int runner_run_probe(const struct probe *p, char *const *kvs, size_t n_kvs,
 						"no result after %.0f s; killed", timeout);
 		else if (child.stopped_by)
 			probe_result_set_status(out, STATUS_FAIL,
-						"the probe's child stopped (signal %d, %s); killed",
-						child.stopped_by, strsignal(child.stopped_by));
+						"the probe's child stopped (%s); killed",
+						child.stopped_by > 0 ? strsignal(child.stopped_by)
+								     : "one of its processes");
 		else if (WIFSIGNALED(child.status)) {
 			struct kv_list now;
 			int sig = WTERMSIG(child.status);

@@ -63,6 +63,8 @@ static char *status_str(struct ended e, double timeout_s)
 		return xasprintf("did not end within %.0f s (stopped)", timeout_s);
 	if (e.status < 0)
 		return xstrdup("could not run");
+	if (e.stopped_by < 0)
+		return xstrdup("waited on a process it started that stayed stopped (ended)");
 	if (e.stopped_by)
 		return xasprintf("stopped itself (signal %d, %s): ended", e.stopped_by,
 				 strsignal(e.stopped_by));

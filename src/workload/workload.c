@@ -170,6 +170,8 @@ char *workload_status_str(const struct workload_run *r)
 		return xstrdup("timeout");
 	if (r->interrupted)
 		return xstrdup("interrupted");
+	if (r->stopped_by < 0)
+		return xstrdup("a process it started stayed stopped: ended");
 	if (r->stopped_by)
 		return xasprintf("stopped itself (signal %d, %s): ended", r->stopped_by,
 				 strsignal(r->stopped_by));

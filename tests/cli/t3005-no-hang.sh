@@ -1,7 +1,8 @@
 # nothing waits forever: a FIFO no process writes as an input and one no
 # process reads as -o are errors (inputs are opened without blocking, as
 # outputs are), a FIFO with a writer is read as a pipe is, and a child that
-# stops itself (SIGSTOP, SIGTSTP) is ended as a timeout ends one, saying so.
+# stops itself (SIGSTOP, SIGTSTP), or waits on a process of its own that is
+# stopped, is ended as a timeout ends one, saying so.
 . "$top/tests/cli/lib.sh"
 d="$top/tests/data"
 mkfifo fifo || skip "cannot make a FIFO here"
@@ -51,6 +52,10 @@ for stop in STOP TSTP; do
 	bounded "$MEMPATH" wrap -n 1 --timeout 30 -o t$stop.json -- sh -c "kill -$stop \$\$"
 	[ $rc -eq 1 ] || fail "wrap --timeout 30, kill -$stop: exit $rc"
 done
+# a child of the workload stopped, the workload waiting on it
+bounded "$MEMPATH" wrap -n 1 -o wg.json -- sh -c 'sleep 30 & kill -STOP $!; wait'
+[ $rc -eq 1 ] || fail "wrap, a stopped grandchild: exit $rc: $(cat err.txt)"
+grep -q 'a process it started stayed stopped: ended' err.txt || fail "wrap, a stopped grandchild: $(cat err.txt)"
 echo A >state
 bounded "$MEMPATH" ab --a 'echo A >state' --b 'echo B >state; kill -STOP $$' -o ab1 -- wrap -n 6 -- true
 [ $rc -eq 1 ] || fail "ab, setup stops itself: exit $rc: $(cat err.txt)"
