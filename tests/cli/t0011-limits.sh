@@ -12,8 +12,14 @@ sane() {
 python3 -c "print('[' * 1000 + ']' * 1000)" >deep.json
 python3 -c "print('{\"schema\": \"mempath/run/1\", \"probes\": ' + '[' * 100000 + ']' * 100000 + '}')" >deeper.json
 python3 -c "print('{\"schema\": \"mempath/run/1\", \"host\": ' + '{\"a\": ' * 1500 + '1' + '}' * 1500 + ', \"probes\": []}')" >deephost.json
-# stack limit (KiB) | command | expected exit
+# stack limit (KiB) | command | expected exit. The ASan runtime itself, before
+# main, dies now and then under 16 KiB (an empty program built with
+# -fsanitize=address did, 4 times in 40 on the dev VM, 2026-12-01): under
+# the sanitizers the smallest limit is 32 KiB.
+floor=16
+[ -z "${MEMPATH_SANITIZED:-}" ] || floor=32
 while read -r kib want cmd; do
+	[ "$kib" -ge "$floor" ] || kib=$floor
 	# shellcheck disable=SC2086
 	(ulimit -s "$kib" && exec "$MEMPATH" $cmd) >o.txt 2>e.txt
 	rc=$?
