@@ -64,18 +64,24 @@ static size_t kill_marked(char *names, size_t len, size_t *used)
 		if (!isdigit((unsigned char)e->d_name[0]))
 			continue;
 		pid = (pid_t)strtol(e->d_name, NULL, 10);
+		char path[64], *comm;
 		if (pid == getpid() || pid == watchdog_pid || was_killed(pid) || !marked(pid))
 			continue;
+		snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+		comm = read_line_str(path);
+		/* the watchdog of a mempath we ran (an ab leg) carries our mark
+		 * too: it ends by itself once it has ended that one's children */
+		if (comm && strcmp(comm, "mempath-guard") == 0) {
+			free(comm);
+			continue;
+		}
 		if (names && *used + 1 < len) {
-			char path[64], *comm;
-			snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-			comm = read_line_str(path);
 			*used += (size_t)snprintf(names + *used, len - *used, "%s%s",
 						  *used ? ", " : "", comm ? comm : "?");
 			if (*used >= len)
 				*used = len - 1;
-			free(comm);
 		}
+		free(comm);
 		kill(pid, SIGKILL);
 		if (n_killed < sizeof(killed) / sizeof(killed[0]))
 			killed[n_killed++] = pid;
