@@ -135,6 +135,8 @@ static int check_main(void *p, const struct cmd_line *l)
 		rc = 2;
 	} else if (!rc && n_match == 0) {
 		error("no reference values for this kind of machine (%s) in '%s'", key, refs.dir);
+		if (l->argc == 0) /* its fingerprint saved, its -o lock let go */
+			session_end(&s);
 		rc = 2;
 	} else if (!rc && l->argc == 0) {
 		rc = measure(o, &refs, match, &s) != 0 || session_end(&s) != 0 ? 1 : 0;
