@@ -1,6 +1,8 @@
 /* kv.c - /proc/vmstat and /proc/meminfo parsed by name. */
 #include "base/kv.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,13 +42,20 @@ static int parse_lines(const char *text, struct kv_list *out, int meminfo)
 			q++;
 		while (q < eol && (*q == ' ' || *q == '\t'))
 			q++;
+		errno = 0;
 		v = strtoll(q, &end, 10);
-		if (name_len > 0 && end != q && end <= eol) {
+		/* a value that does not fit (in bytes, for kB) is left out, as
+		 * unreadable, never wrapped or clamped into a plausible one */
+		if (name_len > 0 && end != q && end <= eol && errno != ERANGE) {
+			int fits = 1;
 			while (end < eol && *end == ' ')
 				end++;
-			if (meminfo && eol - end >= 2 && strncmp(end, "kB", 2) == 0)
-				v *= 1024;
-			kv_push(out, name, name_len, v);
+			if (meminfo && eol - end >= 2 && strncmp(end, "kB", 2) == 0) {
+				fits = v <= LLONG_MAX / 1024 && v >= LLONG_MIN / 1024;
+				v *= fits ? 1024 : 1;
+			}
+			if (fits)
+				kv_push(out, name, name_len, v);
 		}
 		p = *eol ? eol + 1 : eol;
 	}

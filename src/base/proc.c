@@ -20,6 +20,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/guard.h"
+#include "base/reaper.h"
 #include "base/util.h"
 
 /* Pipes still open after the exit (held by something the child left
@@ -103,6 +105,7 @@ static void child_run(const struct proc_spec *s, int pipes[][2], int exec_err, p
 		      const sigset_t *mask)
 {
 	int chan = pipes[PROC_CHAN][1];
+	guard_child();
 	setpgid(0, 0);
 	/* Killed when the parent dies; it may have died before the prctl. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -203,6 +206,7 @@ int proc_start(struct proc *p, const struct proc_spec *spec)
 	if (pid == 0)
 		child_run(spec, pipes, exec_err[1], parent, &mask);
 	setpgid(pid, pid); /* also here: no window in which a signal misses it */
+	guard_group(pid, 1);
 	p->pid = pid;
 	for (int k = 0; k < PROC_STREAMS; k++) {
 		if (pipes[k][1] >= 0)
@@ -290,6 +294,7 @@ static int exited(struct proc *p)
 static void reap(struct proc *p)
 {
 	unwatch(p); /* before the pid, and so the group id, can be reused */
+	guard_group(p->pid, 0);
 	while (wait4(p->pid, &p->status, 0, &p->ru) < 0 && errno == EINTR)
 		;
 	p->reaped = 1;
@@ -300,11 +305,25 @@ static void reap(struct proc *p)
 	p->pidfd = -1;
 }
 
+/* Is it stopped (a SIGSTOP it sent itself, SIGTTOU)? The stop signal, or
+ * 0. Nothing of ours continues a child, so one stopped would be waited for
+ * forever: it is ended as a timeout is (docs/design.md §2.4). */
+static int stopped(struct proc *p)
+{
+	siginfo_t si;
+	memset(&si, 0, sizeof(si));
+	if (waitid(P_PID, (id_t)p->pid, &si, WSTOPPED | WNOHANG | WNOWAIT) != 0 ||
+	    si.si_pid != p->pid || si.si_code != CLD_STOPPED)
+		return 0;
+	return si.si_status;
+}
+
 static void begin_stop(struct proc *p, uint64_t now)
 {
 	p->stopping = 1;
 	if (p->spec.grace_s > 0) {
 		kill(-p->pid, SIGTERM);
+		kill(-p->pid, SIGCONT); /* a stopped member acts on it now */
 		p->kill_ns = now + (uint64_t)(p->spec.grace_s * 1e9);
 	} else {
 		kill(-p->pid, SIGKILL);
@@ -322,6 +341,17 @@ static int step(struct proc *p, int wait_ms)
 		return 1;
 	if (!p->reaped) {
 		int sig_stop = p->spec.on_signal == PROC_SIG_STOP && received;
+		if (!p->stopping && (p->stopped_by = stopped(p)) != 0)
+			begin_stop(p, now);
+		/* one of its own stopped, twice a second apart: it waits on it */
+		if (!p->stopping && now >= p->family_ns) {
+			p->family_stops = reaper_family_stopped(p->pid) ? p->family_stops + 1 : 0;
+			p->family_ns = now + 1000000000ull;
+			if (p->family_stops >= 2) {
+				p->stopped_by = -1;
+				begin_stop(p, now);
+			}
+		}
 		if (!p->stopping && (now >= p->deadline_ns || sig_stop)) {
 			p->interrupted = sig_stop;
 			p->timed_out = !sig_stop;

@@ -82,10 +82,13 @@ struct proc {
 	struct rusage ru;	    /* wait4 */
 	double wall_s;		    /* fork to exit */
 	int timed_out, interrupted; /* stopped by the timeout / by a signal */
+	int stopped_by;		    /* it stopped itself (SIGSTOP...): that signal; -1: a
+				     * process it started stayed stopped; it was ended */
 	int exec_errno;		    /* argv could not be run: execvp's errno (it exits 127) */
 	/* the wait's own state */
 	struct proc_spec spec;
-	int pidfd, slot, stopping;
+	int pidfd, slot, stopping, family_stops;
+	uint64_t family_ns; /* next look for a stopped descendant */
 	uint64_t t0_ns, exit_ns, deadline_ns, kill_ns, tick_ns;
 };
 

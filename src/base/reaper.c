@@ -11,6 +11,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/guard.h"
+#include "base/util.h"
+
 void reaper_adopt(void)
 {
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -37,6 +40,46 @@ static int stat_of(pid_t pid, pid_t *ppid, char *name, size_t len)
 	return 0;
 }
 
+/* The state letter of pid ('S', 'T', ...); 0 when gone. */
+static char state_of(pid_t pid)
+{
+	char path[64], buf[512], *close;
+	FILE *f;
+	size_t n;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (!(f = fopen(path, "r")))
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	close = strrchr(buf, ')');
+	return close && close[1] == ' ' ? close[2] : 0;
+}
+
+int reaper_family_stopped(pid_t pid)
+{
+	pid_t todo[64];
+	size_t n = 1;
+	todo[0] = pid;
+	for (size_t k = 0; k < n; k++) {
+		char path[64], *kids, *p, *end;
+		if (k > 0 && state_of(todo[k]) == 'T')
+			return 1;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)todo[k],
+			 (int)todo[k]);
+		if (!(kids = read_file_str(path, NULL)))
+			continue;
+		for (p = kids; n < ARRAY_SIZE(todo); p = end) {
+			long v = strtol(p, &end, 10);
+			if (end == p)
+				break;
+			todo[n++] = (pid_t)v;
+		}
+		free(kids);
+	}
+	return 0;
+}
+
 /* One pass: SIGKILL to every child of ours; how many. */
 static size_t kill_children(char *names, size_t len)
 {
@@ -49,7 +92,8 @@ static size_t kill_children(char *names, size_t len)
 		return 0;
 	while ((e = readdir(d))) {
 		pid_t pid = (pid_t)atoi(e->d_name);
-		if (pid <= 0 || stat_of(pid, &ppid, name, sizeof(name)) != 0 || ppid != self)
+		if (pid <= 0 || pid == guard_watchdog() ||
+		    stat_of(pid, &ppid, name, sizeof(name)) != 0 || ppid != self)
 			continue;
 		kill(pid, SIGKILL);
 		if (strlen(names) + strlen(name) + 3 < len)
@@ -61,6 +105,18 @@ static size_t kill_children(char *names, size_t len)
 	return n;
 }
 
+/* Every dead child reaped; the watchdog, alive, is never waited for. */
+static void reap_all_but_watchdog(void)
+{
+	siginfo_t si;
+	for (;;) {
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) != 0 || si.si_pid == 0)
+			return;
+		waitpid(si.si_pid, NULL, 0);
+	}
+}
+
 size_t reaper_end_left(char *names, size_t len)
 {
 	size_t total = 0, n;
@@ -70,11 +126,9 @@ size_t reaper_end_left(char *names, size_t len)
 	 * turn: a few passes until none is left. */
 	for (int pass = 0; pass < 8 && (n = kill_children(names, len)) > 0; pass++) {
 		total += n;
-		while (waitpid(-1, NULL, WNOHANG) > 0)
-			;
+		reap_all_but_watchdog();
 		usleep(10000);
-		while (waitpid(-1, NULL, WNOHANG) > 0)
-			;
+		reap_all_but_watchdog();
 	}
 	return total;
 }

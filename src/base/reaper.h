@@ -8,6 +8,7 @@
 #define MEMPATH_BASE_REAPER_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /* This process adopts its orphaned descendants from now on. */
 void reaper_adopt(void);
@@ -16,5 +17,9 @@ void reaper_adopt(void);
  * Returns how many there were; their names, comma-separated, in names
  * (cut to len). */
 size_t reaper_end_left(char *names, size_t len);
+
+/* Is a descendant of pid (pid itself aside) stopped (state T: a SIGSTOP
+ * someone sent it, not a debugger's trace stop)? Looks at most 64 deep. */
+int reaper_family_stopped(pid_t pid);
 
 #endif

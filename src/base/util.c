@@ -30,13 +30,45 @@ void util_set_clear_line(int on)
 	clear_line = on;
 }
 
+/* Control characters as text: an ANSI escape or a newline from a file
+ * name or a file's text must not act on the terminal nor break the one
+ * line (docs/design.md §9). */
+char *util_escape_controls(const char *s)
+{
+	size_t len = 0, cap = strlen(s) * 4 + 1;
+	char *out = xmalloc(cap);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '\n')
+			len += (size_t)snprintf(out + len, cap - len, "\\n");
+		else if (*p == '\t')
+			len += (size_t)snprintf(out + len, cap - len, "\\t");
+		else if (*p < 0x20 || *p == 0x7f)
+			len += (size_t)snprintf(out + len, cap - len, "\\x%02x", *p);
+		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) /* a C1 control in UTF-8 */
+			len += (size_t)snprintf(out + len, cap - len, "\\u%04x", (unsigned)*++p);
+		else
+			out[len++] = (char)*p;
+	}
+	out[len] = '\0';
+	return out;
+}
+
+static void say(const char *kind, const char *fmt, va_list ap)
+{
+	char *msg = NULL, *safe;
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	safe = util_escape_controls(msg ? msg : fmt);
+	fprintf(stderr, "%smempath: %s: %s\n", clear_line ? "\r\033[K" : "", kind, safe);
+	free(safe);
+	free(msg);
+}
+
 int error(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fputs(clear_line ? "\r\033[Kmempath: error: " : "mempath: error: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	say("error", fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -45,9 +77,7 @@ void warning(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fputs(clear_line ? "\r\033[Kmempath: warning: " : "mempath: warning: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	say("warning", fmt, ap);
 	va_end(ap);
 }
 
@@ -245,30 +275,78 @@ static int write_all(int fd, const char *data, size_t len, const char *name)
 }
 
 /* Not a file to replace (/dev/null, /dev/stdout, a FIFO): written through.
- * A rename over it would put a regular file where the device was. */
+ * A rename over it would put a regular file where the device was. Opened
+ * without blocking, so a FIFO nobody reads is an error, never a wait
+ * forever (docs/design.md §6.4); then written blocking, as to a pipe. */
 static int write_through(const char *path, const char *data, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC), rc;
+	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK), rc, fl;
+	if (fd < 0 && errno == ENXIO)
+		return error("cannot write '%s': a FIFO that no process reads", path);
 	if (fd < 0)
 		return error("cannot open '%s': %s", path, strerror(errno));
+	if ((fl = fcntl(fd, F_GETFL)) >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
 	rc = write_all(fd, data, len, path);
 	if (close(fd) != 0 && rc == 0)
 		rc = error("cannot write '%s': %s", path, strerror(errno));
 	return rc;
 }
 
+/* The mode a new file gets: 0666 less the umask (read without changing it
+ * where the kernel says it, else set back at once). */
+static mode_t new_file_mode(void)
+{
+	char *status = read_file_str("/proc/self/status", NULL), *u;
+	unsigned long mask;
+	mode_t m;
+	if (status && (u = strstr(status, "\nUmask:")) && sscanf(u + 8, "%lo", &mask) == 1) {
+		free(status);
+		return 0666 & ~(mode_t)mask;
+	}
+	free(status);
+	m = umask(022);
+	umask(m);
+	return 0666 & ~m;
+}
+
+int output_path_check(const char *path)
+{
+	struct stat st;
+	size_t n = strlen(path);
+	if (n == 0)
+		return error("an empty output path");
+	if (path[n - 1] == '/')
+		return error("'%s' ends in '/': give a file name (the folder's files are not "
+			     "chosen for you)",
+			     path);
+	if (stat(path, &st) == 0)
+		return S_ISDIR(st.st_mode) ? error("'%s' is a directory", path) : 0;
+	if (errno == ELOOP)
+		return error("cannot write '%s': a loop of symbolic links", path);
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+		return error("cannot write '%s': a symbolic link to a file that does not exist "
+			     "(remove the link, or name its target)",
+			     path);
+	return 0;
+}
+
 int write_file_atomic(const char *path, const char *data, size_t len)
 {
 	struct stat st;
 	char *real = NULL, *dup, *tmp;
+	mode_t mode;
 	int fd, made;
+	if (output_path_check(path) != 0)
+		return -1;
 	if (stat(path, &st) == 0) {
-		if (S_ISDIR(st.st_mode))
-			return error("'%s' is a directory", path);
 		if (!S_ISREG(st.st_mode))
 			return write_through(path, data, len);
 		/* a symlink to a file: the file is replaced, the link kept */
 		real = realpath(path, NULL);
+		mode = st.st_mode & 07777; /* a file replaced keeps its mode */
+	} else {
+		mode = new_file_mode();
 	}
 	if (real)
 		path = real;
@@ -287,7 +365,7 @@ int write_file_atomic(const char *path, const char *data, size_t len)
 		error("cannot sync '%s': %s", tmp, strerror(errno));
 		goto fail;
 	}
-	fchmod(fd, 0644);
+	fchmod(fd, mode);
 	close(fd);
 	fd = -1;
 	if (rename(tmp, path) != 0) {
@@ -390,6 +468,8 @@ int same_file(const char *a, const char *b)
 
 int check_output_not_input(const char *out, char *const *inputs, size_t n)
 {
+	if (out && output_path_check(out) != 0)
+		return -1;
 	for (size_t i = 0; out && i < n; i++)
 		if (same_file(out, inputs[i]))
 			return error("refusing to write '%s': it is also an input (%s)", out,

@@ -18,7 +18,10 @@
 #define STR_(x) #x
 #define STR(x)	STR_(x)
 
-/* Prints "mempath: error: <msg>" to stderr; always returns -1. */
+/* Control characters of s as text (\x1b, \n, \t, \u009b); a new string. */
+char *util_escape_controls(const char *s);
+/* Prints "mempath: error: <msg>" to stderr, its control characters as text
+ * (util_escape_controls); always returns -1. */
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "mempath: warning: <msg>" to stderr. */
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -60,8 +63,13 @@ uint64_t time_now_ns(void);
 /* Wall clock as ISO 8601 UTC "2026-11-30T03:28:12Z" into buf (>= 32 bytes). */
 void time_iso8601(char *buf, size_t len);
 
+/* Is path a place a file can be written (not empty, no trailing '/', not a
+ * directory, not a dangling symlink or a loop of them)? 0, or -1 after an
+ * error line. */
+int output_path_check(const char *path);
 /* Writes data to path atomically: a temporary file created with O_EXCL in the
- * same directory, fsync, rename. Returns 0 or -1 (error printed). */
+ * same directory, fsync, rename; a new file gets 0666 less the umask, a file
+ * replaced keeps its mode. Returns 0 or -1 (error printed). */
 int write_file_atomic(const char *path, const char *data, size_t len);
 /* Renders into memory first, then writes it all to path (atomically) or, when
  * path is NULL, to stdout: a render that fails leaves no half-written report.
@@ -70,8 +78,10 @@ int write_rendered(const char *path, int (*render)(const void *arg, FILE *f), co
 
 /* 1 when a and b name the same existing file (same device and inode). */
 int same_file(const char *a, const char *b);
-/* An output that is one of the inputs is refused before anything is read:
- * -1 after "refusing to write 'out': it is also an input", else 0. */
+
+/* An output that cannot be written (output_path_check) or is one of the
+ * inputs is refused before anything is read: -1 after the error line
+ * ("refusing to write 'out': it is also an input"), else 0. */
 int check_output_not_input(const char *out, char *const *inputs, size_t n);
 
 /* Products and sums of sizes a user gave: an overflow saturates at

@@ -3,12 +3,15 @@
  * comparison of the legs. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "base/guard.h"
 #include "base/util.h"
 #include "cmd/args.h"
 #include "flow/ab.h"
@@ -143,6 +146,25 @@ static int check_dir(const char *dir)
 		}
 	closedir(d);
 	return rc;
+}
+
+/* DIR is this ab's alone from here to its exit: a lock on the directory
+ * itself (flock, so a killed ab holds nothing), taken before the checks,
+ * so a second ab naming DIR is refused before it runs or removes anything
+ * (its restore would clear the first one's record while that one is in B).
+ * The descriptor is kept open until exit (close-on-exec: no child has it). */
+static int lock_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return error("cannot open '%s': %s", dir, strerror(errno));
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		close(fd);
+		return error("'%s' is in use by another ab (or its --restore-pending): wait for "
+			     "it, or use another -o",
+			     dir);
+	}
+	return 0;
 }
 
 struct ab_opts {
@@ -351,10 +373,14 @@ static int ab_main(void *p, const struct cmd_line *l)
 	char **leg_paths = NULL, *note = NULL;
 	const char **expect = NULL;
 	size_t n_run = 0;
+	enum ab_outcome outcome;
 	int rc = 2;
 	if (o->pending) {
 		if (l->argc > 0)
 			return error("--restore-pending runs no legs: no command after it"), 2;
+		struct stat st;
+		if (stat(o->pending, &st) == 0 && S_ISDIR(st.st_mode) && lock_dir(o->pending) != 0)
+			return 2;
 		return ab_restore_pending(o->pending, o->setup_timeout_s) == 0 ? 0 : 1;
 	}
 	for (size_t i = 0; i < o->a_env.n; i++)
@@ -402,6 +428,13 @@ static int ab_main(void *p, const struct cmd_line *l)
 		error("ab needs -o DIR for the legs' results and logs");
 		goto out;
 	}
+	/* B's setup changes the machine: something must put it back */
+	if (o->b && !o->a && !o->restore) {
+		error("--b changes the machine and nothing puts it back: give --a (A's setup, "
+		      "also the restore) or --restore CMD (--restore true when B needs no "
+		      "undoing)");
+		goto out;
+	}
 	/* auto rounds: the samples given are split over the first rounds */
 	if (check_leg_args(l, o->a_args || o->b_args, o->auto_rounds ? SEQ_MIN_ROUNDS : o->rounds,
 			   &plan.leg_reps) != 0)
@@ -415,11 +448,14 @@ static int ab_main(void *p, const struct cmd_line *l)
 		error("cannot create '%s': %s", o->dir, strerror(errno));
 		goto out;
 	}
-	if (check_dir(o->dir) != 0)
+	if (lock_dir(o->dir) != 0 || check_dir(o->dir) != 0)
 		goto out;
 	say_machine(o, o->legs);
 	rc = 1;
-	switch (ab_flow(&plan, &leg_paths, &n_run)) {
+	guard_start(); /* nothing a setup starts outlives ab (docs/design.md §2.4) */
+	outcome = ab_flow(&plan, &leg_paths, &n_run);
+	guard_say_left("ab", "a setup or restore command");
+	switch (outcome) {
 	case AB_INTERRUPTED:
 		fprintf(stderr,
 			"mempath: interrupted; restore ran (see '%s/restore.log'), "
@@ -470,8 +506,10 @@ const struct command command_ab = {
 		 "with at least 6 samples per metric, no -o or --label of its own) and the\n"
 		 "restore command is recorded in DIR/restore.pending until it has run: if ab is\n"
 		 "killed, the next ab in DIR refuses to start until 'mempath ab --restore-pending\n"
-		 "DIR' has put the machine back. DIR must not hold an earlier ab's results. Each\n"
-		 "leg's file records its variant, setup, environment and args (\"leg\").\n"
+		 "DIR' has put the machine back. DIR must not hold an earlier ab's results nor be\n"
+		 "in use by another ab; --b needs --a or --restore (--restore true: B needs no\n"
+		 "undoing). Each leg's file records its variant, setup, environment and args\n"
+		 "(\"leg\").\n"
 		 "\n"
 		 "Legs may differ by the wrapped command's own words: --a-args and --b-args go\n"
 		 "where the command has {} (else at its end), through wrap --args; the command\n"

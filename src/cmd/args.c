@@ -361,6 +361,8 @@ int args_try(const struct command *c, int argc, char **argv, unsigned *samples,
 	void *opts = xcalloc(1, c->opts_size ? c->opts_size : 1);
 	struct cmd_line l;
 	int rc = args_parse(c, argc, argv, opts, &l);
+	if (rc == 0 && c->check && c->check(opts, &l) != 0)
+		rc = 2;
 	*samples = rc == 0 && c->samples ? c->samples(opts) : 0;
 	*given = l.given;
 	free(l.argv);

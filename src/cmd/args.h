@@ -148,6 +148,10 @@ struct command {
 	/* A command that measures (ab can run it as a leg: it takes -o and
 	 * --label): the counted samples per metric these options give. */
 	unsigned (*samples)(const void *opts);
+	/* What its arguments name (a probe, a probe's options, --only's
+	 * probes) checked as its run would check them, running nothing: 0, or
+	 * -1 after an error line. ab calls it before any setup. May be NULL. */
+	int (*check)(const void *opts, const struct cmd_line *l);
 	unsigned flags;
 	const struct subcommand *subs; /* ended by a row without a name; or NULL */
 	enum cmd_pos pos;	       /* what its positional arguments are */

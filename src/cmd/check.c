@@ -91,6 +91,10 @@ static int check_main(void *p, const struct cmd_line *l)
 	if (l->argc > 1)
 		return error("check takes at most one results file (see 'mempath check --help')"),
 		       2;
+	if (l->argc == 1 && o->out)
+		return error("check FILE measures nothing: -o saves the run that check measures "
+			     "here (without FILE); the report goes to stdout"),
+		       2;
 	kinds = xstrdup("");
 	report_format_parse(o->format, &fmt);
 	util_set_quiet(o->quiet);

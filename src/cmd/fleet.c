@@ -150,13 +150,15 @@ static void plan_free(struct fleet_plan *pl)
 }
 
 /* The references, or none when there is no data/ (a note); a file there
- * that cannot be read is an error. */
+ * that cannot be read is an error, and so is a folder named by --refs or
+ * $MEMPATH_REFS that is not there (the user asked for those). */
 static int load_refs(const char *dir, struct ref_set *refs)
 {
 	char *d = ref_dir(dir);
+	const char *env = getenv("MEMPATH_REFS");
 	int rc = 0;
 	memset(refs, 0, sizeof(*refs));
-	if (!dir && access(d, F_OK) != 0)
+	if (!dir && !(env && *env) && access(d, F_OK) != 0)
 		warning("no reference values ('%s' not found; --refs DIR)", d);
 	else
 		rc = ref_load(d, refs);
@@ -209,7 +211,7 @@ static int fleet_main(void *p, const struct cmd_line *l)
 	struct fleet_opts *o = p;
 	struct fleet_plan pl;
 	struct fleet_thresholds th = {o->z, o->threshold, o->min_group};
-	struct ref_set refs;
+	struct ref_set refs = {0};
 	struct fleet *fl = NULL;
 	char **kvs = xcalloc((size_t)l->argc + o->opt.n + 1, sizeof(char *));
 	size_t n_kvs = 0;
@@ -225,6 +227,7 @@ static int fleet_main(void *p, const struct cmd_line *l)
 	for (size_t i = 0; i < o->opt.n; i++)
 		kvs[n_kvs++] = (char *)o->opt.v[i];
 	if (rc || load_refs(o->refs, &refs) != 0) {
+		ref_set_free(&refs);
 		free(kvs);
 		return 2;
 	}

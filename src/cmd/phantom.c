@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/guard.h"
 #include "base/opt.h"
 #include "base/proc.h"
 #include "base/util.h"
@@ -118,6 +119,22 @@ static int phantom_main(void *p, const struct cmd_line *l)
 		return error("phantom needs exactly one of --cpu SIZE, --gpu SIZE or -- CMD"), 2;
 	if (o.sp.detach && o.sp.kind != PHANTOM_CPU)
 		return error("--detach goes with --cpu"), 2;
+	/* a planted phantom the tolerance could swallow proves nothing: one of
+	 * 256M against 256M passed on a busy machine as often as it failed */
+	if (o.sp.detach) {
+		int64_t tol = phantom_tolerance(po->tolerance, o.sp.size, 0);
+		if ((double)o.sp.size < 2.0 * (double)tol) {
+			char sz[32], t[32], t2[32];
+			opt_format_size(o.sp.size, sz, sizeof(sz));
+			opt_format_size((uint64_t)tol, t, sizeof(t));
+			opt_format_size(2 * (uint64_t)tol, t2, sizeof(t2));
+			return error("--detach plants %s, under twice the tolerance (%s): the "
+				     "check could not tell it from drift (--cpu %s or more, or a "
+				     "smaller --tolerance)",
+				     sz, t, t2),
+			       2;
+		}
+	}
 	/* Host memory we will hold at once: the CPU child, the hog, a cpu holder. */
 	if (mem_check_size((o.sp.kind == PHANTOM_CPU ? o.sp.size : 0) + o.hog +
 				   (o.holder_kind == PHANTOM_HOG ? o.holder_size : 0),
@@ -135,7 +152,9 @@ static int phantom_main(void *p, const struct cmd_line *l)
 		free(out_path);
 		return 1;
 	}
+	guard_start(); /* no holder, hog or command of ours outlives us (§2.4) */
 	verdict = phantom_flow(&o, &res);
+	guard_say_left("phantom", "the command or holder");
 	if (!strcmp(verdict, "ERROR") && res.reason)
 		error("%s", res.reason);
 	run_take_probe(s.run, &res);

@@ -52,6 +52,53 @@ static const struct arg probe_args[] = {
 	ARG_FLAG("quiet", 0, struct probe_opts, quiet, "no progress lines on stderr"),
 	ARG_END};
 
+/* The probe's name first, then its name=value options (kvs: l->argc +
+ * o->opt.n + 1 long), checked; ropts as the run takes them. 0, or -1 after
+ * an error line. */
+static int probe_line(const struct probe_opts *o, const struct cmd_line *l, const struct probe **pr,
+		      char **kvs, size_t *n_kvs, struct runner_opts *ro)
+{
+	char hint[96];
+	int rc = 0;
+	*pr = NULL;
+	*n_kvs = 0;
+	for (int i = 0; i < l->argc && !rc; i++) {
+		const char *a = l->argv[i];
+		if (strchr(a, '='))
+			kvs[(*n_kvs)++] = (char *)a;
+		else if (*pr)
+			rc = error("unexpected argument '%s' (see 'mempath probe --help')", a);
+		else if (!(*pr = probe_find(a)))
+			rc = error("unknown probe '%s'%s (see 'mempath list')", a,
+				   suggest_phrase(probe_suggest(a), hint, sizeof(hint)));
+	}
+	for (size_t i = 0; i < o->opt.n; i++)
+		kvs[(*n_kvs)++] = (char *)o->opt.v[i];
+	if (!rc && !*pr)
+		rc = error("which probe? (see 'mempath list')");
+	runner_opts_default(ro);
+	ro->reps = o->reps ? o->reps : MEASURE_AUTO_MIN;
+	ro->auto_ci = o->reps ? 0 : o->ci;
+	ro->auto_budget_s = o->budget_s;
+	ro->warmups = o->warmups;
+	ro->timeout_s = o->timeout_s;
+	ro->quick = o->quick;
+	ro->force = o->force;
+	return rc || runner_check_opts(*pr, kvs, *n_kvs, ro) != 0 ? -1 : 0;
+}
+
+static int probe_check(const void *p, const struct cmd_line *l)
+{
+	const struct probe_opts *o = p;
+	const struct probe *pr;
+	char **kvs = xcalloc((size_t)l->argc + o->opt.n + 1, sizeof(char *));
+	size_t n_kvs;
+	struct runner_opts ro;
+	int rc = probe_line(o, l, &pr, kvs, &n_kvs, &ro);
+	free(kvs);
+	return rc;
+}
+
 static int probe_main(void *p, const struct cmd_line *l)
 {
 	struct probe_opts *o = p;
@@ -60,34 +107,10 @@ static int probe_main(void *p, const struct cmd_line *l)
 	char **kvs = xcalloc((size_t)l->argc + o->opt.n + 1, sizeof(char *));
 	size_t n_kvs = 0;
 	struct session s;
-	char hint[96];
 	int rc = 0;
-	/* The probe's name first, then its name=value options. */
-	for (int i = 0; i < l->argc && !rc; i++) {
-		const char *a = l->argv[i];
-		if (strchr(a, '='))
-			kvs[n_kvs++] = (char *)a;
-		else if (pr)
-			rc = error("unexpected argument '%s' (see 'mempath probe --help')", a);
-		else if (!(pr = probe_find(a)))
-			rc = error("unknown probe '%s'%s (see 'mempath list')", a,
-				   suggest_phrase(probe_suggest(a), hint, sizeof(hint)));
-	}
-	for (size_t i = 0; i < o->opt.n; i++)
-		kvs[n_kvs++] = (char *)o->opt.v[i];
-	if (!rc && !pr)
-		rc = error("which probe? (see 'mempath list')");
 	memset(&s, 0, sizeof(s));
-	runner_opts_default(&s.ropts);
-	s.ropts.reps = o->reps ? o->reps : MEASURE_AUTO_MIN;
-	s.ropts.auto_ci = o->reps ? 0 : o->ci;
-	s.ropts.auto_budget_s = o->budget_s;
-	s.ropts.warmups = o->warmups;
-	s.ropts.timeout_s = o->timeout_s;
-	s.ropts.quick = o->quick;
-	s.ropts.force = o->force;
 	s.out_path = o->out;
-	if (rc || runner_check_opts(pr, kvs, n_kvs, &s.ropts) != 0) {
+	if (probe_line(o, l, &pr, kvs, &n_kvs, &s.ropts) != 0) {
 		free(kvs);
 		return 2;
 	}
@@ -139,4 +162,5 @@ const struct command command_probe = {
 	.init = probe_init,
 	.run = probe_main,
 	.samples = probe_samples,
+	.check = probe_check,
 };

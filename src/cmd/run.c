@@ -109,6 +109,16 @@ static void print_probe(struct session *s, const struct probe_result *res, void 
 	fflush(stdout);
 }
 
+/* No stray argument; every name in --only a probe. 0, or -1 after an error
+ * line. */
+static int run_check(const void *p, const struct cmd_line *l)
+{
+	const struct run_opts *o = p;
+	if (l->argc > 0)
+		return error("unexpected argument '%s' (see 'mempath run --help')", l->argv[0]);
+	return o->only ? check_only(o->only) : 0;
+}
+
 /* The suite's probes (and --only's) in table order; *n set. */
 static const struct probe **plan_of(const struct run_opts *o, size_t *n)
 {
@@ -144,9 +154,7 @@ static int run_main(void *p, const struct cmd_line *l)
 	struct session s;
 	char *out_path;
 	int rc = 0;
-	if (l->argc > 0)
-		return error("unexpected argument '%s' (see 'mempath run --help')", l->argv[0]), 2;
-	if (o->only && check_only(o->only) != 0)
+	if (run_check(o, l) != 0)
 		return 2;
 	report_format_parse(o->format, &fmt);
 	util_set_quiet(o->quiet);
@@ -234,4 +242,5 @@ const struct command command_run = {
 	.init = run_init,
 	.run = run_main,
 	.samples = run_samples,
+	.check = run_check,
 };

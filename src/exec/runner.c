@@ -88,6 +88,7 @@ int runner_check_opts(const struct probe *p, char *const *kvs, size_t n_kvs,
 static int parse_probe_opts(const struct probe *p, char *const *kvs, size_t n_kvs,
 			    const struct runner_opts *o, void *opts)
 {
+	char why[256];
 	if (opt_defaults(p->opts, opts) != 0)
 		return -1;
 	if (o->quick && p->quick_opts && opt_set_all(p->opts, opts, p->quick_opts, p->name) != 0)
@@ -95,6 +96,8 @@ static int parse_probe_opts(const struct probe *p, char *const *kvs, size_t n_kv
 	for (size_t i = 0; i < n_kvs; i++)
 		if (opt_set(p->opts, opts, kvs[i], p->name) != 0)
 			return -1;
+	if (p->check && p->check(opts, why, sizeof(why)) != 0)
+		return error("%s: %s", p->name, why);
 	return 0;
 }
 
@@ -191,6 +194,11 @@ int runner_run_probe(const struct probe *p, char *const *kvs, size_t n_kvs,
 		else if (child.timed_out)
 			probe_result_set_status(out, STATUS_TIMEOUT,
 						"no result after %.0f s; killed", timeout);
+		else if (child.stopped_by)
+			probe_result_set_status(out, STATUS_FAIL,
+						"the probe's child stopped (%s); killed",
+						child.stopped_by > 0 ? strsignal(child.stopped_by)
+								     : "one of its processes");
 		else if (WIFSIGNALED(child.status)) {
 			struct kv_list now;
 			int sig = WTERMSIG(child.status);

@@ -83,6 +83,8 @@ static int lock_output(struct session *s)
 {
 	struct stat st;
 	char *dup, *base, *dir;
+	if (s->out_path && output_path_check(s->out_path) != 0)
+		return -1; /* before any work: a -o that cannot be written */
 	if (!s->out_path || (stat(s->out_path, &st) == 0 && !S_ISREG(st.st_mode)))
 		return 0;
 	dup = xstrdup(s->out_path);

@@ -19,7 +19,7 @@
 /* A child's end: its wait status (-1: could not run) and whether the
  * timeout ended it. */
 struct ended {
-	int status, timed_out;
+	int status, timed_out, stopped_by;
 };
 
 /* Runs args in a child in its own process group with the extra environment,
@@ -38,12 +38,13 @@ static struct ended spawn_wait(char *const *args, char *const *env, size_t n_env
 				 .on_signal = forward ? PROC_SIG_FORWARD : PROC_SIG_NONE,
 				 .timeout_s = timeout_s,
 				 .grace_s = 5};
-	struct ended e = {-1, 0};
+	struct ended e = {-1, 0, 0};
 	struct proc p;
 	if (proc_start(&p, &spec) != 0)
 		return e;
 	e.status = proc_wait(&p);
 	e.timed_out = p.timed_out;
+	e.stopped_by = p.stopped_by;
 	proc_free(&p);
 	return e;
 }
@@ -62,6 +63,11 @@ static char *status_str(struct ended e, double timeout_s)
 		return xasprintf("did not end within %.0f s (stopped)", timeout_s);
 	if (e.status < 0)
 		return xstrdup("could not run");
+	if (e.stopped_by < 0)
+		return xstrdup("waited on a process it started that stayed stopped (ended)");
+	if (e.stopped_by)
+		return xasprintf("stopped itself (signal %d, %s): ended", e.stopped_by,
+				 strsignal(e.stopped_by));
 	if (WIFEXITED(e.status))
 		return xasprintf("exited %d", WEXITSTATUS(e.status));
 	if (WIFSIGNALED(e.status))
@@ -72,7 +78,8 @@ static char *status_str(struct ended e, double timeout_s)
 
 static int ended_ok(struct ended e)
 {
-	return e.status >= 0 && !e.timed_out && WIFEXITED(e.status) && WEXITSTATUS(e.status) == 0;
+	return e.status >= 0 && !e.timed_out && !e.stopped_by && WIFEXITED(e.status) &&
+	       WEXITSTATUS(e.status) == 0;
 }
 
 /* `sh -c cmd` with its output (and a header and footer we write) in log,
@@ -84,7 +91,7 @@ static struct ended run_logged(const char *cmd, const struct ab_variant *v, cons
 	char now[32], *st;
 	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	char *args[] = {"/bin/sh", "-c", (char *)cmd, NULL};
-	struct ended e = {-1, 0};
+	struct ended e = {-1, 0, 0};
 	FILE *f;
 	if (fd < 0) {
 		error("cannot create '%s': %s", log, strerror(errno));
@@ -245,7 +252,7 @@ static int setup_leg(const struct ab_plan *p, size_t i, const struct ab_variant 
 		     double timeout_s)
 {
 	char *log = xasprintf("%s/leg-%zu-setup.log", p->dir, i + 1), *st;
-	struct ended e = {0, 0};
+	struct ended e = {0, 0, 0};
 	int ok;
 	if (v->setup) {
 		char *what = xasprintf("setup of leg %zu (%c, %s)", i + 1, p->legs[i], v->label);

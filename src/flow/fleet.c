@@ -212,14 +212,6 @@ int fleet_flow_mpi(const struct fleet_plan *pl, struct fleet **out)
 
 /* ---- merge ---- */
 
-static int same_run(const struct run *a, const struct run *b)
-{
-	const char *ha = json_string_value(json_object_get(a->host, "hostname"));
-	const char *hb = json_string_value(json_object_get(b->host, "hostname"));
-	return ha && hb && a->start_time && b->start_time && strcmp(ha, hb) == 0 &&
-	       strcmp(a->start_time, b->start_time) == 0;
-}
-
 static int add_file(struct fleet *f, const char *arg)
 {
 	const char *eq = strchr(arg, '='), *file = eq ? eq + 1 : arg, *schema, *host;
@@ -248,9 +240,12 @@ static int add_file(struct fleet *f, const char *arg)
 	for (size_t i = 0; i < f->n_nodes; i++) {
 		const struct fleet_node *o = &f->nodes[i];
 		int rc = 0;
-		if (same_run(o->run, r))
-			rc = error("'%s' is the same run as '%s' (host %s, started %s)", file,
-				   o->file, host, r->start_time);
+		if (same_file(o->file, file))
+			rc = error("'%s' is given twice (as '%s')", file, o->file);
+		else if (run_same(o->run, r))
+			rc = error("'%s' holds the same run as '%s' (a copy: host %s, started %s, "
+				   "every sample equal)",
+				   file, o->file, host, r->start_time);
 		else if (strcmp(o->name, name) == 0)
 			rc = error("two nodes named '%s': '%s' and '%s' (name them apart: "
 				   "NAME=FILE)",

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/guard.h"
 #include "base/kv.h"
 #include "base/proc.h"
 #include "base/reaper.h"
@@ -319,6 +320,7 @@ int wrap_flow(const struct wrap_plan *p, struct probe_result *res)
 	probe_result_init(res, "work.wrap");
 	res->minflt = res->majflt = 0; /* sums over the runs */
 	reaper_adopt();		       /* what a run leaves behind becomes ours to stop (§2.4) */
+	guard_start();		       /* and so is all of it when we are killed */
 	record_plan(p, run_argv, run_argc, res);
 	have_place = cgroup_plan(p, res, &place) == 0;
 	around_begin(&around);

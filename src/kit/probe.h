@@ -25,6 +25,10 @@ struct probe {
 	size_t opts_size;	/* sizeof the options struct */
 	const char *quick_opts; /* "size=64M reps=..." applied for quick runs */
 	double timeout_s;	/* 0: the runner's default */
+	/* 0 when the options make sense (with each other, beyond what each
+	 * row's type checks), else -1 with why in why (len bytes): a usage
+	 * error, exit 2, before any fork. May be NULL. */
+	int (*check)(const void *opts, char *why, size_t len);
 	/* NULL when the probe can run here with these options, else the reason
 	 * (a static or leaked string): recorded as status skip. Called in the
 	 * child, so it may initialise a GPU. */

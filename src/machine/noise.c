@@ -438,7 +438,13 @@ json_t *noise_look(double interval_s)
 	}
 	while ((double)(time_now_ns() - t0) * 1e-9 < interval_s)
 		usleep(10000);
-	read_one(&m, &r1);
+	if (read_one(&m, &r1) != 0) {
+		/* /proc unreadable (out of descriptors, say): no look, never a
+		 * half one */
+		free(before);
+		json_decref(top);
+		return NULL;
+	}
 	after = all_procs(&na);
 	/* each process's ticks over the interval (one seen only at the end
 	 * started during it: all its ticks count) */
@@ -448,7 +454,8 @@ json_t *noise_look(double interval_s)
 				after[i].ticks -= before[k].ticks;
 				break;
 			}
-	qsort(after, na, sizeof(*after), by_ticks_desc);
+	if (na > 0) /* none (an empty /proc) is an empty list */
+		qsort(after, na, sizeof(*after), by_ticks_desc);
 	for (size_t i = 0; i < na && i < 3 && after[i].ticks > 0; i++)
 		json_array_append_new(top,
 				      json_pack("{s:i, s:s, s:f}", "pid", (int)after[i].pid, "comm",

@@ -389,27 +389,31 @@ static int reach_span(struct reach_state *st, uint64_t span_bytes, enum mem_page
 	return rc;
 }
 
-/* Spans must be powers of two >= 2 MiB so span / lines is a whole slot. */
+/* Spans must be powers of two >= 2 MiB so span / lines is a whole slot,
+ * and fit in the address space a process has (47 bits: 64 TiB is the most
+ * that leaves room for the rest of it). */
 static int parse_spans(const char *spec, uint64_t *spans, size_t *n)
 {
 	if (list_parse_sizes(spec, spans, n) != 0)
 		return -1;
 	for (size_t i = 0; i < *n; i++)
-		if (spans[i] < MEM_HUGE_BYTES || (spans[i] & (spans[i] - 1)))
+		if (spans[i] < MEM_HUGE_BYTES || (spans[i] & (spans[i] - 1)) ||
+		    spans[i] > (1ull << 46))
 			return -1;
 	return 0;
 }
 
-static const char *reach_supported(const void *opts)
+static int reach_check(const void *opts, char *why, size_t len)
 {
 	const struct reach_opts *o = opts;
 	uint64_t spans[LIST_MAX];
 	size_t n;
 
-	if (parse_spans(o->spans, spans, &n) != 0)
-		return xasprintf("spans '%s': need a list of powers of two >= 2M (64M,1G)",
-				 o->spans);
-	return NULL;
+	if (parse_spans(o->spans, spans, &n) == 0)
+		return 0;
+	snprintf(why, len, "spans '%s': need a list of powers of two from 2M to 64T (64M,1G)",
+		 o->spans);
+	return -1;
 }
 
 static void add_param_size(struct probe_result *res, const char *key, uint64_t bytes)
@@ -519,6 +523,6 @@ const struct probe probe_cpu_reach = {
 	.opts = reach_opt_rows,
 	.opts_size = sizeof(struct reach_opts),
 	.quick_opts = "spans=64M,512M",
-	.supported = reach_supported,
+	.check = reach_check,
 	.run = reach_run,
 };

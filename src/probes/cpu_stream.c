@@ -481,6 +481,16 @@ static int stream_run(struct probe_ctx *ctx, const void *opts)
 	return PROBE_OK;
 }
 
+/* An array under 64 KiB is under one page a thread: nothing a rate means. */
+static int stream_check(const void *opts, char *why, size_t len)
+{
+	const struct stream_opts *o = opts;
+	if (!o->size_bytes || o->size_bytes >= (64u << 10))
+		return 0;
+	snprintf(why, len, "size: at least 64K per array (0: automatic)");
+	return -1;
+}
+
 const struct probe probe_cpu_stream = {
 	.name = "cpu.stream",
 	.summary = "STREAM-style read/write/copy/triad and libc memcpy bandwidth, pinned threads, "
@@ -489,5 +499,6 @@ const struct probe probe_cpu_stream = {
 	.opts = stream_opt_rows,
 	.opts_size = sizeof(struct stream_opts),
 	.quick_opts = "threads=max pages=thp",
+	.check = stream_check,
 	.run = stream_run,
 };

@@ -1,7 +1,10 @@
 /* csv.c - one row per metric (RFC 4180 quoting). */
 #include "report/csv.h"
-#include "report/format.h"
+
+#include <math.h>
 #include <string.h>
+
+#include "report/format.h"
 
 int report_csv(const struct run *r, FILE *f)
 {
@@ -27,6 +30,10 @@ int report_csv(const struct run *r, FILE *f)
 			report_csv_field(f, unit_name(m->unit));
 			if (s.n == 0) /* no counted sample: absent, never 0 */
 				fprintf(f, ",%s,0,,,,,,\n", better_name(m->better));
+			else if (!isfinite(s.cov)) /* a spread that overflowed: unknown, empty */
+				fprintf(f, ",%s,%zu,%.6g,%.6g,%.6g,%.6g,%.6g,\n",
+					better_name(m->better), s.n, s.median, s.p5, s.p95, s.min,
+					s.max);
 			else
 				fprintf(f, ",%s,%zu,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n",
 					better_name(m->better), s.n, s.median, s.p5, s.p95, s.min,

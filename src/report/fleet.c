@@ -28,20 +28,6 @@ void report_fleet_labels(const struct label *l, size_t n, char *buf, size_t len)
 	}
 }
 
-static int labels_equal(const struct label *a, size_t na, const struct label *b, size_t nb)
-{
-	if (na != nb)
-		return 0;
-	for (size_t i = 0; i < na; i++) {
-		size_t j = 0;
-		while (j < nb && strcmp(a[i].key, b[j].key) != 0)
-			j++;
-		if (j == nb || strcmp(a[i].value, b[j].value) != 0)
-			return 0;
-	}
-	return 1;
-}
-
 double report_fleet_value(const struct run *r, const struct fleet_stat *s)
 {
 	for (size_t p = 0; r && p < r->n_probes; p++) {

@@ -31,6 +31,10 @@ void report_fmt_value(double v, char *buf, size_t len)
 	double a = fabs(v);
 	if (v == 0)
 		snprintf(buf, len, "0");
+	else if (!isfinite(v))
+		snprintf(buf, len, "%s", isnan(v) ? "-" : v > 0 ? "inf" : "-inf");
+	else if (a >= 1e15) /* past a double's exact digits: no digits it does not hold */
+		snprintf(buf, len, "%.4g", v);
 	else if (a >= 1e5)
 		snprintf(buf, len, "%.0f", v);
 	else if (a >= 100)
@@ -84,7 +88,10 @@ void report_summary_text(const struct summary *s, char *med, char *p5, char *p95
 	report_fmt_value(s->median, med, len);
 	report_fmt_value(s->p5, p5, len);
 	report_fmt_value(s->p95, p95, len);
-	snprintf(cov, len, "%.1f", 100.0 * s->cov);
+	if (isfinite(s->cov)) /* 1e308 samples: their spread overflows, unknown */
+		snprintf(cov, len, "%.1f", 100.0 * s->cov);
+	else
+		snprintf(cov, len, "-");
 }
 
 const char *report_jstr(const json_t *o, const char *key)
@@ -105,13 +112,14 @@ void report_md_cell(FILE *f, const char *s)
 			fputc(*s, f);
 }
 
-void report_csv_field(FILE *f, const char *s)
+void report_csv_field(FILE *f, const char *raw)
 {
 	/* A cell a spreadsheet would run as a formula (OWASP CSV injection)
-	 * gets a leading apostrophe; a bare CR would end the row: quote it. */
-	int formula = s && strchr("=+-@\t\r", s[0]) && s[0];
-	if (!s)
-		s = "";
+	 * gets a leading apostrophe; control characters are text (\x1b, \n:
+	 * none ends the row or acts on a terminal). */
+	char *text = util_escape_controls(raw ? raw : "");
+	const char *s = text;
+	int formula = strchr("=+-@", s[0]) && s[0];
 	if (formula || strpbrk(s, ",\"\n\r")) {
 		fputc('"', f);
 		if (formula)
@@ -125,14 +133,18 @@ void report_csv_field(FILE *f, const char *s)
 	} else {
 		fputs(s, f);
 	}
+	free(text);
 }
 
-void report_html_text(FILE *f, const char *s)
+void report_html_text(FILE *f, const char *raw)
 {
 	static const char special[] = "&<>\"'";
 	static const char *const entity[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&#39;"};
+	/* control characters as text first: a page shown with cat is a
+	 * terminal's too */
+	char *text = util_escape_controls(raw ? raw : "");
 
-	for (; s && *s; s++) {
+	for (const char *s = text; *s; s++) {
 		const char *e = strchr(special, *s);
 
 		if (e)
@@ -140,6 +152,7 @@ void report_html_text(FILE *f, const char *s)
 		else
 			fputc(*s, f);
 	}
+	free(text);
 }
 
 /* ---- text from a file, made safe for the output ---- */
@@ -157,32 +170,18 @@ static void grow(char **buf, size_t *len, size_t *cap, const char *add, size_t n
 
 char *report_term_escape(const char *s)
 {
-	size_t len = 0, cap = strlen(s) + 1;
-	char *out = xmalloc(cap);
-	out[0] = '\0';
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		char esc[8];
-		if (*p == '\n')
-			grow(&out, &len, &cap, "\\n", 2);
-		else if (*p == '\t')
-			grow(&out, &len, &cap, "\\t", 2);
-		else if (*p < 0x20 || *p == 0x7f)
-			grow(&out, &len, &cap, esc,
-			     (size_t)snprintf(esc, sizeof(esc), "\\x%02x", *p));
-		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) /* a C1 control in UTF-8 */
-			grow(&out, &len, &cap, esc,
-			     (size_t)snprintf(esc, sizeof(esc), "\\u%04x", (unsigned)*++p));
-		else
-			grow(&out, &len, &cap, (const char *)p, 1);
-	}
-	return out;
+	return util_escape_controls(s);
 }
 
 char *report_md_escape(const char *s)
 {
-	size_t len = 0, cap = strlen(s) + 1;
+	/* controls as text first (an ANSI escape acts in a terminal that
+	 * shows the Markdown), then the markup */
+	char *text = util_escape_controls(s);
+	size_t len = 0, cap = strlen(text) + 1;
 	char *out = xmalloc(cap);
 	out[0] = '\0';
+	s = text;
 	for (const char *p = s; *p; p++) {
 		const char *rep = *p == '<'			       ? "&lt;"
 				  : *p == '\n' || *p == '\r'	       ? " "
@@ -193,6 +192,7 @@ char *report_md_escape(const char *s)
 		else
 			grow(&out, &len, &cap, p, 1);
 	}
+	free(text);
 	return out;
 }
 

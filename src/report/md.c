@@ -82,7 +82,7 @@ int report_md(const struct run *r, FILE *f)
 			fprintf(f, "| %s | ", m->name);
 			report_md_cell(f, labels);
 			fprintf(f, " | %s | %s | %s | %s%s | %zu | %s |\n", med, p5, p95, cov,
-				s.n ? "%" : "", s.n, unit_name(m->unit));
+				strcmp(cov, "-") ? "%" : "", s.n, unit_name(m->unit));
 		}
 		for (size_t t = 0; t < ms.n; t++)
 			matrix_write_md(&ms.tables[t], f);

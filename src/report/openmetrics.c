@@ -107,7 +107,9 @@ const char *om_unit(enum unit u, double *factor)
 	return ""; /* count, none */
 }
 
-/* s with \ " and newline escaped, as label values and HELP text want. */
+/* s with \ " and newline escaped, as label values and HELP text want;
+ * another control character as the text \xNN (escaped: "\\xNN"), never
+ * raw into a scrape a terminal may show. */
 static void put_escaped(FILE *f, const char *s)
 {
 	for (; *s; s++)
@@ -117,6 +119,8 @@ static void put_escaped(FILE *f, const char *s)
 			fputs("\\\"", f);
 		else if (*s == '\n')
 			fputs("\\n", f);
+		else if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			fprintf(f, "\\\\x%02x", (unsigned char)*s);
 		else
 			fputc(*s, f);
 }

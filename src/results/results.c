@@ -376,6 +376,23 @@ double metric_busy_mean(const struct metric *m, double *max)
 	return n ? sum / (double)n : NAN;
 }
 
+int labels_subset(const struct label *sub, size_t n_sub, const struct label *of, size_t n_of)
+{
+	for (size_t i = 0; i < n_sub; i++) {
+		size_t j = 0;
+		while (j < n_of && strcmp(sub[i].key, of[j].key) != 0)
+			j++;
+		if (j == n_of || strcmp(sub[i].value, of[j].value) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+int labels_equal(const struct label *a, size_t na, const struct label *b, size_t nb)
+{
+	return na == nb && labels_subset(a, na, b, nb);
+}
+
 void metric_add_label(struct metric *m, const char *key, const char *value)
 {
 	label_set(&m->labels, &m->n_labels, key, value);
@@ -401,4 +418,28 @@ void metric_labels_str(const struct metric *m, char *buf, size_t len)
 	for (size_t i = 0; i < m->n_labels && used < len; i++)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", i ? "," : "",
 					 m->labels[i].key, m->labels[i].value);
+}
+
+/* Is b a copy of a: started at the same time on the same host, every
+ * metric's samples equal? */
+int run_same(const struct run *a, const struct run *b)
+{
+	const char *ha = json_string_value(json_object_get(a->host, "hostname"));
+	const char *hb = json_string_value(json_object_get(b->host, "hostname"));
+	if (!a->start_time || !b->start_time || strcmp(a->start_time, b->start_time) != 0 || !ha ||
+	    !hb || strcmp(ha, hb) != 0 || a->n_probes != b->n_probes)
+		return 0;
+	for (size_t p = 0; p < a->n_probes; p++) {
+		const struct probe_result *x = &a->probes[p], *y = &b->probes[p];
+		if (strcmp(x->name, y->name) != 0 || x->n_metrics != y->n_metrics)
+			return 0;
+		for (size_t k = 0; k < x->n_metrics; k++) {
+			const struct metric *mx = &x->metrics[k], *my = &y->metrics[k];
+			if (mx->n_samples != my->n_samples ||
+			    (mx->n_samples &&
+			     memcmp(mx->samples, my->samples, mx->n_samples * sizeof(double)) != 0))
+				return 0;
+		}
+	}
+	return 1;
 }

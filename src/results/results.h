@@ -138,6 +138,9 @@ struct run {
 
 struct run *run_new(void);
 void run_free(struct run *r);
+/* Is b a copy of a: started at the same time on the same host, every
+ * metric's samples equal (one run in two files)? */
+int run_same(const struct run *a, const struct run *b);
 /* Appends a zeroed probe result named `name`; pointer valid until next add. */
 struct probe_result *run_add_probe(struct run *r, const char *name);
 /* Moves the contents of src into a new slot (src is left empty). */
@@ -183,6 +186,10 @@ void metric_add_warmup(struct metric *m, double v);
  * result: the result frees its metrics). */
 void metric_clear(struct metric *m);
 void metric_add_label(struct metric *m, const char *key, const char *value);
+/* Does every key=value of sub appear in of (order aside)? And equal: the
+ * same labels both ways. The one label comparer of every layer above. */
+int labels_subset(const struct label *sub, size_t n_sub, const struct label *of, size_t n_of);
+int labels_equal(const struct label *a, size_t na, const struct label *b, size_t nb);
 const char *metric_label(const struct metric *m, const char *key);
 /* The other CPUs busy over the counted samples' windows, averaged, and the
  * most over one window; NAN when the metric has no such record. */

@@ -71,7 +71,9 @@ json_t *results_load_file_text(const char *path, char **text, size_t *text_len)
 	struct stat st;
 	char *buf;
 	size_t len;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* without blocking: a FIFO no process writes would wait forever in
+	 * open(); read blocking once open */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), fl;
 
 	if (text)
 		*text = NULL;
@@ -96,6 +98,8 @@ json_t *results_load_file_text(const char *path, char **text, size_t *text_len)
 		error("'%s' is a device, not a results file", path);
 		return NULL;
 	}
+	if ((fl = fcntl(fd, F_GETFL)) >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
 	/* A file comes from elsewhere: what it may ask of this process is
 	 * bounded before it is parsed (parsed JSON takes several times its size). */
 	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > RESULTS_MAX_FILE_BYTES) {
@@ -110,6 +114,11 @@ json_t *results_load_file_text(const char *path, char **text, size_t *text_len)
 	close(fd);
 	if (!buf) {
 		error("cannot read '%s': %s", path, strerror(errno ? errno : EIO));
+		return NULL;
+	}
+	if (len == 0 && S_ISFIFO(st.st_mode)) {
+		free(buf);
+		error("'%s' is a FIFO that no process writes (nothing to read)", path);
 		return NULL;
 	}
 	if (len >= RESULTS_MAX_FILE_BYTES) { /* it grew since the check: a pipe, a growing file */

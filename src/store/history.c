@@ -7,15 +7,50 @@
 #include "store/history.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/util.h"
 #include "results/results_json.h"
 #include "store/history_impl.h"
+
+/* Why a history cannot be opened, found out here: SQLite retries a file it
+ * may not write read-only, so its errno says "no such file" where the cause
+ * is a folder without write permission. */
+static int cannot_open(const char *path)
+{
+	char *copy = xstrdup(path), *dir = dirname(copy);
+	struct stat st;
+	int rc, fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd >= 0)
+		close(fd);
+	if (fd < 0 && (errno == EMFILE || errno == ENFILE || errno == ENOMEM))
+		rc = error("cannot open history '%s': %s", path, strerror(errno));
+	else if (stat(path, &st) == 0)
+		rc = access(path, R_OK | W_OK) != 0
+			     ? error("cannot open history '%s': %s", path, strerror(errno))
+			     : error("cannot open history '%s': unable to open the file", path);
+	else if (stat(dir, &st) != 0)
+		rc = error("cannot open history '%s': its folder '%s': %s", path, dir,
+			   strerror(errno));
+	else if (!S_ISDIR(st.st_mode))
+		rc = error("cannot open history '%s': '%s' is not a folder", path, dir);
+	else if (access(dir, W_OK | X_OK) != 0)
+		rc = error("cannot create history '%s': its folder '%s' is not writable (%s)", path,
+			   dir, strerror(errno));
+	else
+		rc = error("cannot create history '%s' in '%s' (a file system that takes no "
+			   "new files?)",
+			   path, dir);
+	free(copy);
+	return rc;
+}
 
 int history_fail(struct history *h, int rc, const char *doing)
 {
@@ -35,8 +70,7 @@ int history_fail(struct history *h, int rc, const char *doing)
 		return error("history '%s' is damaged (%s); move it aside to start a new one", path,
 			     msg);
 	case SQLITE_CANTOPEN:
-		return error("cannot open history '%s': %s", path,
-			     errno ? strerror(errno) : "unable to open the file");
+		return cannot_open(path);
 	case SQLITE_READONLY:
 	case SQLITE_PERM:
 	case SQLITE_IOERR:
@@ -221,7 +255,11 @@ char *history_path(const char *db)
 	const char *env = getenv("MEMPATH_HISTORY");
 	char *dir;
 
-	if (db && *db)
+	if (db && !*db) {
+		error("--db: an empty path (give the database's file, or leave --db out)");
+		return NULL;
+	}
+	if (db)
 		return xstrdup(db);
 	if (env && *env)
 		return xstrdup(env);

@@ -26,19 +26,6 @@ static void set_verdict(struct compare_row *row, enum verdict v, char *reason)
 	row->reason = reason;
 }
 
-static int labels_subset(const struct compare_row *sub, const struct compare_row *of)
-{
-	for (size_t i = 0; i < sub->n_labels; i++) {
-		int found = 0;
-		for (size_t k = 0; k < of->n_labels && !found; k++)
-			found = strcmp(of->labels[k].key, sub->labels[i].key) == 0 &&
-				strcmp(of->labels[k].value, sub->labels[i].value) == 0;
-		if (!found)
-			return 0;
-	}
-	return 1;
-}
-
 static int same_probe(const struct compare_row *a, const struct compare_row *b)
 {
 	/* ident = probe \x1f options \x1f metric \x1f labels: the first two fields */
@@ -76,6 +63,27 @@ static void rule_status(struct comparison *c, struct compare_row *row)
 					      row->pr[j]->reason ? row->pr[j]->reason : ""));
 }
 
+/* unit: one metric in one unit and direction, or no verdict: a MiB value is
+ * not judged against GiB/s, nor WIN by one leg's direction (VOID) */
+static void rule_unit(struct comparison *c, struct compare_row *row)
+{
+	size_t first;
+	for (first = 0; first < c->n_legs && !row->m[first]; first++)
+		;
+	for (size_t j = 0; j < c->n_legs && row->verdict == PENDING; j++)
+		if (row->m[j] && row->m[j]->unit != row->unit)
+			set_verdict(row, VERDICT_VOID,
+				    xasprintf("unit differs between legs: %s in %s, %s in %s",
+					      unit_name(row->unit), c->legs[first].name,
+					      unit_name(row->m[j]->unit), c->legs[j].name));
+		else if (row->m[j] && row->m[j]->better != row->better)
+			set_verdict(row, VERDICT_VOID,
+				    xasprintf("better direction differs between legs: %s in %s, %s "
+					      "in %s",
+					      better_name(row->better), c->legs[first].name,
+					      better_name(row->m[j]->better), c->legs[j].name));
+}
+
 /* missing: a leg lacks the metric (MISSING, saying why) */
 static void rule_missing(struct comparison *c, struct compare_row *row)
 {
@@ -105,7 +113,7 @@ static void rule_exact(struct comparison *c, struct compare_row *o)
 	for (size_t i = 0; i < c->n_rows; i++) {
 		const struct compare_row *row = &c->rows[i];
 		if (!is_exact_fact(row) || row->verdict == VERDICT_MISSING || !same_probe(o, row) ||
-		    !labels_subset(row, o))
+		    !labels_subset(row->labels, row->n_labels, o->labels, o->n_labels))
 			continue;
 		for (size_t a = 0; a < c->n_legs; a++)
 			for (size_t b = a + 1; b < c->n_legs; b++) {
@@ -462,8 +470,8 @@ struct verdict_rule {
 	void (*apply)(struct comparison *c, struct compare_row *row);
 };
 static const struct verdict_rule rules_before[] = {
-	{"status", rule_status}, {"missing", rule_missing}, {"exact fact", rule_exact},
-	{"fact", rule_fact},	 {"too few", rule_few},
+	{"status", rule_status},    {"unit", rule_unit}, {"missing", rule_missing},
+	{"exact fact", rule_exact}, {"fact", rule_fact}, {"too few", rule_few},
 };
 static const struct verdict_rule rules_after[] = {
 	{"load", rule_load},

@@ -301,6 +301,34 @@ static int summary_from_json(struct rd *rd, json_t *j)
 	return 0;
 }
 
+/* The summary says what the rows say: a count that contradicts them ("99
+ * WIN" over one row) is a file edited or broken, never printed as written. */
+static int summary_agrees(struct rd *rd)
+{
+	const struct comparison *c = rd->c;
+	size_t count[VERDICT__COUNT] = {0}, controls = 0, moved = 0;
+	for (size_t i = 0; i < c->n_rows; i++) {
+		if (c->rows[i].control) {
+			controls++;
+			moved += c->rows[i].moved;
+		} else if ((size_t)c->rows[i].verdict < VERDICT__COUNT) {
+			count[c->rows[i].verdict]++;
+		}
+	}
+	snprintf(rd->j.path, sizeof(rd->j.path), "summary");
+	for (int v = 0; v < VERDICT__COUNT; v++)
+		if (count[v] != c->summary.count[v]) {
+			char why[160];
+			snprintf(why, sizeof(why), "say %zu %s where the metrics hold %zu",
+				 c->summary.count[v], verdict_name((enum verdict)v), count[v]);
+			return jrd_bad(&rd->j, "counts", why);
+		}
+	if (controls != c->summary.controls || moved != c->summary.controls_moved)
+		return jrd_bad(&rd->j, "controls",
+			       "do not match the metrics marked control (and moved)");
+	return 0;
+}
+
 struct comparison *comparison_from_json(json_t *j, const char *what)
 {
 	struct rd rd = {.j = {.kind = "mempath comparison", .what = what, .path = ""}};
@@ -347,7 +375,7 @@ struct comparison *comparison_from_json(json_t *j, const char *what)
 			goto fail;
 	}
 	*rd.j.path = '\0';
-	if (summary_from_json(&rd, json_object_get(j, "summary")))
+	if (summary_from_json(&rd, json_object_get(j, "summary")) || summary_agrees(&rd))
 		goto fail;
 	return c;
 fail:

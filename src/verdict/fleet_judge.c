@@ -237,20 +237,6 @@ static void judge_group(struct fleet *f, size_t g, const struct ref_set *refs)
 	free(pv);
 }
 
-static int same_labels(const struct label *a, size_t na, const struct label *b, size_t nb)
-{
-	if (na != nb)
-		return 0;
-	for (size_t i = 0; i < na; i++) {
-		size_t j = 0;
-		while (j < nb && strcmp(a[i].key, b[j].key) != 0)
-			j++;
-		if (j == nb || strcmp(a[i].value, b[j].value) != 0)
-			return 0;
-	}
-	return 1;
-}
-
 /* A failed reference check flags its metric: on the flag the peers gave it,
  * or on a new one. */
 static void flag_check(struct fleet_node *n, const struct fleet_check *c)
@@ -260,7 +246,7 @@ static void flag_check(struct fleet_node *n, const struct fleet_check *c)
 	for (size_t i = 0; i < n->n_flags && !fl; i++)
 		if (n->flags[i].metric && strcmp(n->flags[i].probe, c->probe) == 0 &&
 		    strcmp(n->flags[i].metric, c->metric) == 0 &&
-		    same_labels(n->flags[i].labels, n->flags[i].n_labels, c->labels, c->n_labels))
+		    labels_equal(n->flags[i].labels, n->flags[i].n_labels, c->labels, c->n_labels))
 			fl = &n->flags[i];
 	if (fl && fl->ref)
 		return; /* one reference per flag: the first kind's */

@@ -130,6 +130,66 @@ static void add_str(char ***v, size_t *n, char *s)
 	(*v)[(*n)++] = s;
 }
 
+/* Two legs that are one run (one file twice, a link, a copy) are one
+ * measurement: judged, they would read as an A/A of two runs. */
+static int distinct_legs(const struct run *const *runs, const char *const *files, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++) {
+			if (files && files[i] && files[j] && same_file(files[i], files[j]))
+				return error("'%s' and '%s' are the same file: compare needs "
+					     "different runs",
+					     files[i], files[j]);
+			if (run_same(runs[i], runs[j]))
+				return error("'%s' and '%s' hold the same run (started %s on %s, "
+					     "every sample equal): a copy is not a second "
+					     "measurement",
+					     files ? files[i] : "?", files ? files[j] : "?",
+					     runs[i]->start_time,
+					     json_string_value(
+						     json_object_get(runs[i]->host, "hostname")));
+		}
+	return 0;
+}
+
+static char *knob_str(json_t *v);
+
+/* Legs measured on different machines: said, since a difference may be the
+ * machine's and not the change's. */
+static void machine_note(struct comparison *c)
+{
+	static const char *const what[][2] = {
+		{"hostname", NULL}, {"cpu", "model"}, {"cpu", "logical_cpus"}};
+	for (size_t w = 0; w < ARRAY_SIZE(what); w++) {
+		char *line = NULL;
+		int differ = 0;
+		json_t *v0 = NULL;
+		for (size_t i = 0; i < c->n_legs; i++) {
+			json_t *v = json_object_get(c->legs[i].run->host, what[w][0]);
+			char *sv, *t;
+			if (what[w][1])
+				v = json_object_get(v, what[w][1]);
+			if (i == 0)
+				v0 = v;
+			differ |= !json_equal(v, v0) && (v || v0);
+			sv = knob_str(v);
+			t = xasprintf("%s%s%s in %s", line ? line : "", line ? ", " : "", sv,
+				      c->legs[i].name);
+			free(sv);
+			free(line);
+			line = t;
+		}
+		if (differ) {
+			char *t = xasprintf("legs from different machines: %s%s%s differs (%s): a "
+					    "difference may be the machine's, not the change's",
+					    what[w][0], what[w][1] ? " " : "",
+					    what[w][1] ? what[w][1] : "", line);
+			add_str(&c->notes, &c->n_notes, t);
+		}
+		free(line);
+	}
+}
+
 static int setup_legs(struct comparison *c, const struct run *const *runs, const char *const *files,
 		      size_t n)
 {
@@ -139,6 +199,8 @@ static int setup_legs(struct comparison *c, const struct run *const *runs, const
 		return error("compare needs at least two results files");
 	if (n > COMPARE_MAX_LEGS)
 		return error("too many legs (%zu; at most %d)", n, COMPARE_MAX_LEGS);
+	if (distinct_legs(runs, files, n) != 0)
+		return -1;
 	if (pat && strlen(pat) != n)
 		return error("legs pattern '%s' has %zu letters for %zu results files", pat,
 			     strlen(pat), n);
@@ -432,6 +494,7 @@ int compare_join(struct comparison *c, const struct run *const *runs, const char
 	if (setup_legs(c, runs, files, n) != 0 || rounds_setup(c) != 0)
 		return -1;
 	check_knobs(c);
+	machine_note(c);
 	probe_notes(c);
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = i + 1; j < n; j++)

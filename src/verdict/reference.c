@@ -215,8 +215,9 @@ int ref_load(const char *dir, struct ref_set *out)
 	memset(out, 0, sizeof(*out));
 	out->dir = xstrdup(dir);
 	if (n < 0)
-		return error("cannot read the reference values in '%s': %s (--refs DIR)", dir,
-			     strerror(errno));
+		return error("cannot read the reference values in '%s': %s (--refs DIR or "
+			     "MEMPATH_REFS)",
+			     dir, strerror(errno));
 	out->kinds = xcalloc((size_t)n + 1, sizeof(*out->kinds));
 	for (int i = 0; i < n; i++) {
 		char *path = xasprintf("%s/%s", dir, names[i]->d_name);

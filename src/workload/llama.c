@@ -252,6 +252,18 @@ int llama_read(const char *text, struct llama_output *out)
 		out->format = LLAMA_SQL;
 	else if (llama_read_md(text, tests), json_array_size(tests))
 		out->format = LLAMA_MD;
+	/* a test row with numbers llama-bench never writes (a negative rate,
+	 * 1e999, nan, a hex count) is left out, and said */
+	i = 0;
+	for (size_t row = 1; i < json_array_size(tests); row++) {
+		const char *bad = llama_test_bad(json_array_get(tests, i));
+		if (bad) {
+			warning("llama-bench test %zu left out: %s", row, bad);
+			json_array_remove(tests, i);
+		} else {
+			i++;
+		}
+	}
 	out->n = json_array_size(tests);
 	if (out->n == 0) {
 		json_decref(tests);

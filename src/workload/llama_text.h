@@ -12,8 +12,12 @@
 void llama_read_csv(const char *text, json_t *tests);
 void llama_read_sql(const char *text, json_t *tests);
 void llama_read_md(const char *text, json_t *tests);
-/* A test row: an object with avg_ts, and n_prompt and n_gen whole numbers. */
+/* A test row: an object with avg_ts, n_prompt and n_gen (llama_test_bad
+ * says whether their numbers are good). */
 int llama_is_test(json_t *o);
+/* NULL when a test's numbers are what llama-bench writes (n_prompt, n_gen
+ * whole, avg_ts a finite rate >= 0), else what is wrong with them. */
+const char *llama_test_bad(json_t *o);
 /* llama-bench's Markdown column name of a field ("use_mmap" -> "mmap"), or
  * the field's own name. */
 const char *llama_column_of(const char *field);

@@ -141,6 +141,7 @@ int workload_exec(char *const *argv, double timeout_s, int echo, const struct cg
 	r->err_tail[k.tail_len] = '\0';
 	r->timed_out = p.timed_out;
 	r->interrupted = p.interrupted;
+	r->stopped_by = p.stopped_by;
 	r->wall_s = p.wall_s;
 	r->user_s = (double)p.ru.ru_utime.tv_sec + (double)p.ru.ru_utime.tv_usec * 1e-6;
 	r->sys_s = (double)p.ru.ru_stime.tv_sec + (double)p.ru.ru_stime.tv_usec * 1e-6;
@@ -167,6 +168,11 @@ char *workload_status_str(const struct workload_run *r)
 		return xstrdup("timeout");
 	if (r->interrupted)
 		return xstrdup("interrupted");
+	if (r->stopped_by < 0)
+		return xstrdup("a process it started stayed stopped: ended");
+	if (r->stopped_by)
+		return xasprintf("stopped itself (signal %d, %s): ended", r->stopped_by,
+				 strsignal(r->stopped_by));
 	if (WIFEXITED(r->status))
 		return xasprintf("exit %d", WEXITSTATUS(r->status));
 	if (WIFSIGNALED(r->status))
@@ -177,8 +183,8 @@ char *workload_status_str(const struct workload_run *r)
 
 int workload_run_ok(const struct workload_run *r)
 {
-	return r->started && !r->timed_out && !r->interrupted && WIFEXITED(r->status) &&
-	       WEXITSTATUS(r->status) == 0;
+	return r->started && !r->timed_out && !r->interrupted && !r->stopped_by &&
+	       WIFEXITED(r->status) && WEXITSTATUS(r->status) == 0;
 }
 
 /* ---- counters ------------------------------------------------------------ */

@@ -34,6 +34,7 @@ struct workload_run {
 	int started; /* 0: fork or pipe failed */
 	int status;  /* wait status (exec failure: exit 127, message in err_tail) */
 	int timed_out, interrupted;
+	int stopped_by; /* it stopped itself with this signal and was ended */
 	double wall_s, user_s, sys_s;
 	int64_t max_rss_kib, minflt, majflt;
 	char *out; /* stdout, NUL-terminated, at most WORKLOAD_MAX_STDOUT */

@@ -45,4 +45,40 @@ grep -q "^mempath: error: cannot write .*File too large" err.txt || fail "ulimit
 expect_fail 2 "$MEMPATH" report /dev/zero
 grep -q "'/dev/zero' is a device, not a results file" err.txt || fail "device input: $(cat err.txt)"
 [ -c /dev/null ] || fail "/dev/null is not a device any more: $(ls -l /dev/null)"
+# outputs that name no file: refused before any work, one error line;
+# writer | -o | exit | what the line says
+ln -s nowhere dangling
+ln -s loop.b loop.a
+ln -s loop.a loop.b
+mkdir -p adir
+while IFS='|' read -r cmd o want says; do
+	# shellcheck disable=SC2086
+	expect_fail "$want" "$MEMPATH" $cmd -o "$o"
+	grep -q "$says" err.txt || fail "$cmd -o $o: $(cat err.txt)"
+	[ ! -f "${o%/}" ] || [ -L "$o" ] || fail "$cmd -o $o: made a file"
+done <<EOF
+report $top/tests/data/cmp-aa-1.json --format md|newdir/|2|ends in '/'
+report $top/tests/data/cmp-aa-1.json --format md|adir/|2|ends in '/'
+report $top/tests/data/cmp-aa-1.json|adir|2|is a directory
+compare $top/tests/data/cmp-aa-1.json $top/tests/data/cmp-aa-2.json|dangling|2|a symbolic link to a file that does not exist
+compare $top/tests/data/cmp-aa-1.json $top/tests/data/cmp-aa-2.json|loop.a|2|a loop of symbolic links
+probe cpu.wake --reps 1 --warmups 0|new2/|1|ends in '/'
+probe cpu.wake --reps 1 --warmups 0|dangling|1|a symbolic link to a file that does not exist
+probe cpu.wake --reps 1 --warmups 0|loop.b|1|a loop of symbolic links
+EOF
+[ -L dangling ] && [ ! -e nowhere ] || fail "the dangling link was replaced"
+# results files respect the umask; a file replaced keeps its mode
+for m in 077 027 022; do
+	(umask $m && exec "$MEMPATH" report "$top/tests/data/cmp-aa-1.json" --format md -o u$m.md) ||
+		fail "report under umask $m"
+	(umask $m && exec "$MEMPATH" wrap -q -n 1 -o u$m.json -- true) >/dev/null 2>&1 || fail "wrap under umask $m"
+	want=$(printf '%o' $((0666 & ~0$m)))
+	for f in u$m.md u$m.json; do
+		got=$(stat -c %a $f)
+		[ "$got" = "$want" ] || fail "$f under umask $m: mode $got, expected $want"
+	done
+done
+chmod 0640 u022.md
+(umask 077 && exec "$MEMPATH" report "$top/tests/data/cmp-aa-1.json" --format md -o u022.md) || fail "replace"
+[ "$(stat -c %a u022.md)" = 640 ] || fail "a replaced file lost its mode: $(stat -c %a u022.md)"
 exit 0

@@ -13,10 +13,16 @@ grep -q 'restore (a leg failed)' d1/restore.log || fail "restore.log: $(cat d1/r
 [ ! -e d1/compare.md ] || fail "compared although a leg failed"
 
 rm -f trail
-"$MEMPATH" ab --a 'echo A >>trail' --b 'echo B >>trail' -o d2 -- probe cpu.first_touch bogus=1 >out.txt 2>err.txt
+# a leg that fails as it starts: refused before any setup (its options are
+# checked as the leg would check them)
+expect_fail 2 "$MEMPATH" ab --a 'echo A >>trail' --b 'echo B >>trail' -o d2 -- probe cpu.first_touch bogus=1
+grep -q "unknown option 'bogus' for cpu.first_touch" err.txt || fail "leg check message: $(cat err.txt)"
+[ ! -e trail ] || fail "a setup ran for a leg that cannot run: $(cat trail)"
+# a leg that fails once running: the restore (the A command) runs
+"$MEMPATH" ab --a 'echo A >>trail' --b 'echo B >>trail' -o d4 -- wrap -n 6 -- false >out.txt 2>err.txt
 rc=$?
 [ $rc -eq 1 ] || fail "failing leg: exit $rc"
-grep -q '^mempath: error: leg 1 (A, A) exited 2' err.txt || fail "leg failure message: $(cat err.txt)"
+grep -q '^mempath: error: leg 1 (A, A) exited 1' err.txt || fail "leg failure message: $(cat err.txt)"
 [ "$(cat trail)" = "A
 A" ] || fail "default restore (the A command) did not run: $(cat trail)"
 

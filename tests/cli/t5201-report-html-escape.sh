@@ -48,13 +48,17 @@ done
 
 # the same through a comparison: leg names, keys, reasons, the controls line
 cp evil.json a.json
-sed 's|"label": "<script>|"label": "B <script>|' evil.json >b.json
-"$MEMPATH" compare a.json b.json a.json --control '*,pages=<*' --format html >cmp.html || fail "compare html failed"
+sed -e 's|"label": "<script>|"label": "B <script>|' \
+	-e 's|"start_time": "\([^"]*\)"|"start_time": "\1 B"|' evil.json >b.json
+# A again: another run (one file twice, or a copy, is one run: refused)
+sed 's|"start_time": "\([^"]*\)"|"start_time": "\1 again"|' evil.json >a2.json
+cmp -s a.json a2.json && fail "the fixture changed: no start_time"
+"$MEMPATH" compare a.json b.json a2.json --control '*,pages=<*' --format html >cmp.html || fail "compare html failed"
 no_markup cmp.html
 grep -q '<th>&lt;script' cmp.html || fail "leg name not escaped"
 grep -q '<li>control: <code>\*,pages=&lt;\*</code></li>' cmp.html || fail "control pattern not escaped"
 grep -q '<text [^>]*>cpu.first_touch touch_rate pages=&lt;script' cmp.html || fail "forest plot label not escaped"
-"$MEMPATH" compare a.json b.json a.json --format json -o c.json || fail "compare json failed"
+"$MEMPATH" compare a.json b.json a2.json --format json -o c.json || fail "compare json failed"
 "$MEMPATH" report c.json --format html >rc.html || fail "report of the comparison failed"
 no_markup rc.html
 

@@ -11,7 +11,10 @@ grep -q "compare-effect.json' has schema 'mempath/compare/1'" err.txt || fail "c
 expect_fail 2 "$MEMPATH" fleet merge "$q" "$d/corrupt-truncated.json"
 grep -q 'is not valid JSON' err.txt || fail "truncated: $(cat err.txt)"
 expect_fail 2 "$MEMPATH" fleet merge "$q" "$q"
-grep -q "is the same run as" err.txt || fail "one run twice: $(cat err.txt)"
+grep -q "is given twice" err.txt || fail "one file twice: $(cat err.txt)"
+cp "$q" twin.json
+expect_fail 2 "$MEMPATH" fleet merge "$q" x=twin.json
+grep -q "'twin.json' holds the same run as" err.txt || fail "one run twice: $(cat err.txt)"
 expect_fail 2 "$MEMPATH" fleet merge a="$q" a="$top/docs/results/vm-full-2026-11-30.json"
 grep -q "two nodes named 'a'" err.txt || fail "two nodes of one name: $(cat err.txt)"
 expect_fail 2 "$MEMPATH" fleet merge ="$q"

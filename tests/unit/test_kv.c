@@ -83,6 +83,22 @@ static void test_odd_lines(void **state)
 	assert_int_equal(kv_get(&l, "X", NULL), 2048);
 	assert_int_equal(kv_get(&l, "Z", NULL), 2);
 	kv_free(&l);
+	/* Values that do not fit in bytes (or at all) are absent, never wrapped. */
+	assert_int_equal(
+		kv_parse_meminfo("Big: 9223372036854775807 kB\nNeg: -9223372036854775807 kB\n"
+				 "Edge: 9007199254740991 kB\nHuge: 99999999999999999999\n"
+				 "Ok: 1 kB\n",
+				 &l),
+		0);
+	kv_get(&l, "Big", &found);
+	assert_int_equal(found, 0);
+	kv_get(&l, "Neg", &found);
+	assert_int_equal(found, 0);
+	kv_get(&l, "Huge", &found);
+	assert_int_equal(found, 0);
+	assert_true(kv_get(&l, "Edge", &found) == INT64_C(9007199254740991) * 1024);
+	assert_int_equal(kv_get(&l, "Ok", &found), 1024);
+	kv_free(&l);
 	assert_int_equal(kv_parse_vmstat("", &l), 0);
 	assert_int_equal(l.n, 0);
 	kv_free(&l);
