@@ -80,8 +80,24 @@ int reaper_family_stopped(pid_t pid)
 	return 0;
 }
 
-/* One pass: SIGKILL to every child of ours; how many. */
-static size_t kill_children(char *names, size_t len)
+/* The children one stop has killed: each counted and named once, however
+ * many passes see it before it is reaped. */
+struct killed {
+	pid_t pid[256];
+	size_t n;
+};
+
+static int was_killed(const struct killed *k, pid_t pid)
+{
+	for (size_t i = 0; i < k->n; i++)
+		if (k->pid[i] == pid)
+			return 1;
+	return 0;
+}
+
+/* One pass: SIGKILL to every child of ours; how many are children still
+ * (killed in an earlier pass and not yet reaped among them). */
+static size_t kill_children(char *names, size_t len, struct killed *k)
 {
 	pid_t self = getpid(), ppid;
 	char name[64];
@@ -96,10 +112,15 @@ static size_t kill_children(char *names, size_t len)
 		    stat_of(pid, &ppid, name, sizeof(name)) != 0 || ppid != self)
 			continue;
 		kill(pid, SIGKILL);
+		n++;
+		if (was_killed(k, pid))
+			continue;
+		if (k->n < ARRAY_SIZE(k->pid))
+			k->pid[k->n] = pid;
+		k->n++;
 		if (strlen(names) + strlen(name) + 3 < len)
 			snprintf(names + strlen(names), len - strlen(names), "%s%s",
 				 *names ? ", " : "", name);
-		n++;
 	}
 	closedir(d);
 	return n;
@@ -119,16 +140,17 @@ static void reap_all_but_watchdog(void)
 
 size_t reaper_end_left(char *names, size_t len)
 {
-	size_t total = 0, n;
+	struct killed k = {.n = 0};
 	if (len)
 		*names = '\0';
 	/* Killing a daemon orphans its own children, which come to us in
-	 * turn: a few passes until none is left. */
-	for (int pass = 0; pass < 8 && (n = kill_children(names, len)) > 0; pass++) {
-		total += n;
+	 * turn: passes until none is left (on a busy machine a killed one may
+	 * take more than a pass to die: it is counted once, and waited for, so
+	 * that the next run does not find it), at most 2 s. */
+	for (int pass = 0; pass < 200 && kill_children(names, len, &k) > 0; pass++) {
 		reap_all_but_watchdog();
 		usleep(10000);
 		reap_all_but_watchdog();
 	}
-	return total;
+	return k.n;
 }
