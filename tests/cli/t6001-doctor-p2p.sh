@@ -68,16 +68,18 @@ mkdir -p empty/sys empty/proc
 grep -Eq '^unknown +acs_redirect +.*' empty.txt || fail "empty tree: $(cat empty.txt)"
 
 # an A/B/A of "ACS redirect on vs off": compare names the knobs that changed
-leg() { # leg LABEL TREE OUT: a gpu.p2p results file with that tree's knobs
+leg() { # leg LABEL TREE OUT HOUR: a gpu.p2p results file with that tree's
+	# knobs, started at HOUR (three runs, not one run thrice: compare refuses copies)
 	knobs=$(awk '/"knobs": \{/ { on = 1 } on { print } on && /^    }/ { exit }' "$2" |
 		sed '1d;$d' | tr -d '\n')
 	sed -e "s/\"label\": \"4gpu-pcie\"/\"label\": \"$1\"/" \
+		-e "s/\"start_time\": \"2026-11-30T00:00:00Z\"/\"start_time\": \"2026-11-30T$4:00:00Z\"/" \
 		-e "s/^ \"knobs\": .*/ \"knobs\": {\"start\": {$knobs}, \"end\": {$knobs}},/" \
 		"$d/p2p-4gpu.json" >"$3"
 }
-leg acs-on redir.json a.json
-leg acs-off pt.json b.json
-leg acs-on redir.json a2.json
+leg acs-on redir.json a.json 01
+leg acs-off pt.json b.json 02
+leg acs-on redir.json a2.json 03
 grep -q '"acs_redirect"' a.json || fail "leg file without the knob: $(grep knobs a.json)"
 "$MEMPATH" compare a.json b.json a2.json >cmp.txt
 grep -q 'knob acs_redirect: acs-on=0000:00:03.0,0000:00:04.0,0000:00:06.0, acs-off=0000:00:06.0, acs-on again=0000:00:03.0,0000:00:04.0,0000:00:06.0' cmp.txt ||
