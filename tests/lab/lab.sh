@@ -1,0 +1,232 @@
+#!/bin/sh
+# tests/lab/lab.sh - the topology lab (docs/topology.md): boots each topology
+# (tests/lab/topologies/*.topo) as a QEMU guest under TCG with a kernel and an
+# initramfs holding a `make MPI=0 GPU=0` build of mempath, runs that
+# topology's checks inside (tests/lab/checks/NAME.sh), copies the results out
+# through the second serial port and asserts on them here
+# (tests/lab/checks/NAME.host.sh). A guest that has not powered off within its
+# BUDGET seconds is killed and reported as failed.
+#
+# usage: tests/lab/lab.sh [--kernel BZIMAGE] [--modules DIR] [--out DIR]
+#                         [--jobs N] [TOPOLOGY...]
+# TOPOLOGY is a name under tests/lab/topologies/ or a path to a .topo file;
+# none: every file there. Exit 0 when every check passed, 77 (the reason on
+# the last line) when the lab cannot run here, 1 otherwise.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+lab=$top/tests/lab
+kernel=${LAB_KERNEL:-/boot/vmlinuz-6.1.0-57-amd64}
+modules=${LAB_MODULES:-}
+out=$top/build-lab/lab
+jobs=1
+usage() {
+	sed -n '/^# usage:/,/^# the last line/p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) [ $# -ge 2 ] || usage; kernel=$2; shift 2 ;;
+	--modules) [ $# -ge 2 ] || usage; modules=$2; shift 2 ;;
+	--out) [ $# -ge 2 ] || usage; out=$2; shift 2 ;;
+	--jobs) [ $# -ge 2 ] || usage; jobs=$2; shift 2 ;;
+	-h | --help) usage ;;
+	--) shift; break ;;
+	-*) echo "lab: unknown option $1" >&2; usage ;;
+	*) break ;;
+	esac
+done
+case $jobs in '' | *[!0-9]* | 0) echo "lab: --jobs takes a count, not '$jobs'" >&2; exit 2 ;; esac
+skip() {
+	echo "lab: skipped: $*"
+	exit 77
+}
+
+# --- what the lab needs on this machine --------------------------------------
+qemu=$(command -v qemu-system-x86_64) || skip "no qemu-system-x86_64 (apt-get install qemu-system-x86)"
+[ -r "$kernel" ] || skip "no kernel at $kernel (apt-get install linux-image-amd64, or --kernel BZIMAGE)"
+if [ -z "$modules" ]; then
+	# Debian's /boot/vmlinuz-VERSION has its modules in /lib/modules/VERSION
+	v=$(basename "$kernel" | sed -n 's/^vmlinuz-//p')
+	[ -n "$v" ] && [ -d "/lib/modules/$v" ] && modules=/lib/modules/$v
+fi
+busybox=$(command -v busybox) || skip "no busybox (apt-get install busybox-static)"
+ldd "$busybox" >/dev/null 2>&1 && skip "$busybox is not static (apt-get install busybox-static)"
+for t in cpio gzip base64 timeout make; do
+	command -v $t >/dev/null 2>&1 || skip "no $t"
+done
+
+# --- the topologies ----------------------------------------------------------
+topo_file() {
+	case $1 in
+	*/*) echo "$1" ;;
+	*) echo "$lab/topologies/${1%.topo}.topo" ;;
+	esac
+}
+if [ $# -eq 0 ]; then
+	set -- "$lab"/topologies/*.topo
+fi
+for t in "$@"; do
+	[ -r "$(topo_file "$t")" ] || { echo "lab: no topology '$t' ($(topo_file "$t"))" >&2; exit 2; }
+done
+# The modules any topology names, loaded in its guest in the order given.
+all_modules=""
+for t in "$@"; do
+	all_modules="$all_modules $(MODULES=''; . "$(topo_file "$t")"; echo "$MODULES")"
+done
+
+# --- the build and the initramfs ---------------------------------------------
+echo "lab: building mempath (make MPI=0 GPU=0 BUILD=build-lab)"
+make -C "$top" --no-print-directory -s BUILD=build-lab MPI=0 GPU=0 -j2 build-lab/mempath >"$out.build.log" 2>&1 ||
+	{ mkdir -p "$out" && tail -n 20 "$out.build.log"; echo "lab: the build failed"; exit 1; }
+rm -rf "$out"
+mkdir -p "$out/root"
+root=$out/root
+cc ${CFLAGS:--O2} -Wall -Werror -o "$out/tierload" "$lab/tierload.c" ||
+	{ echo "lab: cannot build tests/lab/tierload.c"; exit 1; }
+mkdir -p "$root/bin" "$root/lib/modules" "$root/lab/checks" "$root/dev"
+cp "$busybox" "$root/bin/busybox"
+cp "$top/build-lab/mempath" "$out/tierload" "$root/bin/"
+bins="$root/bin/mempath $root/bin/tierload"
+if n=$(command -v numactl); then
+	cp "$n" "$root/bin/numactl"
+	bins="$bins $root/bin/numactl"
+fi
+# each library ldd names, at the path it names
+for b in $bins; do
+	ldd "$b" | awk '/=>/ { print $3 } /^\t\// { print $1 }'
+done | sort -u | while read -r l; do
+	[ -f "$l" ] || continue
+	mkdir -p "$root$(dirname "$l")"
+	cp -L "$l" "$root$l"
+done
+# the loader where the binaries look for it
+[ -e "$root/lib64/ld-linux-x86-64.so.2" ] || { mkdir -p "$root/lib64" && cp -L /lib64/ld-linux-x86-64.so.2 "$root/lib64/"; }
+mkdir -p "$root$top"
+cp -r "$top/data" "$root$top/data" # MEMPATH_DATA: the reference files
+for m in $all_modules; do
+	[ -e "$root/lib/modules/$m.ko" ] && continue
+	[ -n "$modules" ] || { echo "lab: a topology needs module $m and there is no modules directory (--modules DIR)"; exit 1; }
+	f=$(find "$modules" -name "$m.ko" -o -name "$m.ko.xz" -o -name "$m.ko.zst" | head -n 1)
+	case $f in
+	*.ko) cp "$f" "$root/lib/modules/$m.ko" ;;
+	*.ko.xz) xz -dc "$f" >"$root/lib/modules/$m.ko" ;;
+	*.ko.zst) zstd -qdc "$f" >"$root/lib/modules/$m.ko" ;;
+	*) echo "lab: module $m not found under $modules (built into the kernel? then drop it from MODULES)"; exit 1 ;;
+	esac || { echo "lab: cannot copy module $m"; exit 1; }
+done
+cp "$lab/init" "$root/init"
+cp "$lab"/checks/*.sh "$root/lab/checks/"
+mkdir -p "$root/lab/topologies"
+for t in "$@"; do cp "$(topo_file "$t")" "$root/lab/topologies/"; done
+rm -f "$root"/lab/checks/*.host.sh
+chmod 755 "$root/init"
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$out/initramfs.gz" ||
+	{ echo "lab: cannot write the initramfs"; exit 1; }
+echo "lab: initramfs $(($(wc -c <"$out/initramfs.gz") / 1024)) KiB, kernel $kernel"
+
+# --- one guest ---------------------------------------------------------------
+# boot NAME TOPOFILE VARIANT: runs the guest into $out/NAME, then the host
+# halves of its checks; prints one line per check and ends with a line
+# "result NAME pass|fail".
+boot() {
+	name=$1 file=$2 variant=$3 dir=$out/$1
+	mkdir -p "$dir"
+	SMP=1 MEM=512M MACHINE=pc QEMU="" APPEND="" MODULES="" EXPECT_NODES="" CHECKS="" BUDGET=120 VARIANTS=""
+	. "$file"
+	if [ -n "$variant" ]; then
+		eval "APPEND=\"\$APPEND \${APPEND_$variant:-}\" QEMU=\"\$QEMU \${QEMU_$variant:-}\""
+	fi
+	comma() { echo $* | tr ' ' ','; }
+	# the checks' own limit: the budget less the boot, so the guest ends first
+	limit=$((BUDGET - 25))
+	cmdline="console=ttyS0 panic=-1 quiet loglevel=3 rdinit=/init lab.topo=$name"
+	cmdline="$cmdline lab.checks=$(comma $CHECKS) lab.nodes=$(comma $EXPECT_NODES) lab.limit=$limit"
+	[ -z "$MODULES" ] || cmdline="$cmdline lab.modules=$(comma $MODULES)"
+	cmdline="$cmdline $APPEND"
+	t0=$(date +%s)
+	# shellcheck disable=SC2086
+	timeout -s KILL "$BUDGET" "$qemu" -accel tcg -machine "$MACHINE" -smp "$SMP" -m "$MEM" $QEMU \
+		-kernel "$kernel" -initrd "$out/initramfs.gz" -append "$cmdline" \
+		-nodefaults -display none -no-reboot \
+		-serial "file:$dir/console.log" -serial "file:$dir/results.b64" \
+		>"$dir/qemu.log" 2>&1 </dev/null
+	rc=$?
+	wall=$(($(date +%s) - t0))
+	echo "$wall" >"$dir/wall_s"
+	if [ $rc -eq 137 ]; then
+		echo "FAIL $name: killed after its budget of $BUDGET s; console tail:"
+		tail -n 15 "$dir/console.log" | sed 's/^/    /'
+		echo "result $name fail"
+		return
+	fi
+	if [ $rc -ne 0 ]; then
+		echo "FAIL $name: qemu exited $rc: $(tail -n 3 "$dir/qemu.log")"
+		echo "result $name fail"
+		return
+	fi
+	mkdir -p "$dir/guest"
+	if ! sed -n '/^@@LAB-RESULTS-BEGIN/,/^@@LAB-RESULTS-END/p' "$dir/results.b64" | tr -d '\r' |
+		grep -v '^@@LAB' | base64 -d | tar -xz -C "$dir/guest" 2>"$dir/untar.log"; then
+		echo "FAIL $name: no results came out (powered off after $wall s); console tail:"
+		tail -n 15 "$dir/console.log" | sed 's/^/    /'
+		echo "result $name fail"
+		return
+	fi
+	ok=1
+	for c in $CHECKS; do
+		g=$dir/guest/$c
+		if [ ! -f "$g/rc" ]; then
+			echo "FAIL $name $c: did not run in the guest"
+			ok=0
+			continue
+		fi
+		(cd "$g" && LAB_TOPO=$name LAB_NODES="$EXPECT_NODES" LAB_GUEST=$dir/guest \
+			MEMPATH=$top/build-lab/mempath sh "$lab/checks/$c.host.sh") >"$g/host.log" 2>&1
+		hrc=$?
+		if [ "$(cat "$g/rc")" = 0 ] && [ $hrc -eq 0 ]; then
+			echo "ok   $name $c$(sed -n 's/^note: / (/p' "$g/host.log" | head -n 1 | sed 's/$/)/')"
+		elif [ $hrc -eq 77 ]; then
+			echo "skip $name $c: $(tail -n 1 "$g/host.log")"
+		else
+			echo "FAIL $name $c (guest exit $(cat "$g/rc"), host exit $hrc)"
+			tail -n 12 "$g/log" | sed 's/^/    guest: /'
+			tail -n 12 "$g/host.log" | sed 's/^/    host: /'
+			ok=0
+		fi
+	done
+	echo "lab: $name: $wall s wall"
+	[ $ok = 1 ] && echo "result $name pass" || echo "result $name fail"
+}
+
+# Each topology, each variant of it, one guest each; --jobs at a time.
+list=""
+for t in "$@"; do
+	f=$(topo_file "$t")
+	n=$(basename "$f" .topo)
+	v=$(VARIANTS=""; . "$f"; echo "$VARIANTS")
+	if [ -z "$v" ]; then
+		list="$list $n:$f:"
+	else
+		for x in $v; do list="$list $n-$x:$f:$x"; done
+	fi
+done
+running=0
+for item in $list; do
+	name=${item%%:*} rest=${item#*:}
+	(boot "$name" "${rest%:*}" "${rest##*:}" >"$out/$name.report" 2>&1) &
+	running=$((running + 1))
+	if [ "$running" -ge "$jobs" ]; then
+		wait
+		running=0
+	fi
+done
+wait
+fails=0 n=0
+for item in $list; do
+	name=${item%%:*}
+	grep -v '^result ' "$out/$name.report"
+	grep -q "^result $name pass" "$out/$name.report" || fails=$((fails + 1))
+	n=$((n + 1))
+done
+echo "lab: $((n - fails)) of $n guests passed (results under $out)"
+[ $fails -eq 0 ]
