@@ -8,6 +8,7 @@
 #include "base/util.h"
 #include "cmd/args.h"
 #include "exec/session.h"
+#include "machine/virt.h"
 #include "probes/registry.h"
 #include "report/fleet.h"
 #include "results/results_json.h"
@@ -88,6 +89,7 @@ static int check_main(void *p, const struct cmd_line *l)
 	size_t n_checks = 0, n_match = 0, fails = 0;
 	char *dir, *key, *what, *kinds;
 	int *match, rc = 0;
+	const char *emu = NULL;
 	if (l->argc > 1)
 		return error("check takes at most one results file (see 'mempath check --help')"),
 		       2;
@@ -117,6 +119,13 @@ static int check_main(void *p, const struct cmd_line *l)
 		if (session_begin(&s, l->all_argc, l->all_argv, NULL, "check") != 0)
 			rc = 1;
 		r = s.run;
+	}
+	/* an emulator's timings are not memory figures (docs/topology.md) */
+	if (r && !rc && virt_is_emulated(r->host, &emu)) {
+		error("%s ran under an emulator (%s): its timings are not memory figures, so check "
+		      "judges none against reference values of real machines",
+		      l->argc == 1 ? l->argv[0] : "this machine", emu ? emu : "?");
+		rc = 2;
 	}
 	match = xcalloc(refs.n + 1, sizeof(int));
 	for (size_t k = 0; r && k < refs.n; k++)
