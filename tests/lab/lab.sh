@@ -18,7 +18,7 @@ lab=$top/tests/lab
 kernel=${LAB_KERNEL:-/boot/vmlinuz-6.1.0-57-amd64}
 modules=${LAB_MODULES:-}
 out=$top/build-lab/lab
-jobs=1
+jobs=3
 usage() {
 	sed -n '/^# usage:/,/^# the last line/p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
@@ -139,7 +139,7 @@ boot() {
 	comma() { echo $* | tr ' ' ','; }
 	# the checks' own limit: the budget less the boot, so the guest ends first
 	limit=$((BUDGET - 25))
-	cmdline="console=ttyS0 panic=-1 quiet loglevel=3 rdinit=/init lab.topo=$name"
+	cmdline="console=ttyS0 panic=-1 quiet loglevel=3 rdinit=/init lab.topo=$name lab.file=$(basename "$file" .topo)"
 	cmdline="$cmdline lab.checks=$(comma $CHECKS) lab.nodes=$(comma $EXPECT_NODES) lab.limit=$limit"
 	[ -z "$MODULES" ] || cmdline="$cmdline lab.modules=$(comma $MODULES)"
 	cmdline="$cmdline $APPEND"
@@ -210,23 +210,26 @@ for t in "$@"; do
 		for x in $v; do list="$list $n-$x:$f:$x"; done
 	fi
 done
-running=0
+fails=0 n=0 batch=""
+report() {
+	for name in $batch; do
+		grep -v '^result ' "$out/$name.report"
+		grep -q "^result $name pass" "$out/$name.report" || fails=$((fails + 1))
+		n=$((n + 1))
+	done
+	batch=""
+}
 for item in $list; do
 	name=${item%%:*} rest=${item#*:}
 	(boot "$name" "${rest%:*}" "${rest##*:}" >"$out/$name.report" 2>&1) &
-	running=$((running + 1))
-	if [ "$running" -ge "$jobs" ]; then
+	batch="$batch $name"
+	set -- $batch
+	if [ $# -ge "$jobs" ]; then
 		wait
-		running=0
+		report
 	fi
 done
 wait
-fails=0 n=0
-for item in $list; do
-	name=${item%%:*}
-	grep -v '^result ' "$out/$name.report"
-	grep -q "^result $name pass" "$out/$name.report" || fails=$((fails + 1))
-	n=$((n + 1))
-done
+report
 echo "lab: $((n - fails)) of $n guests passed (results under $out)"
 [ $fails -eq 0 ]

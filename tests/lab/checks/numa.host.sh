@@ -1,7 +1,7 @@
 # cpu.numa's matrix has one cell per (CPU node, memory node), memory-only
 # nodes among the destinations, every cell's pages on the node asked for.
 set -u
-fail() { echo "numa: $*"; exit 1; }
+. "$(dirname "$0")/lib.host.sh"
 "$MEMPATH" report numa.json --format csv >numa.csv || fail "results rejected: $(cat log)"
 set -- $LAB_NODES
 n=$# cpu=0
