@@ -15,7 +15,8 @@
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 lab=$top/tests/lab
-kernel=${LAB_KERNEL:-/boot/vmlinuz-6.1.0-57-amd64}
+# the newest of Debian's kernels unless told
+kernel=${LAB_KERNEL:-$(ls -v /boot/vmlinuz-* 2>/dev/null | tail -n 1)}
 modules=${LAB_MODULES:-}
 out=$top/build-lab/lab
 jobs=3
@@ -43,7 +44,8 @@ skip() {
 
 # --- what the lab needs on this machine --------------------------------------
 qemu=$(command -v qemu-system-x86_64) || skip "no qemu-system-x86_64 (apt-get install qemu-system-x86)"
-[ -r "$kernel" ] || skip "no kernel at $kernel (apt-get install linux-image-amd64, or --kernel BZIMAGE)"
+[ -n "$kernel" ] || skip "no kernel in /boot (apt-get install linux-image-amd64, or --kernel BZIMAGE)"
+[ -r "$kernel" ] || skip "cannot read the kernel $kernel (Debian's is root's only; or --kernel BZIMAGE)"
 if [ -z "$modules" ]; then
 	# Debian's /boot/vmlinuz-VERSION has its modules in /lib/modules/VERSION
 	v=$(basename "$kernel" | sed -n 's/^vmlinuz-//p')
@@ -51,7 +53,8 @@ if [ -z "$modules" ]; then
 fi
 busybox=$(command -v busybox) || skip "no busybox (apt-get install busybox-static)"
 ldd "$busybox" >/dev/null 2>&1 && skip "$busybox is not static (apt-get install busybox-static)"
-for t in cpio gzip base64 timeout make; do
+command -v numactl >/dev/null 2>&1 || skip "no numactl (apt-get install numactl): the guest's programs are placed with it"
+for t in cpio gzip base64 timeout make cc; do
 	command -v $t >/dev/null 2>&1 || skip "no $t"
 done
 
@@ -105,7 +108,13 @@ mkdir -p "$root$top"
 cp -r "$top/data" "$root$top/data" # MEMPATH_DATA: the reference files
 for m in $all_modules; do
 	[ -e "$root/lib/modules/$m.ko" ] && continue
-	[ -n "$modules" ] || { echo "lab: a topology needs module $m and there is no modules directory (--modules DIR)"; exit 1; }
+	if [ -z "$modules" ]; then
+		echo "lab: no modules directory (--modules DIR): taking $m as built into the kernel"
+		continue
+	fi
+	if grep -q "/$m.ko\$" "$modules/modules.builtin" 2>/dev/null; then
+		continue # built in: nothing to load
+	fi
 	f=$(find "$modules" -name "$m.ko" -o -name "$m.ko.xz" -o -name "$m.ko.zst" | head -n 1)
 	case $f in
 	*.ko) cp "$f" "$root/lib/modules/$m.ko" ;;
