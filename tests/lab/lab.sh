@@ -140,21 +140,30 @@ echo "lab: initramfs $(($(wc -c <"$out/initramfs.gz") / 1024)) KiB, kernel $kern
 boot() {
 	name=$1 file=$2 variant=$3 dir=$out/$1
 	mkdir -p "$dir"
-	SMP=1 MEM=512M MACHINE=pc QEMU="" APPEND="" MODULES="" EXPECT_NODES="" CHECKS="" BUDGET=120 VARIANTS=""
+	SMP=1 MEM=512M MACHINE=pc QEMU="" DEVICES="" APPEND="" MODULES="" EXPECT_NODES="" CHECKS="" BUDGET=120 VARIANTS=""
 	. "$file"
+	# a variant adds its APPEND_v and QEMU_v (before DEVICES) and replaces
+	# any EXPECT_X with its EXPECT_X_v
 	if [ -n "$variant" ]; then
 		eval "APPEND=\"\$APPEND \${APPEND_$variant:-}\" QEMU=\"\$QEMU \${QEMU_$variant:-}\""
+		for v in $(set | sed -n "s/^\(EXPECT_[A-Z_]*\)_${variant}=.*/\1/p"); do
+			eval "$v=\${${v}_$variant}"
+		done
 	fi
+	for v in $(set | sed -n 's/^\(EXPECT_[A-Za-z0-9_]*\)=.*/\1/p'); do
+		export "$v"
+	done
 	comma() { echo $* | tr ' ' ','; }
 	# the checks' own limit: the budget less the boot, so the guest ends first
 	limit=$((BUDGET - 25))
 	cmdline="console=ttyS0 panic=-1 quiet loglevel=3 rdinit=/init lab.topo=$name lab.file=$(basename "$file" .topo)"
+	[ -z "$variant" ] || cmdline="$cmdline lab.variant=$variant"
 	cmdline="$cmdline lab.checks=$(comma $CHECKS) lab.nodes=$(comma $EXPECT_NODES) lab.limit=$limit"
 	[ -z "$MODULES" ] || cmdline="$cmdline lab.modules=$(comma $MODULES)"
 	cmdline="$cmdline $APPEND"
 	t0=$(date +%s)
 	# shellcheck disable=SC2086
-	timeout -s KILL "$BUDGET" "$qemu" -accel tcg -machine "$MACHINE" -smp "$SMP" -m "$MEM" $QEMU \
+	timeout -s KILL "$BUDGET" "$qemu" -accel tcg -machine "$MACHINE" -smp "$SMP" -m "$MEM" $QEMU $DEVICES \
 		-kernel "$kernel" -initrd "$out/initramfs.gz" -append "$cmdline" \
 		-nodefaults -display none -no-reboot \
 		-serial "file:$dir/console.log" -serial "file:$dir/results.b64" \
