@@ -52,7 +52,7 @@ int cuda_memcpy_peer_async(void *dst, int dst_dev, const void *src, int src_dev,
 
 const char *nvml_unavailable(void);
 /* NVML facts for the device at pci_bus_id (persistence, PCIe link, power
- * limit, max clocks, driver version) into obj; absent facts stay absent.
+ * limit, max clocks, driver version, BAR1 size, NVLinks up) into obj; absent facts stay absent.
  * Returns 0 or -1 (NVML absent or the device unknown to it). */
 int nvml_sysinfo(const char *pci_bus_id, json_t *obj);
 struct gpu_sampler *nvml_sampler_start(unsigned period_ms);

@@ -34,6 +34,11 @@ struct nvml_proc {
 	unsigned gpu_instance, compute_instance;
 };
 enum { CLK_GRAPHICS = 0, CLK_SM = 1, CLK_MEM = 2 }; /* nvmlClockType_t */
+/* nvmlBAR1Memory_t */
+struct nvml_bar1 {
+	unsigned long long total, free, used;
+};
+#define NVML_NVLINK_MAX_LINKS 18
 
 static struct {
 	int tried, ok, released;
@@ -57,6 +62,8 @@ static struct {
 	int (*count)(unsigned *);
 	int (*by_index)(unsigned, struct nvml_device_st **);
 	int (*running)(struct nvml_device_st *, unsigned *, struct nvml_proc *);
+	int (*bar1)(struct nvml_device_st *, struct nvml_bar1 *);
+	int (*nvlink_state)(struct nvml_device_st *, unsigned, int *);
 	const char *(*err)(int);
 } nv;
 
@@ -107,6 +114,8 @@ static int nvml_load(void)
 	/* not the unversioned call: its records are smaller */
 	nv.running = sym(h, "nvmlDeviceGetComputeRunningProcesses_v3",
 			 "nvmlDeviceGetComputeRunningProcesses_v2");
+	nv.bar1 = sym(h, "nvmlDeviceGetBAR1MemoryInfo", NULL);
+	nv.nvlink_state = sym(h, "nvmlDeviceGetNvLinkState", NULL);
 	nv.err = sym(h, "nvmlErrorString", NULL);
 	if (!nv.init || !nv.by_bus) {
 		snprintf(nv.why, sizeof(nv.why), "NVML lacks nvmlInit_v2 or a PCI-bus lookup");
@@ -213,8 +222,9 @@ static void set_uint(json_t *o, const char *key, int (*fn)(struct nvml_device_st
 int nvml_sysinfo(const char *pci_bus_id, json_t *o)
 {
 	struct nvml_device_st *d;
+	struct nvml_bar1 bar1;
 	unsigned v;
-	int mode;
+	int mode, links_read = 0, links_up = 0;
 	char buf[96];
 
 	if (nvml_device_of(pci_bus_id, &d))
@@ -234,6 +244,20 @@ int nvml_sysinfo(const char *pci_bus_id, json_t *o)
 		json_object_set_new(o, "sm_clock_max_mhz", json_integer(v));
 	if (nv.max_clock && nv.max_clock(d, CLK_MEM, &v) == NVML_OK)
 		json_object_set_new(o, "mem_clock_max_mhz", json_integer(v));
+	/* the BAR peers and the host map device memory through (doctor's bar1) */
+	if (nv.bar1 && nv.bar1(d, &bar1) == NVML_OK)
+		json_object_set_new(o, "bar1_total_bytes", json_integer((json_int_t)bar1.total));
+	/* NVLinks up (doctor's peer_access names the link); a GPU without
+	 * NVLink answers "not supported" for link 0 */
+	for (unsigned l = 0; nv.nvlink_state && l < NVML_NVLINK_MAX_LINKS; l++) {
+		int on = 0;
+		if (nv.nvlink_state(d, l, &on) != NVML_OK)
+			break;
+		links_read++;
+		links_up += on != 0;
+	}
+	if (links_read)
+		json_object_set_new(o, "nvlinks_active", json_integer(links_up));
 	return 0;
 }
 

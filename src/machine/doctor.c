@@ -12,6 +12,7 @@
 #include "base/util.h"
 #include "machine/doctor_facts.h"
 #include "machine/doctor_gpu.h"
+#include "machine/doctor_p2p.h"
 #include "machine/noise.h"
 #include "machine/virt.h"
 #include "results/results.h"
@@ -463,6 +464,17 @@ static const struct rule {
 	 doctor_rule_gpu_pcie, NULL},
 	{"gpu_system_memory", "system-allocated memory reachable by GPU kernels (HMM/ATS)",
 	 "mempath probe gpu.first_touch", doctor_rule_gpu_system_memory, NULL},
+	/* docs/design.md §8.17: can the GPUs talk to each other directly */
+	{"iommu_mode", "IOMMU translation of the GPUs' DMA", "mempath probe gpu.p2p",
+	 doctor_rule_iommu_mode, NULL},
+	{"acs_redirect", "ACS redirect on the PCIe ports between GPUs", "mempath probe gpu.p2p",
+	 doctor_rule_acs_redirect, NULL},
+	{"bar1", "GPU BAR size against its memory (Resizable BAR, Above 4G)",
+	 "mempath probe gpu.p2p", doctor_rule_bar1, NULL},
+	{"p2p_path", "the PCIe path between each pair of GPUs", "mempath probe gpu.p2p",
+	 doctor_rule_p2p_path, NULL},
+	{"peer_access", "the driver's peer-access answer for each ordered GPU pair",
+	 "mempath probe gpu.p2p tests=access,ce,staged", doctor_rule_peer_access, NULL},
 };
 
 const struct doctor_cost *doctor_cost_of(const char *id)
@@ -555,7 +567,9 @@ void doctor_report_free(struct doctor_report *r)
 {
 	for (size_t i = 0; i < r->n; i++) {
 		free(r->items[i].evidence);
+		free(r->items[i].fix);
 		free(r->items[i].measured);
+		json_decref(r->items[i].facts);
 	}
 	free(r->items);
 	memset(r, 0, sizeof(*r));
