@@ -216,38 +216,63 @@ boot() {
 	[ $ok = 1 ] && echo "result $name pass" || echo "result $name fail"
 }
 
-# Each topology, each variant of it, one guest each; --jobs at a time.
+# Each topology, each variant of it, one guest each, in --jobs lanes: the
+# guests longest budget first, each to the lane with the least budget so far
+# (the long tiering guest gets a lane to itself while the short ones share
+# the others); a lane boots its guests one after another.
 list=""
 for t in "$@"; do
 	f=$(topo_file "$t")
 	n=$(basename "$f" .topo)
-	v=$(VARIANTS=""; . "$f"; echo "$VARIANTS")
+	eval "$(VARIANTS="" BUDGET=120; . "$f"; echo "v='$VARIANTS' b=$BUDGET")"
 	if [ -z "$v" ]; then
-		list="$list $n:$f:"
+		list="$list $b:$n:$f:"
 	else
-		for x in $v; do list="$list $n-$x:$f:$x"; done
+		for x in $v; do list="$list $b:$n-$x:$f:$x"; done
 	fi
 done
-fails=0 n=0 batch=""
-report() {
-	for name in $batch; do
-		grep -v '^result ' "$out/$name.report"
-		grep -q "^result $name pass" "$out/$name.report" || fails=$((fails + 1))
-		n=$((n + 1))
-	done
-	batch=""
-}
+list=$(for i in $list; do echo "$i"; done | sort -t: -k1,1nr -k2,2 | tr '\n' ' ')
+lanes=""
+k=0
+while [ $k -lt "$jobs" ]; do
+	lanes="$lanes 0"
+	eval "lane_$k=''"
+	k=$((k + 1))
+done
 for item in $list; do
-	name=${item%%:*} rest=${item#*:}
-	(boot "$name" "${rest%:*}" "${rest##*:}" >"$out/$name.report" 2>&1) &
-	batch="$batch $name"
-	set -- $batch
-	if [ $# -ge "$jobs" ]; then
-		wait
-		report
-	fi
+	b=${item%%:*}
+	# the lane with the least budget so far
+	best=0 least=-1 k=0
+	for l in $lanes; do
+		if [ $least -lt 0 ] || [ "$l" -lt $least ]; then best=$k least=$l; fi
+		k=$((k + 1))
+	done
+	eval "lane_$best=\"\$lane_$best ${item#*:}\""
+	k=0 new=""
+	for l in $lanes; do
+		[ $k = $best ] && l=$((l + b))
+		new="$new $l"
+		k=$((k + 1))
+	done
+	lanes=$new
+done
+k=0
+while [ $k -lt "$jobs" ]; do
+	eval "items=\$lane_$k"
+	(for item in $items; do
+		name=${item%%:*} rest=${item#*:}
+		boot "$name" "${rest%:*}" "${rest##*:}" >"$out/$name.report" 2>&1
+	done) &
+	k=$((k + 1))
 done
 wait
-report
+fails=0 n=0
+for item in $list; do
+	name=${item#*:}
+	name=${name%%:*}
+	grep -v '^result ' "$out/$name.report"
+	grep -q "^result $name pass" "$out/$name.report" || fails=$((fails + 1))
+	n=$((n + 1))
+done
 echo "lab: $((n - fails)) of $n guests passed (results under $out)"
 [ $fails -eq 0 ]

@@ -34,7 +34,7 @@ case $(policy preferred-many) in "prefer (many):0,$last" | "prefer (many):0-$las
 case $(policy interleave) in "interleave:0-$last" | "interleave:0,$last") ;;
 *) fail "interleave: numa_maps policy '$(policy interleave)'" ;; esac
 if grep -q '^== cpu.stream  skip: policy=weighted-interleave: ' weighted.txt; then
-	why=$(sed -n 's/^== cpu.stream  skip: policy=weighted-interleave: //p' weighted.txt)
+	why=$(sed -n 's/^== cpu.stream  skip: policy=weighted-interleave: \(.*\)  ([0-9.]* s)$/\1/p' weighted.txt)
 	echo "note: bind, preferred, preferred-many, interleave verified; weighted interleave skipped: $why"
 else
 	csv weighted.json weighted.csv
