@@ -6,6 +6,8 @@ set -u
 . "$(dirname "$0")/lib.host.sh"
 case $(cat ab.rc) in 0 | 1) ;; *) fail "ab exited $(cat ab.rc): $(tail -n 15 ab.txt)" ;; esac
 grep -q '^\*\*Counters per run' report.md || fail "no counters table: $(tail -n 30 report.md)"
+grep -q "^\*\*measured under an emulator (QEMU TCG): timings are the emulator's, not memory figures" report.md ||
+	fail "the comparison does not say its timings are an emulator's: $(head -n 5 report.md)"
 # cells COUNTER: "LEG VALUE" per column of the counters table, 0 where the row is absent
 cells() {
 	awk -F'|' -v c="vmstat $1 (machine-wide)" '
