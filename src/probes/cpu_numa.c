@@ -27,6 +27,7 @@
 #include "kit/team.h"
 #include "machine/mem.h"
 #include "machine/numa.h"
+#include "machine/sysinfo.h"
 #include "results/results.h"
 
 struct numa_opts {
@@ -227,6 +228,25 @@ static int numa_pair(struct probe_ctx *ctx, struct numa_job *j, const int *cpus,
 	return rc;
 }
 
+/* THP off (enabled=never, or a kernel that turned it off: under 512 MiB of
+ * RAM it does): the pages=thp cells get 4 KiB pages, which the labels would
+ * not say. */
+static void thp_note(struct probe_ctx *ctx)
+{
+	char *text = read_file_str("/sys/kernel/mm/transparent_hugepage/enabled", NULL);
+	char *mode = text ? sysinfo_bracketed(text) : NULL;
+
+	if (!text || (mode && strcmp(mode, "never") == 0))
+		probe_result_add_param(
+			ctx->res, "thp_note",
+			text ? "transparent_hugepage/enabled is never: the pages=thp "
+			       "cells have 4 KiB pages"
+			     : "no transparent huge pages in this kernel: the pages=thp "
+			       "cells have 4 KiB pages");
+	free(mode);
+	free(text);
+}
+
 /* The buffer for memory node n: size, or a quarter of what the node had free
  * when the run began, whichever is smaller (a strict bind on a small node -
  * a CXL window, an HBM stack - would otherwise reclaim it or end in the OOM
@@ -278,6 +298,8 @@ static int numa_run(struct probe_ctx *ctx, const void *opts)
 	bytes = mem_cap(o->size_bytes, 0.25) / LINE * LINE;
 	opt_format_size(bytes, buf, sizeof(buf));
 	probe_result_add_param(ctx->res, "size_used", buf);
+	if (o->pages & (1u << MEM_PAGES_THP))
+		thp_note(ctx);
 	cells = xcalloc(t.n, sizeof(*cells));
 	for (size_t mi = 0; mi < t.n; mi++)
 		if (t.nodes[mi].mem_total_bytes && (mmask & (1ull << t.nodes[mi].id)))

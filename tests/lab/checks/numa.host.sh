@@ -23,4 +23,10 @@ for k in "$@"; do
 	done
 	i=$((i + 1))
 done
+# a guest under 512 MiB of RAM has THP off: the results say so
+thp=$(cat "$LAB_GUEST/thp")
+case $thp in *"[never]"*)
+	grep -q '"thp_note": "transparent_hugepage/enabled is never' numa.json || fail "THP never, no thp_note" ;;
+*) grep -q '"thp_note"' numa.json && fail "thp_note with THP $thp" ;;
+esac
 echo "note: $cpu x $n matrix, placement 100%"
