@@ -79,8 +79,9 @@ done
 
 # --- the build and the initramfs ---------------------------------------------
 echo "lab: building mempath (make MPI=0 GPU=0 BUILD=build-lab)"
+mkdir -p "$(dirname "$out")" || exit 1
 make -C "$top" --no-print-directory -s BUILD=build-lab MPI=0 GPU=0 -j2 build-lab/mempath >"$out.build.log" 2>&1 ||
-	{ mkdir -p "$out" && tail -n 20 "$out.build.log"; echo "lab: the build failed"; exit 1; }
+	{ tail -n 20 "$out.build.log"; echo "lab: the build failed"; exit 1; }
 rm -rf "$out"
 mkdir -p "$out/root"
 root=$out/root
