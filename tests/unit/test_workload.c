@@ -278,6 +278,7 @@ static void test_record(void **state)
 				"max"),
 			"2")),
 		(json_int_t)48 << 20);
+	sampler_free(&it.smp); /* the iteration keeps its own reference */
 	it.index = 2;
 	it.run.status = 3 << 8; /* exit 3 */
 	it.run.err_tail = "cannot open model\n";
