@@ -144,6 +144,8 @@ static int check_main(void *p, const struct cmd_line *l)
 	} else if (!rc && l->argc == 0) {
 		rc = measure(o, &refs, match, &s) != 0 || session_end(&s) != 0 ? 1 : 0;
 	}
+	if (l->argc == 0 && rc == 2) /* begun, refused before measuring */
+		session_drop(&s);
 	if (rc == 0) {
 		for (size_t k = 0; k < refs.n; k++)
 			if (match[k])

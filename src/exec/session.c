@@ -125,6 +125,11 @@ static void unlock_output(struct session *s)
 	s->lock_path = NULL;
 }
 
+void session_drop(struct session *s)
+{
+	unlock_output(s);
+}
+
 static int save(struct session *s)
 {
 	if (!s->out_path)

@@ -59,6 +59,10 @@ char *session_not_here(const struct session *s, const struct probe *p);
  * knobs probes found, each probe's extra.knobs object), noise;
  * writes out_path. Returns 0 or -1. */
 int session_end(struct session *s);
+/* Ends a session begun but not run (a command that refuses after the
+ * fingerprint): the output's lock released and removed, nothing saved; the
+ * run stays the caller's to free. */
+void session_drop(struct session *s);
 /* Probes of the run that failed or timed out (skips are not failures). */
 size_t session_failed(const struct session *s);
 /* Does the named suite ("quick", "full", "cpu", "gpu", "p2p") include p?
