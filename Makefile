@@ -85,7 +85,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all run test test-plain test-unit test-asan test-llama bench bench-gpu deps check-style check-layers check-size format clean fuzz \
+.PHONY: all run test test-plain test-unit test-asan test-topology test-llama bench bench-gpu deps check-style check-layers check-size format clean fuzz \
 	install uninstall deb test-deb
 
 all: $(BIN)
@@ -142,10 +142,12 @@ run: deps
 	@# the traps that explain the numbers; exit 1 only means a warning was found
 	$(BIN) doctor || [ $$? -eq 1 ]
 
-# Unit + CLI + registry tests; then the same under ASan+UBSan in build-asan/.
+# Unit + CLI + registry tests; then the same under ASan+UBSan in build-asan/;
+# then the topology lab (skipped, saying why, where it cannot run).
 test: deps
 	@$(MAKE) --no-print-directory test-plain
 	@$(MAKE) --no-print-directory test-asan
+	@$(MAKE) --no-print-directory test-topology
 
 test-plain: $(BIN) $(UNIT_BIN)
 	@# the fuzz targets are only linked by `make fuzz` (clang); compile-check them here so
@@ -171,6 +173,19 @@ test-asan:
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 		build-asan/mempath $(patsubst $(BUILD)/%,build-asan/%,$(UNIT_BIN))
 	@MEMPATH_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1:handle_segv=0 sh tests/run.sh build-asan
+
+# The topology lab (tests/lab/, docs/topology.md): each topology of
+# tests/lab/topologies/ booted as a QEMU guest under TCG with a kernel
+# (LAB_KERNEL, default the newest /boot/vmlinuz-*; LAB_MODULES its modules)
+# and an initramfs of a MPI=0 GPU=0 build (build-lab/), the checks' results
+# asserted here; LAB_TOPOLOGIES picks some. Skipped, saying why, without
+# qemu-system-x86_64, a readable kernel, busybox-static or numactl.
+LAB_KERNEL ?=
+LAB_MODULES ?=
+LAB_TOPOLOGIES ?=
+test-topology:
+	@sh tests/lab/lab.sh $(if $(LAB_KERNEL),--kernel $(LAB_KERNEL)) \
+		$(if $(LAB_MODULES),--modules $(LAB_MODULES)) $(LAB_TOPOLOGIES) || [ $$? -eq 77 ]
 
 # The real llama-bench: built (CPU only) from LLAMA_SRC, a llama.cpp source
 # tree, into $(BUILD)/llama, then run through wrap (every output format, what

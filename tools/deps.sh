@@ -13,6 +13,15 @@ command -v make >/dev/null 2>&1 || missing="$missing make"
 command -v mpicc >/dev/null 2>&1 || missing="$missing libopenmpi-dev"
 command -v mpirun >/dev/null 2>&1 || missing="$missing openmpi-bin"
 have_header sqlite3.h || missing="$missing libsqlite3-dev"
+# the topology lab (make test-topology, docs/topology.md): QEMU under TCG boots
+# Debian's kernel with a busybox initramfs; numactl places the guest's programs
+if [ "$(uname -m)" = x86_64 ]; then
+	command -v qemu-system-x86_64 >/dev/null 2>&1 || missing="$missing qemu-system-x86"
+	ls /boot/vmlinuz-* >/dev/null 2>&1 || missing="$missing linux-image-amd64"
+	[ -f /bin/busybox ] && ! ldd /bin/busybox >/dev/null 2>&1 || missing="$missing busybox-static"
+	command -v cpio >/dev/null 2>&1 || missing="$missing cpio"
+	command -v numactl >/dev/null 2>&1 || missing="$missing numactl"
+fi
 # CI also checks style (clang-format), builds with clang and reads the
 # OpenMetrics output with a real parser (t5205; a few MiB with python3).
 if [ "${CI_TOOLS:-0}" = 1 ]; then

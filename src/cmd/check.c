@@ -8,6 +8,7 @@
 #include "base/util.h"
 #include "cmd/args.h"
 #include "exec/session.h"
+#include "machine/virt.h"
 #include "probes/registry.h"
 #include "report/fleet.h"
 #include "results/results_json.h"
@@ -88,6 +89,7 @@ static int check_main(void *p, const struct cmd_line *l)
 	size_t n_checks = 0, n_match = 0, fails = 0;
 	char *dir, *key, *what, *kinds;
 	int *match, rc = 0;
+	const char *emu = NULL;
 	if (l->argc > 1)
 		return error("check takes at most one results file (see 'mempath check --help')"),
 		       2;
@@ -122,6 +124,13 @@ static int check_main(void *p, const struct cmd_line *l)
 			rc = 1;
 		r = s.run;
 	}
+	/* an emulator's timings are not memory figures (docs/topology.md) */
+	if (r && !rc && virt_is_emulated(r->host, &emu)) {
+		error("%s ran under an emulator (%s): its timings are not memory figures, so check "
+		      "judges none against reference values of real machines",
+		      l->argc == 1 ? l->argv[0] : "this machine", emu ? emu : "?");
+		rc = 2;
+	}
 	match = xcalloc(refs.n + 1, sizeof(int));
 	for (size_t k = 0; r && k < refs.n; k++)
 		if ((match[k] = ref_matches(&refs.kinds[k], r->host))) {
@@ -141,6 +150,8 @@ static int check_main(void *p, const struct cmd_line *l)
 	} else if (!rc && l->argc == 0) {
 		rc = measure(o, &refs, match, &s) != 0 || session_end(&s) != 0 ? 1 : 0;
 	}
+	if (l->argc == 0 && rc == 2) /* begun, refused before measuring */
+		session_abandon(&s);
 	if (rc == 0) {
 		for (size_t k = 0; k < refs.n; k++)
 			if (match[k])

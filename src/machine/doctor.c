@@ -14,6 +14,7 @@
 #include "machine/doctor_gpu.h"
 #include "machine/doctor_p2p.h"
 #include "machine/noise.h"
+#include "machine/virt.h"
 #include "results/results.h"
 
 /* docs/design.md §10.1: with THP in madvise mode nothing on the box gets huge pages unless
@@ -445,6 +446,8 @@ static const struct rule {
 	 "mempath probe cpu.wake; mempath probe gpu.sync", rule_deep_idle, &cost_idle},
 	{"cpufreq", "CPU frequency policy", "mempath probe cpu.latency", rule_governor, NULL},
 	{"busy", "other work on the machine while it measures", NULL, rule_busy, NULL},
+	{"virt", "an emulator or a hypervisor under the measurements", NULL, doctor_rule_virt,
+	 NULL},
 	{"zone_reclaim", "node-local reclaim before remote allocation", "mempath probe cpu.numa",
 	 rule_zone_reclaim, NULL},
 	{"numa_balancing", "pages moved by automatic NUMA balancing while measured",

@@ -14,6 +14,9 @@
 #ifndef MPOL_PREFERRED_MANY
 #define MPOL_PREFERRED_MANY 5 /* linux/mempolicy.h since 5.15; older headers lack it */
 #endif
+#ifndef MPOL_WEIGHTED_INTERLEAVE
+#define MPOL_WEIGHTED_INTERLEAVE 6 /* since 6.9 */
+#endif
 
 static int cmp_int(const void *a, const void *b)
 {
@@ -300,6 +303,31 @@ int numa_maps_parse(const char *text, uintptr_t start, uintptr_t end, struct num
 	return out->n_entries ? 0 : -1;
 }
 
+void numa_maps_node_bytes(const char *text, uint64_t bytes[NUMA_MAX_NODES])
+{
+	memset(bytes, 0, NUMA_MAX_NODES * sizeof(bytes[0]));
+	for (const char *p = text; p && *p;) {
+		const char *eol = strchr(p, '\n'), *k;
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+		char *line = xasprintf("%.*s", (int)len, p);
+		uint64_t page = 4096, pages[NUMA_MAX_NODES] = {0};
+
+		/* the page size ends the line; the counts come before it */
+		if ((k = strstr(line, " kernelpagesize_kB=")) != NULL)
+			page = strtoull(k + 19, NULL, 10) * 1024;
+		for (char *t = strstr(line, " N"); t; t = strstr(t + 1, " N")) {
+			char *e;
+			long node = strtol(t + 2, &e, 10);
+			if (e != t + 2 && *e == '=' && node >= 0 && node < NUMA_MAX_NODES)
+				pages[node] += strtoull(e + 1, NULL, 10);
+		}
+		for (int i = 0; i < NUMA_MAX_NODES; i++)
+			bytes[i] += pages[i] * page;
+		free(line);
+		p = eol ? eol + 1 : NULL;
+	}
+}
+
 int numa_maps_range(const void *addr, size_t len, struct numa_maps_info *out)
 {
 	char *text = read_file_str("/proc/self/numa_maps", NULL);
@@ -328,8 +356,13 @@ int numa_pages_where(const void *addr, size_t len, size_t max_samples,
 	step = n_pages / n;
 	pages = xcalloc(n, sizeof(*pages));
 	status = xcalloc(n, sizeof(*status));
-	for (size_t i = 0; i < n; i++)
-		pages[i] = (char *)addr + (i * step) * page;
+	/* one page at a hashed offset inside each of n even slices: pages at a
+	 * fixed stride alias with interleave (a stride of 6 pages over 2 or 3
+	 * interleaved nodes finds every sample on one node) */
+	for (size_t i = 0; i < n; i++) {
+		uint64_t h = (uint64_t)(i + 1) * 0x9e3779b97f4a7c15ull;
+		pages[i] = (char *)addr + (i * step + (size_t)((h >> 32) % step)) * page;
+	}
 	/* nodes == NULL: query mode, nothing moves; status[i] is the node. */
 	rc = move_pages(0, (unsigned long)n, pages, NULL, status, 0);
 	if (rc < 0) {
@@ -349,12 +382,21 @@ int numa_pages_where(const void *addr, size_t len, size_t max_samples,
 	return 0;
 }
 
-static const char *const policy_names[NUMA_POLICY__COUNT] = {"none", "bind", "preferred",
-							     "interleave", "preferred-many"};
+static const char *const policy_names[NUMA_POLICY__COUNT] = {
+	"none", "bind", "preferred", "interleave", "preferred-many", "weighted-interleave"};
 
 const char *numa_policy_name(enum numa_policy p)
 {
 	return (unsigned)p < NUMA_POLICY__COUNT ? policy_names[p] : "?";
+}
+
+const char *numa_policy_missing(enum numa_policy p)
+{
+	if (p == NUMA_POLICY_WEIGHTED &&
+	    access("/sys/kernel/mm/mempolicy/weighted_interleave", F_OK) != 0)
+		return "this kernel has no weighted interleave (Linux 6.9+: "
+		       "/sys/kernel/mm/mempolicy/weighted_interleave is absent)";
+	return NULL;
 }
 
 int numa_nodes_parse(const char *s, const struct numa_topology *t, uint64_t *mask)
@@ -389,6 +431,7 @@ static const int policy_modes[NUMA_POLICY__COUNT] = {
 	[NUMA_POLICY_PREFERRED] = MPOL_PREFERRED,
 	[NUMA_POLICY_INTERLEAVE] = MPOL_INTERLEAVE,
 	[NUMA_POLICY_PREFERRED_MANY] = MPOL_PREFERRED_MANY,
+	[NUMA_POLICY_WEIGHTED] = MPOL_WEIGHTED_INTERLEAVE,
 };
 
 #define MASK_LONGS (NUMA_MAX_NODES / (8 * sizeof(unsigned long)))

@@ -60,6 +60,10 @@ int numa_cpulist_parse(const char *s, int **out, size_t *n);
  * numa_miss, ...). Returns 0 or -1 (unreadable; out left empty). */
 int numa_numastat_read(const char *sysfs_root, int node, struct kv_list *out);
 
+/* Bytes per node of every numa_maps entry in text (N<node>= pages times the
+ * entry's kernelpagesize_kB): what a process holds on each node. Pure. */
+void numa_maps_node_bytes(const char *text, uint64_t bytes[NUMA_MAX_NODES]);
+
 /* Per node page counts of the numa_maps entries whose start lies in
  * [start, end). page_bytes is the entries' kernelpagesize_kB (the last seen);
  * policy the first entry's policy word ("default", "bind:0", "interleave:0-1",
@@ -76,10 +80,11 @@ int numa_maps_parse(const char *text, uintptr_t start, uintptr_t end, struct num
 /* Same for this process (/proc/self/numa_maps). */
 int numa_maps_range(const void *addr, size_t len, struct numa_maps_info *out);
 
-/* move_pages(2) query of up to max_samples pages spread evenly over the range
- * (touched pages only report a node): per_node[i] counts pages found on node
- * i (i < NUMA_MAX_NODES); *n_sampled the pages asked about, *n_absent those
- * not present or not queryable. Returns 0 or -1 (error printed). */
+/* move_pages(2) query of up to max_samples pages spread over the range, one
+ * at a hashed offset in each of as many even slices (a fixed stride would
+ * alias with interleave), touched pages only reporting a node: per_node[i] counts pages found on
+ * node i (i < NUMA_MAX_NODES); *n_sampled the pages asked about, *n_absent those not present or not
+ * queryable. Returns 0 or -1 (error printed). */
 int numa_pages_where(const void *addr, size_t len, size_t max_samples,
 		     uint64_t per_node[NUMA_MAX_NODES], uint64_t *n_sampled, uint64_t *n_absent);
 
@@ -90,10 +95,15 @@ enum numa_policy {
 	NUMA_POLICY_PREFERRED,	    /* MPOL_PREFERRED: one node first, then fall back */
 	NUMA_POLICY_INTERLEAVE,	    /* MPOL_INTERLEAVE: page by page over the nodes */
 	NUMA_POLICY_PREFERRED_MANY, /* MPOL_PREFERRED_MANY (5.15+): these nodes first */
+	NUMA_POLICY_WEIGHTED,	    /* MPOL_WEIGHTED_INTERLEAVE (6.9+): by the weights in
+				       /sys/kernel/mm/mempolicy/weighted_interleave */
 	NUMA_POLICY__COUNT
 };
-#define NUMA_POLICY_CHOICES "none|bind|preferred|interleave|preferred-many"
+#define NUMA_POLICY_CHOICES "none|bind|preferred|interleave|preferred-many|weighted-interleave"
 const char *numa_policy_name(enum numa_policy p);
+/* NULL when this kernel has policy p, else why not (a static string): weighted
+ * interleave needs its sysfs weights (Linux 6.9). */
+const char *numa_policy_missing(enum numa_policy p);
 /* Parses a node list ("0", "0,2", "1-3"; "all" = every node with memory
  * in t, or node 0 when t is NULL) into a bitmask. Returns 0 or -1. */
 int numa_nodes_parse(const char *s, const struct numa_topology *t, uint64_t *mask);

@@ -15,6 +15,7 @@
 #include "machine/levels.h"
 #include "machine/noise.h"
 #include "machine/pcie.h"
+#include "machine/virt.h"
 
 char *sysinfo_bracketed(const char *text)
 {
@@ -361,6 +362,7 @@ json_t *sysinfo_collect(void)
 	}
 	set_file(o, "cmdline", "/proc/cmdline");
 	json_object_set_new(o, "cpu", cpu_info());
+	json_object_set_new(o, "virt", virt_detect());
 	if (meminfo_read(&mi) == 0) {
 		int found;
 		int64_t v;

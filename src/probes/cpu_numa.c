@@ -27,6 +27,7 @@
 #include "kit/team.h"
 #include "machine/mem.h"
 #include "machine/numa.h"
+#include "machine/sysinfo.h"
 #include "results/results.h"
 
 struct numa_opts {
@@ -227,11 +228,54 @@ static int numa_pair(struct probe_ctx *ctx, struct numa_job *j, const int *cpus,
 	return rc;
 }
 
+/* THP off (enabled=never, or a kernel that turned it off: under 512 MiB of
+ * RAM it does): the pages=thp cells get 4 KiB pages, which the labels would
+ * not say. */
+static void thp_note(struct probe_ctx *ctx)
+{
+	char *text = read_file_str("/sys/kernel/mm/transparent_hugepage/enabled", NULL);
+	char *mode = text ? sysinfo_bracketed(text) : NULL;
+
+	if (!text || (mode && strcmp(mode, "never") == 0))
+		probe_result_add_param(
+			ctx->res, "thp_note",
+			text ? "transparent_hugepage/enabled is never: the pages=thp "
+			       "cells have 4 KiB pages"
+			     : "no transparent huge pages in this kernel: the pages=thp "
+			       "cells have 4 KiB pages");
+	free(mode);
+	free(text);
+}
+
+/* The buffer for memory node n: size, or a quarter of what the node had free
+ * when the run began, whichever is smaller (a strict bind on a small node -
+ * a CXL window, an HBM stack - would otherwise reclaim it or end in the OOM
+ * killer). 0, recorded with the reason, when under 4 MiB would be left. */
+static uint64_t node_bytes(struct probe_ctx *ctx, const struct numa_node *n, uint64_t size)
+{
+	uint64_t cap = n->mem_free_bytes / 4 / MEM_HUGE_BYTES * MEM_HUGE_BYTES;
+	char key[32], val[96], sz[32];
+
+	if (!n->mem_free_bytes || cap >= size)
+		return size;
+	snprintf(key, sizeof(key), "size_node%d", n->id);
+	opt_format_size(n->mem_free_bytes, sz, sizeof(sz));
+	if (cap < (4u << 20)) {
+		snprintf(val, sizeof(val), "not measured: %s free", sz);
+		probe_result_add_param(ctx->res, key, val);
+		return 0;
+	}
+	opt_format_size(cap, val, sizeof(val));
+	snprintf(val + strlen(val), sizeof(val) - strlen(val), " (a quarter of %s free)", sz);
+	probe_result_add_param(ctx->res, key, val);
+	return cap;
+}
+
 static int numa_run(struct probe_ctx *ctx, const void *opts)
 {
 	const struct numa_opts *o = opts;
 	struct numa_topology t;
-	uint64_t cmask, mmask, bytes;
+	uint64_t cmask, mmask, bytes, *cells;
 	char buf[64];
 	int rc = PROBE_OK;
 
@@ -254,6 +298,12 @@ static int numa_run(struct probe_ctx *ctx, const void *opts)
 	bytes = mem_cap(o->size_bytes, 0.25) / LINE * LINE;
 	opt_format_size(bytes, buf, sizeof(buf));
 	probe_result_add_param(ctx->res, "size_used", buf);
+	if (o->pages & (1u << MEM_PAGES_THP))
+		thp_note(ctx);
+	cells = xcalloc(t.n, sizeof(*cells));
+	for (size_t mi = 0; mi < t.n; mi++)
+		if (t.nodes[mi].mem_total_bytes && (mmask & (1ull << t.nodes[mi].id)))
+			cells[mi] = node_bytes(ctx, &t.nodes[mi], bytes);
 	for (int p = 0; p < 2 && rc == PROBE_OK; p++) {
 		if (!(o->pages & (1u << p)))
 			continue;
@@ -278,17 +328,18 @@ static int numa_run(struct probe_ctx *ctx, const void *opts)
 			}
 			for (size_t mi = 0; mi < t.n; mi++) {
 				const struct numa_node *mn = &t.nodes[mi];
+				uint64_t cell = cells[mi];
 
-				if (!mn->mem_total_bytes || !(mmask & (1ull << mn->id)))
+				if (!cell)
 					continue;
 				progress("cpu.numa: cpu node %d -> memory node %d (%s)", cn->id,
 					 mn->id, numa_node_kind(mn));
 				if (numa_pair(ctx, j, cpus, cn->id, mn->id, (enum mem_pages)p,
-					      bytes)) {
+					      cell)) {
 					probe_result_set_status(ctx->res, STATUS_FAIL,
 								"node %d -> %d: cannot bind or "
 								"measure %" PRIu64 " bytes",
-								cn->id, mn->id, bytes);
+								cn->id, mn->id, cell);
 					rc = PROBE_FAIL;
 					break;
 				}
@@ -297,6 +348,7 @@ static int numa_run(struct probe_ctx *ctx, const void *opts)
 			free(j);
 		}
 	}
+	free(cells);
 	numa_topology_free(&t);
 	return rc;
 }

@@ -250,11 +250,13 @@ static uint64_t stream_array_bytes(struct probe_ctx *ctx, const struct stream_op
 }
 
 /* Verify the mechanism (docs/design.md §4.3): the share of the arrays' pages on each
- * node and the policy the kernel reports, from /proc/self/numa_maps. */
+ * node and the policy the kernel reports, from /proc/self/numa_maps, and the node
+ * of up to 1024 pages spread over them asked of the kernel with move_pages(2). */
 static void stream_placement(struct probe_ctx *ctx, const struct mem_buf *buf, const char *pname,
 			     const char *tname)
 {
 	struct numa_maps_info mi;
+	uint64_t per_node[NUMA_MAX_NODES], sampled, absent;
 	char node[16];
 
 	if (numa_maps_range(buf->addr, buf->size_bytes, &mi) || mi.total_pages == 0) {
@@ -273,6 +275,20 @@ static void stream_placement(struct probe_ctx *ctx, const struct mem_buf *buf, c
 						   "node", node, "pages", pname, "threads", tname,
 						   NULL),
 				  100.0 * (double)mi.pages[i] / (double)mi.total_pages);
+	}
+	if (numa_pages_where(buf->addr, buf->size_bytes, 1024, per_node, &sampled, &absent) ||
+	    sampled == 0)
+		return;
+	for (int i = 0; i < NUMA_MAX_NODES; i++) {
+		if (!per_node[i])
+			continue;
+		snprintf(node, sizeof(node), "%d", i);
+		metric_add_sample(
+			probe_add_metric(ctx->res, "sampled_on_node", UNIT_PCT, BETTER_NONE,
+					 "share of up to 1024 pages spread over the arrays "
+					 "that move_pages(2) finds on this node",
+					 "node", node, "pages", pname, "threads", tname, NULL),
+			100.0 * (double)per_node[i] / (double)sampled);
 	}
 }
 
@@ -412,6 +428,11 @@ static int stream_run(struct probe_ctx *ctx, const void *opts)
 		return PROBE_FAIL;
 	}
 	policy = (enum numa_policy)__builtin_ctz(o->policy);
+	if (numa_policy_missing(policy)) {
+		probe_result_set_status(ctx->res, STATUS_SKIP, "policy=%s: %s",
+					numa_policy_name(policy), numa_policy_missing(policy));
+		return PROBE_SKIP;
+	}
 	if (policy != NUMA_POLICY_NONE) {
 		struct numa_topology topo;
 		int have = numa_topology_read("/sys", &topo) == 0;

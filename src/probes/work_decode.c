@@ -318,6 +318,12 @@ static int decode_run(struct probe_ctx *ctx, const void *opts)
 					"block >= 4K (64 B multiple); kv >= block; weights >= 1M");
 		return PROBE_FAIL;
 	}
+	if (numa_policy_missing((enum numa_policy)policy)) {
+		probe_result_set_status(ctx->res, STATUS_SKIP, "policy=%s: %s",
+					numa_policy_name((enum numa_policy)policy),
+					numa_policy_missing((enum numa_policy)policy));
+		return PROBE_SKIP;
+	}
 	if (mem_check_size(size_add(size_add(o->weights, kv_total), o->hog), ctx->force,
 			   "work.decode weights + kv + hog")) {
 		probe_result_set_status(ctx->res, STATUS_FAIL,

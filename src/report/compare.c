@@ -20,6 +20,10 @@ static void head_lines(const struct comparison *c, FILE *f, const char *strong)
 	if (line)
 		fprintf(f, "%s%s%s\n", strong, line, strong);
 	free(line);
+	line = comparison_emulated_line(c);
+	if (line)
+		fprintf(f, "%s%s%s\n", strong, line, strong);
+	free(line);
 	line = comparison_controls_line(c);
 	if (line)
 		fprintf(f, "%s%s%s\n", strong, line, strong);

@@ -174,6 +174,10 @@ static void compare_head(FILE *f, const struct comparison *c)
 	if (partial)
 		html_put(f, "<p class=\"warn\">", partial, "</p>\n");
 	free(partial);
+	partial = comparison_emulated_line(c);
+	if (partial)
+		html_put(f, "<p class=\"warn\">", partial, "</p>\n");
+	free(partial);
 	if (line)
 		html_put(f, "<p class=\"warn\">", line, "</p>\n");
 	free(line);

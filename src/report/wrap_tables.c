@@ -499,8 +499,8 @@ static void counter_fill(struct grid *g, const struct tables *t, const char *lab
 
 static void counters(const struct tables *t, enum report_format fmt, FILE *f)
 {
-	char **heads = xcalloc(t->n_src + 1, sizeof(char *)), **vm = NULL;
-	size_t n_vm = 0;
+	char **heads = xcalloc(t->n_src + 1, sizeof(char *)), **vm = NULL, **nodes = NULL;
+	size_t n_vm = 0, n_nodes = 0;
 	struct grid g;
 	for (size_t s = 0; s < t->n_src; s++) {
 		json_t *its = iters_of(&t->src[s]), *it, *v;
@@ -511,9 +511,14 @@ static void counters(const struct tables *t, enum report_format fmt, FILE *f)
 			json_object_foreach (json_object_get(it, "vmstat"), k, v)
 				if (workload_counter_is_key(k))
 					add_unique(&vm, &n_vm, k);
+		json_array_foreach (its, i, it)
+			json_object_foreach (
+				json_object_get(json_object_get(it, "numa_maps"), "max"), k, v)
+				add_unique(&nodes, &n_nodes, k);
 	}
 	grid_init(&g,
-		  "Counters per run (median over the runs; cgroup and smaps: the command's own, "
+		  "Counters per run (median over the runs; cgroup, smaps and numa_maps: the "
+		  "command's own, "
 		  "vmstat: the whole machine's)",
 		  heads, t->n_src);
 	counter_fill(&g, t, rusage_rows[0].label, rusage_rows[0].unit, &rusage_rows[0], NULL);
@@ -524,6 +529,16 @@ static void counters(const struct tables *t, enum report_format fmt, FILE *f)
 	for (size_t k = 0; k < wrap_n_readings; k++)
 		counter_fill(&g, t, wrap_readings[k].label, wrap_readings[k].unit,
 			     &wrap_readings[k], NULL);
+	/* where the command's memory was, node by node (numa_maps) */
+	for (size_t k = 0; k < n_nodes; k++) {
+		char *label = xasprintf("numa_maps node %s (max)", nodes[k]);
+		struct wrap_reading r = {label, "MiB",	  "numa_maps",
+					 "max", nodes[k], 1.0 / (1 << 20)};
+		counter_fill(&g, t, label, "MiB", &r, NULL);
+		free(label);
+		free(nodes[k]);
+	}
+	free(nodes);
 	for (size_t k = 0; k < n_vm; k++) {
 		char *label = xasprintf("vmstat %s (machine-wide)", vm[k]);
 		counter_fill(&g, t, label, "count", NULL, vm[k]);

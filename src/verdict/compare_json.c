@@ -9,6 +9,7 @@
 
 #include "base/util.h"
 #include "machine/noise.h"
+#include "machine/virt.h"
 #include "verdict/compare_json.h"
 
 /* NAN and infinities are not JSON: null. */
@@ -103,6 +104,10 @@ static json_t *host_brief(const struct run *r)
 	v = cpu ? json_object_get(cpu, "model") : NULL;
 	if (v && json_is_string(v))
 		json_object_set_new(o, "cpu", json_pack("{s:s}", "model", json_string_value(v)));
+	/* only under an emulator (its timings are not memory figures), so other
+	 * comparisons read the same */
+	if (virt_is_emulated(r->host, NULL))
+		json_object_set(o, "virt", json_object_get(r->host, "virt"));
 	return o;
 }
 

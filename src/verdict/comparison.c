@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "machine/virt.h"
 
 static const char *const verdict_names[] = {
 	"~",	"WIN",	   "LOSS",	"SAME", "UNSTABLE", "VOID", "too few samples",
@@ -209,6 +210,20 @@ char *comparison_noise_line(const struct comparison *c)
 		s = append(s, "%s%s%s", more, "");
 	}
 	return s;
+}
+
+char *comparison_emulated_line(const struct comparison *c)
+{
+	const char *name = NULL;
+	size_t j;
+	for (j = 0; j < c->n_legs; j++)
+		if (c->legs[j].run && virt_is_emulated(c->legs[j].run->host, &name))
+			break;
+	if (j == c->n_legs)
+		return NULL;
+	return xasprintf("measured under an emulator (%s): timings are the emulator's, not memory "
+			 "figures; counters and placement are the kernel's own",
+			 name ? name : "?");
 }
 
 char *comparison_controls_line(const struct comparison *c)

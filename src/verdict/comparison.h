@@ -183,6 +183,10 @@ char *comparison_incomplete_line(const struct comparison *c);
 /* "legs measured under different load - no verdict: X, Y (and 3 more)" or
  * NULL when no metric's legs' load differed; caller frees. */
 char *comparison_noise_line(const struct comparison *c);
+/* "measured under an emulator (QEMU TCG): timings are the emulator's, not
+ * memory figures; ..." when a leg's fingerprint says emulator, else NULL;
+ * caller frees. */
+char *comparison_emulated_line(const struct comparison *c);
 /* "controls moved - verdicts untrusted: X (LOSS), Y (VOID)" or NULL; caller frees. */
 char *comparison_controls_line(const struct comparison *c);
 /* "summary: 1 WIN, 0 LOSS, 3 NOWIN, 0 UNSTABLE; geomean 1.31x ...", or

@@ -38,8 +38,18 @@ char *fleet_kind_key(json_t *host)
 				 driver ? driver : "?");
 	/* MemTotal to the nearest GiB: nodes of one kind differ by what the
 	 * firmware and kernel keep, a few MiB */
-	char *key = xasprintf("%s x%lld, %.0f GiB, %s", model ? model : "?", (long long)cpus,
-			      round(mem_gib), gpus);
+	/* an emulator's or a hypervisor's guests are a kind of their own: never
+	 * judged against real machines (an emulator's timings are not memory
+	 * figures at all) */
+	json_t *virt = json_object_get(host, "virt");
+	const char *vkind = json_string_value(json_object_get(virt, "kind"));
+	const char *vname = json_string_value(json_object_get(virt, "name"));
+	char *key = xasprintf("%s x%lld, %.0f GiB, %s%s%s%s", model ? model : "?", (long long)cpus,
+			      round(mem_gib), gpus, vkind && strcmp(vkind, "none") ? ", " : "",
+			      vkind && strcmp(vkind, "none") ? (vname ? vname : "?") : "",
+			      vkind && strcmp(vkind, "none")
+				      ? (strcmp(vkind, "emulator") ? " guest" : " emulated")
+				      : "");
 	free(gpus);
 	return key;
 }

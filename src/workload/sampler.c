@@ -9,6 +9,7 @@
 #include "base/kv.h"
 #include "base/util.h"
 #include "gpu/backend.h"
+#include "machine/numa.h"
 #include "workload/cgroup.h"
 
 #define SAMPLER_MAX_PIDS 256
@@ -130,6 +131,44 @@ static void gpu_sample(struct sampler *s, const pid_t *pids, size_t n)
 	s->gpu_n++;
 }
 
+/* "0" alone in node/online: one node, nothing to tell apart. */
+static int several_nodes(void)
+{
+	char *online = read_line_str("/sys/devices/system/node/online");
+	int several = online && strpbrk(online, ",-") != NULL;
+	free(online);
+	return several;
+}
+
+/* Bytes on each node over the processes, from their numa_maps. */
+static void take_nodes(struct sampler *s, const pid_t *pids, size_t n)
+{
+	uint64_t sum[NUMA_MAX_NODES] = {0}, b[NUMA_MAX_NODES];
+	json_t *now = json_object();
+	int any = 0;
+	for (size_t i = 0; i < n; i++) {
+		char *path = xasprintf("/proc/%d/numa_maps", (int)pids[i]);
+		char *text = read_file_str(path, NULL);
+		free(path);
+		if (!text)
+			continue;
+		numa_maps_node_bytes(text, b);
+		for (int k = 0; k < NUMA_MAX_NODES; k++)
+			sum[k] += b[k];
+		any = 1;
+		free(text);
+	}
+	for (int k = 0; any && k < NUMA_MAX_NODES; k++)
+		if (sum[k]) {
+			char id[12];
+			snprintf(id, sizeof(id), "%d", k);
+			json_object_set_new(now, id, json_integer((json_int_t)sum[k]));
+		}
+	if (json_object_size(now))
+		keep_max(&s->nodes, now);
+	json_decref(now);
+}
+
 void sampler_take(struct sampler *s, pid_t pid)
 {
 	pid_t pids[SAMPLER_MAX_PIDS];
@@ -151,6 +190,10 @@ void sampler_take(struct sampler *s, pid_t pid)
 		keep_max(&s->smaps, sum);
 	json_decref(sum);
 	gpu_sample(s, pids, n);
+	if (s->n == 0)
+		s->per_node = several_nodes() ? 1 : -1;
+	if (s->per_node > 0)
+		take_nodes(s, pids, n);
 	if (s->cgroup) {
 		json_t *sizes = cgroup_read_sizes(s->cgroup);
 		if (sizes && json_object_size(sizes))
@@ -169,5 +212,7 @@ void sampler_free(struct sampler *s)
 		json_decref(s->sizes);
 	if (s->gpu)
 		json_decref(s->gpu);
-	s->smaps = s->sizes = s->gpu = NULL;
+	if (s->nodes)
+		json_decref(s->nodes);
+	s->smaps = s->sizes = s->gpu = s->nodes = NULL;
 }

@@ -1,7 +1,8 @@
 /* sampler.h - what a wrapped command holds while it runs, sampled: how its
  * memory is backed (smaps_rollup of its processes: Rss, Pss, Anonymous,
- * AnonHugePages, FilePmdMapped, ShmemPmdMapped) and its cgroup's
- * memory.stat sizes; the largest value of each over the run is kept
+ * AnonHugePages, FilePmdMapped, ShmemPmdMapped), where its memory is (the
+ * bytes on each NUMA node, from numa_maps) and its cgroup's memory.stat
+ * sizes; the largest value of each over the run is kept
  * (docs/design.md §11.4). A process that has exited has no smaps, so
  * these are read during the run, never after.
  *
@@ -31,6 +32,10 @@ struct sampler {
 	json_t *gpu;
 	const char *gpu_why;
 	unsigned gpu_n; /* samples that read it */
+	json_t *nodes;	/* node id -> largest bytes on it, summed over its
+			   processes' numa_maps (machines of two or more nodes
+			   only: numa_maps walks the page tables) */
+	int per_node;	/* read numa_maps: 1 yes, -1 no, 0 not decided yet */
 };
 
 /* One sample of the command whose leader is pid. */

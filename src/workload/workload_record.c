@@ -219,13 +219,28 @@ static void record_gpu(struct probe_result *p, const struct workload_iter *it, j
 	}
 }
 
+/* Where its memory was, per NUMA node, sampled while it ran. */
+static void record_nodes(struct probe_result *p, const struct workload_iter *it, json_t *o)
+{
+	json_t *v;
+	const char *k;
+	if (!it->smp.nodes)
+		return;
+	json_object_set_new(o, "numa_maps", json_pack("{s:O}", "max", it->smp.nodes));
+	json_object_foreach (it->smp.nodes, k, v)
+		add_labelled(p, it, "node_mem", "node", k, UNIT_MIB,
+			     "largest memory of the command's processes on this NUMA node, "
+			     "sampled during the run (numa_maps N<node>= pages, MiB)",
+			     mib(v));
+}
+
 int workload_name_is_ours(const char *name)
 {
 	static const char *const ours[] = {
-		"wall_time",	    "user_time",     "sys_time",    "max_rss",	  "minor_faults",
-		"major_faults",	    "vmstat",	     "smaps",	    "cgroup_mem", "cgroup_peak",
-		"cgroup_step_peak", "cgroup_events", "cgroup_cpu",  "cgroup_io",  "load_time_est",
-		"gpu_mem_peak",	    "gpu_used_peak", "gpu_mem_left"};
+		"wall_time",	    "user_time",     "sys_time",     "max_rss",	   "minor_faults",
+		"major_faults",	    "vmstat",	     "smaps",	     "cgroup_mem", "cgroup_peak",
+		"cgroup_step_peak", "cgroup_events", "cgroup_cpu",   "cgroup_io",  "load_time_est",
+		"gpu_mem_peak",	    "gpu_used_peak", "gpu_mem_left", "node_mem"};
 	for (size_t i = 0; i < ARRAY_SIZE(ours); i++)
 		if (strcmp(name, ours[i]) == 0)
 			return 1;
@@ -358,6 +373,7 @@ void workload_record_iter(struct probe_result *p, const struct workload_iter *it
 	record_cgroup(p, it, o);
 	record_smaps(p, it, o);
 	record_gpu(p, it, o);
+	record_nodes(p, it, o);
 	json_array_append_new(iters, o);
 }
 

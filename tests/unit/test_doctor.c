@@ -89,6 +89,8 @@ static void test_traps_fixture_fires(void **state)
 		{"gpu_system_memory", DOCTOR_INFO, "uvm_disable_hmm=N"},
 		{"busy", DOCTOR_WARN,
 		 "1.9 other CPUs busy (cc1plus 1.2, make 0.4) over 0.25 s, of 2"},
+		{"virt", DOCTOR_WARN,
+		 "under an emulator (QEMU TCG: CPUID 0x40000000 'TCGTCGTCGTCG')"},
 	};
 	json_t *h = load("tests/data/doctor-traps.json");
 

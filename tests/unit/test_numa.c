@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "base/util.h"
 #include "machine/numa.h"
@@ -142,6 +143,25 @@ static void test_numa_maps(void **state)
 	free(text);
 }
 
+/* A process's bytes per node: each entry's counts times its own page size
+ * (2 MiB hugetlb pages count one each). */
+static void test_node_bytes(void **state)
+{
+	char *text = read_file_str("tests/data/numa_maps.txt", NULL);
+	uint64_t b[NUMA_MAX_NODES];
+	assert_non_null(text);
+	numa_maps_node_bytes(text, b);
+	assert_int_equal(b[0], (2 + 262144 + 512 + 4 + 33) * 4096ull);
+	assert_int_equal(b[1], 512 * 4096ull + 384 * (2ull << 20) + 4 * 4096ull);
+	assert_int_equal(b[2], 128 * (2ull << 20));
+	assert_int_equal(b[3], 0);
+	numa_maps_node_bytes("", b);
+	assert_int_equal(b[0], 0);
+	numa_maps_node_bytes("7f00 default anon=1 N0=x Nz=3 N70=5 kernelpagesize_kB=4\n", b);
+	assert_int_equal(b[0], 0); /* malformed counts are skipped, node 70 is out of range */
+	free(text);
+}
+
 /* Live: bind a fresh mapping to node 0 (every machine has one), touch it,
  * and read the placement back both ways. */
 static void test_live_bind(void **state)
@@ -165,15 +185,41 @@ static void test_live_bind(void **state)
 	assert_int_equal(numa_policy_set_task(NUMA_POLICY_PREFERRED, 1), 0);
 	assert_int_equal(numa_policy_set_task(NUMA_POLICY_NONE, 0), 0);
 	assert_string_equal(numa_policy_name(NUMA_POLICY_PREFERRED_MANY), "preferred-many");
+	assert_string_equal(numa_policy_name(NUMA_POLICY_WEIGHTED), "weighted-interleave");
+	assert_null(numa_policy_missing(NUMA_POLICY_BIND));
+	/* weighted interleave: present exactly when its sysfs weights are */
+	if (access("/sys/kernel/mm/mempolicy/weighted_interleave", F_OK) == 0)
+		assert_null(numa_policy_missing(NUMA_POLICY_WEIGHTED));
+	else
+		assert_non_null(strstr(numa_policy_missing(NUMA_POLICY_WEIGHTED), "6.9"));
+}
+
+/* Pages sampled over an interleaved range find every node: a fixed stride
+ * that is a multiple of the node count would find one (one node here: the
+ * sample is spread over the range, all of it present). */
+static void test_sample_spread(void **state)
+{
+	size_t len = 6 * 1024 * 4096;
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint64_t per[NUMA_MAX_NODES], n, absent;
+	assert_true(p != MAP_FAILED);
+	/* only the odd pages touched: a stride of 6 would sample none of them */
+	for (size_t i = 1; i < len / 4096; i += 2)
+		p[i * 4096] = 1;
+	assert_int_equal(numa_pages_where(p, len, 1024, per, &n, &absent), 0);
+	assert_int_equal(n, 1024);
+	assert_true(absent > 1024 / 4 && absent < 1024 * 3 / 4);
+	munmap(p, len);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cpulist),	    cmocka_unit_test(test_one_node),
-		cmocka_unit_test(test_two_sockets), cmocka_unit_test(test_cxl),
-		cmocka_unit_test(test_odd_tree),    cmocka_unit_test(test_numa_maps),
-		cmocka_unit_test(test_live_bind),
+		cmocka_unit_test(test_cpulist),	      cmocka_unit_test(test_one_node),
+		cmocka_unit_test(test_two_sockets),   cmocka_unit_test(test_cxl),
+		cmocka_unit_test(test_odd_tree),      cmocka_unit_test(test_numa_maps),
+		cmocka_unit_test(test_live_bind),     cmocka_unit_test(test_node_bytes),
+		cmocka_unit_test(test_sample_spread),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -263,8 +263,22 @@ static void test_record(void **state)
 	it.run.wall_s = 2.0;
 	it.run.max_rss_kib = 2048;
 	it.parsed_as = workload_parse_output("bandwidth 20 GB/s\n", WORKLOAD_PARSE_AUTO, &it.vals);
+	/* where its memory was, as the sampler kept it (numa_maps) */
+	it.smp.nodes = json_pack("{s:I, s:I}", "0", (json_int_t)1 << 20, "2", (json_int_t)48 << 20);
 	workload_record_iter(&p, &it);
 	workload_values_free(&it.vals);
+	assert_true(probe_find_metric(&p, "node_mem", "node", "2", NULL)->samples[0] == 48.0);
+	assert_true(probe_find_metric(&p, "node_mem", "node", "0", NULL)->samples[0] == 1.0);
+	assert_int_equal(
+		json_integer_value(json_object_get(
+			json_object_get(
+				json_object_get(
+					json_array_get(json_object_get(p.extra, "iterations"), 0),
+					"numa_maps"),
+				"max"),
+			"2")),
+		(json_int_t)48 << 20);
+	sampler_free(&it.smp); /* the iteration keeps its own reference */
 	it.index = 2;
 	it.run.status = 3 << 8; /* exit 3 */
 	it.run.err_tail = "cannot open model\n";
