@@ -276,7 +276,7 @@ static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o, 
 			mem_unmap(&b);
 		mapped = 0;
 		touch_grow(t);
-		t->t0[t->n] = (double)time_now_ns() * 1e-9;
+		t->t0[t->n] = metric_clock(); /* a window boundary: counters read */
 		if (mem_map(&b, o->size_bytes, page_modes[pages], 0) != 0) {
 			probe_result_set_status(ctx->res, STATUS_FAIL, "cannot map %llu bytes",
 						(unsigned long long)o->size_bytes);
@@ -306,7 +306,7 @@ static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o, 
 		else
 			probe_result_add_param(ctx->res, "thp_backed",
 					       "unknown: /proc/self/smaps not readable");
-		t->t1[t->n] = (double)time_now_ns() * 1e-9;
+		t->t1[t->n] = metric_clock();
 		if (t->n >= ctx->warmups)
 			metric_add_sample(&pace, t->rate[t->n]);
 	}
