@@ -16,6 +16,7 @@
 #include "base/proc.h"
 #include "base/util.h"
 #include "machine/counters.h"
+#include "machine/mem.h"
 #include "machine/noise.h"
 #include "results/results_json.h"
 
@@ -79,6 +80,8 @@ static json_t *probe_child(void *argp)
 	}
 	counters_attach(&res);
 	counters_close();
+	if (res.status == STATUS_OK)
+		receipts_check(a->p->receipts, &res, mem_llc_bytes());
 	j = probe_result_to_json(&res);
 	probe_result_clear(&res);
 	return j;

@@ -101,6 +101,8 @@ void metric_clear(struct metric *m)
 	free(m->stop);
 	if (m->counters)
 		json_decref(m->counters);
+	if (m->receipts)
+		json_decref(m->receipts);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -392,6 +394,17 @@ void metric_add_warmup(struct metric *m, double v)
 		return;
 	push(&m->warmups, &m->n_warmups, &m->cap_warmups, v);
 	m->last_t = metric_clock();
+}
+
+const char *metric_receipt_failed(const struct metric *m)
+{
+	size_t i;
+	json_t *r;
+
+	json_array_foreach (m->receipts, i, r)
+		if (!strcmp(json_string_value(json_object_get(r, "state")), "failed"))
+			return json_string_value(json_object_get(r, "evidence"));
+	return NULL;
 }
 
 double metric_busy_mean(const struct metric *m, double *max)

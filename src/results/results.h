@@ -88,6 +88,9 @@ struct metric {
 	 * sample]}, "unmarked": [sample indices]}; NULL when none was read. */
 	json_t *counters;
 	char *stop; /* --reps auto: why sampling stopped; NULL otherwise */
+	/* What the figure assumes and whether the evidence held it
+	 * (kit/receipts.h): [{"assumes", "state", "evidence"}]; NULL: none. */
+	json_t *receipts;
 };
 
 struct counter {
@@ -203,6 +206,9 @@ const char *metric_label(const struct metric *m, const char *key);
  * most over one window; NAN when the metric has no such record. */
 double metric_busy_mean(const struct metric *m, double *max);
 void metric_summarize(struct metric *m);
+/* The evidence of m's first failed receipt ("working set 768 MiB is 1.6x
+ * the 480 MiB LLC"), or NULL when none failed. */
+const char *metric_receipt_failed(const struct metric *m);
 /* Labels joined as "k=v,k=v" into buf (for tables). */
 void metric_labels_str(const struct metric *m, char *buf, size_t len);
 

@@ -61,6 +61,8 @@ static json_t *metric_to_json(const struct metric *m, int timed)
 	json_object_set_new(o, "warmups", doubles_to_json(m->warmups, m->n_warmups));
 	json_object_set_new(o, "summary", summary_to_json(&s));
 	metric_windows_to_json(m, timed, o);
+	if (m->receipts)
+		json_object_set(o, "receipts", m->receipts);
 	return o;
 }
 
@@ -133,6 +135,30 @@ json_t *run_to_json(const struct run *r)
 
 /* ---- reading ---- */
 
+/* "receipts": [{"assumes", "state": held|failed|unknown, "evidence"}] */
+static int get_receipts(struct jrd *rd, json_t *j, struct metric *m)
+{
+	json_t *a = json_object_get(j, "receipts"), *e;
+	size_t i;
+
+	if (!a)
+		return 0;
+	if (!json_is_array(a))
+		return jrd_bad(rd, "receipts", "is not an array");
+	json_array_foreach (a, i, e) {
+		const char *as, *state, *ev;
+		if (!json_is_object(e))
+			return jrd_bad(rd, "receipts", "holds an entry that is not an object");
+		if (jrd_str(rd, e, "assumes", 1, &as) || jrd_str(rd, e, "state", 1, &state) ||
+		    jrd_str(rd, e, "evidence", 1, &ev))
+			return -1;
+		if (strcmp(state, "held") && strcmp(state, "failed") && strcmp(state, "unknown"))
+			return jrd_bad(rd, "receipts", "holds a state not held|failed|unknown");
+	}
+	m->receipts = json_incref(a);
+	return 0;
+}
+
 static int metric_from_json(struct jrd *rd, json_t *j, struct metric *m)
 {
 	char *s = NULL;
@@ -167,6 +193,8 @@ static int metric_from_json(struct jrd *rd, json_t *j, struct metric *m)
 	if (jrd_doubles(rd, j, "warmups", &m->warmups, &m->n_warmups, &m->cap_warmups))
 		return -1;
 	if (jrd_strdup(rd, j, "stop", 0, &m->stop))
+		return -1;
+	if (get_receipts(rd, j, m))
 		return -1;
 	if (metric_windows_from_json(j, m, &field) != 0)
 		return jrd_bad(rd, field,

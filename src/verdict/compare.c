@@ -135,6 +135,18 @@ static void rule_fact(struct comparison *c, struct compare_row *row)
 		set_verdict(row, VERDICT_FACT, NULL);
 }
 
+/* receipt: in a leg, what the figure assumes did not hold (VOID, its
+ * evidence: a figure of cache hits is no DRAM figure, §4.18) */
+static void rule_receipt(struct comparison *c, struct compare_row *row)
+{
+	for (size_t j = 0; j < c->n_legs && row->verdict == PENDING; j++) {
+		const char *ev = row->m[j] ? metric_receipt_failed(row->m[j]) : NULL;
+		if (ev)
+			set_verdict(row, VERDICT_VOID,
+				    xasprintf("receipt failed in %s: %s", c->legs[j].name, ev));
+	}
+}
+
 /* too few: a leg has fewer samples than a verdict needs (FEW) */
 static void rule_few(struct comparison *c, struct compare_row *row)
 {
@@ -456,7 +468,7 @@ struct verdict_rule {
 };
 static const struct verdict_rule rules_before[] = {
 	{"status", rule_status}, {"missing", rule_missing}, {"exact fact", rule_exact},
-	{"fact", rule_fact},	 {"too few", rule_few},
+	{"fact", rule_fact},	 {"receipt", rule_receipt}, {"too few", rule_few},
 };
 static const struct verdict_rule rules_after[] = {
 	{"load", rule_load},
