@@ -1,6 +1,7 @@
 /* compare.c - gives each joined metric a verdict (docs/design.md section 5).
  * Pure apart from allocation: no I/O except error() for bad options. */
 #include "verdict/compare.h"
+#include "verdict/mechanism.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -583,6 +584,7 @@ struct comparison *compare_runs(const struct run *const *runs, const char *const
 			if (row->verdict <= VERDICT_UNSTABLE)
 				set_verdict(row, VERDICT_REFUSED, xstrdup("knobs differ"));
 		}
+	mechanism_rows(c);
 	comparison_summarize(c);
 	return c;
 }
