@@ -145,12 +145,82 @@ static int check_dir(const char *dir)
 
 struct ab_opts {
 	const char *a, *b, *restore, *legs, *label_a, *label_b, *dir, *primary, *pending, *order;
-	const char *a_args, *b_args;
+	const char *a_args, *b_args, *title;
 	unsigned setup_timeout_s, rounds, seed;
 	struct arg_strs a_env, b_env, controls, expect;
 	double threshold;
 	int allow_diff, fail_on_loss;
 };
+
+/* s for sh: as it is when it is plain, else in single quotes. */
+static void shell_word(char **line, const char *s)
+{
+	int plain = *s != 0;
+	char *t;
+	for (const char *c = s; *c; c++)
+		plain &= strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,"
+				"/=:+@%",
+				*c) != NULL;
+	if (plain) {
+		t = xasprintf("%s %s", *line, s);
+	} else {
+		char *q = xstrdup("'"), *n;
+		for (const char *c = s; *c; c++) {
+			n = *c == '\'' ? xasprintf("%s'\\''", q) : xasprintf("%s%c", q, *c);
+			free(q);
+			q = n;
+		}
+		t = xasprintf("%s %s'", *line, q);
+		free(q);
+	}
+	free(*line);
+	*line = t;
+}
+
+static void shell_opt(char **line, const char *name, const char *value)
+{
+	if (!value)
+		return;
+	shell_word(line, name);
+	shell_word(line, value);
+}
+
+/* The ab command line that reproduces these legs (the seed of a random
+ * order included), for the legs' record and `findings`. */
+static char *ab_command_line(const struct ab_opts *o, const struct cmd_line *l)
+{
+	char *line = xstrdup("mempath ab"), num[32];
+	if (o->rounds) {
+		snprintf(num, sizeof(num), "%u", o->rounds);
+		shell_opt(&line, "--rounds", num);
+		shell_opt(&line, "--order", o->order);
+		if (!strcmp(o->order, "random")) {
+			snprintf(num, sizeof(num), "%u", o->seed);
+			shell_opt(&line, "--seed", num);
+		}
+	} else
+		shell_opt(&line, "--legs", o->legs);
+	shell_opt(&line, "--title", o->title);
+	shell_opt(&line, "--a", o->a);
+	shell_opt(&line, "--b", o->b);
+	shell_opt(&line, "--restore", o->restore);
+	for (size_t i = 0; i < o->a_env.n; i++)
+		shell_opt(&line, "--a-env", o->a_env.v[i]);
+	for (size_t i = 0; i < o->b_env.n; i++)
+		shell_opt(&line, "--b-env", o->b_env.v[i]);
+	shell_opt(&line, "--a-args", o->a_args);
+	shell_opt(&line, "--b-args", o->b_args);
+	for (size_t i = 0; i < o->expect.n; i++)
+		shell_opt(&line, "--expect-diff", o->expect.v[i]);
+	for (size_t i = 0; i < o->controls.n; i++)
+		shell_opt(&line, "--control", o->controls.v[i]);
+	shell_opt(&line, "--primary", o->primary);
+	shell_opt(&line, "-o", o->dir);
+	shell_word(&line, "--");
+	for (int i = 0; i < l->argc; i++)
+		shell_word(&line, l->argv[i]);
+	return line;
+}
 
 static void ab_init(void *p)
 {
@@ -189,6 +259,8 @@ static const struct arg ab_args[] = {
 		"else at its end (the leg must be wrap; e.g. '--mmap 1')"),
 	ARG_STR("b-args", 0, struct ab_opts, b_args, "WORDS",
 		"words for the wrapped command in the B legs (e.g. '--mmap 0')"),
+	ARG_STR("title", 0, struct ab_opts, title, "T",
+		"the finding's title, kept with each leg (for 'mempath findings')"),
 	ARG_STR("label-a", 0, struct ab_opts, label_a, "L", "run label of the A legs (default A)"),
 	ARG_STR("label-b", 0, struct ab_opts, label_b, "L", "run label of the B legs (default B)"),
 	ARG_STR("output", 'o', struct ab_opts, dir, "DIR",
@@ -308,7 +380,7 @@ static void say_machine(const struct ab_opts *o, const char *schedule)
 static int ab_main(void *p, const struct cmd_line *l)
 {
 	struct ab_opts *o = p;
-	char *schedule = NULL;
+	char *schedule = NULL, *command = NULL;
 	/* one side's words given: the other's are none, so its {} goes too */
 	const char *none = o->a_args || o->b_args ? "" : NULL;
 	struct ab_plan plan = {
@@ -350,6 +422,8 @@ static int ab_main(void *p, const struct cmd_line *l)
 	}
 	plan.legs = o->legs;
 	plan.seed = o->seed;
+	plan.title = o->title;
+	plan.command = command = ab_command_line(o, l);
 	if (compare_options(o, &co) != 0)
 		goto out;
 	/* Legs that differ by the words given differ by them on purpose: the
@@ -398,6 +472,7 @@ out:
 	ab_variant_free(&plan.a);
 	ab_variant_free(&plan.b);
 	free(expect);
+	free(command);
 	free(schedule);
 	return rc;
 }

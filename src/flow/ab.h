@@ -40,6 +40,10 @@ struct ab_plan {
 	/* Appended to each leg's command as "--reps N" (the samples split over
 	 * the rounds), or 0. */
 	unsigned leg_reps;
+	/* What the legs record for `findings` (docs/design.md §9.9): the
+	 * finding's title (--title) and the ab command line that reproduces
+	 * them; either may be NULL. */
+	const char *title, *command;
 };
 
 enum ab_outcome {
