@@ -69,7 +69,7 @@ static json_t *probe_child(void *argp)
 	} else {
 		int rc;
 		if (a->o->counters)
-			counters_open(); /* around every sample window, §4.17 */
+			counters_open((a->p->flags & (PROBE_GPU | PROBE_P2P)) != 0); /* §4.17 */
 		rc = a->p->run(&ctx, a->opts);
 		if (rc == PROBE_SKIP && res.status == STATUS_OK)
 			probe_result_set_status(&res, STATUS_SKIP, "skipped (no reason given)");

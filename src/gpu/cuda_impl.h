@@ -59,5 +59,7 @@ struct gpu_sampler *nvml_sampler_start(unsigned period_ms);
 void nvml_sampler_stop(struct gpu_sampler *s, struct probe_result *res, const char *during);
 int nvml_other_procs(const int *ours, size_t n_ours);
 void nvml_release(void);
+int nvml_link_devices(char *why, size_t len);
+int nvml_link_counters(unsigned dev, struct gpu_link_counters *out);
 
 #endif

@@ -14,6 +14,7 @@ static const char *const assumes[] = {
 	[RECEIPT_THP] = "THP: huge-page backed, one fault per 2 MiB",
 	[RECEIPT_4K] = "4 KiB pages: no THP",
 	[RECEIPT_NO_MIGRATION] = "chase: no CPU migration",
+	[RECEIPT_LINK] = "copy: the link carried the bytes counted (within 5%)",
 };
 
 static const char *param(const struct probe_result *p, const char *key)
@@ -136,6 +137,19 @@ static const char *check(const struct receipt *r, const struct probe_result *p,
 		}
 		snprintf(ev, len, "%s %.0f MiB", r->thp, top);
 		return top > 0 ? "failed" : "held";
+	case RECEIPT_LINK: {
+		char name[64];
+		snprintf(name, sizeof(name), "gpu0:%s", r->thp);
+		if (!source_ok(p, "gpu") || !(n = windows(m, name, &sum, &least)) ||
+		    !(m->work > 0)) {
+			snprintf(ev, len, "link bytes not read (%s)", name);
+			return "unknown";
+		}
+		x = sum / (double)n / m->work;
+		snprintf(ev, len, "%s %.3fx the bytes counted, on average over %zu windows", name,
+			 x, n);
+		return fabs(x - 1) <= RECEIPT_LINK_TOLERANCE ? "held" : "failed";
+	}
 	case RECEIPT_NO_MIGRATION:
 		if (!source_ok(p, "software") ||
 		    !(n = windows(m, "sw:cpu-migrations", &sum, &least))) {

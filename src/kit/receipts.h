@@ -25,7 +25,13 @@ enum receipt_kind {
 	/* A chase: the probe's threads migrated to no other CPU in any window
 	 * (sw:cpu-migrations). */
 	RECEIPT_NO_MIGRATION,
+	/* A copy over PCIe: each window's link bytes (the gpu counter named by
+	 * `thp`, "pcie_rx_bytes" for host to device, of gpu0 in NVML's order)
+	 * are within RECEIPT_LINK_TOLERANCE of the bytes the sample counted. */
+	RECEIPT_LINK,
 };
+
+#define RECEIPT_LINK_TOLERANCE 0.05
 
 /* The DRAM receipt's multiple of the last-level cache. */
 #define RECEIPT_LLC_TIMES 4
@@ -35,7 +41,7 @@ struct receipt {
 	const char *label, *value; /* only where this label has this value; NULL: every one */
 	enum receipt_kind kind;
 	const char *size; /* the param giving the working set ("total_bytes") */
-	const char *thp;  /* RECEIPT_THP, _4K: the backing metric ("thp_backed") */
+	const char *thp;  /* _THP, _4K: the backing metric ("thp_backed"); _LINK: the counter */
 	int per_window;	  /* RECEIPT_THP: the faults happen in the metric's windows */
 };
 

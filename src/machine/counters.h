@@ -17,6 +17,9 @@
  *               and unmap, irq:irq_handler_entry of the device lines
  *   hardware    cycles, instructions, LLC misses, dTLB load misses of the
  *               probe's threads, where a PMU is exposed
+ *   gpu         GPU probes: NVML's PCIe bytes each way and the time each
+ *               clock-limiting policy held the clocks down, per GPU
+ *               ("gpu0:pcie_rx_bytes", "gpu0:throttle_power_ns")
  * Counter names carry their source: "vmstat:thp_fault_alloc",
  * "mthp:64kB:anon_fault_alloc", "irq:TLB", "irq:343:nvidia",
  * "sw:page-faults", "trace:tlb:tlb_flush:remote_shootdown", "hw:cycles".
@@ -32,9 +35,9 @@
 /* Device lines of /proc/interrupts that are counted (name prefixes). */
 #define COUNTERS_IRQ_DEVICES "nvidia"
 
-/* Opens every source in this process (its threads made later are counted
- * too) and installs the window clock. Idempotent; counters_close() undoes. */
-void counters_open(void);
+/* Opens every source in this process (the gpu source for a GPU probe) (its threads made later are
+ * counted too) and installs the window clock. Idempotent; counters_close() undoes. */
+void counters_open(int gpu_probe);
 /* One reading of every open source; returns its time (monotonic seconds).
  * The window clock: before counters_open(), the plain time. */
 double counters_mark(void);

@@ -91,6 +91,10 @@ struct metric {
 	/* What the figure assumes and whether the evidence held it
 	 * (kit/receipts.h): [{"assumes", "state", "evidence"}]; NULL: none. */
 	json_t *receipts;
+	/* In the probe's child only (not in files): the work one counted
+	 * sample did, in the metric's base unit (bytes for a bandwidth); 0
+	 * when not said. What a link receipt compares (kit/receipts.h). */
+	double work;
 };
 
 struct counter {

@@ -96,7 +96,7 @@ static void test_attach(void **state)
 	char *buf;
 
 	probe_result_init(&p, "t");
-	counters_open();
+	counters_open(0);
 	m = probe_add_metric(&p, "x", UNIT_COUNT, BETTER_NONE, "d", NULL);
 	metric_add_warmup(m, 1);
 	buf = mmap(NULL, pages * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -109,7 +109,7 @@ static void test_attach(void **state)
 	counters_close();
 	munmap(buf, pages * 4096);
 	assert_non_null(p.counter_sources);
-	assert_int_equal(json_array_size(p.counter_sources), 7); /* 6 and the readings */
+	assert_int_equal(json_array_size(p.counter_sources), 8); /* 7 and the readings */
 	assert_non_null(m->counters);
 	moved = json_object_get(m->counters, "moved");
 	assert_non_null(moved);

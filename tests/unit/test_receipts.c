@@ -100,11 +100,46 @@ static void test_kinds(void **state)
 	probe_result_clear(&p);
 }
 
+/* a copy's link bytes beside the bytes it counted: held within 5% */
+static void test_link(void **state)
+{
+	static const struct receipt rows[] = {
+		{.metric = "copy_bw", .kind = RECEIPT_LINK, .thp = "pcie_rx_bytes"},
+		{0},
+	};
+	struct probe_result p;
+	struct metric *m;
+	const char *ev;
+
+	probe_result_init(&p, "gpu.copy");
+	p.counter_sources = json_pack("[{s:s,s:s}]", "source", "gpu", "state", "ok");
+	for (int k = 0; k < 2; k++) {
+		m = probe_add_metric(&p, "copy_bw", UNIT_GB_S, BETTER_HIGHER, "d", "k",
+				     k ? "b" : "a", NULL);
+		metric_add_sample(m, 50);
+		metric_add_sample(m, 50);
+		m->work = 1e9;
+		m->counters = k ? json_pack("{s:{s:[i,i]}}", "moved", "gpu0:pcie_rx_bytes",
+					    1300000000, 1300000000)
+				: json_pack("{s:{s:[i,i]}}", "moved", "gpu0:pcie_rx_bytes",
+					    1010000000, 1000000000);
+	}
+	receipts_check(rows, &p, 0);
+	assert_string_equal(state_of(&p.metrics[0], 0, &ev), "held");
+	assert_string_equal(
+		ev, "gpu0:pcie_rx_bytes 1.005x the bytes counted, on average over 2 windows");
+	assert_string_equal(state_of(&p.metrics[1], 0, &ev), "failed");
+	assert_string_equal(
+		ev, "gpu0:pcie_rx_bytes 1.300x the bytes counted, on average over 2 windows");
+	probe_result_clear(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_llc),
 		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_link),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
