@@ -50,8 +50,11 @@ ifeq ($(MPI),1)
 # Open MPI says --showme, MPICH -show; keep the -I -L -l -Wl words of either.
 MPI_WORDS  := $(shell { $(MPICC) --showme 2>/dev/null || $(MPICC) -show 2>/dev/null; } | \
 		tr ' ' '\n' | grep -E '^-(I|L|l|Wl|pthread)')
+# MPI_RPATH=0 leaves the rpath out (the .deb: Debian's libmpi is on the
+# loader's path, and policy forbids one).
+MPI_RPATH  ?= 1
 MPI_LIBS   := $(filter -L% -l% -Wl%,$(MPI_WORDS)) \
-	      $(patsubst -L%,-Wl$(comma)-rpath$(comma)%,$(filter -L%,$(MPI_WORDS)))
+	      $(if $(filter 1,$(MPI_RPATH)),$(patsubst -L%,-Wl$(comma)-rpath$(comma)%,$(filter -L%,$(MPI_WORDS))))
 LDLIBS     += $(MPI_LIBS)
 BASE_CFLAGS += -DMEMPATH_MPI=1
 $(BUILD)/src/exec/mpi_impl.o: BASE_CFLAGS += $(filter -I%,$(MPI_WORDS))
@@ -83,7 +86,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 
 .PHONY: all run test test-plain test-unit test-asan test-llama bench bench-gpu deps check-style check-layers check-size format clean fuzz \
-	install uninstall
+	install uninstall deb test-deb
 
 all: $(BIN)
 
@@ -113,6 +116,18 @@ deps:
 # binary from its tables) under $(DESTDIR)$(PREFIX).
 install: $(BIN)
 	@sh tools/install.sh $(BIN) "$(DESTDIR)" "$(PREFIX)"
+
+# Debian packages in build-deb/: mempath_$(VERSION)_ARCH.deb (built without
+# MPI) and, where an MPI C wrapper is found, mempath-mpi (the same program
+# with MPI, for `fleet`); tools/deb.sh says why two. test-deb installs them
+# into a clean bookworm chroot (made once, cached under /var/cache/mempath).
+deb:
+	@sh tools/deb.sh build-deb
+
+test-deb: deb
+	@sh tests/pkg/t9000-deb-chroot.sh build-deb; rc=$$?; \
+	if [ $$rc -eq 77 ]; then echo "test-deb: skipped (the reason is above)"; exit 0; fi; \
+	[ $$rc -eq 0 ] && echo "test-deb: pass"; exit $$rc
 
 uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/bin/mempath" "$(DESTDIR)$(PREFIX)/share/man/man1/mempath.1" \

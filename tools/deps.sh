@@ -20,6 +20,11 @@ if [ "${CI_TOOLS:-0}" = 1 ]; then
 	command -v clang-format >/dev/null 2>&1 || missing="$missing clang-format"
 	[ -d /usr/lib/python3/dist-packages/prometheus_client ] ||
 		missing="$missing python3-prometheus-client"
+	# make deb (dpkg-deb, dpkg-shlibdeps, dpkg-buildflags), lintian on it,
+	# and debootstrap for the chroot test-deb installs it into
+	command -v dpkg-shlibdeps >/dev/null 2>&1 || missing="$missing dpkg-dev"
+	command -v lintian >/dev/null 2>&1 || missing="$missing lintian"
+	command -v debootstrap >/dev/null 2>&1 || missing="$missing debootstrap"
 fi
 [ -n "$missing" ] || exit 0
 cmd="apt-get install -y$missing"

@@ -14,6 +14,9 @@
 #include <stdio.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+/* A macro's value as a string literal: STR(NOISE_BUSY_CPUS) is "0.25". */
+#define STR_(x) #x
+#define STR(x)	STR_(x)
 
 /* Prints "mempath: error: <msg>" to stderr; always returns -1. */
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

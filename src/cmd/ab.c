@@ -12,11 +12,13 @@
 #include "base/util.h"
 #include "cmd/args.h"
 #include "flow/ab.h"
+#include "flow/ab_auto.h"
 #include "machine/noise.h"
 #include "report/report.h"
 #include "results/results_json.h"
 #include "verdict/compare.h"
 #include "verdict/comparison.h"
+#include "verdict/sequential.h"
 
 struct variant {
 	const char *setup; /* NULL: none */
@@ -146,35 +148,27 @@ static int check_dir(const char *dir)
 struct ab_opts {
 	const char *a, *b, *restore, *legs, *label_a, *label_b, *dir, *primary, *pending, *order;
 	const char *a_args, *b_args, *title;
-	unsigned setup_timeout_s, rounds, seed;
+	unsigned setup_timeout_s, rounds, seed, max_rounds;
 	struct arg_strs a_env, b_env, controls, expect;
-	double threshold;
+	double threshold, margin, budget_s, load_diff;
 	int allow_diff, fail_on_loss;
+	int auto_rounds; /* --rounds auto (docs/design.md §5.13) */
 };
 
 /* s for sh: as it is when it is plain, else in single quotes. */
 static void shell_word(char **line, const char *s)
 {
-	int plain = *s != 0;
-	char *t;
-	for (const char *c = s; *c; c++)
-		plain &= strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,"
-				"/=:+@%",
-				*c) != NULL;
-	if (plain) {
-		t = xasprintf("%s %s", *line, s);
-	} else {
-		char *q = xstrdup("'"), *n;
-		for (const char *c = s; *c; c++) {
-			n = *c == '\'' ? xasprintf("%s'\\''", q) : xasprintf("%s%c", q, *c);
-			free(q);
-			q = n;
-		}
-		t = xasprintf("%s %s'", *line, q);
-		free(q);
-	}
+	/* plain words as they are, others in single quotes ('\'' for a quote) */
+	int plain = *s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "0123456789_-.,/=:+@%") == strlen(s);
+	char *q = xstrdup(plain ? "" : "'"), *n;
+
+	for (const char *c = s; *c; c++, free(q), q = n)
+		n = *c == '\'' ? xasprintf("%s'\\''", q) : xasprintf("%s%c", q, *c);
+	n = xasprintf("%s %s%s", *line, q, plain ? "" : "'");
+	free(q);
 	free(*line);
-	*line = t;
+	*line = n;
 }
 
 static void shell_opt(char **line, const char *name, const char *value)
@@ -190,9 +184,18 @@ static void shell_opt(char **line, const char *name, const char *value)
 static char *ab_command_line(const struct ab_opts *o, const struct cmd_line *l)
 {
 	char *line = xstrdup("mempath ab"), num[32];
+	if (o->auto_rounds) {
+		snprintf(num, sizeof(num), "%u", o->max_rounds);
+		shell_opt(&line, "--rounds", "auto");
+		shell_opt(&line, "--max-rounds", num);
+		snprintf(num, sizeof(num), "%g", 100 * o->margin);
+		shell_opt(&line, "--margin", num);
+		snprintf(num, sizeof(num), "%g", o->budget_s);
+		shell_opt(&line, "--budget", o->budget_s > 0 ? num : NULL);
+	}
 	if (o->rounds) {
 		snprintf(num, sizeof(num), "%u", o->rounds);
-		shell_opt(&line, "--rounds", num);
+		shell_opt(&line, "--rounds", o->auto_rounds ? NULL : num);
 		shell_opt(&line, "--order", o->order);
 		if (!strcmp(o->order, "random")) {
 			snprintf(num, sizeof(num), "%u", o->seed);
@@ -229,6 +232,8 @@ static void ab_init(void *p)
 	o->label_a = "A";
 	o->label_b = "B";
 	o->setup_timeout_s = (unsigned)AB_SETUP_TIMEOUT_S;
+	o->max_rounds = SEQ_MAX_ROUNDS;
+	o->margin = 0.05;
 }
 
 static const struct arg ab_args[] = {
@@ -242,9 +247,17 @@ static const struct arg ab_args[] = {
 		"run the restore an earlier ab in DIR did not finish (it was\n"
 		"killed), then stop"),
 	ARG_STR("legs", 0, struct ab_opts, legs, "P", "order of the legs (default ABA)"),
-	ARG_COUNT("rounds", 0, struct ab_opts, rounds, "N", 2, COMPARE_MAX_LEGS / 2,
-		  "N rounds, each an A and a B leg, the samples split over them;\n"
-		  "compared round by round (recommended: 3 or more)"),
+	ARG_REPS("rounds", 0, struct ab_opts, rounds, "N", 2, COMPARE_MAX_LEGS / 2,
+		 "N rounds, each an A and a B leg, the samples split over them;\n"
+		 "compared round by round; auto (recommended): 4 rounds, then\n"
+		 "more until every metric that matters is decided (WIN, LOSS,\n"
+		 "or SAME within --margin) or --max-rounds or --budget ends"),
+	ARG_COUNT("max-rounds", 0, struct ab_opts, max_rounds, "N", SEQ_MIN_ROUNDS,
+		  COMPARE_MAX_LEGS / 2, "--rounds auto: at most N rounds (default 12)"),
+	ARG_NUM("budget", 0, struct ab_opts, budget_s, "S", 1, 604800,
+		"--rounds auto: no round begun that would end after S seconds"),
+	ARG_PCT("margin", 0, struct ab_opts, margin, "PCT",
+		"--rounds auto: a change within +-PCT is SAME (default 5)"),
 	ARG_CHOICE("order", 0, struct ab_opts, order, "O", "abba|random",
 		   "order of each round's legs: abba (AB, BA, AB, ...; default)\n"
 		   "or random (recorded with its seed)"),
@@ -267,6 +280,9 @@ static const struct arg ab_args[] = {
 		"directory for the legs' results and logs (created)"),
 	ARG_PCT("threshold", 0, struct ab_opts, threshold, "PCT",
 		"as compare: smallest change that matters, in percent"),
+	ARG_NUM("load-diff", 0, struct ab_opts, load_diff, "CPUS", 0, 4096,
+		"as compare: other CPUs by which the legs' load may differ\n"
+		"before a verdict is withheld (default " STR(NOISE_BUSY_CPUS) ")"),
 	ARG_STRS("control", 0, struct ab_opts, controls, "PAT",
 		 "as compare: a metric that must not move"),
 	ARG_STR("primary", 0, struct ab_opts, primary, "PAT",
@@ -284,6 +300,7 @@ static int compare_options(const struct ab_opts *o, struct compare_opts *co)
 {
 	compare_opts_default(co);
 	co->threshold = o->threshold;
+	co->busy_cpus = o->load_diff;
 	co->allow_diff = o->allow_diff;
 	co->primary = o->primary;
 	co->controls = o->controls.v;
@@ -292,6 +309,8 @@ static int compare_options(const struct ab_opts *o, struct compare_opts *co)
 	co->n_expect_diff = o->expect.n;
 	co->legs = o->legs;
 	co->rounds = o->rounds > 0;
+	if (o->auto_rounds)
+		co->margin = o->margin;
 	for (size_t i = 0; i < o->controls.n; i++)
 		if (compare_pattern_check(o->controls.v[i], "--control") != 0)
 			return -1;
@@ -307,17 +326,17 @@ static int compare_options(const struct ab_opts *o, struct compare_opts *co)
 /* The legs' files compared; compare.md and compare.json in the directory,
  * the table on stdout. 0, 1 (--fail-on-loss and a LOSS), or 2 / -1 on error. */
 static int compare_legs(const struct ab_opts *o, const struct compare_opts *co,
-			char *const *leg_paths)
+			char *const *leg_paths, size_t n, char *note)
 {
-	size_t n = strlen(o->legs);
-	const struct run **runs = xcalloc(n, sizeof(*runs));
-	struct comparison *cmp = NULL;
+	const struct run **runs = NULL;
+	struct comparison *cmp = ab_compare_files(co, leg_paths, n, &runs);
 	int rc = 1;
 	char *md = xasprintf("%s/compare.md", o->dir), *js = xasprintf("%s/compare.json", o->dir);
-	for (size_t i = 0; i < n; i++)
-		if (!(runs[i] = run_read_file(leg_paths[i])))
-			goto out;
-	cmp = compare_runs(runs, (const char *const *)leg_paths, n, co);
+	if (cmp && note) {
+		comparison_add_note(cmp, note);
+		note = NULL;
+	}
+	free(note);
 	if (!cmp || (report_compare_write_file(cmp, REPORT_MD, md) |
 		     report_compare_write_file(cmp, REPORT_JSON, js) |
 		     report_compare_write_file(cmp, REPORT_TERM, NULL)) != 0)
@@ -332,9 +351,7 @@ static int compare_legs(const struct ab_opts *o, const struct compare_opts *co,
 	}
 out:
 	comparison_free(cmp);
-	for (size_t i = 0; i < n; i++)
-		run_free((struct run *)runs[i]);
-	free(runs);
+	ab_runs_free(runs, n);
 	free(md);
 	free(js);
 	return rc;
@@ -363,19 +380,27 @@ static void say_machine(const struct ab_opts *o, const char *schedule)
 		warning("the machine is busy: %s%s", busy,
 			o->rounds ? ""
 				  : "; a load that comes and goes between the legs reads as a "
-				    "change: use --rounds 3 or more");
+				    "change: use --rounds auto");
 	if (o->rounds) {
 		char seed[32] = "";
 		if (strcmp(o->order, "random") == 0)
 			snprintf(seed, sizeof(seed), ", seed %u", o->seed);
-		progress("ab: %u rounds, order %s (%s%s)", o->rounds, o->order, schedule, seed);
+		if (o->auto_rounds)
+			progress("ab: rounds auto: %d, then more until every metric that matters "
+				 "is decided, at most %u; order %s (%s%s)",
+				 SEQ_MIN_ROUNDS, o->rounds, o->order, schedule, seed);
+		else
+			progress("ab: %u rounds, order %s (%s%s)", o->rounds, o->order, schedule,
+				 seed);
 	} else
-		progress("ab: legs %s; --rounds 3 or more interleaves A and B so that a load "
+		progress("ab: legs %s; --rounds auto interleaves A and B so that a load "
 			 "between them cancels",
 			 schedule);
 	free(busy);
 	json_decref(look);
 }
+
+extern const struct command command_ab; /* below: its rows say what was given */
 
 static int ab_main(void *p, const struct cmd_line *l)
 {
@@ -394,8 +419,10 @@ static int ab_main(void *p, const struct cmd_line *l)
 		.rounds = o->rounds,
 		.order = o->order};
 	struct compare_opts co;
-	char **leg_paths = NULL;
+	struct ab_auto ar;
+	char **leg_paths = NULL, *note = NULL;
 	const char **expect = NULL;
+	size_t n_run = 0;
 	int rc = 2;
 	if (o->pending) {
 		if (l->argc > 0)
@@ -408,6 +435,15 @@ static int ab_main(void *p, const struct cmd_line *l)
 	for (size_t i = 0; i < o->b_env.n; i++)
 		if (ab_variant_env(&plan.b, o->b_env.v[i]) != 0)
 			goto out;
+	o->auto_rounds = !o->rounds && args_given(&command_ab, l->given, "rounds");
+	if (!o->auto_rounds && (args_given(&command_ab, l->given, "max-rounds") ||
+				args_given(&command_ab, l->given, "budget") ||
+				args_given(&command_ab, l->given, "margin"))) {
+		error("--max-rounds, --budget and --margin are for --rounds auto");
+		goto out;
+	}
+	if (o->auto_rounds)
+		o->rounds = plan.rounds = o->max_rounds;
 	if (o->rounds && o->legs) {
 		error("--legs and --rounds: the rounds set the legs (--order abba or random)");
 		goto out;
@@ -440,8 +476,15 @@ static int ab_main(void *p, const struct cmd_line *l)
 		error("ab needs -o DIR for the legs' results and logs");
 		goto out;
 	}
-	if (check_leg_args(l, o->a_args || o->b_args, o->rounds, &plan.leg_reps) != 0)
+	/* auto rounds: the samples given are split over the first rounds */
+	if (check_leg_args(l, o->a_args || o->b_args, o->auto_rounds ? SEQ_MIN_ROUNDS : o->rounds,
+			   &plan.leg_reps) != 0)
 		goto out;
+	if (o->auto_rounds) {
+		ab_auto_start(&ar, &co, o->rounds, o->budget_s);
+		plan.go_on = ab_auto_go_on;
+		plan.go_on_ctx = &ar;
+	}
 	if (mkdir(o->dir, 0755) != 0 && errno != EEXIST) {
 		error("cannot create '%s': %s", o->dir, strerror(errno));
 		goto out;
@@ -450,7 +493,7 @@ static int ab_main(void *p, const struct cmd_line *l)
 		goto out;
 	say_machine(o, o->legs);
 	rc = 1;
-	switch (ab_flow(&plan, &leg_paths)) {
+	switch (ab_flow(&plan, &leg_paths, &n_run)) {
 	case AB_INTERRUPTED:
 		fprintf(stderr,
 			"mempath: interrupted; restore ran (see '%s/restore.log'), "
@@ -462,7 +505,10 @@ static int ab_main(void *p, const struct cmd_line *l)
 	case AB_RESTORE_FAILED: /* rc 1: say so before any verdict */
 		break;
 	case AB_DONE:
-		rc = compare_legs(o, &co, leg_paths);
+		if (o->auto_rounds)
+			note = ab_auto_finish(&ar, (unsigned)(n_run / 2), &co);
+		rc = compare_legs(o, &co, leg_paths, n_run, note);
+		note = NULL;
 		break;
 	}
 out:
@@ -474,6 +520,9 @@ out:
 	free(expect);
 	free(command);
 	free(schedule);
+	if (o->auto_rounds)
+		ab_auto_free(&ar);
+	free(note);
 	return rc;
 }
 
@@ -510,7 +559,16 @@ const struct command command_ab = {
 		 "comparison judges B against A within each round, so a load that comes and goes\n"
 		 "between rounds, or drift, cancels; a round whose two legs ran under different\n"
 		 "load is left out. A plan of under 3 samples a leg is refused before the first\n"
-		 "setup. ab says at the start when the machine is busy, and with what.\n",
+		 "setup. ab says at the start when the machine is busy, and with what.\n"
+		 "\n"
+		 "With --rounds auto (recommended) ab runs 4 rounds (the samples split over\n"
+		 "them), then looks after every second round and stops when every metric that\n"
+		 "matters (--primary, else every judged one) is WIN, LOSS or SAME (the change\n"
+		 "within +-margin by two one-sided tests), or at --max-rounds, or before a\n"
+		 "round that would pass --budget. Each look tests at the share of alpha that an\n"
+		 "O'Brien-Fleming-type spending function releases for it, so stopping when the\n"
+		 "answer comes keeps the chance of a false verdict within alpha; the comparison\n"
+		 "notes where and why the rounds ended.\n",
 	.tail = "example: mempath ab --a 'echo madvise > "
 		"/sys/kernel/mm/transparent_hugepage/enabled'\n"
 		"           --b 'echo always > /sys/kernel/mm/transparent_hugepage/enabled'\n"
@@ -520,13 +578,12 @@ const struct command command_ab = {
 		"llama.use_mmap\n"
 		"           -o mmap-ab -- wrap -n 6 -- llama-bench -m m.gguf {} -o json\n"
 		"\n"
-		"       mempath ab --rounds 5 --a ... --b ... -o thp-rounds \\\n"
-		"           -- probe cpu.first_touch pages=default size=64M --reps 30\n"
+		"       mempath ab --rounds auto --a ... --b ... -o thp-rounds \\\n"
+		"           -- probe cpu.first_touch pages=default size=64M --reps 24\n"
 		"\n"
 		"Exit status: 0 compared, 1 a setup, leg or restore failed (or --fail-on-loss\n"
-		"and a LOSS), 2 bad usage, 3 no trusted verdict (a control moved, knobs differ\n"
-		"or a metric's legs ran under different load), 130 interrupted (after the\n"
-		"restore ran).\n",
+		"and a LOSS), 2 bad usage, 3 no trusted verdict (a control moved or ran under\n"
+		"different load, or knobs differ), 130 interrupted (after the restore ran).\n",
 	.args = ab_args,
 	.opts_size = sizeof(struct ab_opts),
 	.init = ab_init,

@@ -24,8 +24,8 @@ static void check_init(void *p)
 {
 	struct check_opts *o = p;
 	o->format = "term";
-	o->reps = 10;
-	o->warmups = 2;
+	o->reps = RUNNER_REPS;
+	o->warmups = RUNNER_WARMUPS;
 }
 
 static const struct arg check_args[] = {

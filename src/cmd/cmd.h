@@ -17,6 +17,7 @@
 	CMD(report)   \
 	CMD(compare)  \
 	CMD(ab)       \
+	CMD(bisect)   \
 	CMD(wrap)     \
 	CMD(phantom)  \
 	CMD(doctor)   \

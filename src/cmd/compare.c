@@ -10,9 +10,6 @@
 #include "results/results_json.h"
 #include "verdict/compare.h"
 
-#define STR_(x) #x
-#define STR(x)	STR_(x)
-
 struct compare_cmd_opts {
 	const char *legs, *primary, *format, *out;
 	double threshold, load_diff;
@@ -139,8 +136,8 @@ const struct command command_compare = {
 		"stratified rank test and the t test and interval of the per-round ratios, over\n"
 		"the rounds whose two legs ran under the same load.\n",
 	.tail = "Exit status: 0 when compared (whatever the verdicts), 1 with --fail-on-loss and\n"
-		"a LOSS, 2 for bad input, 3 no trusted verdict (a control moved, knobs differ, or\n"
-		"a metric's legs ran under different load; the summary line says which).\n",
+		"a LOSS, 2 for bad input, 3 no trusted verdict (a control moved or ran under\n"
+		"different load, or knobs differ; the summary line says which).\n",
 	.args = compare_args,
 	.opts_size = sizeof(struct compare_cmd_opts),
 	.init = compare_init,

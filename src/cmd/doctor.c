@@ -3,6 +3,7 @@
  * It reads, never changes: the fixes are printed for a person to apply. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/proc.h"
 #include "base/util.h"
@@ -51,6 +52,12 @@ static json_t *host_from_file(const char *path)
 	return host;
 }
 
+static int is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 /* doctor --measure: the probes that price this machine's warnings and notes,
  * run through a session (fingerprint, children, timeouts) like `probe`.
  * Returns 0, or -1 when a probe could not be started (error printed). */
@@ -84,7 +91,7 @@ static int measure_costs(struct session *s, struct doctor_report *rep)
 }
 
 struct doctor_opts {
-	const char *from, *format, *out;
+	const char *from, *root, *format, *out;
 	int measure;
 };
 
@@ -97,6 +104,11 @@ static const struct arg doctor_args[] = {
 	ARG_STR("from", 0, struct doctor_opts, from, "FILE",
 		"check the machine a file was recorded on instead: a results\n"
 		"file, a doctor JSON file, or 'mempath sysinfo --json' output"),
+	ARG_STR("root", 0, struct doctor_opts, root, "DIR",
+		"check the PCIe and IOMMU facts of a recorded tree instead:\n"
+		"DIR/sys (bus/pci, kernel/iommu_groups, class/iommu) and\n"
+		"DIR/proc (cmdline), as tools/pci-tree.sh DIR records them;\n"
+		"the other rules find nothing there"),
 	ARG_FLAG("measure", 0, struct doctor_opts, measure,
 		 "also run, at their quick sizes, the probes that measure what\n"
 		 "a warning costs here (THP: first touch unadvised vs THP;\n"
@@ -121,8 +133,14 @@ static int doctor_main(void *p, const struct cmd_line *l)
 	if (l->argc > 0)
 		return error("unexpected argument '%s' (see 'mempath doctor --help')", l->argv[0]),
 		       2;
-	if (o->measure && o->from)
-		return error("--measure measures this machine; it does not go with --from"), 2;
+	if (o->measure && (o->from || o->root))
+		return error("--measure measures this machine; it does not go with --from or "
+			     "--root"),
+		       2;
+	if (o->from && o->root)
+		return error("--from and --root name two machines; give one"), 2;
+	if (o->root && !is_dir(o->root))
+		return error("--root '%s' is not a directory", o->root), 2;
 	if (o->from && check_output_not_input(o->out, (char *const *)&o->from, 1) != 0)
 		return 2;
 	memset(&s, 0, sizeof(s));
@@ -134,7 +152,9 @@ static int doctor_main(void *p, const struct cmd_line *l)
 		session_begin(&s, l->all_argc, l->all_argv, "doctor", NULL);
 		host = json_incref(s.run->host);
 	} else {
-		host = o->from ? host_from_file(o->from) : sysinfo_collect();
+		host = o->from	 ? host_from_file(o->from)
+		       : o->root ? sysinfo_collect_tree(o->root)
+				 : sysinfo_collect();
 	}
 	report_format_parse(o->format, &fmt);
 	/* The fingerprint may come from another machine's file: the term and md
@@ -151,7 +171,11 @@ static int doctor_main(void *p, const struct cmd_line *l)
 		return 2;
 	}
 	rc = o->measure && (measure_costs(&s, &rep) != 0 || session_end(&s) != 0) ? 2 : 0;
-	doc = (struct doctor_doc){&rep, host, o->from ? o->from : "this machine", when, s.run};
+	doc = (struct doctor_doc){&rep, host,
+				  o->from   ? o->from
+				  : o->root ? o->root
+					    : "this machine",
+				  when, s.run};
 	if (!rc)
 		rc = report_doctor_write_file(&doc, fmt, o->out) != 0 ? 2
 		     : rep.count[DOCTOR_WARN]			      ? 1
@@ -169,7 +193,9 @@ const struct command command_doctor = {
 	.summary = "known traps of this machine, with the evidence and the fix",
 	.about = "Checks this machine's fingerprint for known traps of the memory paths (THP\n"
 		 "in madvise or never mode, deep CPU idle states, RAM in no /proc/meminfo\n"
-		 "counter, GPU persistence, PCIe width, no HMM, NUMA reclaim ...) and prints\n"
+		 "counter, GPU persistence, PCIe width, no HMM, NUMA reclaim; for GPU\n"
+		 "peer-to-peer: IOMMU mode, ACS redirect on the ports between GPUs, BAR size,\n"
+		 "the pairs' PCIe path, the driver's peer-access answers ...) and prints\n"
 		 "each with the evidence read, the fix and the probe that measures its cost.\n"
 		 "Nothing is changed.\n",
 	.tail = "Exit status: 0 no warnings, 1 at least one warning, 2 bad input or the\n"

@@ -29,8 +29,8 @@ static void fleet_init(void *p)
 	struct fleet_thresholds th;
 	fleet_thresholds_default(&th);
 	o->format = "term";
-	o->reps = 10;
-	o->warmups = 2;
+	o->reps = RUNNER_REPS;
+	o->warmups = RUNNER_WARMUPS;
 	o->z = th.z;
 	o->threshold = th.practical;
 	o->min_group = th.min_group;

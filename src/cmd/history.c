@@ -10,20 +10,13 @@
 #include "base/suggest.h"
 #include "base/util.h"
 #include "cmd/args.h"
+#include "cmd/history_cmd.h"
 #include "report/format.h"
 #include "report/report.h"
 #include "results/results_json.h"
 #include "store/history.h"
 #include "verdict/compare.h"
 #include "verdict/join.h"
-
-struct history_opts {
-	const char *db, *format, *kind, *host;
-	unsigned limit;
-	double wait_s, threshold;
-	struct arg_strs controls, expect;
-	int allow_diff, limit_given;
-};
 
 static void history_init(void *p)
 {
@@ -56,6 +49,13 @@ static const struct arg history_args[] = {
 		  "check: knob K may differ from the baseline's"),
 	ARG_FLAG("allow-diff", 0, struct history_opts, allow_diff,
 		 "check: give verdicts even when other knobs differ"),
+	ARG_FLAG("changepoints", 0, struct history_opts, changepoints,
+		 "trend: where each series' level changed (segments, change with its\n"
+		 "CI, what changed in the fingerprint); check (no FILE): exit 1 when a\n"
+		 "series' newest segment is worse than the one before"),
+	ARG_STR("stable", 0, struct history_opts, stable, "PROBE:METRIC",
+		"bless: the runs of the metric's newest segment (after its last\n"
+		"change point; the newest 10 of them, at least 3)"),
 	ARG_END};
 
 static const struct subcommand history_subs[] = {
@@ -63,8 +63,10 @@ static const struct subcommand history_subs[] = {
 	{"list", NULL, "the runs kept, oldest first (* the baseline of its kind)", POS_NONE},
 	{"show", "RUN", "a kept run's tables, as 'report' prints a file", POS_NONE},
 	{"trend", "PROBE:METRIC[,LABEL=GLOB...]", "one metric's medians over the runs", POS_NONE},
-	{"bless", "FILE|RUN", "make a run the baseline of its machine kind", POS_FILES},
-	{"check", "FILE", "verdicts of FILE against its kind's baseline; exit 1 on a LOSS",
+	{"bless", "FILE|RUN...", "make runs the baseline of their machine kind", POS_FILES},
+	{"check", "[FILE]",
+	 "verdicts of FILE against its kind's baseline; exit 1 on a LOSS (--changepoints:\n"
+	 "of the history's newest segments)",
 	 POS_FILES},
 	{NULL, NULL, NULL, POS_NONE}};
 
@@ -77,28 +79,6 @@ static struct history *open_db(const struct history_opts *o, int *rc)
 	free(path);
 	*rc = err == HISTORY_BUSY || err == HISTORY_IO ? 1 : 2;
 	return h;
-}
-
-/* A results file (a comparison is no run): NULL after an error line. With
- * text, the file's bytes too, kept as they are (writing the run out again
- * would print every sample: most of the time of an add). */
-static struct run *read_run(const char *path, char **text)
-{
-	json_t *j = results_load_file_text(path, text, NULL);
-	const char *schema = json_string_value(json_object_get(j, "schema"));
-	struct run *r = NULL;
-
-	if (j && schema && strcmp(schema, COMPARE_SCHEMA) == 0)
-		error("'%s' is a comparison; the history keeps results files (mempath/run/1)",
-		      path);
-	else if (j)
-		r = run_from_json(j, path);
-	json_decref(j);
-	if (text && !r) {
-		free(*text);
-		*text = NULL;
-	}
-	return r;
 }
 
 /* The lines of the runs added since the last commit, printed once it
@@ -134,7 +114,7 @@ static int h_add(struct history *h, const struct history_opts *o, const struct c
 		return 1;
 	for (int i = 1; i < l->argc; i++) {
 		char *text;
-		struct run *r = read_run(l->argv[i], &text);
+		struct run *r = history_cmd_read_run(l->argv[i], &text);
 		int dup;
 		int64_t id = r ? history_add(h, r, l->argv[i], text, &dup) : -1;
 
@@ -227,19 +207,10 @@ static int h_list(struct history *h, const struct history_opts *o, const struct 
 	return 0;
 }
 
-/* A run's id as typed: "12" or "#12". 0 when it is none. */
-static int64_t run_id(const char *s)
-{
-	char *end;
-	long long v = strtoll(s + (*s == '#'), &end, 10);
-
-	return *s && !*end && v > 0 ? v : 0;
-}
-
 static int h_show(struct history *h, const struct history_opts *o, const struct cmd_line *l)
 {
 	enum report_format fmt = REPORT_TERM;
-	int64_t id = l->argc == 2 ? run_id(l->argv[1]) : 0;
+	int64_t id = l->argc == 2 ? history_cmd_run_id(l->argv[1]) : 0;
 	struct run *r;
 	int rc;
 
@@ -251,24 +222,6 @@ static int h_show(struct history *h, const struct history_opts *o, const struct 
 	rc = report_write_file(r, fmt, NULL) == 0 ? 0 : 1;
 	run_free(r);
 	return rc;
-}
-
-/* "probe:metric[,k=GLOB...]" split; 0, or -1 after an error line. */
-static int parse_metric(const char *spec, char **probe, char **metric, const char **labels)
-{
-	const char *colon = strchr(spec, ':'), *comma;
-
-	*probe = *metric = NULL;
-	if (!colon || colon == spec || colon[1] == '\0' || colon[1] == ',')
-		return error("bad metric '%s' for history trend (PROBE:METRIC[,LABEL=GLOB...], "
-			     "e.g. cpu.stream:bandwidth,kernel=read)",
-			     spec);
-	comma = strchr(colon, ',');
-	*probe = xasprintf("%.*s", (int)(colon - spec), spec);
-	*metric =
-		comma ? xasprintf("%.*s", (int)(comma - colon - 1), colon + 1) : xstrdup(colon + 1);
-	*labels = comma ? comma + 1 : NULL;
-	return 0;
 }
 
 static void trend_rows(const char *probe, const char *metric, const struct history_point *p,
@@ -339,8 +292,14 @@ static int h_trend(struct history *h, const struct history_opts *o, const struct
 		return error("history trend needs one metric, PROBE:METRIC[,LABEL=GLOB...] (see "
 			     "'mempath history --help')"),
 		       2;
-	if (parse_metric(l->argv[1], &probe, &metric, &labels) != 0)
+	if (history_cmd_parse_metric(l->argv[1], &probe, &metric, &labels) != 0)
 		return 2;
+	if (o->changepoints) {
+		rc = history_cmd_trend_changes(h, probe, metric, labels, o->kind, o->host, csv);
+		free(probe);
+		free(metric);
+		return rc;
+	}
 	if (history_trend(h, probe, metric, labels, o->kind, o->host, o->limit_given ? o->limit : 0,
 			  &p, &n, &unit, &better) != 0)
 		rc = 1;
@@ -363,114 +322,6 @@ static int h_trend(struct history *h, const struct history_opts *o, const struct
 	return rc;
 }
 
-static int h_bless(struct history *h, const struct history_opts *o, const struct cmd_line *l)
-{
-	int64_t id;
-	char *kind = NULL;
-	struct run *r = NULL;
-	int dup;
-
-	if (l->argc != 2)
-		return error("history bless needs one results file or run number"), 2;
-	id = run_id(l->argv[1]);
-	if (!id || access(l->argv[1], F_OK) == 0) {
-		char *text;
-
-		if (!(r = read_run(l->argv[1], &text)))
-			return 2;
-		id = history_add(h, r, l->argv[1], text, &dup);
-		free(text);
-	} else {
-		r = history_get(h, id);
-	}
-	if (!r || id <= 0) {
-		run_free(r);
-		return r ? 1 : 2;
-	}
-	kind = o->kind ? xstrdup(o->kind) : history_kind(r->host);
-	if (history_bless(h, id, kind) != 0) {
-		free(kind);
-		run_free(r);
-		return 1;
-	}
-	printf("run %lld (%s, %s) is the baseline of machine kind '%s'\n", (long long)id,
-	       r->label ? r->label : "-", r->start_time ? r->start_time : "?", kind);
-	free(kind);
-	run_free(r);
-	return 0;
-}
-
-/* The verdicts of the run against the baseline, as 'compare' gives them:
- * exit 1 on a LOSS (controls aside) or when knobs differ and no verdict
- * could be given. */
-static int h_check(struct history *h, const struct history_opts *o, const struct cmd_line *l)
-{
-	struct run *r, *base = NULL;
-	const struct run *runs[2];
-	struct compare_opts co;
-	struct comparison *c = NULL;
-	enum report_format fmt = REPORT_TERM;
-	char *kind, *name = NULL;
-	int64_t id;
-	int rc = 2;
-
-	if (l->argc != 2)
-		return error("history check needs one results file (see 'mempath history --help')"),
-		       2;
-	for (size_t i = 0; i < o->controls.n; i++)
-		if (compare_pattern_check(o->controls.v[i], "--control") != 0)
-			return 2;
-	if (!(r = read_run(l->argv[1], NULL)))
-		return 2;
-	kind = o->kind ? xstrdup(o->kind) : history_kind(r->host);
-	id = history_baseline(h, kind);
-	if (id == 0)
-		error("no baseline for machine kind '%s' (bless one: mempath history bless FILE)",
-		      kind);
-	if (id <= 0 || !(base = history_get(h, id)))
-		goto out;
-	compare_opts_default(&co);
-	co.legs = "AB";
-	co.threshold = o->threshold;
-	co.allow_diff = o->allow_diff;
-	co.controls = o->controls.v;
-	co.n_controls = o->controls.n;
-	co.expect_diff = o->expect.v;
-	co.n_expect_diff = o->expect.n;
-	/* the legs by what they are, whatever their labels (two runs both
-	 * labelled "stock" would read "stock" and "stock again") */
-	free(base->label);
-	base->label = xasprintf("baseline, run %lld", (long long)id);
-	if (!r->label)
-		r->label = xstrdup("this run");
-	runs[0] = base;
-	runs[1] = r;
-	name = xasprintf("history run %lld (baseline)", (long long)id);
-	c = compare_runs(runs, (const char *const[]){name, l->argv[1]}, 2, &co);
-	report_format_parse(o->format, &fmt);
-	if (!c || report_compare_write_file(c, fmt, NULL) != 0) {
-		rc = 1;
-		goto out;
-	}
-	rc = 0;
-	if (comparison_has_loss(c)) {
-		error("%zu metric(s) read LOSS against run %lld, the baseline of '%s'",
-		      c->summary.count[VERDICT_LOSS], (long long)id, kind);
-		rc = 1;
-	} else if (c->refused) {
-		error("knobs differ from the baseline's: no verdict (--expect-diff K or "
-		      "--allow-diff)");
-		rc = 1;
-	}
-out:
-	comparison_free(c);
-	run_free(base);
-	run_free(r);
-	free(kind);
-	free(name);
-	return rc;
-}
-
 /* Options that only some subcommands read, refused elsewhere: one given
  * where it does nothing is a mistake worth a line. */
 static int options_fit(const struct history_opts *o, const char *sub)
@@ -482,6 +333,10 @@ static int options_fit(const struct history_opts *o, const char *sub)
 		return error("--limit and --host apply to 'history list' and 'history trend'");
 	if (o->kind && !list_like && !check && strcmp(sub, "bless") != 0)
 		return error("--kind applies to 'history list', 'trend', 'bless' and 'check'");
+	if (o->changepoints && !check && strcmp(sub, "trend") != 0)
+		return error("--changepoints applies to 'history trend' and 'history check'");
+	if (o->stable && strcmp(sub, "bless") != 0)
+		return error("--stable applies to 'history bless'");
 	if ((o->threshold > 0 || o->controls.n || o->expect.n || o->allow_diff) && !check)
 		return error("--threshold, --control, --expect-diff and --allow-diff apply to "
 			     "'history check'");
@@ -495,8 +350,12 @@ static int history_main(void *p, const struct cmd_line *l)
 	static const struct {
 		const char *name;
 		int (*fn)(struct history *, const struct history_opts *, const struct cmd_line *);
-	} subs[] = {{"add", h_add},	{"list", h_list},   {"show", h_show},
-		    {"trend", h_trend}, {"bless", h_bless}, {"check", h_check}};
+	} subs[] = {{"add", h_add},
+		    {"list", h_list},
+		    {"show", h_show},
+		    {"trend", h_trend},
+		    {"bless", history_cmd_bless},
+		    {"check", history_cmd_check}};
 	struct history_opts *o = p;
 	const char *names[ARRAY_SIZE(subs)], *sub = l->argc ? l->argv[0] : NULL;
 	struct history *h;

@@ -22,8 +22,8 @@ static void probe_init(void *p)
 {
 	struct probe_opts *o = p;
 	o->format = "term";
-	o->reps = 10;
-	o->warmups = 2;
+	o->reps = RUNNER_REPS;
+	o->warmups = RUNNER_WARMUPS;
 	o->ci = 0.01;
 	o->budget_s = 30;
 }

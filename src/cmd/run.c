@@ -23,8 +23,8 @@ static void run_init(void *p)
 	struct run_opts *o = p;
 	o->suite = "quick";
 	o->format = "term";
-	o->reps = 10;
-	o->warmups = 2;
+	o->reps = RUNNER_REPS;
+	o->warmups = RUNNER_WARMUPS;
 	o->ci = 0.01;
 	o->budget_s = 30;
 }

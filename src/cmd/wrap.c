@@ -51,8 +51,9 @@ static const struct arg wrap_args[] = {
 		 "{}, else at its end; kept apart from the command, so runs that\n"
 		 "differ only by them compare (ab --a-args/--b-args give them)"),
 	ARG_COUNT("sample-ms", 0, struct wrap_opts, sample_ms, "MS", 0, 3600000,
-		  "read smaps_rollup (and the cgroup's memory.stat) of the running\n"
-		  "command every MS ms (default 1000; 0: never)"),
+		  "read smaps_rollup, the cgroup's memory.stat and GPU memory (NVML)\n"
+		  "of the running command every MS ms (default 1000, the first looks\n"
+		  "sooner; 0: never)"),
 	ARG_FLAG("no-cgroup", 0, struct wrap_opts, no_cgroup,
 		 "no cgroup per run, even where the machine allows one"),
 	ARG_STR("output", 'o', struct wrap_opts, out, "FILE",
@@ -158,14 +159,17 @@ const struct command command_wrap = {
 		"records for each run: wall, user and sys time, max RSS, minor and major faults\n"
 		"and exit status (wait4), the workload's own numbers from its stdout (llama-bench\n"
 		"in any -o format: tokens/s and ms/token per test and configuration, every\n"
-		"repetition, its settings as llama.* knobs), its own cgroup's memory.stat,\n"
-		"memory.peak, cpu.stat and io.stat where the machine allows one per run (else it\n"
-		"says why), smaps_rollup sampled while it runs (how its memory is backed), and\n"
-		"machine-wide /proc/vmstat deltas; /proc/meminfo before and after and per-node\n"
-		"numastat deltas over the whole run. Prints tokens/s per configuration and per\n"
-		"run, the counters, every metric per iteration, and writes a results file\n"
-		"(probe 'work.wrap', one sample per run) that compare and ab read. A run that\n"
-		"fails is recorded with its exit status and stderr tail.\n",
+		"repetition, its settings as llama.* knobs), its own cgroup's memory.stat, peak,\n"
+		"CPU and I/O where the machine allows one per run (cgroup v2, or v1: memory,\n"
+		"cpuacct, pids; inside a Slurm job the step's cgroup where none can be made;\n"
+		"else it says why), smaps_rollup sampled while it runs (how its memory is\n"
+		"backed), its GPU memory per device (NVML: its processes' peak, the device's used\n"
+		"memory before and after), and machine-wide /proc/vmstat deltas; /proc/meminfo\n"
+		"before and after and per-node numastat deltas over the whole run. Prints\n"
+		"tokens/s per configuration and per run, the counters, every metric per\n"
+		"iteration, and writes a results file (probe 'work.wrap', one sample per run)\n"
+		"that compare and ab read. A run that fails is recorded with its exit status\n"
+		"and stderr tail.\n",
 	.tail = "example: mempath wrap -n 5 -- llama-bench -m model.gguf -p 512 -n 128 -r 1 -o "
 		"json\n"
 		"         mempath ab --a-env GGML_CUDA_P2P=0 --b-env GGML_CUDA_P2P=1 -o p2p \\\n"

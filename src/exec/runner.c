@@ -23,8 +23,8 @@
 void runner_opts_default(struct runner_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->reps = 10;
-	o->warmups = 2;
+	o->reps = RUNNER_REPS;
+	o->warmups = RUNNER_WARMUPS;
 	o->min_sample_ns = 50ull * 1000 * 1000;
 	/* MEMPATH_COUNTERS=off: no counters (the overhead bench's baseline) */
 	o->counters = !getenv("MEMPATH_COUNTERS") || strcmp(getenv("MEMPATH_COUNTERS"), "off");

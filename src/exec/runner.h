@@ -29,6 +29,11 @@ struct runner_opts {
 	void *tick_ctx;
 };
 
+/* The samples a probe takes by default, after its warm-ups: one place, read
+ * by runner_opts_default and every command's own defaults. */
+#define RUNNER_REPS    10
+#define RUNNER_WARMUPS 2
+
 void runner_opts_default(struct runner_opts *o);
 
 /* Runs probe p with user options kvs[0..n_kvs) ("name=value") in a child and

@@ -186,7 +186,7 @@ int session_begin(struct session *s, int argc, char **argv, const char *label, c
 	busy = noise_busy_line(json_object_get(json_object_get(r->host, "noise"), "busy"));
 	if (busy)
 		warning("the machine is busy: %s; what it measures now varies with that load (to "
-			"compare configurations here: mempath ab --rounds 3 or more)",
+			"compare configurations here: mempath ab --rounds auto)",
 			busy);
 	free(busy);
 	return 0;
@@ -276,22 +276,32 @@ size_t session_failed(const struct session *s)
 
 int session_end(struct session *s)
 {
+	json_t *found;
 	char now[32];
 	int rc;
 	time_iso8601(now, sizeof(now));
 	free(s->run->end_time);
 	s->run->end_time = xstrdup(now);
 	s->run->knobs_end = sysinfo_knobs();
-	if (s->knobs_extra) { /* the wrapped workload's settings, at both ends */
+	/* the wrapped workload's settings, and what probes found that a leg
+	 * must share (extra.knobs: gpu.p2p's peer-access answers), at both ends */
+	found = s->knobs_extra ? json_deep_copy(s->knobs_extra) : json_object();
+	for (size_t i = 0; i < s->run->n_probes; i++) {
+		json_t *k = json_object_get(s->run->probes[i].extra, "knobs");
+		if (json_is_object(k))
+			json_object_update(found, k);
+	}
+	if (json_object_size(found)) {
 		json_t *start =
 			s->run->knobs_start ? json_deep_copy(s->run->knobs_start) : json_object();
-		json_object_update(start, s->knobs_extra);
+		json_object_update(start, found);
 		if (s->run->knobs_start)
 			json_decref(s->run->knobs_start);
 		s->run->knobs_start = start;
 		if (s->run->knobs_end)
-			json_object_update(s->run->knobs_end, s->knobs_extra);
+			json_object_update(s->run->knobs_end, found);
 	}
+	json_decref(found);
 	json_object_set_new(s->run->noise, "end", sysinfo_noise());
 	s->run->interrupted = proc_signal_received() != 0;
 	s->run->complete = 1;

@@ -55,7 +55,8 @@ int session_skip_probe(struct session *s, const struct probe *p, const char *why
 /* Why p is not run here: it needs a GPU and the fingerprint found none (the
  * reason written there), or NULL. */
 char *session_not_here(const struct session *s, const struct probe *p);
-/* Records end time, knobs at end (and knobs_extra at both ends), noise;
+/* Records end time, knobs at end (and at both ends knobs_extra and the
+ * knobs probes found, each probe's extra.knobs object), noise;
  * writes out_path. Returns 0 or -1. */
 int session_end(struct session *s);
 /* Gives up a begun run that is not kept (nothing written): releases the

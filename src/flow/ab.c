@@ -369,6 +369,12 @@ static int run_leg(const struct ab_plan *p, size_t i, const struct ab_variant *v
 	return ok ? 0 : -1;
 }
 
+/* The variant of leg i: A, B, or C (a third, bisect's version under test). */
+static const struct ab_variant *leg_variant(const struct ab_plan *p, size_t i)
+{
+	return p->legs[i] == 'A' ? &p->a : p->legs[i] == 'C' ? &p->c : &p->b;
+}
+
 char *ab_schedule(unsigned rounds, const char *order, unsigned long long seed)
 {
 	char *s = xcalloc(2 * (size_t)rounds + 1, 1);
@@ -382,7 +388,7 @@ char *ab_schedule(unsigned rounds, const char *order, unsigned long long seed)
 	return s;
 }
 
-enum ab_outcome ab_flow(const struct ab_plan *p, char ***leg_paths_out)
+enum ab_outcome ab_flow(const struct ab_plan *p, char ***leg_paths_out, size_t *n_run)
 {
 	size_t n_legs = strlen(p->legs), n_done = 0;
 	const char *restore_cmd = p->restore ? p->restore : p->a.setup;
@@ -392,8 +398,9 @@ enum ab_outcome ab_flow(const struct ab_plan *p, char ***leg_paths_out)
 	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	double tmo = p->setup_timeout_s > 0 ? p->setup_timeout_s : AB_SETUP_TIMEOUT_S;
 	*leg_paths_out = leg_paths;
+	*n_run = 0;
 	for (size_t i = 0; i < n_legs; i++) {
-		const struct ab_variant *v = p->legs[i] == 'A' ? &p->a : &p->b;
+		const struct ab_variant *v = leg_variant(p, i);
 		char *label = safe_label(v->label);
 		leg_paths[i] = p->rounds ? xasprintf("%s/leg-%zu-r%zu-%s.json", p->dir, i + 1,
 						     i / 2 + 1, label)
@@ -409,11 +416,16 @@ enum ab_outcome ab_flow(const struct ab_plan *p, char ***leg_paths_out)
 		return AB_LEG_FAILED;
 	proc_signals_install();
 	for (size_t i = 0; i < n_legs && !proc_signal_received(); i++) {
-		const struct ab_variant *v = p->legs[i] == 'A' ? &p->a : &p->b;
+		const struct ab_variant *v = leg_variant(p, i);
 		if (setup_leg(p, i, v, tmo) != 0 || proc_signal_received() ||
 		    run_leg(p, i, v, exe, leg_paths[i]) != 0)
 			break;
-		n_done++;
+		*n_run = ++n_done;
+		/* a round ended: the plan may be done before its last leg */
+		if (p->go_on && p->rounds && n_done % 2 == 0 && n_done < n_legs &&
+		    !proc_signal_received() &&
+		    !p->go_on(p->go_on_ctx, (unsigned)(n_done / 2), leg_paths))
+			n_legs = n_done;
 	}
 	if (proc_signal_received()) {
 		char *why = interrupted_by(proc_signal_received());

@@ -25,6 +25,7 @@ struct ab_variant {
 
 struct ab_plan {
 	struct ab_variant a, b;
+	struct ab_variant c; /* a third, for legs 'C' (bisect's version under test) */
 	const char *legs;    /* "ABA"; with rounds the schedule, two legs a round: "ABBAAB" */
 	const char *dir;     /* results and logs */
 	const char *restore; /* NULL: a.setup */
@@ -44,6 +45,11 @@ struct ab_plan {
 	 * finding's title (--title) and the ab command line that reproduces
 	 * them; either may be NULL. */
 	const char *title, *command;
+	/* Auto rounds (docs/design.md §5.13): after each round r (1-based) of
+	 * a plan of rounds the flow asks go_on, with the paths of the legs so
+	 * far; 0 ends the legs there, as planned (NULL: every leg runs). */
+	int (*go_on)(void *ctx, unsigned round, char *const *leg_paths);
+	void *go_on_ctx;
 };
 
 enum ab_outcome {
@@ -71,8 +77,9 @@ void ab_variant_free(struct ab_variant *v);
 /* The schedule of n rounds: "abba" alternates AB and BA (ABBAAB...),
  * "random" draws each round's order from seed; a new string. */
 char *ab_schedule(unsigned rounds, const char *order, unsigned long long seed);
-/* Runs the legs in order. leg_paths gets one results path per leg (caller
- * frees each and the array), whether or not the leg ran. */
-enum ab_outcome ab_flow(const struct ab_plan *plan, char ***leg_paths);
+/* Runs the legs in order (those go_on allows). leg_paths gets one results
+ * path per planned leg (caller frees each and the array), whether or not
+ * the leg ran; *n_run the legs that ran. */
+enum ab_outcome ab_flow(const struct ab_plan *plan, char ***leg_paths, size_t *n_run);
 
 #endif

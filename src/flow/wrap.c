@@ -77,22 +77,33 @@ static void record_plan(const struct wrap_plan *p, char *const *run_argv, size_t
 	}
 }
 
-/* Where runs get a cgroup of their own (§11.4): the parent, or NULL with
- * the reason recorded and said. */
-static char *cgroup_plan(const struct wrap_plan *p, struct probe_result *res)
+/* Where runs get a cgroup of their own (§11.4, §11.7): 0 with *pl, or -1
+ * with the reason recorded and said. */
+static int cgroup_plan(const struct wrap_plan *p, struct probe_result *res, struct cgroup_place *pl)
 {
-	char *parent = NULL, *why = NULL;
+	char *why = NULL;
 	json_t *o = json_object();
-	int stale;
+	int stale, rc = -1;
+	memset(pl, 0, sizeof(*pl));
 	if (p->no_cgroup)
 		why = xstrdup("--no-cgroup");
-	else if (cgroup_find("/proc/self/mountinfo", &parent, &why) == 0 &&
-		 (stale = cgroup_clean_stale(parent)) > 0)
+	else if ((rc = cgroup_find(pl, &why)) == 0 && (stale = cgroup_clean_stale(pl)) > 0)
 		progress("wrap: removed %d cgroup%s left by a mempath that was killed", stale,
 			 stale == 1 ? "" : "s");
-	if (parent) {
-		json_object_set_new(o, "parent", json_string(parent));
-		probe_result_add_param(res, "cgroup", "one per run");
+	if (rc == 0) {
+		json_object_set_new(o, "version", json_integer(pl->version));
+		json_object_set_new(o, pl->step ? "step" : "parent",
+				    json_string(pl->dir[CGROUP_MEM]));
+		if (pl->version == 1 && pl->dir[CGROUP_CPU])
+			json_object_set_new(o, "cpuacct", json_string(pl->dir[CGROUP_CPU]));
+		if (pl->version == 1 && pl->dir[CGROUP_PIDS])
+			json_object_set_new(o, "pids", json_string(pl->dir[CGROUP_PIDS]));
+		if (pl->slurm)
+			json_object_set_new(o, "slurm", json_string(pl->slurm));
+		json_object_set_new(o, "how", json_string(pl->how));
+		probe_result_add_param(res, "cgroup",
+				       pl->step ? "the Slurm step's" : "one per run");
+		progress("wrap: cgroup: %s", pl->how);
 	} else {
 		json_object_set_new(o, "unavailable", json_string(why));
 		probe_result_add_param(res, "cgroup", "none");
@@ -100,14 +111,14 @@ static char *cgroup_plan(const struct wrap_plan *p, struct probe_result *res)
 	}
 	json_object_set_new(res->extra, "cgroup", o);
 	free(why);
-	return parent;
+	return rc;
 }
 
 /* The run's cgroup readings, kept only when the run was in it: a cgroup
  * that counted no fault and no CPU time did not hold the command. */
-static void cgroup_keep(struct workload_iter *it, const char *path)
+static void cgroup_keep(struct workload_iter *it, const struct cgroup *cgrp)
 {
-	json_t *cg = cgroup_read_end(path);
+	json_t *cg = cgroup_read_end(cgrp);
 	json_t *pgf = json_object_get(json_object_get(cg, "memory"), "pgfault");
 	json_t *cpu = json_object_get(json_object_get(cg, "cpu"), "usage_usec");
 	if (json_integer_value(pgf) > 0 || json_integer_value(cpu) > 0) {
@@ -116,18 +127,19 @@ static void cgroup_keep(struct workload_iter *it, const char *path)
 	}
 	json_decref(cg);
 	warning("run %u did not run in its cgroup %s: its cgroup readings are dropped", it->index,
-		path);
+		cgrp->dir[CGROUP_MEM]);
 }
 
 /* One run of the command into it: its cgroup, its vmstat delta, what it
  * held while it ran and its parsed values. */
-static int one_run(const struct wrap_plan *p, char *const *argv, const char *cg_parent,
+static int one_run(const struct wrap_plan *p, char *const *argv, const struct cgroup_place *pl,
 		   unsigned seq, struct workload_iter *it)
 {
 	struct kv_list b, a;
-	char *cg = NULL, *why = NULL;
+	struct cgroup *cg = NULL;
+	char *why = NULL;
 	int have_b, rc;
-	if (cg_parent && !(cg = cgroup_make(cg_parent, seq, &why))) {
+	if (pl && !(cg = cgroup_make(pl, seq, &why))) {
 		warning("%s: this run's counters are machine-wide only", why);
 		free(why);
 	}
@@ -139,8 +151,9 @@ static int one_run(const struct wrap_plan *p, char *const *argv, const char *cg_
 		if (rc == 0)
 			cgroup_keep(it, cg);
 		if (cgroup_remove(cg) != 0)
-			warning("cannot remove cgroup %s (the next wrap removes it)", cg);
-		free(cg);
+			warning("cannot remove cgroup %s (the next wrap removes it)",
+				cg->dir[CGROUP_MEM]);
+		cgroup_free(cg);
 		it->smp.cgroup = NULL;
 	}
 	if (rc != 0) {
@@ -297,7 +310,9 @@ int wrap_flow(const struct wrap_plan *p, struct probe_result *res)
 	size_t total = (size_t)p->warmup + p->n, done = 0, run_argc;
 	struct workload_iter *its = xcalloc(total + 1, sizeof(*its));
 	char **run_argv = expand(p, &run_argc);
-	char *cmd = joined(run_argv, run_argc), *cg_parent;
+	char *cmd = joined(run_argv, run_argc);
+	struct cgroup_place place;
+	int have_place;
 	unsigned n_failed = 0;
 	struct around around;
 	int rc = 0;
@@ -305,7 +320,7 @@ int wrap_flow(const struct wrap_plan *p, struct probe_result *res)
 	res->minflt = res->majflt = 0; /* sums over the runs */
 	reaper_adopt();		       /* what a run leaves behind becomes ours to stop (§2.4) */
 	record_plan(p, run_argv, run_argc, res);
-	cg_parent = cgroup_plan(p, res);
+	have_place = cgroup_plan(p, res, &place) == 0;
 	around_begin(&around);
 	for (size_t i = 0; i < total && !proc_signal_received(); i++) {
 		struct workload_iter *it = &its[i];
@@ -313,7 +328,7 @@ int wrap_flow(const struct wrap_plan *p, struct probe_result *res)
 		it->index = (unsigned)(it->warmup ? i + 1 : i - p->warmup + 1);
 		progress("wrap: %s %u/%u: %s", it->warmup ? "warm-up" : "run", it->index,
 			 it->warmup ? p->warmup : p->n, cmd);
-		if (one_run(p, run_argv, cg_parent, (unsigned)i + 1, it) != 0) {
+		if (one_run(p, run_argv, have_place ? &place : NULL, (unsigned)i + 1, it) != 0) {
 			rc = -1;
 			break;
 		}
@@ -343,6 +358,6 @@ int wrap_flow(const struct wrap_plan *p, struct probe_result *res)
 	free(its);
 	free(run_argv);
 	free(cmd);
-	free(cg_parent);
+	cgroup_place_free(&place);
 	return rc ? rc : (int)n_failed;
 }

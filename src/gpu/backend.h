@@ -255,6 +255,14 @@ struct gpu_backend {
 	 * not say. 0, or -1 when the device cannot be read. */
 	int (*link_devices)(char *why, size_t len);
 	int (*link_counters)(unsigned dev, struct gpu_link_counters *out);
+	/* GPU memory now, by NVML alone (no CUDA context: wrap's parent calls
+	 * it between its forks, docs/design.md §2.6, §11.8): a new object of
+	 * devices by NVML index ("0": {"name", "used_bytes", "total_bytes",
+	 * "procs_bytes": NVML's used memory of the pids given, summed, absent
+	 * where the driver does not say per process; "procs_seen": whether
+	 * any of them holds a context there}), or NULL with *why. NVML stays
+	 * initialised: other_procs_end() before the next fork. */
+	json_t *(*mem)(const int *pids, size_t n_pids, const char **why);
 
 	/* ---- kernel launchers (kernels/launch.h says what each does) -------- */
 

@@ -403,6 +403,7 @@ const struct gpu_backend gpu_backend_cuda = {
 	.other_procs_end = nvml_release,
 	.link_devices = nvml_link_devices,
 	.link_counters = nvml_link_counters,
+	.mem = nvml_mem,
 	.launch_gate = gpu_launch_gate,
 	.launch_fill = gpu_launch_fill,
 	.launch_verify = gpu_launch_verify,

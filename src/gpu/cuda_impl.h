@@ -52,12 +52,13 @@ int cuda_memcpy_peer_async(void *dst, int dst_dev, const void *src, int src_dev,
 
 const char *nvml_unavailable(void);
 /* NVML facts for the device at pci_bus_id (persistence, PCIe link, power
- * limit, max clocks, driver version) into obj; absent facts stay absent.
+ * limit, max clocks, driver version, BAR1 size, NVLinks up) into obj; absent facts stay absent.
  * Returns 0 or -1 (NVML absent or the device unknown to it). */
 int nvml_sysinfo(const char *pci_bus_id, json_t *obj);
 struct gpu_sampler *nvml_sampler_start(unsigned period_ms);
 void nvml_sampler_stop(struct gpu_sampler *s, struct probe_result *res, const char *during);
 int nvml_other_procs(const int *ours, size_t n_ours);
+json_t *nvml_mem(const int *pids, size_t n_pids, const char **why);
 void nvml_release(void);
 int nvml_link_devices(char *why, size_t len);
 int nvml_link_counters(unsigned dev, struct gpu_link_counters *out);

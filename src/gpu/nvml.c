@@ -34,6 +34,18 @@ struct nvml_proc {
 	unsigned gpu_instance, compute_instance;
 };
 enum { CLK_GRAPHICS = 0, CLK_SM = 1, CLK_MEM = 2 }; /* nvmlClockType_t */
+/* nvmlBAR1Memory_t */
+struct nvml_bar1 {
+	unsigned long long total, free, used;
+};
+#define NVML_NVLINK_MAX_LINKS 18
+
+/* nvmlMemory_t (the unversioned nvmlDeviceGetMemoryInfo's). */
+struct nvml_memory {
+	unsigned long long total, free, used;
+};
+/* usedGpuMemory where the driver cannot say per process (MIG, Windows) */
+#define NVML_VALUE_NOT_AVAILABLE (~0ull)
 
 /* nvmlFieldValue_t (40 bytes) and the PCIe byte counters' field ids */
 struct nvml_field {
@@ -78,6 +90,10 @@ static struct {
 	int (*running)(struct nvml_device_st *, unsigned *, struct nvml_proc *);
 	int (*fields)(struct nvml_device_st *, int, struct nvml_field *);
 	int (*violation)(struct nvml_device_st *, int, struct nvml_violation *);
+	int (*bar1)(struct nvml_device_st *, struct nvml_bar1 *);
+	int (*nvlink_state)(struct nvml_device_st *, unsigned, int *);
+	int (*memory)(struct nvml_device_st *, struct nvml_memory *);
+	int (*name)(struct nvml_device_st *, char *, unsigned);
 	const char *(*err)(int);
 } nv;
 
@@ -128,6 +144,10 @@ static int nvml_load(void)
 	/* not the unversioned call: its records are smaller */
 	nv.running = sym(h, "nvmlDeviceGetComputeRunningProcesses_v3",
 			 "nvmlDeviceGetComputeRunningProcesses_v2");
+	nv.bar1 = sym(h, "nvmlDeviceGetBAR1MemoryInfo", NULL);
+	nv.nvlink_state = sym(h, "nvmlDeviceGetNvLinkState", NULL);
+	nv.memory = sym(h, "nvmlDeviceGetMemoryInfo", NULL);
+	nv.name = sym(h, "nvmlDeviceGetName", NULL);
 	nv.err = sym(h, "nvmlErrorString", NULL);
 	nv.fields = sym(h, "nvmlDeviceGetFieldValues", NULL);
 	nv.violation = sym(h, "nvmlDeviceGetViolationStatus", NULL);
@@ -207,6 +227,65 @@ int nvml_other_procs(const int *ours, size_t n_ours)
 	return others;
 }
 
+/* One device's memory and the part of it the pids given hold. */
+static json_t *mem_of(unsigned i, const int *pids, size_t n_pids)
+{
+	struct nvml_proc procs[64];
+	struct nvml_device_st *d;
+	struct nvml_memory m;
+	unsigned n = ARRAY_SIZE(procs);
+	unsigned long long ours = 0;
+	int known = 1, found = 0;
+	char name[96];
+	json_t *o;
+	if (nv.by_index(i, &d) != NVML_OK || nv.memory(d, &m) != NVML_OK)
+		return NULL;
+	o = json_pack("{s:I, s:I}", "used_bytes", (json_int_t)m.used, "total_bytes",
+		      (json_int_t)m.total);
+	if (nv.name && nv.name(d, name, sizeof(name)) == NVML_OK)
+		json_object_set_new(o, "name", json_string(name));
+	if (!nv.running || nv.running(d, &n, procs) != NVML_OK)
+		return o; /* per process unknown: absent */
+	for (unsigned k = 0; k < n; k++)
+		for (size_t j = 0; j < n_pids; j++)
+			if ((int)procs[k].pid == pids[j]) {
+				found = 1;
+				if (procs[k].used_bytes == NVML_VALUE_NOT_AVAILABLE)
+					known = 0;
+				else
+					ours += procs[k].used_bytes;
+			}
+	if (known)
+		json_object_set_new(o, "procs_bytes", json_integer((json_int_t)ours));
+	json_object_set_new(o, "procs_seen", json_boolean(found));
+	return o;
+}
+
+json_t *nvml_mem(const int *pids, size_t n_pids, const char **why)
+{
+	unsigned count;
+	json_t *all;
+	*why = NULL;
+	if (nvml_load()) {
+		*why = nv.why;
+		return NULL;
+	}
+	if (!nv.count || !nv.by_index || !nv.memory || nv.count(&count) != NVML_OK) {
+		snprintf(nv.why, sizeof(nv.why), "NVML lacks the device count or memory calls");
+		*why = nv.why;
+		return NULL;
+	}
+	all = json_object();
+	for (unsigned i = 0; i < count; i++) {
+		json_t *d = mem_of(i, pids, n_pids);
+		char key[16];
+		snprintf(key, sizeof(key), "%u", i);
+		if (d)
+			json_object_set_new(all, key, d);
+	}
+	return all;
+}
+
 void nvml_release(void)
 {
 	if (nv.ok && nv.shutdown && nv.shutdown() == NVML_OK) {
@@ -236,8 +315,9 @@ static void set_uint(json_t *o, const char *key, int (*fn)(struct nvml_device_st
 int nvml_sysinfo(const char *pci_bus_id, json_t *o)
 {
 	struct nvml_device_st *d;
+	struct nvml_bar1 bar1;
 	unsigned v;
-	int mode;
+	int mode, links_read = 0, links_up = 0;
 	char buf[96];
 
 	if (nvml_device_of(pci_bus_id, &d))
@@ -257,6 +337,20 @@ int nvml_sysinfo(const char *pci_bus_id, json_t *o)
 		json_object_set_new(o, "sm_clock_max_mhz", json_integer(v));
 	if (nv.max_clock && nv.max_clock(d, CLK_MEM, &v) == NVML_OK)
 		json_object_set_new(o, "mem_clock_max_mhz", json_integer(v));
+	/* the BAR peers and the host map device memory through (doctor's bar1) */
+	if (nv.bar1 && nv.bar1(d, &bar1) == NVML_OK)
+		json_object_set_new(o, "bar1_total_bytes", json_integer((json_int_t)bar1.total));
+	/* NVLinks up (doctor's peer_access names the link); a GPU without
+	 * NVLink answers "not supported" for link 0 */
+	for (unsigned l = 0; nv.nvlink_state && l < NVML_NVLINK_MAX_LINKS; l++) {
+		int on = 0;
+		if (nv.nvlink_state(d, l, &on) != NVML_OK)
+			break;
+		links_read++;
+		links_up += on != 0;
+	}
+	if (links_read)
+		json_object_set_new(o, "nvlinks_active", json_integer(links_up));
 	return 0;
 }
 

@@ -1,6 +1,8 @@
 /* gpu_peer.c - the devices of a peer-to-peer measurement (gpu_peer.h). */
 #include <inttypes.h>
+#include <stdlib.h>
 
+#include "base/util.h"
 #include "kit/gpu_kit.h"
 #include "kit/gpu_peer.h"
 
@@ -99,4 +101,22 @@ int gpu_peer_verify(struct gpu_peer_dev *from, struct gpu_peer_dev *to, size_t b
 		return gpu_error("copy %s->%s: %" PRIu64 " of %zu words differ from the source",
 				 from->name, to->name, bad, bytes / 8);
 	return 0;
+}
+
+/* "0->1=1,1->0=1" (docs/design.md §8.17): a leg where the driver answers
+ * otherwise (stock vs patched driver, IOMMU or ACS changed) is a second
+ * change that compare names. */
+void gpu_peer_access_knob(struct probe_result *res, const struct gpu_peer_dev *a,
+			  const struct gpu_peer_dev *b, int can)
+{
+	json_t *knobs = json_object_get(gpu_extra(res), "knobs");
+	const char *was;
+	char *v;
+
+	if (!knobs)
+		json_object_set_new(gpu_extra(res), "knobs", knobs = json_object());
+	was = json_string_value(json_object_get(knobs, "gpu.peer_access"));
+	v = xasprintf("%s%s%s->%s=%d", was ? was : "", was ? "," : "", a->name, b->name, can);
+	json_object_set_new(knobs, "gpu.peer_access", json_string(v));
+	free(v);
 }

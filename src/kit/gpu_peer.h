@@ -52,4 +52,10 @@ int gpu_peer_poison(struct gpu_peer_dev *d, void *p, size_t bytes);
 /* The copy in to->dst must hold from's pattern words (checked on to). */
 int gpu_peer_verify(struct gpu_peer_dev *from, struct gpu_peer_dev *to, size_t bytes);
 
+/* Appends the driver's can-access-peer answer for a->b to the knob
+ * gpu.peer_access of res->extra.knobs, which the session keeps among the
+ * run's knobs at both ends. */
+void gpu_peer_access_knob(struct probe_result *res, const struct gpu_peer_dev *a,
+			  const struct gpu_peer_dev *b, int can);
+
 #endif

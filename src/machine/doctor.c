@@ -12,6 +12,7 @@
 #include "base/util.h"
 #include "machine/doctor_facts.h"
 #include "machine/doctor_gpu.h"
+#include "machine/doctor_p2p.h"
 #include "machine/noise.h"
 #include "results/results.h"
 
@@ -417,14 +418,13 @@ static void rule_busy(const json_t *h, struct doctor_finding *f)
 		json_number_value(json_object_get(look, "steal_cpus"));
 	line = noise_busy_line(look);
 	if (line)
-		doctor_set(
-			f, DOCTOR_WARN,
-			"measure when the machine is quiet, or compare in rounds (mempath ab "
-			"--rounds 3 or more: a load that comes and goes between rounds cancels); "
-			"compare withholds the verdict of legs measured under different load",
-			"%s over %.2f s, of %lld CPUs", line,
-			json_number_value(json_object_get(look, "interval_s")),
-			json_is_integer(cpus) ? (long long)json_integer_value(cpus) : -1LL);
+		doctor_set(f, DOCTOR_WARN,
+			   "measure when the machine is quiet, or compare in rounds (mempath ab "
+			   "--rounds auto: a load that comes and goes between rounds cancels); "
+			   "compare withholds the verdict of legs measured under different load",
+			   "%s over %.2f s, of %lld CPUs", line,
+			   json_number_value(json_object_get(look, "interval_s")),
+			   json_is_integer(cpus) ? (long long)json_integer_value(cpus) : -1LL);
 	else
 		doctor_set(f, DOCTOR_OK, NULL, "%.2f other CPUs busy over %.2f s (busy from %.2f)",
 			   other, json_number_value(json_object_get(look, "interval_s")),
@@ -460,6 +460,17 @@ static const struct rule {
 	 doctor_rule_gpu_pcie, NULL},
 	{"gpu_system_memory", "system-allocated memory reachable by GPU kernels (HMM/ATS)",
 	 "mempath probe gpu.first_touch", doctor_rule_gpu_system_memory, NULL},
+	/* docs/design.md §8.17: can the GPUs talk to each other directly */
+	{"iommu_mode", "IOMMU translation of the GPUs' DMA", "mempath probe gpu.p2p",
+	 doctor_rule_iommu_mode, NULL},
+	{"acs_redirect", "ACS redirect on the PCIe ports between GPUs", "mempath probe gpu.p2p",
+	 doctor_rule_acs_redirect, NULL},
+	{"bar1", "GPU BAR size against its memory (Resizable BAR, Above 4G)",
+	 "mempath probe gpu.p2p", doctor_rule_bar1, NULL},
+	{"p2p_path", "the PCIe path between each pair of GPUs", "mempath probe gpu.p2p",
+	 doctor_rule_p2p_path, NULL},
+	{"peer_access", "the driver's peer-access answer for each ordered GPU pair",
+	 "mempath probe gpu.p2p tests=access,ce,staged", doctor_rule_peer_access, NULL},
 };
 
 const struct doctor_cost *doctor_cost_of(const char *id)
@@ -552,7 +563,9 @@ void doctor_report_free(struct doctor_report *r)
 {
 	for (size_t i = 0; i < r->n; i++) {
 		free(r->items[i].evidence);
+		free(r->items[i].fix);
 		free(r->items[i].measured);
+		json_decref(r->items[i].facts);
 	}
 	free(r->items);
 	memset(r, 0, sizeof(*r));

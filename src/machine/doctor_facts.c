@@ -48,5 +48,6 @@ void doctor_set(struct doctor_finding *f, enum doctor_level l, const char *fix, 
 	free(f->evidence);
 	f->evidence = s ? s : xstrdup("");
 	f->level = l;
-	f->fix = l == DOCTOR_WARN || l == DOCTOR_INFO ? fix : NULL;
+	free(f->fix);
+	f->fix = (l == DOCTOR_WARN || l == DOCTOR_INFO) && fix ? xstrdup(fix) : NULL;
 }

@@ -3,6 +3,7 @@
 #ifndef MEMPATH_MACHINE_FINDING_H
 #define MEMPATH_MACHINE_FINDING_H
 
+#include <jansson.h>
 #include <stddef.h>
 
 enum doctor_level {
@@ -19,9 +20,10 @@ struct doctor_finding {
 	const char *title; /* what the rule checks */
 	enum doctor_level level;
 	char *evidence;	     /* the facts read, with their values (owned) */
-	const char *fix;     /* what to do; NULL when level is OK, NA or UNKNOWN */
+	char *fix;	     /* what to do (owned); NULL when level is OK, NA or UNKNOWN */
 	const char *measure; /* the mempath command that measures the cost; may be NULL */
 	char *measured;	     /* doctor --measure: what it cost here (owned), or NULL */
+	json_t *facts;	     /* the facts behind it as JSON (owned), or NULL */
 };
 
 struct doctor_report {

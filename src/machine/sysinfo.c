@@ -2,7 +2,6 @@
  * An unreadable file leaves its key out: absent is absent, never invented. */
 #include "machine/sysinfo.h"
 
-#include <dirent.h>
 #include <numa.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include "gpu/backend.h"
 #include "machine/levels.h"
 #include "machine/noise.h"
+#include "machine/pcie.h"
 
 char *sysinfo_bracketed(const char *text)
 {
@@ -203,32 +203,6 @@ static json_t *numa_info(void)
 	return o;
 }
 
-static json_t *iommu_info(void)
-{
-	json_t *o = json_object(), *units = json_array();
-	DIR *d = opendir("/sys/class/iommu");
-	struct dirent *e;
-	if (d) {
-		while ((e = readdir(d)) != NULL)
-			if (e->d_name[0] != '.')
-				json_array_append_new(units, json_string(e->d_name));
-		closedir(d);
-	}
-	json_object_set_new(o, "units", units);
-	d = opendir("/sys/kernel/iommu_groups");
-	if (d) {
-		int groups = 0;
-		while ((e = readdir(d)) != NULL)
-			if (e->d_name[0] != '.')
-				groups++;
-		closedir(d);
-		json_object_set_new(o, "groups", json_integer(groups));
-		if (groups > 0)
-			set_file(o, "group0_type", "/sys/kernel/iommu_groups/0/type");
-	}
-	return o;
-}
-
 static json_t *kdamonds(void)
 {
 	json_t *a = json_array();
@@ -243,6 +217,17 @@ static json_t *kdamonds(void)
 		json_array_append_new(a, k);
 	}
 	return a;
+}
+
+/* The peer-to-peer knobs (IOMMU mode, ACS redirect on the GPUs' paths, BAR
+ * sizes, pair kinds: pcie.h), read again, as every knob, at both ends. */
+static void p2p_knobs(json_t *knobs, const char *sysfs_root)
+{
+	json_t *iommu = pcie_iommu_collect(sysfs_root), *pcie = pcie_collect(sysfs_root);
+
+	pcie_knobs(knobs, iommu, pcie);
+	json_decref(iommu);
+	json_decref(pcie);
 }
 
 json_t *sysinfo_knobs(void)
@@ -287,6 +272,7 @@ json_t *sysinfo_knobs(void)
 		free(dis);
 	}
 	json_object_set_new(o, "cpuidle_disabled_cpu0", disabled);
+	p2p_knobs(o, "/sys");
 	return o;
 }
 
@@ -308,6 +294,37 @@ json_t *sysinfo_noise(void)
 	return o;
 }
 
+/* The driver's peer-to-peer answers per ordered pair (what gpu.p2p's access
+ * test records, and nvidia-smi topo -p2p shows), for doctor's peer_access. */
+static json_t *peer_access(const struct gpu_backend *gpu)
+{
+	static const struct {
+		const char *key;
+		enum gpu_p2p_attr attr;
+	} attrs[] = {{"access_supported", GPU_P2P_ACCESS},
+		     {"native_atomics", GPU_P2P_NATIVE_ATOMICS},
+		     {"perf_rank", GPU_P2P_PERF_RANK}};
+	json_t *a = json_array();
+	int n = gpu->count();
+
+	for (int i = 0; i < n && n <= 64; i++)
+		for (int j = 0; j < n; j++) {
+			json_t *e;
+			int v = 0;
+			if (i == j)
+				continue;
+			e = json_pack("{s:i, s:i}", "src", i, "dst", j);
+			if (gpu->can_access_peer(i, j, &v) == 0)
+				json_object_set_new(e, "can_access_peer", json_integer(v));
+			for (size_t k = 0; k < ARRAY_SIZE(attrs); k++)
+				if (gpu->p2p_attr(attrs[k].attr, i, j, &v) == 0)
+					json_object_set_new(e, attrs[k].key, json_integer(v));
+			gpu->clear_error();
+			json_array_append_new(a, e);
+		}
+	return a;
+}
+
 static json_t *gpu_part(void)
 {
 	const char *why = gpu_unsupported_reason();
@@ -317,6 +334,8 @@ static json_t *gpu_part(void)
 		return o;
 	}
 	json_object_set_new(o, "devices", gpu_backend()->sysinfo() ?: json_array());
+	if (gpu_backend()->count() > 1)
+		json_object_set_new(o, "peer_access", peer_access(gpu_backend()));
 	return o;
 }
 
@@ -328,7 +347,7 @@ static json_t *gpu_child(void *arg)
 
 json_t *sysinfo_collect(void)
 {
-	json_t *o = json_object(), *mem = json_object(), *gpu, *busy;
+	json_t *o = json_object(), *mem = json_object(), *gpu, *busy, *pcie;
 	struct utsname u;
 	struct kv_list mi;
 	struct levels lv;
@@ -375,7 +394,9 @@ json_t *sysinfo_collect(void)
 	}
 	json_object_set_new(o, "memory", mem);
 	json_object_set_new(o, "numa", numa_info());
-	json_object_set_new(o, "iommu", iommu_info());
+	json_object_set_new(o, "iommu", pcie_iommu_collect("/sys"));
+	if ((pcie = pcie_collect("/sys")) != NULL)
+		json_object_set_new(o, "pcie", pcie);
 	json_object_set_new(o, "kdamonds", kdamonds());
 	json_object_set_new(o, "knobs", sysinfo_knobs());
 	json_object_set_new(o, "noise", sysinfo_noise());
@@ -386,6 +407,32 @@ json_t *sysinfo_collect(void)
 	gpu = proc_json(gpu_child, NULL, 60, NULL);
 	if (gpu)
 		json_object_set_new(o, "gpu", gpu);
+	return o;
+}
+
+json_t *sysinfo_collect_tree(const char *root)
+{
+	char *sys = xasprintf("%s/sys", root), *path, *s;
+	json_t *o = json_object(), *knobs = json_object(), *iommu, *pcie;
+	static const char *const facts[][2] = {{"hostname", "proc/sys/kernel/hostname"},
+					       {"kernel", "proc/sys/kernel/osrelease"},
+					       {"cmdline", "proc/cmdline"}};
+
+	for (size_t i = 0; i < ARRAY_SIZE(facts); i++) {
+		path = xasprintf("%s/%s", root, facts[i][1]);
+		if ((s = read_line_str(path)) != NULL)
+			json_object_set_new(o, facts[i][0], json_string(str_trim(s)));
+		free(s);
+		free(path);
+	}
+	iommu = pcie_iommu_collect(sys);
+	pcie = pcie_collect(sys);
+	pcie_knobs(knobs, iommu, pcie);
+	json_object_set_new(o, "iommu", iommu);
+	if (pcie)
+		json_object_set_new(o, "pcie", pcie);
+	json_object_set_new(o, "knobs", knobs);
+	free(sys);
 	return o;
 }
 

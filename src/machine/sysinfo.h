@@ -15,8 +15,13 @@
  * GPU part is collected in a child process so this process never creates a
  * CUDA context (children forked later must be able to). */
 json_t *sysinfo_collect(void);
+/* The part of a fingerprint a recorded tree holds (tests, a lab guest's
+ * copy): hostname, kernel and cmdline from root/proc, "iommu", "pcie" and
+ * their knobs from root/sys; nothing of the machine running it. */
+json_t *sysinfo_collect_tree(const char *root);
 /* The knobs alone: THP enabled/defrag/khugepaged, numa_balancing, swappiness,
- * governor, cpuidle states disabled, zone_reclaim, ... */
+ * governor, cpuidle states disabled, zone_reclaim, the peer-to-peer knobs of
+ * pcie.h (iommu_mode, acs_redirect, gpu_bar1, p2p_path), ... */
 json_t *sysinfo_knobs(void);
 /* Load average and runnable threads now. */
 json_t *sysinfo_noise(void);

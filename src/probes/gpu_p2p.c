@@ -19,6 +19,7 @@
  *   bounce through host memory: what software falls back to without P2P. Every CE copy pays a
  *   fixed cost besides its bytes (on NV18 about 4 us pushed, 13 us pulled), so the default
  *   copy is nvbandwidth's 512 MiB: at 256 MiB the same link reads 1% lower.
+ * knobs: gpu.peer_access (gpu_peer_access_knob), beside the machine's (machine/pcie.h).
  * cross-check: nvidia-smi topo -p2p r / w (access), cuda-samples p2pBandwidthLatencyTest (CE
  *   write, P2P=Disabled, bidirectional and latency matrices: medians within a few %),
  *   nvbandwidth device_to_device_memcpy_{read,write}_ce and _sm; device_to_device_latency_sm
@@ -458,6 +459,8 @@ static int record_access(struct gp2p *g)
 								   rows[r].desc, "src", a->name,
 								   "dst", b->name, NULL),
 						  v);
+				if (r == 0)
+					gpu_peer_access_knob(g->ctx->res, a, b, v);
 			}
 	return 0;
 }

@@ -36,8 +36,8 @@ static void head_lines(const struct comparison *c, FILE *f, const char *strong)
 
 int report_compare_term(const struct comparison *c, FILE *f)
 {
-	size_t kw = 6, cw[COMPARE_MAX_LEGS], ciw = 18, ncol = report_compare_ncols(c);
-	char buf[512], *line;
+	size_t kw = 6, cw[COMPARE_MAX_LEGS], ciw = 18, ncol = report_compare_ncols(c), n_missing;
+	char buf[512], *line, **missing;
 	head_lines(c, f, "");
 	fputs("compare:", f);
 	for (size_t j = 0; j < c->n_legs; j++)
@@ -77,8 +77,8 @@ int report_compare_term(const struct comparison *c, FILE *f)
 	report_put_column(f, "metric", kw, 0);
 	for (size_t j = 0; j < ncol; j++)
 		fprintf(f, "  %*s", (int)cw[j], report_compare_col_name(c, j));
-	fprintf(f, "  %8s  %-*s  %8s  %9s  %s\n", "change", (int)ciw, "95% CI", "p(adj)", "n A/B",
-		"verdict");
+	fprintf(f, "  %8s  %-*s  %8s  %9s  %s\n", "change", (int)ciw, report_compare_ci_name(c),
+		"p(adj)", "n A/B", "verdict");
 	for (size_t i = 0; i < c->n_rows; i++) {
 		const struct compare_row *row = &c->rows[i];
 		char chg[32], ci[48], p[32], n[48];
@@ -96,10 +96,12 @@ int report_compare_term(const struct comparison *c, FILE *f)
 		report_compare_verdict(row, 1, buf, sizeof(buf));
 		fprintf(f, "  %8s  %-*s  %8s  %9s  %s\n", chg, (int)ciw, ci, p, n, buf);
 	}
-	for (size_t i = 0; i < c->n_rows; i++)
-		if (c->rows[i].verdict == VERDICT_MISSING)
-			fprintf(f, "missing: %s (%s)\n", c->rows[i].key,
-				c->rows[i].reason ? c->rows[i].reason : "?");
+	n_missing = report_compare_missing(c, &missing);
+	for (size_t i = 0; i < n_missing; i++) {
+		fprintf(f, "missing: %s\n", missing[i]);
+		free(missing[i]);
+	}
+	free(missing);
 	for (size_t i = 0; i < c->n_rows; i++)
 		if (c->rows[i].mechanism)
 			fprintf(f, "mechanism: %s %s: %s\n", c->rows[i].key,
@@ -124,7 +126,8 @@ int report_compare_md(const struct comparison *c, FILE *f)
 	const struct run *r0 = c->legs[0].run;
 	json_t *cpu = r0->host ? json_object_get(r0->host, "cpu") : NULL;
 	json_t *model = cpu ? json_object_get(cpu, "model") : NULL;
-	char buf[512], *line;
+	char buf[512], *line, **missing;
+	size_t n_missing;
 	int details = 0;
 	fputs("# mempath comparison:", f);
 	for (size_t j = 0; j < c->n_legs; j++)
@@ -188,10 +191,12 @@ int report_compare_md(const struct comparison *c, FILE *f)
 		if (isnan(row->p_effect))
 			continue;
 		if (!details++)
-			fputs("\n| metric | change | 95% CI | p | p adjusted | same-variant gap "
-			      "(p) | "
-			      "threshold | n per leg |\n|---|---:|---:|---:|---:|---:|---:|---|\n",
-			      f);
+			fprintf(f,
+				"\n| metric | change | %s | p | p adjusted | same-variant gap "
+				"(p) | "
+				"threshold | n per leg "
+				"|\n|---|---:|---:|---:|---:|---:|---:|---|\n",
+				report_compare_ci_name(c));
 		report_compare_pct(row->change, chg, sizeof(chg));
 		report_compare_ci(row, ci, sizeof(ci));
 		report_compare_p(row->p_effect, p, sizeof(p));
@@ -207,12 +212,14 @@ int report_compare_md(const struct comparison *c, FILE *f)
 	}
 	if (c->n_notes || c->summary.count[VERDICT_MISSING])
 		fputs("\nNotes:\n\n", f);
-	for (size_t i = 0; i < c->n_rows; i++)
-		if (c->rows[i].verdict == VERDICT_MISSING) {
-			fputs("- missing: ", f);
-			report_md_cell(f, c->rows[i].key);
-			fprintf(f, " (%s)\n", c->rows[i].reason ? c->rows[i].reason : "?");
-		}
+	n_missing = report_compare_missing(c, &missing);
+	for (size_t i = 0; i < n_missing; i++) {
+		fputs("- missing: ", f);
+		report_md_cell(f, missing[i]);
+		fputc('\n', f);
+		free(missing[i]);
+	}
+	free(missing);
 	for (size_t i = 0; i < c->n_notes; i++) {
 		fputs("- ", f);
 		report_md_cell(f, c->notes[i]);
@@ -223,7 +230,7 @@ int report_compare_md(const struct comparison *c, FILE *f)
 			continue;
 		if (!any++)
 			fputs("\nMechanism (the counters that moved with each WIN and LOSS, "
-			      "§5.13):\n\n",
+			      "§5.15):\n\n",
 			      f);
 		fputs("- ", f);
 		report_md_cell(f, c->rows[i].key);

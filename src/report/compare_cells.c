@@ -152,6 +152,14 @@ size_t report_compare_family(const struct comparison *c)
 	return n;
 }
 
+const char *report_compare_ci_name(const struct comparison *c)
+{
+	static char name[32];
+	double level = c->n_rounds && c->opts.ci_level > 0 ? c->opts.ci_level : 0.95;
+	snprintf(name, sizeof(name), "%.3g%% CI", 100.0 * level);
+	return name;
+}
+
 void report_compare_rules(const struct comparison *c, FILE *f, const char *prefix)
 {
 	double busy = c->opts.busy_cpus > 0 ? c->opts.busy_cpus : NOISE_BUSY_CPUS;
@@ -159,12 +167,16 @@ void report_compare_rules(const struct comparison *c, FILE *f, const char *prefi
 		fprintf(f,
 			"%srules: %zu rounds; van Elteren's stratified rank test within the "
 			"rounds, "
-			"alpha %g; t 95%% CI of the per-round ratios of medians; practical "
+			"alpha %g; t %s of the per-round ratios of medians; practical "
 			"threshold max(1%%, %.1f%%); a round whose legs' load differed by more "
 			"than %.2f other CPUs is left out; fewer than %d samples per leg or %d "
 			"rounds: no verdict\n",
-			prefix, c->n_rounds, c->opts.alpha, 100.0 * c->opts.threshold, busy,
-			COMPARE_MIN_ROUND_SAMPLES, COMPARE_MIN_ROUNDS);
+			prefix, c->n_rounds, c->opts.alpha, report_compare_ci_name(c),
+			100.0 * c->opts.threshold, busy, COMPARE_MIN_ROUND_SAMPLES,
+			COMPARE_MIN_ROUNDS);
+		if (c->opts.margin > 0)
+			fprintf(f, "%sSAME: two one-sided tests, the %.3g%% CI within +-%.1f%%\n",
+				prefix, 100.0 * (1 - 2 * c->opts.alpha), 100.0 * c->opts.margin);
 		return;
 	}
 	fprintf(f,
@@ -232,4 +244,62 @@ void report_compare_wrap(const struct comparison *c, enum report_format fmt, FIL
 				       : "\nThe workload per leg:\n",
 		      f);
 	report_wrap_tables(src, n, fmt, f);
+}
+
+/* Adds name to the set v (n of them) unless it is there; whether it was new. */
+static int add_name(const char **v, size_t *n, const char *name)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp(v[i], name) == 0)
+			return 0;
+	v[(*n)++] = name;
+	return 1;
+}
+
+size_t report_compare_missing(const struct comparison *c, char ***lines)
+{
+	size_t n = 0, n_why = 0;
+	const char **why = xcalloc(c->n_rows + 1, sizeof(*why));
+
+	*lines = xcalloc(c->n_rows + 1, sizeof(**lines));
+	for (size_t i = 0; i < c->n_rows; i++) {
+		const struct compare_row *row = &c->rows[i];
+
+		if (row->verdict != VERDICT_MISSING)
+			continue;
+		if (!c->opts.brief_missing)
+			(*lines)[n++] =
+				xasprintf("%s (%s)", row->key, row->reason ? row->reason : "?");
+		else
+			add_name(why, &n_why, row->reason ? row->reason : "?");
+	}
+	for (size_t w = 0; w < n_why; w++) {
+		const char **probes = xcalloc(c->n_rows, sizeof(*probes));
+		size_t n_probes = 0, n_metrics = 0;
+		char *line, *more;
+
+		for (size_t i = 0; i < c->n_rows; i++)
+			if (c->rows[i].verdict == VERDICT_MISSING &&
+			    strcmp(c->rows[i].reason ? c->rows[i].reason : "?", why[w]) == 0) {
+				n_metrics++;
+				add_name(probes, &n_probes, c->rows[i].probe);
+			}
+		line = xasprintf("%zu metric%s of %zu probe%s (%s):", n_metrics,
+				 n_metrics == 1 ? "" : "s", n_probes, n_probes == 1 ? "" : "s",
+				 why[w]);
+		for (size_t k = 0; k < n_probes && k < 3; k++) {
+			more = xasprintf("%s%s %s", line, k ? "," : "", probes[k]);
+			free(line);
+			line = more;
+		}
+		if (n_probes > 3) {
+			more = xasprintf("%s and %zu more", line, n_probes - 3);
+			free(line);
+			line = more;
+		}
+		(*lines)[n++] = line;
+		free(probes);
+	}
+	free(why);
+	return n;
 }

@@ -26,6 +26,9 @@ void report_compare_n(const struct compare_row *row, char *buf, size_t len);
 void report_compare_verdict(const struct compare_row *row, int with_reason, char *buf, size_t len);
 void report_compare_pct(double v, char *buf, size_t len);
 void report_compare_ci(const struct compare_row *row, char *buf, size_t len);
+/* The CI's heading: "95% CI", or the level a look of auto rounds tested at
+ * ("99.9% CI"); a static string. */
+const char *report_compare_ci_name(const struct comparison *c);
 void report_compare_p(double p, char *buf, size_t len);
 size_t report_compare_family(const struct comparison *c);
 void report_compare_rules(const struct comparison *c, FILE *f, const char *prefix);
@@ -36,6 +39,11 @@ char *report_compare_leg_how(const struct run *r);
 
 /* A comparison of wrap legs: the workload's tables with a column per leg
  * (wrap_tables.h, docs/design.md §11.6); nothing unless every leg is one. */
+/* The missing metrics, one line each ("KEY (why)"), or with the comparison's
+ * brief_missing one line a reason: "680 metrics of 12 probes (probe run
+ * with other options in B): cpu.x, cpu.y, cpu.z and 9 more". Into *lines
+ * (the caller frees each and the array); returns how many. */
+size_t report_compare_missing(const struct comparison *c, char ***lines);
 void report_compare_wrap(const struct comparison *c, enum report_format fmt, FILE *f);
 
 #endif

@@ -127,6 +127,8 @@ json_t *report_doctor_to_json(const struct doctor_doc *d)
 			json_object_set_new(e, "measure", json_string(x->measure));
 		if (x->measured)
 			json_object_set_new(e, "measured", json_string(x->measured));
+		if (x->facts)
+			json_object_set(e, "facts", x->facts);
 		json_array_append_new(a, e);
 	}
 	json_object_set_new(o, "findings", a);

@@ -95,7 +95,7 @@ static void forest_row(FILE *f, const struct compare_row *row, const struct plot
 
 /* The legend under the plot: what the colours, the band, the whisker and
  * the arrows mean. */
-static void forest_legend(FILE *f, double x, double y)
+static void forest_legend(const struct comparison *c, FILE *f, double x, double y)
 {
 	static const enum verdict v[] = {VERDICT_WIN, VERDICT_LOSS, VERDICT_NOWIN,
 					 VERDICT_UNSTABLE};
@@ -111,7 +111,7 @@ static void forest_legend(FILE *f, double x, double y)
 	html_svg_text(f, x + 26, y, "start", "practical threshold");
 	x += 150;
 	html_svg_line(f, "wh", x, y - 4, x + 20, y - 4);
-	html_svg_text(f, x + 26, y, "start", "95% CI");
+	html_svg_text(f, x + 26, y, "start", report_compare_ci_name(c));
 	x += 80;
 	arrow(f, "arrow lg", x + 7, y - 4, 1);
 	html_svg_text(f, x + 13, y, "start", "beyond the axis");
@@ -128,6 +128,7 @@ static void forest_plot(FILE *f, const struct comparison *c)
 	size_t n = 0, chars = 0;
 	double y = 8, range = ratio_range(c);
 	struct plot_axis a = {.sc = PLOT_LOG10, .fmt = PLOT_T_RATIO};
+	char title[64];
 
 	for (size_t i = 0; i < c->n_rows; i++) {
 		const struct compare_row *row = &c->rows[i];
@@ -144,8 +145,8 @@ static void forest_plot(FILE *f, const struct comparison *c)
 	a.p0 = html_label_width(chars, 420);
 	a.p1 = CHART_W - 40; /* room for the last tick's label */
 	fputs("<h2>Change per metric</h2>\n", f);
-	html_svg_begin(f, CHART_W, 8 + (double)n * ROW_H + AXIS_H + 24,
-		       "B / A per metric with 95% CI");
+	snprintf(title, sizeof(title), "B / A per metric with %s", report_compare_ci_name(c));
+	html_svg_begin(f, CHART_W, 8 + (double)n * ROW_H + AXIS_H + 24, title);
 	for (size_t i = 0; i < c->n_rows; i++) {
 		const struct compare_row *row = &c->rows[i];
 
@@ -158,7 +159,7 @@ static void forest_plot(FILE *f, const struct comparison *c)
 	plot_axis_h(f, &a, y + 4,
 		    "B / A, the ratio of medians (log scale: \u00d70.5 and \u00d72 equally far "
 		    "from \u00d71)");
-	forest_legend(f, 20, y + 4 + AXIS_H + 12);
+	forest_legend(c, f, 20, y + 4 + AXIS_H + 12);
 	fputs("</svg>\n", f);
 }
 
@@ -264,10 +265,11 @@ static void detail_table(FILE *f, const struct comparison *c)
 		if (isnan(row->p_effect))
 			continue;
 		if (!any++)
-			fputs("<table>\n<tr><th>metric</th><th>change</th><th>95% CI</th><th>p</th>"
-			      "<th>p adjusted</th><th>same-variant gap (p)</th><th>threshold</th>"
-			      "<th>n per leg</th></tr>\n",
-			      f);
+			fprintf(f,
+				"<table>\n<tr><th>metric</th><th>change</th><th>%s</th><th>p</th>"
+				"<th>p adjusted</th><th>same-variant gap (p)</th><th>threshold</th>"
+				"<th>n per leg</th></tr>\n",
+				report_compare_ci_name(c));
 		fputs("<tr>", f);
 		html_cell_text(f, row->key);
 		report_compare_pct(isfinite(row->change) ? row->change : NAN, buf, sizeof(buf));

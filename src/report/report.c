@@ -115,6 +115,7 @@ int report_compare_write(const struct comparison *c, enum report_format fmt, FIL
 		json_decref(safe);
 		if (!copy)
 			return -1;
+		copy->opts.brief_missing = c->opts.brief_missing; /* how to print, not kept */
 		rc = fmt == REPORT_TERM ? report_compare_term(copy, f) : report_compare_md(copy, f);
 		comparison_free(copy);
 		return rc;

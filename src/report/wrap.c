@@ -320,10 +320,22 @@ static void facts(const struct probe_result *p, enum report_format fmt, FILE *f)
 		json_object_get(json_object_get(p->extra, "cgroup"), "unavailable"));
 	const char *node;
 	char line[256];
+	const char *gwhy =
+		json_string_value(json_object_get(json_object_get(p->extra, "gpu"), "unavailable"));
+	const char *how =
+		json_string_value(json_object_get(json_object_get(p->extra, "cgroup"), "how"));
+	if (how && html)
+		html_put(f, "<p>cgroup: ", how, ".</p>\n");
+	else if (how)
+		fprintf(f, "\ncgroup: %s\n", how);
 	if (why && html)
 		html_put(f, "<p>no cgroup per run: ", why, "; only machine-wide counters.</p>\n");
 	else if (why)
 		fprintf(f, "\nno cgroup per run: %s; only machine-wide counters\n", why);
+	if (gwhy && html)
+		html_put(f, "<p>GPU memory not read: ", gwhy, ".</p>\n");
+	else if (gwhy)
+		fprintf(f, "GPU memory not read: %s\n", gwhy);
 	fputs(html ? "<h3>Machine-wide vmstat deltas over the whole run</h3>\n<ul>\n"
 	      : md ? "\n**Machine-wide vmstat deltas over the whole run** (every process's; "
 		     "recorded counters that moved):\n\n"

@@ -417,7 +417,8 @@ static double at(json_t *it, const char *a, const char *b, const char *c)
 }
 
 const struct wrap_reading wrap_readings[] = {
-	{"cgroup memory.peak", "MiB", "cgroup", "peak", NULL, 1.0 / (1 << 20)},
+	{"cgroup peak", "MiB", "cgroup", "peak", NULL, 1.0 / (1 << 20)},
+	{"cgroup step peak", "MiB", "cgroup", "step_peak", NULL, 1.0 / (1 << 20)},
 	{"cgroup anon (max)", "MiB", "cgroup", "sizes_max", "anon", 1.0 / (1 << 20)},
 	{"cgroup file (max)", "MiB", "cgroup", "sizes_max", "file", 1.0 / (1 << 20)},
 	{"cgroup anon_thp (max)", "MiB", "cgroup", "sizes_max", "anon_thp", 1.0 / (1 << 20)},
@@ -425,11 +426,14 @@ const struct wrap_reading wrap_readings[] = {
 	{"cgroup shmem_thp (max)", "MiB", "cgroup", "sizes_max", "shmem_thp", 1.0 / (1 << 20)},
 	{"cgroup pgfault", "count", "cgroup", "memory", "pgfault", 1},
 	{"cgroup pgmajfault", "count", "cgroup", "memory", "pgmajfault", 1},
+	{"cgroup failcnt", "count", "cgroup", "memory", "failcnt", 1},
 	{"cgroup thp_fault_alloc", "count", "cgroup", "memory", "thp_fault_alloc", 1},
 	{"cgroup thp_collapse_alloc", "count", "cgroup", "memory", "thp_collapse_alloc", 1},
 	{"cgroup cpu usage", "s", "cgroup", "cpu", "usage_usec", 1e-6},
 	{"cgroup io read", "MiB", "cgroup", "io", "rbytes", 1.0 / (1 << 20)},
 	{"cgroup io write", "MiB", "cgroup", "io", "wbytes", 1.0 / (1 << 20)},
+	{"gpu0 own memory (max)", "MiB", "gpu", "0", "procs_peak_bytes", 1.0 / (1 << 20)},
+	{"gpu0 used, all (max)", "MiB", "gpu", "0", "used_peak_bytes", 1.0 / (1 << 20)},
 	{"smaps Rss (max)", "MiB", "smaps", "max", "Rss", 1.0 / (1 << 20)},
 	{"smaps Pss (max)", "MiB", "smaps", "max", "Pss", 1.0 / (1 << 20)},
 	{"smaps Anonymous (max)", "MiB", "smaps", "max", "Anonymous", 1.0 / (1 << 20)},

@@ -141,12 +141,23 @@ static int migrate_v2(struct history *h)
 						    : history_fail(h, rc, "migrating to version 2");
 }
 
+/* Version 3: a baseline of several runs (history bless RUN RUN ..., or the
+ * runs of a stable segment); baselines keeps the newest of them, so a
+ * baseline of version 2 is a set of one. */
+static const char schema_v3[] = "CREATE TABLE baseline_runs ("
+				" kind TEXT NOT NULL,"
+				" run_id INTEGER NOT NULL REFERENCES runs(id),"
+				" PRIMARY KEY (kind, run_id));"
+				"INSERT INTO baseline_runs SELECT kind, run_id FROM baselines;";
+
 /* Version v - 1 to v, inside the caller's transaction. */
 static int migrate_one(struct history *h, int v)
 {
 	char sql[64];
 
-	if (v == 1 ? history_exec(h, schema_v1, "creating it") != 0 : migrate_v2(h) != 0)
+	if (v == 1   ? history_exec(h, schema_v1, "creating it") != 0
+	    : v == 2 ? migrate_v2(h) != 0
+		     : history_exec(h, schema_v3, "migrating to version 3") != 0)
 		return -1;
 	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", v);
 	return history_exec(h, sql, "recording its version");

@@ -20,9 +20,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/changepoint.h"
 #include "results/results.h"
 
-#define HISTORY_SCHEMA_VERSION 2
+#define HISTORY_SCHEMA_VERSION 3
 /* PRAGMA application_id: "mphs", so a file of another program is told apart */
 #define HISTORY_APP_ID 0x6d706873
 
@@ -68,8 +69,16 @@ int64_t history_add(struct history *h, const struct run *r, const char *path, co
 struct run *history_get(struct history *h, int64_t id);
 /* Makes run id the baseline of kind (its own when kind is NULL). 0 or -1. */
 int history_bless(struct history *h, int64_t id, const char *kind);
-/* The baseline of kind: its id, 0 when none, -1 after an error line. */
+/* Makes the n runs of ids (n >= 1) the baseline of kind (the first run's
+ * own when NULL), in one transaction; the newest is the one `list` marks
+ * first. 0 or -1 after an error line (no such run). */
+int history_bless_set(struct history *h, const int64_t *ids, size_t n, const char *kind);
+/* The baseline of kind: its id (the newest of a set), 0 when none, -1
+ * after an error line. */
 int64_t history_baseline(struct history *h, const char *kind);
+/* Every run of the baseline of kind, oldest first, into *ids (caller
+ * frees); *n 0 when there is none. 0 or -1 after an error line. */
+int history_baseline_runs(struct history *h, const char *kind, int64_t **ids, size_t *n);
 
 struct history_run {
 	int64_t id;
@@ -88,6 +97,7 @@ void history_runs_free(struct history_run *v, size_t n);
 struct history_point {
 	int64_t run_id;
 	char *start_time, *label, *host, *labels; /* labels: "k=v,k=v" */
+	char *kind;				  /* the run's machine kind */
 	double median, p5, p95;
 	int64_t n;
 	int blessed;
@@ -101,6 +111,35 @@ int history_trend(struct history *h, const char *probe, const char *metric, cons
 		  const char *kind, const char *host, size_t limit, struct history_point **out,
 		  size_t *n, char **unit, char **better);
 void history_points_free(struct history_point *v, size_t n);
+
+/* Change points (docs/design.md §3.5): one series per label set and
+ * machine kind, its points in time order, and where its level changed. */
+struct history_change {
+	struct cp_change cp; /* indices into the series' points */
+	int worse;	     /* the new level is worse (the metric's better direction) */
+	char *changed;	     /* what differs in the fingerprint across it, or NULL */
+};
+
+struct history_series {
+	char *kind, *labels;
+	struct history_point *p;
+	size_t n;
+	struct history_change *c;
+	size_t n_c;
+};
+
+/* The series of probe's metric (labels, kind, host as history_trend takes
+ * them) with their change points. 0 with *out (free with
+ * history_series_free), or -1 after an error line. */
+int history_changes(struct history *h, const char *probe, const char *metric, const char *labels,
+		    const char *kind, const char *host, struct history_series **out, size_t *n,
+		    char **unit, char **better);
+void history_series_free(struct history_series *v, size_t n);
+/* Every probe and metric kept (of kind when given) that has a better
+ * direction, in name order; the caller frees each string and both arrays.
+ * 0, or -1 after an error line. */
+int history_metric_names(struct history *h, const char *kind, char ***probes, char ***metrics,
+			 size_t *n);
 
 /* For tests: applies the migrations from the database's version up to
  * `to` on an open raw handle (sqlite3 *). 0 or -1. */

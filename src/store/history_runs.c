@@ -266,29 +266,121 @@ struct run *history_get(struct history *h, int64_t id)
 	return r;
 }
 
-int history_bless(struct history *h, int64_t id, const char *kind)
+static char *col_str(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return s ? xstrdup((const char *)s) : NULL;
+}
+
+/* One statement with run ids and a kind bound, run to its end. */
+static int bless_step(struct history *h, const char *sql, const char *kind, int64_t id,
+		      const char *now)
 {
 	sqlite3_stmt *st;
-	char now[32];
-	int rc = sqlite3_prepare_v2(h->db,
-				    "INSERT OR REPLACE INTO baselines (kind, run_id, blessed)"
-				    " SELECT coalesce(?, kind), id, ? FROM runs WHERE id = ?",
-				    -1, &st, NULL);
+	int rc = sqlite3_prepare_v2(h->db, sql, -1, &st, NULL);
 
 	if (rc != SQLITE_OK)
-		return history_fail(h, rc, "blessing a run");
-	time_iso8601(now, sizeof(now));
+		return history_fail(h, rc, "blessing runs");
 	bind_str(st, 1, kind);
-	bind_str(st, 2, now);
-	sqlite3_bind_int64(st, 3, id);
+	sqlite3_bind_int64(st, 2, id);
+	if (now)
+		bind_str(st, 3, now);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return history_fail(h, rc, "blessing a run");
-	if (sqlite3_changes(h->db) == 0)
-		return error("no run %lld in history '%s' (see 'mempath history list')",
-			     (long long)id, h->path);
-	return 0;
+	return rc == SQLITE_DONE ? 0 : history_fail(h, rc, "blessing runs");
+}
+
+/* The kind of run id (a new string; NULL when it has none), *kept 0 when
+ * there is no such run. 0 or -1 after an error line. */
+static int run_kind(struct history *h, int64_t id, char **kind, int *kept)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(h->db, "SELECT kind FROM runs WHERE id = ?", -1, &st, NULL);
+
+	*kind = NULL;
+	*kept = 0;
+	if (rc != SQLITE_OK)
+		return history_fail(h, rc, "blessing runs");
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*kept = 1;
+		*kind = col_str(st, 0);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : history_fail(h, rc, "blessing runs");
+}
+
+int history_bless_set(struct history *h, const int64_t *ids, size_t n, const char *kind)
+{
+	char now[32], *own = NULL;
+	int kept = 0;
+
+	if (history_exec(h, "BEGIN IMMEDIATE", "blessing runs") != 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		char *k;
+
+		if (run_kind(h, ids[i], &k, &kept) != 0)
+			goto fail;
+		if (!kept) {
+			error("no run %lld in history '%s' (see 'mempath history list')",
+			      (long long)ids[i], h->path);
+			goto fail;
+		}
+		if (i == 0)
+			own = k;
+		else
+			free(k);
+	}
+	kind = kind ? kind : own ? own : "?";
+	time_iso8601(now, sizeof(now));
+	if (bless_step(
+		    h,
+		    "INSERT OR REPLACE INTO baselines (kind, run_id, blessed) VALUES (?1, ?2, ?3)",
+		    kind, ids[n - 1], now) != 0 ||
+	    bless_step(h, "DELETE FROM baseline_runs WHERE kind = ?1 AND ?2 = ?2", kind, 0, NULL) !=
+		    0)
+		goto fail;
+	for (size_t i = 0; i < n; i++)
+		if (bless_step(h,
+			       "INSERT OR IGNORE INTO baseline_runs (kind, run_id) VALUES (?1, ?2)",
+			       kind, ids[i], NULL) != 0)
+			goto fail;
+	free(own);
+	return history_exec(h, "COMMIT", "blessing runs");
+fail:
+	sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+	free(own);
+	return -1;
+}
+
+int history_bless(struct history *h, int64_t id, const char *kind)
+{
+	return history_bless_set(h, &id, 1, kind);
+}
+
+int history_baseline_runs(struct history *h, const char *kind, int64_t **ids, size_t *n)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(
+		h->db,
+		"SELECT b.run_id FROM baseline_runs b JOIN runs r ON r.id = b.run_id"
+		" WHERE b.kind = ? ORDER BY r.start_time, r.id",
+		-1, &st, NULL);
+
+	*ids = NULL;
+	*n = 0;
+	if (rc != SQLITE_OK)
+		return history_fail(h, rc, "reading the baselines");
+	bind_str(st, 1, kind);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*ids = xrealloc(*ids, (*n + 1) * sizeof(**ids));
+		(*ids)[(*n)++] = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : history_fail(h, rc, "reading the baselines");
 }
 
 int64_t history_baseline(struct history *h, const char *kind)
@@ -309,13 +401,6 @@ int64_t history_baseline(struct history *h, const char *kind)
 						     : history_fail(h, rc, "reading the baselines");
 }
 
-static char *col_str(sqlite3_stmt *st, int i)
-{
-	const unsigned char *s = sqlite3_column_text(st, i);
-
-	return s ? xstrdup((const char *)s) : NULL;
-}
-
 int history_list(struct history *h, const char *kind, const char *host, size_t limit,
 		 struct history_run **out, size_t *n)
 {
@@ -324,8 +409,9 @@ int history_list(struct history *h, const char *kind, const char *host, size_t l
 		h->db,
 		"SELECT * FROM (SELECT r.id, r.start_time, r.label, r.suite, r.host, r.kind, "
 		"r.path,"
-		" r.n_probes, r.n_metrics, b.run_id IS NOT NULL, r.complete FROM runs r"
-		" LEFT JOIN baselines b ON b.run_id = r.id"
+		" r.n_probes, r.n_metrics,"
+		" EXISTS (SELECT 1 FROM baseline_runs b WHERE b.run_id = r.id), r.complete"
+		" FROM runs r"
 		" WHERE (?1 IS NULL OR r.kind = ?1) AND (?2 IS NULL OR r.host = ?2)"
 		" ORDER BY r.start_time DESC, r.id DESC LIMIT ?3)"
 		" ORDER BY 2, 1",

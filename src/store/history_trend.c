@@ -66,9 +66,9 @@ static char *col_str(sqlite3_stmt *st, int i)
 static char *trend_sql(const char *labels)
 {
 	char *sql = xstrdup("SELECT m.run_id, r.start_time, r.label, r.host, m.labels, m.median,"
-			    " m.p5, m.p95, m.n, m.unit, m.better, b.run_id IS NOT NULL"
+			    " m.p5, m.p95, m.n, m.unit, m.better,"
+			    " EXISTS (SELECT 1 FROM baseline_runs b WHERE b.run_id = r.id), r.kind"
 			    " FROM metrics m JOIN runs r ON r.id = m.run_id"
-			    " LEFT JOIN baselines b ON b.run_id = r.id"
 			    " WHERE m.probe = ?1 AND m.metric = ?2 AND (?3 IS NULL OR r.kind = ?3)"
 			    " AND (?4 IS NULL OR r.host = ?4)");
 	size_t k = 0;
@@ -110,6 +110,7 @@ static void point_clear(struct history_point *p)
 	free(p->label);
 	free(p->host);
 	free(p->labels);
+	free(p->kind);
 }
 
 /* Keeps the newest `limit` points of each series (points are in series
@@ -179,6 +180,7 @@ int history_trend(struct history *h, const char *probe, const char *metric, cons
 								   : sqlite3_column_double(st, 7);
 		p->n = sqlite3_column_int64(st, 8);
 		p->blessed = sqlite3_column_int(st, 11);
+		p->kind = col_str(st, 12);
 		free(*unit);
 		free(*better);
 		*unit = col_str(st, 9);

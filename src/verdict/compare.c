@@ -421,7 +421,7 @@ static int clears_threshold(const struct comparison *c, const struct compare_row
 static void rule_effect(struct comparison *c, struct compare_row *row)
 {
 	char *note = row->note, *out, *why;
-	int up, consistent = 1;
+	int up, consistent = 1, same;
 	row->note = NULL;
 	if (c->n_rounds) {
 		out = rounds_left_out(c, row);
@@ -433,8 +433,15 @@ static void rule_effect(struct comparison *c, struct compare_row *row)
 				    out);
 			return;
 		}
-		why = rounds_nowin_reason(c, row);
-		set_verdict(row, VERDICT_NOWIN, out ? xasprintf("%s; %s", why, out) : why);
+		/* two one-sided tests: SAME when the change is within the margin */
+		same = c->opts.margin > 0 && row->eq_lo > -c->opts.margin &&
+		       row->eq_hi < c->opts.margin;
+		why = same ? xasprintf("within +-%.1f%%: the %.3g%% CI [%+.1f, %+.1f]%%",
+				       100.0 * c->opts.margin, 100.0 * (1 - 2 * c->opts.alpha),
+				       100.0 * row->eq_lo, 100.0 * row->eq_hi)
+			   : rounds_nowin_reason(c, row);
+		set_verdict(row, same ? VERDICT_SAME : VERDICT_NOWIN,
+			    out ? xasprintf("%s; %s", why, out) : why);
 		if (out) {
 			free(why);
 			free(out);
@@ -527,6 +534,7 @@ struct comparison *compare_runs(const struct run *const *runs, const char *const
 		struct compare_row *row = &c->rows[i];
 		row->verdict = PENDING;
 		row->p_drift = row->p_drift_adj = row->change = row->ci_lo = row->ci_hi = NAN;
+		row->eq_lo = row->eq_hi = NAN;
 		row->p_effect = row->p_effect_adj = NAN;
 		for (size_t j = 0; j < c->n_legs; j++) {
 			row->p_vs_a[j] = NAN;
@@ -575,13 +583,14 @@ struct comparison *compare_runs(const struct run *const *runs, const char *const
 				row->moved |= gap(row->median[0], row->median[j]) > 1e-9;
 		} else {
 			/* one measured under different load was not checked */
-			row->moved = row->verdict != VERDICT_NOWIN && !row->noisy;
+			row->moved = row->verdict != VERDICT_NOWIN &&
+				     row->verdict != VERDICT_SAME && !row->noisy;
 		}
 	}
 	if (c->refused)
 		for (size_t i = 0; i < c->n_rows; i++) {
 			struct compare_row *row = &c->rows[i];
-			if (row->verdict <= VERDICT_UNSTABLE)
+			if (row->verdict <= VERDICT_UNSTABLE) /* SAME among them */
 				set_verdict(row, VERDICT_REFUSED, xstrdup("knobs differ"));
 		}
 	mechanism_rows(c);

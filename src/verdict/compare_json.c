@@ -189,6 +189,12 @@ json_t *comparison_to_json(const struct comparison *c)
 						  : "Holm-Bonferroni over the compared set"));
 	json_object_set_new(json_object_get(o, "options"), "busy_cpus",
 			    json_real(op->busy_cpus > 0 ? op->busy_cpus : NOISE_BUSY_CPUS));
+	/* auto rounds' look (§5.13): the CI level and the margin of SAME */
+	if (op->ci_level > 0)
+		json_object_set_new(json_object_get(o, "options"), "ci_level",
+				    json_real(op->ci_level));
+	if (op->margin > 0)
+		json_object_set_new(json_object_get(o, "options"), "margin", json_real(op->margin));
 	line = comparison_controls_line(c);
 	json_object_set_new(o, "controls_moved", line ? json_string(line) : json_null());
 	free(line);

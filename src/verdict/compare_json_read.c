@@ -133,6 +133,9 @@ static int options_from_json(struct rd *rd, json_t *op)
 	    jrd_num(&rd->j, op, "threshold", 1, NAN, &o->threshold) ||
 	    (json_object_get(op, "busy_cpus") &&
 	     jrd_num(&rd->j, op, "busy_cpus", 1, NAN, &o->busy_cpus)) ||
+	    (json_object_get(op, "ci_level") &&
+	     jrd_num(&rd->j, op, "ci_level", 1, NAN, &o->ci_level)) ||
+	    (json_object_get(op, "margin") && jrd_num(&rd->j, op, "margin", 1, NAN, &o->margin)) ||
 	    jrd_str(&rd->j, op, "primary", 0, &primary) ||
 	    jrd_strs(&rd->j, op, "controls", 1, keep_str, ow, &ow->controls, &o->n_controls) ||
 	    jrd_strs(&rd->j, op, "expect_diff", 1, keep_str, ow, &ow->expect_diff,

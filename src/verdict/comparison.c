@@ -10,9 +10,10 @@
 #include "base/util.h"
 
 static const char *const verdict_names[] = {
-	"~", "WIN", "LOSS", "UNSTABLE", "VOID", "too few samples", "fact", "missing", "no verdict"};
-static const char *const verdict_ids[] = {"nowin", "win",  "loss",    "unstable", "void",
-					  "few",   "fact", "missing", "refused"};
+	"~",	"WIN",	   "LOSS",	"SAME", "UNSTABLE", "VOID", "too few samples",
+	"fact", "missing", "no verdict"};
+static const char *const verdict_ids[] = {"nowin", "win", "loss", "same",    "unstable",
+					  "void",  "few", "fact", "missing", "refused"};
 
 const char *verdict_name(enum verdict v)
 {
@@ -83,14 +84,45 @@ int comparison_has_loss(const struct comparison *c)
 	return 0;
 }
 
-int comparison_trusted(const struct comparison *c)
+/* A control measured under different load was not checked: it cannot vouch
+ * for the others (§5.11). */
+static size_t controls_unchecked(const struct comparison *c)
 {
-	return !c->summary.controls_moved && !c->summary.noisy && !c->refused;
+	size_t n = 0;
+	for (size_t i = 0; i < c->n_rows; i++)
+		n += c->rows[i].control && c->rows[i].noisy;
+	return n;
 }
 
-/* Counts, and the geomean over the metrics with a verdict (WIN, LOSS, ~), or
- * the primary ones among them; none when no verdict can be trusted
- * (docs/design.md §5.11). */
+int comparison_trusted(const struct comparison *c)
+{
+	return !c->summary.controls_moved && !c->refused && !controls_unchecked(c);
+}
+
+/* Rates and times are what a change is felt in; counts, sizes, shares and
+ * the machine's own readings (clocks, power) move with them or not at all,
+ * and would weigh a geomean by how many of them a probe reports. */
+static int geomean_unit(enum unit u)
+{
+	switch (u) {
+	case UNIT_GB_S:
+	case UNIT_GIB_S:
+	case UNIT_MACC_S:
+	case UNIT_WORDS_US:
+	case UNIT_TOKENS_S:
+	case UNIT_NS:
+	case UNIT_US:
+	case UNIT_MS:
+	case UNIT_S:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Counts, and the geomean over the rate and time metrics with a verdict
+ * (WIN, LOSS, ~), or the primary ones among them; none when no verdict can
+ * be trusted (docs/design.md §5.11). */
 void comparison_summarize(struct comparison *c)
 {
 	struct compare_summary *s = &c->summary;
@@ -98,12 +130,12 @@ void comparison_summarize(struct comparison *c)
 	memset(s, 0, sizeof(*s));
 	for (size_t i = 0; i < c->n_rows; i++) {
 		const struct compare_row *row = &c->rows[i];
-		s->noisy += row->noisy;
 		if (row->control) {
 			s->controls++;
 			s->controls_moved += row->moved;
 			continue;
 		}
+		s->noisy += row->noisy;
 		s->count[row->verdict]++;
 	}
 	s->geomean = NAN;
@@ -114,9 +146,9 @@ void comparison_summarize(struct comparison *c)
 		double ratio;
 		if (row->control ||
 		    (row->verdict != VERDICT_WIN && row->verdict != VERDICT_LOSS &&
-		     row->verdict != VERDICT_NOWIN) ||
-		    (c->opts.primary && !row->primary) || !(row->median_a > 0) ||
-		    !(row->median_b > 0))
+		     row->verdict != VERDICT_NOWIN && row->verdict != VERDICT_SAME) ||
+		    (c->opts.primary ? !row->primary : !geomean_unit(row->unit)) ||
+		    !(row->median_a > 0) || !(row->median_b > 0))
 			continue;
 		/* a comparison of rounds: the change as judged, from the rounds */
 		ratio = c->n_rounds && isfinite(row->change) ? 1 + row->change
@@ -127,6 +159,12 @@ void comparison_summarize(struct comparison *c)
 		s->n_geomean++;
 	}
 	s->geomean = s->n_geomean ? exp(log_sum / (double)s->n_geomean) : NAN;
+}
+
+void comparison_add_note(struct comparison *c, char *text)
+{
+	c->notes = xrealloc(c->notes, (c->n_notes + 1) * sizeof(*c->notes));
+	c->notes[c->n_notes++] = text;
 }
 
 static char *append(char *s, const char *fmt, const char *a, const char *b)
@@ -200,11 +238,10 @@ char *comparison_summary_line(const struct comparison *c)
 	static const struct {
 		enum verdict v;
 		const char *what;
-	} extra[] = {{VERDICT_VOID, "VOID"},
-		     {VERDICT_FEW, "too few samples"},
-		     {VERDICT_FACT, "fact(s)"},
-		     {VERDICT_MISSING, "missing"},
-		     {VERDICT_REFUSED, "no verdict (knobs differ)"}};
+	} extra[] = {
+		{VERDICT_SAME, "SAME"},		  {VERDICT_VOID, "VOID"},
+		{VERDICT_FEW, "too few samples"}, {VERDICT_FACT, "fact(s)"},
+		{VERDICT_MISSING, "missing"},	  {VERDICT_REFUSED, "no verdict (knobs differ)"}};
 	for (size_t j = 0; j < c->n_legs; j++)
 		if (c->legs[j].variant == 'B') {
 			bname = c->legs[j].name;
@@ -212,26 +249,33 @@ char *comparison_summary_line(const struct comparison *c)
 		}
 	if (s->n_geomean)
 		snprintf(geo, sizeof(geo),
-			 "geomean %.3fx over the %zu %smetric%s with a verdict "
+			 "geomean %.3fx over the %zu %s metric%s with a verdict "
 			 "(>1: %s better)",
-			 s->geomean, s->n_geomean, c->opts.primary ? "primary " : "",
+			 s->geomean, s->n_geomean, c->opts.primary ? "primary" : "rate and time",
 			 s->n_geomean == 1 ? "" : "s", bname);
 	else
 		snprintf(geo, sizeof(geo), "no geomean (%s)",
 			 !trusted ? "no trusted verdict" : "no metric with a verdict");
 	if (trusted) {
-		line = xasprintf("summary: %zu WIN, %zu LOSS, %zu NOWIN, %zu UNSTABLE; %s",
+		/* a metric whose legs ran under different load is UNSTABLE on its
+		 * own; the others' verdicts stand (§5.11) */
+		char load[96] = "";
+		if (s->noisy)
+			snprintf(load, sizeof(load), " (%zu measured under different load)",
+				 s->noisy);
+		line = xasprintf("summary: %zu WIN, %zu LOSS, %zu NOWIN, %zu UNSTABLE%s; %s",
 				 s->count[VERDICT_WIN], s->count[VERDICT_LOSS],
-				 s->count[VERDICT_NOWIN], s->count[VERDICT_UNSTABLE], geo);
+				 s->count[VERDICT_NOWIN], s->count[VERDICT_UNSTABLE], load, geo);
 	} else {
 		/* what makes the verdicts untrustworthy comes first (§5.11) */
 		if (s->controls_moved)
 			snprintf(why, sizeof(why), "%zu control%s moved", s->controls_moved,
 				 s->controls_moved == 1 ? "" : "s");
-		if (s->noisy)
+		if (controls_unchecked(c))
 			snprintf(why + strlen(why), sizeof(why) - strlen(why),
-				 "%s%zu metric%s measured under different load", *why ? "; " : "",
-				 s->noisy, s->noisy == 1 ? "" : "s");
+				 "%s%zu control%s not checked: measured under different load",
+				 *why ? "; " : "", controls_unchecked(c),
+				 controls_unchecked(c) == 1 ? "" : "s");
 		if (c->refused)
 			snprintf(why + strlen(why), sizeof(why) - strlen(why), "%sknobs differ",
 				 *why ? "; " : "");

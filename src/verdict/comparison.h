@@ -31,6 +31,7 @@ enum verdict {
 	VERDICT_NOWIN = 0, /* "~" */
 	VERDICT_WIN,
 	VERDICT_LOSS,
+	VERDICT_SAME, /* equivalent within the margin (auto rounds, §5.13) */
 	VERDICT_UNSTABLE,
 	VERDICT_VOID,
 	VERDICT_FEW,
@@ -43,8 +44,8 @@ enum verdict {
 /* "WIN", "LOSS", "~", "UNSTABLE", "VOID", "too few samples", "fact",
  * "missing", "no verdict". */
 const char *verdict_name(enum verdict v);
-/* Short machine name for JSON: "win", "loss", "nowin", "unstable", "void",
- * "few", "fact", "missing", "refused". */
+/* Short machine name for JSON: "win", "loss", "nowin", "same", "unstable",
+ * "void", "few", "fact", "missing", "refused". */
 const char *verdict_id(enum verdict v);
 
 struct compare_opts {
@@ -65,6 +66,14 @@ struct compare_opts {
 	/* Other CPUs by which the load of legs may differ before a metric's
 	 * verdict is withheld (§4.14); 0: NOISE_BUSY_CPUS. */
 	double busy_cpus;
+	/* Rounds: the level of the change's CI (0: 0.95), and the margin within
+	 * which two one-sided tests at alpha call a change SAME (0: never);
+	 * auto rounds set both per look (§5.13). */
+	double ci_level;
+	double margin;
+	/* Missing metrics as one summary line a reason and leg (history check
+	 * against a baseline of another suite), not one line each. */
+	int brief_missing;
 };
 
 void compare_opts_default(struct compare_opts *o);
@@ -90,9 +99,10 @@ struct compare_row {
 	const struct probe_result *pr[COMPARE_MAX_LEGS]; /* its probe in each leg, or NULL */
 	double median[COMPARE_MAX_LEGS];
 	size_t n[COMPARE_MAX_LEGS];
-	double median_a, median_b;	 /* pooled over the legs of each variant */
-	double change;			 /* median_b / median_a - 1; NAN when undefined */
-	double ci_lo, ci_hi;		 /* 95% bootstrap CI of change; NAN when undefined */
+	double median_a, median_b; /* pooled over the legs of each variant */
+	double change;		   /* median_b / median_a - 1; NAN when undefined */
+	double ci_lo, ci_hi;	   /* 95% bootstrap CI of change; NAN when undefined */
+	double eq_lo, eq_hi; /* rounds with a margin: the 1 - 2 alpha CI (two one-sided tests) */
 	double p_vs_a[COMPARE_MAX_LEGS]; /* pooled B against each A leg; NAN elsewhere */
 	double p_effect, p_effect_adj;	 /* largest p_vs_a (all must hold); Holm-adjusted */
 	double drift;			 /* largest |last/first - 1| within a variant; 0 if none */
@@ -115,7 +125,7 @@ struct compare_row {
 struct compare_summary {
 	size_t count[VERDICT__COUNT]; /* non-control rows per verdict */
 	size_t controls, controls_moved;
-	size_t noisy; /* non-control rows whose legs' load differed */
+	size_t noisy; /* non-control rows whose legs' load differed (UNSTABLE) */
 	/* Of B/A median ratios, oriented so > 1 means B is better, over the
 	 * rows with a verdict (WIN, LOSS, ~), or the primary ones among them
 	 * when there is a --primary; none when no verdict is trusted. */
@@ -159,12 +169,15 @@ void comparison_free(struct comparison *c);
 void compare_owned_free(struct compare_owned *o);
 /* Any non-control metric with verdict LOSS (for --fail-on-loss). */
 int comparison_has_loss(const struct comparison *c);
-/* Whether any verdict can be trusted: no control moved and no metric's
- * legs were measured under different load. */
+/* Whether the verdicts can be trusted: no control moved or went unchecked
+ * (measured under different load) and no knob differs; a metric whose own
+ * legs ran under different load is UNSTABLE and touches no other (§5.11). */
 int comparison_trusted(const struct comparison *c);
 /* Fills c->summary from the rows' verdicts: counts, controls moved, and the
  * geomean (docs/design.md §5.11). */
 void comparison_summarize(struct comparison *c);
+/* Appends a note (shown before the table, kept in the file); takes text. */
+void comparison_add_note(struct comparison *c, char *text);
 /* "incomplete runs - verdicts rest on partial results: B (b.json)" or NULL
  * when every leg's run ended; caller frees. */
 char *comparison_incomplete_line(const struct comparison *c);

@@ -261,6 +261,15 @@ static void check_knobs(struct comparison *c)
 	c->refused = c->n_knob_diffs > 0 && !c->opts.allow_diff;
 }
 
+/* Did r run a probe of this name (perhaps with other identity options)? */
+static int ran_named(const struct run *r, const char *name)
+{
+	for (size_t i = 0; i < r->n_probes; i++)
+		if (strcmp(r->probes[i].name, name) == 0)
+			return 1;
+	return 0;
+}
+
 /* Probe-level notes: statuses other than ok, and found (non-option)
  * parameters that differ between legs. */
 static void probe_notes(struct comparison *c)
@@ -296,7 +305,10 @@ static void probe_notes(struct comparison *c)
 				for (size_t j = 0; j < c->n_legs; j++) {
 					char *t = xasprintf(
 						"%s%s %s in %s%s%s%s", line, j ? "," : "",
-						in[j] ? status_name(in[j]->status) : "not run",
+						in[j] ? status_name(in[j]->status)
+						: ran_named(c->legs[j].run, pr->name)
+							? "run with other options"
+							: "not run",
 						c->legs[j].name, in[j] && in[j]->reason ? " (" : "",
 						in[j] && in[j]->reason ? in[j]->reason : "",
 						in[j] && in[j]->reason ? ")" : "");

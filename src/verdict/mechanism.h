@@ -1,5 +1,5 @@
 /* mechanism.h - for every WIN and LOSS of a comparison, the counters that
- * moved with it (docs/design.md §5.13): the per-window counters of its
+ * moved with it (docs/design.md §5.15): the per-window counters of its
  * metric (machine/counters.h, docs/design.md §4.17) in the A legs beside the
  * B legs, kept where the two sets of windows separate (every B window above
  * every A window, or below: 0-day/LKP's min/max test) and the medians differ

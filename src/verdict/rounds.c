@@ -204,8 +204,15 @@ void rounds_stats(const struct comparison *c, struct compare_row *row)
 	row->p_effect = row->rounds ? p : NAN;
 	if (!undefined && n_ratio >= 2)
 		row->p_effect = fmax(row->p_effect, stats_ratio_t_p(ratio, n_ratio));
-	row->change = row->ci_lo = row->ci_hi = NAN;
-	if (!undefined && stats_ratio_t_ci(ratio, n_ratio, 0.95, &est, &lo, &hi) == 0) {
+	row->change = row->ci_lo = row->ci_hi = row->eq_lo = row->eq_hi = NAN;
+	if (!undefined && c->opts.margin > 0 &&
+	    stats_ratio_t_ci(ratio, n_ratio, 1 - 2 * c->opts.alpha, &est, &lo, &hi) == 0) {
+		row->eq_lo = lo - 1;
+		row->eq_hi = hi - 1;
+	}
+	if (!undefined &&
+	    stats_ratio_t_ci(ratio, n_ratio, c->opts.ci_level > 0 ? c->opts.ci_level : 0.95, &est,
+			     &lo, &hi) == 0) {
 		row->change = est - 1;
 		row->ci_lo = lo - 1;
 		row->ci_hi = hi - 1;

@@ -1,5 +1,6 @@
-/* cgroup.c - a cgroup v2 per run of a wrapped command: found, made,
- * read, emptied and removed (cgroup.h, docs/design.md §11.4). */
+/* cgroup.c - a run's cgroup (v2, or v1 in its memory, cpuacct and pids
+ * hierarchies): made, joined, read, emptied and removed (cgroup.h,
+ * docs/design.md §11.4). Where it goes is cgroup_place.c. */
 #include "workload/cgroup.h"
 
 #include <dirent.h>
@@ -16,75 +17,42 @@
 #include "base/kv.h"
 #include "base/util.h"
 
-/* mountinfo: "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTS [TAGS] - FSTYPE SRC OPTS". */
-char *cgroup_mount_of(const char *mountinfo)
+static struct cgroup *handle(int version, int shared, char *const dir[CGROUP_N_CTL])
 {
-	for (const char *p = mountinfo; p && *p;) {
-		const char *eol = strchr(p, '\n');
-		size_t len = eol ? (size_t)(eol - p) : strlen(p);
-		char *line = xasprintf("%.*s", (int)len, p), *dash = strstr(line, " - ");
-		char mnt[4096], fs[64];
-		if (dash && sscanf(dash + 3, "%63s", fs) == 1 && strcmp(fs, "cgroup2") == 0 &&
-		    sscanf(line, "%*s %*s %*s %*s %4095s", mnt) == 1) {
-			free(line);
-			return xstrdup(mnt);
+	struct cgroup *cg = xcalloc(1, sizeof(*cg));
+	cg->version = version;
+	cg->shared = shared;
+	for (int i = 0; i < CGROUP_N_CTL; i++)
+		if (dir[i] && (version == 1 || i == CGROUP_MEM)) {
+			cg->dir[i] = xstrdup(dir[i]);
+			cg->procs[i] = xasprintf("%s/cgroup.procs", dir[i]);
 		}
-		free(line);
-		p = eol ? eol + 1 : NULL;
-	}
-	return NULL;
+	return cg;
 }
 
-static int has_word(const char *list, const char *word)
+struct cgroup *cgroup_open(int version, const char *mem, const char *cpu, const char *pids)
 {
-	size_t n = strlen(word);
-	for (const char *p = list; p && (p = strstr(p, word)); p += n)
-		if ((p == list || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' ' || p[n] == '\n'))
-			return 1;
-	return 0;
+	char *dir[CGROUP_N_CTL] = {(char *)mem, (char *)cpu, (char *)pids};
+	return handle(version, 1, dir);
 }
 
-int cgroup_find(const char *mountinfo_path, char **parent, char **why)
+void cgroup_free(struct cgroup *cg)
 {
-	char *info = read_file_str(mountinfo_path, NULL), *mnt, *path, *ctl, *sub;
-	*parent = *why = NULL;
-	mnt = info ? cgroup_mount_of(info) : NULL;
-	free(info);
-	if (!mnt) {
-		*why = xstrdup("no cgroup v2 hierarchy is mounted here");
-		return -1;
+	if (!cg)
+		return;
+	for (int i = 0; i < CGROUP_N_CTL; i++) {
+		free(cg->dir[i]);
+		free(cg->procs[i]);
 	}
-	path = xasprintf("%s/cgroup.controllers", mnt);
-	ctl = read_line_str(path);
-	free(path);
-	path = xasprintf("%s/cgroup.subtree_control", mnt);
-	sub = read_line_str(path);
-	free(path);
-	if (!has_word(ctl, "memory"))
-		*why = xasprintf("the cgroup v2 hierarchy at %s has no memory controller "
-				 "(cgroup.controllers: '%s'; a cgroup v1 hierarchy may hold it)",
-				 mnt, ctl ? ctl : "unreadable");
-	else if (!has_word(sub, "memory"))
-		*why = xasprintf("%s does not hand the memory controller to its children "
-				 "(cgroup.subtree_control: '%s'); mempath enables none itself",
-				 mnt, sub ? sub : "unreadable");
-	else if (access(mnt, W_OK) != 0)
-		*why = xasprintf("cannot make cgroups under %s: %s", mnt, strerror(errno));
-	free(ctl);
-	free(sub);
-	if (*why) {
-		free(mnt);
-		return -1;
-	}
-	*parent = mnt;
-	return 0;
+	if (cg->before)
+		json_decref(cg->before);
+	free(cg);
 }
 
-size_t cgroup_pids(const char *path, pid_t *pids, size_t max)
+size_t cgroup_pids(const struct cgroup *cg, pid_t *pids, size_t max)
 {
-	char *f = xasprintf("%s/cgroup.procs", path), *text = read_file_str(f, NULL), *save = NULL;
+	char *text = read_file_str(cg->procs[CGROUP_MEM], NULL), *save = NULL;
 	size_t n = 0;
-	free(f);
 	for (char *t = text ? strtok_r(text, "\n", &save) : NULL; t && n < max;
 	     t = strtok_r(NULL, "\n", &save))
 		if (atoi(t) > 0)
@@ -103,34 +71,66 @@ static int write_str(const char *path, const char *s)
 	return rc;
 }
 
-int cgroup_remove(const char *path)
+int cgroup_join(const struct cgroup *cg)
 {
-	char *kill_file = xasprintf("%s/cgroup.kill", path);
-	int rc = -1;
-	/* cgroup.kill (Linux 5.14) ends everything in it at once; before it,
-	 * each pid listed */
-	if (write_str(kill_file, "1") != 0) {
+	/* "0": the writer itself; the memory group first, so nothing is
+	 * charged outside it once it runs */
+	for (int i = 0; i < CGROUP_N_CTL; i++)
+		if (cg->procs[i] && write_str(cg->procs[i], "0") != 0)
+			return -1;
+	return 0;
+}
+
+/* What is left in dir killed, until none is listed (v1 has no cgroup.kill;
+ * a process may fork while its siblings are killed): a few rounds. */
+static void kill_all(const char *dir)
+{
+	char *kill_file = xasprintf("%s/cgroup.kill", dir), *procs;
+	int done = write_str(kill_file, "1") == 0; /* Linux 5.14, cgroup v2 */
+	free(kill_file);
+	procs = xasprintf("%s/cgroup.procs", dir);
+	for (int round = 0; !done && round < 20; round++) {
+		struct cgroup one = {.procs = {procs}};
 		pid_t pids[256];
-		size_t n = cgroup_pids(path, pids, ARRAY_SIZE(pids));
+		size_t n = cgroup_pids(&one, pids, ARRAY_SIZE(pids));
+		struct timespec ts = {0, 5000000};
 		for (size_t i = 0; i < n; i++)
 			kill(pids[i], SIGKILL);
+		done = n == 0;
+		if (!done)
+			nanosleep(&ts, NULL);
 	}
-	free(kill_file);
+	free(procs);
+}
+
+static int remove_dir(const char *dir)
+{
+	kill_all(dir);
 	/* the killed leave the cgroup as they are reaped: up to 2 s */
 	for (int i = 0; i < 200; i++) {
 		struct timespec ts = {0, 10000000};
-		if (rmdir(path) == 0 || errno == ENOENT) {
-			rc = 0;
-			break;
-		}
+		if (rmdir(dir) == 0 || errno == ENOENT)
+			return 0;
 		if (errno != EBUSY)
-			break;
+			return -1;
 		nanosleep(&ts, NULL);
 	}
+	return -1;
+}
+
+int cgroup_remove(const struct cgroup *cg)
+{
+	int rc = 0;
+	if (cg->shared)
+		return 0;
+	/* the memory group last: it is the one whose procs were killed */
+	for (int i = CGROUP_N_CTL - 1; i >= 0; i--)
+		if (cg->dir[i] && remove_dir(cg->dir[i]) != 0)
+			rc = -1;
 	return rc;
 }
 
-int cgroup_clean_stale(const char *parent)
+int cgroup_clean_stale_dir(const char *parent)
 {
 	DIR *d = opendir(parent);
 	struct dirent *e;
@@ -147,7 +147,7 @@ int cgroup_clean_stale(const char *parent)
 			continue; /* ours, or its mempath still runs */
 		{
 			char *path = xasprintf("%s/%s", parent, e->d_name);
-			n += cgroup_remove(path) == 0;
+			n += remove_dir(path) == 0;
 			free(path);
 		}
 	}
@@ -155,16 +155,49 @@ int cgroup_clean_stale(const char *parent)
 	return n;
 }
 
-char *cgroup_make(const char *parent, unsigned n, char **why)
+int cgroup_clean_stale(const struct cgroup_place *pl)
 {
-	char *path = xasprintf("%s/mempath-%ld-%u", parent, (long)getpid(), n);
+	int n = 0;
+	if (pl->step)
+		return 0;
+	/* a run is one group per hierarchy: counted by its memory group */
+	for (int i = CGROUP_N_CTL - 1; i >= 0; i--)
+		if (pl->dir[i]) {
+			int k = cgroup_clean_stale_dir(pl->dir[i]);
+			n = i == CGROUP_MEM ? k : n;
+		}
+	return n;
+}
+
+struct cgroup *cgroup_make(const struct cgroup_place *pl, unsigned n, char **why)
+{
+	char *dir[CGROUP_N_CTL] = {NULL};
+	struct cgroup *cg;
 	*why = NULL;
-	if (mkdir(path, 0755) != 0) {
-		*why = xasprintf("cannot make cgroup %s: %s", path, strerror(errno));
-		free(path);
+	if (pl->step) {
+		cg = handle(pl->version, 1, pl->dir);
+		cg->before = cgroup_read_end(cg);
+		return cg;
+	}
+	for (int i = 0; i < CGROUP_N_CTL && !*why; i++) {
+		if (!pl->dir[i] || (pl->version == 2 && i != CGROUP_MEM))
+			continue;
+		dir[i] = xasprintf("%s/mempath-%ld-%u", pl->dir[i], (long)getpid(), n);
+		if (mkdir(dir[i], 0755) != 0) {
+			*why = xasprintf("cannot make cgroup %s: %s", dir[i], strerror(errno));
+			free(dir[i]);
+			dir[i] = NULL;
+		}
+	}
+	cg = handle(pl->version, 0, dir);
+	for (int i = 0; i < CGROUP_N_CTL; i++)
+		free(dir[i]);
+	if (*why) {
+		cgroup_remove(cg);
+		cgroup_free(cg);
 		return NULL;
 	}
-	return path;
+	return cg;
 }
 
 json_t *cgroup_parse_stat(const char *text, const char *const *names)
@@ -205,43 +238,140 @@ json_t *cgroup_parse_io(const char *text)
 	return o;
 }
 
-static json_t *read_stat(const char *dir, const char *file, const char *const *names)
+/* A "name value" file's names as v2 calls them: map is {v1 name, v2 name}
+ * pairs, NULL-terminated; names not in it are left out. */
+static json_t *read_stat(const char *dir, const char *file, const char *const *names,
+			 const char *const (*map)[2])
 {
-	char *path = xasprintf("%s/%s", dir, file), *text = read_file_str(path, NULL);
-	json_t *o = text ? cgroup_parse_stat(text, names) : NULL;
+	char *path, *text;
+	json_t *o, *out, *v;
+	const char *k;
+	if (!dir)
+		return NULL;
+	path = xasprintf("%s/%s", dir, file);
+	text = read_file_str(path, NULL);
+	o = text ? cgroup_parse_stat(text, names) : NULL;
 	free(text);
 	free(path);
-	return o;
+	if (!o || !map)
+		return o;
+	out = json_object();
+	json_object_foreach (o, k, v)
+		for (size_t i = 0; map[i][0]; i++)
+			if (strcmp(map[i][0], k) == 0)
+				json_object_set(out, map[i][1], v);
+	json_decref(o);
+	return out;
 }
 
-json_t *cgroup_read_sizes(const char *path)
+/* A file holding one number, into o[key] (scaled down by div). */
+static void read_number(json_t *o, const char *dir, const char *file, const char *key, long div)
+{
+	char *f, *text;
+	if (!dir)
+		return;
+	f = xasprintf("%s/%s", dir, file);
+	text = read_line_str(f);
+	if (text && *text >= '0' && *text <= '9')
+		json_object_set_new(o, key, json_integer(strtoll(text, NULL, 10) / div));
+	free(text);
+	free(f);
+}
+
+/* v1's memory.stat names without total_ are the group's own, those with it
+ * the group's and its descendants' (as v2 counts): a step's processes are
+ * in its task groups, below it. */
+static const char *const v1_sizes[][2] = {{"total_rss", "anon"},
+					  {"total_cache", "file"},
+					  {"total_shmem", "shmem"},
+					  {"total_rss_huge", "anon_thp"},
+					  {NULL, NULL}};
+
+json_t *cgroup_read_sizes(const struct cgroup *cg)
 {
 	static const char *const sizes[] = {"anon",	"file",	     "shmem", "anon_thp",
 					    "file_thp", "shmem_thp", NULL};
-	return read_stat(path, "memory.stat", sizes);
+	if (cg->version == 1)
+		return read_stat(cg->dir[CGROUP_MEM], "memory.stat", NULL, v1_sizes);
+	return read_stat(cg->dir[CGROUP_MEM], "memory.stat", sizes, NULL);
 }
 
-json_t *cgroup_read_end(const char *path)
+static void read_v1(const struct cgroup *cg, json_t *o)
+{
+	static const char *const events[][2] = {
+		{"total_pgfault", "pgfault"}, {"total_pgmajfault", "pgmajfault"}, {NULL, NULL}};
+	const char *mem = cg->dir[CGROUP_MEM], *cpu = cg->dir[CGROUP_CPU];
+	json_t *v = read_stat(mem, "memory.stat", NULL, events), *c = json_object();
+	if (v) {
+		read_number(v, mem, "memory.failcnt", "failcnt", 1);
+		json_object_set_new(o, "memory", v);
+	}
+	read_number(o, mem, "memory.max_usage_in_bytes", "peak", 1);
+	read_number(c, cpu, "cpuacct.usage", "usage_usec", 1000);
+	read_number(c, cpu, "cpuacct.usage_user", "user_usec", 1000);
+	read_number(c, cpu, "cpuacct.usage_sys", "system_usec", 1000);
+	if (json_object_size(c))
+		json_object_set(o, "cpu", c);
+	json_decref(c);
+	if ((v = read_stat(cg->dir[CGROUP_PIDS], "pids.events", NULL, NULL)))
+		json_object_set_new(o, "pids", v);
+}
+
+static void read_v2(const struct cgroup *cg, json_t *o)
 {
 	static const char *const events[] = {"pgfault", "pgmajfault", "thp_fault_alloc",
 					     "thp_collapse_alloc", NULL};
-	json_t *o = json_object(), *v;
+	const char *dir = cg->dir[CGROUP_MEM];
+	json_t *v;
 	char *f, *text;
-	if ((v = read_stat(path, "memory.stat", events)))
+	if ((v = read_stat(dir, "memory.stat", events, NULL)))
 		json_object_set_new(o, "memory", v);
-	if ((v = read_stat(path, "cpu.stat", NULL)))
+	if ((v = read_stat(dir, "cpu.stat", NULL, NULL)))
 		json_object_set_new(o, "cpu", v);
-	f = xasprintf("%s/memory.peak", path);
-	text = read_line_str(f);
-	if (text && *text >= '0' && *text <= '9')
-		json_object_set_new(o, "peak", json_integer(strtoll(text, NULL, 10)));
-	free(text);
-	free(f);
-	f = xasprintf("%s/io.stat", path);
+	read_number(o, dir, "memory.peak", "peak", 1);
+	f = xasprintf("%s/io.stat", dir);
 	text = read_file_str(f, NULL);
 	if (text)
 		json_object_set_new(o, "io", cgroup_parse_io(text));
 	free(text);
 	free(f);
+}
+
+/* now - before for every counter of every group (memory, cpu, io, pids). */
+static json_t *delta(json_t *now, json_t *before)
+{
+	json_t *o = json_object(), *grp;
+	const char *g;
+	json_object_foreach (now, g, grp) {
+		json_t *d, *v, *b;
+		const char *k;
+		if (!json_is_object(grp))
+			continue; /* the peak: kept whole below */
+		d = json_object();
+		json_object_foreach (grp, k, v) {
+			b = json_object_get(json_object_get(before, g), k);
+			if (json_is_integer(b))
+				json_object_set_new(d, k,
+						    json_integer(json_integer_value(v) -
+								 json_integer_value(b)));
+		}
+		json_object_set_new(o, g, d);
+	}
+	if ((grp = json_object_get(now, "peak")))
+		json_object_set(o, "step_peak", grp);
 	return o;
+}
+
+json_t *cgroup_read_end(const struct cgroup *cg)
+{
+	json_t *o = json_object(), *d;
+	if (cg->version == 1)
+		read_v1(cg, o);
+	else
+		read_v2(cg, o);
+	if (!cg->before)
+		return o;
+	d = delta(o, cg->before);
+	json_decref(o);
+	return d;
 }

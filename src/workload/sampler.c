@@ -8,6 +8,7 @@
 
 #include "base/kv.h"
 #include "base/util.h"
+#include "gpu/backend.h"
 #include "workload/cgroup.h"
 
 #define SAMPLER_MAX_PIDS 256
@@ -62,11 +63,78 @@ static void keep_max(json_t **max, json_t *now)
 	}
 }
 
+/* The largest of key in d into field of the sampler's device. */
+static void gpu_keep(struct sampler *s, const char *dev, json_t *d, const char *key,
+		     const char *field)
+{
+	json_t *now = json_object_get(d, key), *mine, *old;
+	if (!json_is_integer(now))
+		return;
+	if (!(mine = json_object_get(s->gpu, dev))) {
+		json_object_set_new(s->gpu, dev, mine = json_object());
+		if (json_object_get(d, "name"))
+			json_object_set(mine, "name", json_object_get(d, "name"));
+		json_object_set(mine, "total_bytes", json_object_get(d, "total_bytes"));
+	}
+	old = json_object_get(mine, field);
+	if (!old || json_integer_value(now) > json_integer_value(old))
+		json_object_set(mine, field, now);
+}
+
+/* NVML's reading now: NULL (and gpu_why) when it cannot say. */
+static json_t *gpu_read(struct sampler *s, const pid_t *pids, size_t n)
+{
+	const struct gpu_backend *g = gpu_backend();
+	int ipids[SAMPLER_MAX_PIDS];
+	json_t *d;
+	if (s->gpu_why)
+		return NULL; /* said once: not asked again this run */
+	if (!g || !g->mem) {
+		s->gpu_why =
+			"this mempath was built without a GPU backend (no nvcc, or make GPU=0)";
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		ipids[i] = (int)pids[i];
+	if (!(d = g->mem(ipids, n, &s->gpu_why)) && !s->gpu_why)
+		s->gpu_why = "NVML gave no reading";
+	if (d && !s->gpu)
+		s->gpu = json_object();
+	return d;
+}
+
+void sampler_gpu_edge(struct sampler *s, int after)
+{
+	const struct gpu_backend *g = gpu_backend();
+	json_t *d = gpu_read(s, NULL, 0), *v;
+	const char *dev;
+	json_object_foreach (d, dev, v)
+		gpu_keep(s, dev, v, "used_bytes", after ? "used_after_bytes" : "used_before_bytes");
+	if (d)
+		json_decref(d);
+	if (g && g->other_procs_end)
+		g->other_procs_end();
+}
+
+static void gpu_sample(struct sampler *s, const pid_t *pids, size_t n)
+{
+	json_t *d = gpu_read(s, pids, n), *v;
+	const char *dev;
+	if (!d)
+		return;
+	json_object_foreach (d, dev, v) {
+		gpu_keep(s, dev, v, "used_bytes", "used_peak_bytes");
+		gpu_keep(s, dev, v, "procs_bytes", "procs_peak_bytes");
+	}
+	json_decref(d);
+	s->gpu_n++;
+}
+
 void sampler_take(struct sampler *s, pid_t pid)
 {
 	pid_t pids[SAMPLER_MAX_PIDS];
-	size_t n = s->cgroup ? cgroup_pids(s->cgroup, pids, SAMPLER_MAX_PIDS)
-			     : family(pid, pids, SAMPLER_MAX_PIDS);
+	size_t n = s->cgroup && !s->cgroup->shared ? cgroup_pids(s->cgroup, pids, SAMPLER_MAX_PIDS)
+						   : family(pid, pids, SAMPLER_MAX_PIDS);
 	json_t *sum = json_object();
 	int any = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -82,6 +150,7 @@ void sampler_take(struct sampler *s, pid_t pid)
 	if (any)
 		keep_max(&s->smaps, sum);
 	json_decref(sum);
+	gpu_sample(s, pids, n);
 	if (s->cgroup) {
 		json_t *sizes = cgroup_read_sizes(s->cgroup);
 		if (sizes && json_object_size(sizes))
@@ -98,5 +167,7 @@ void sampler_free(struct sampler *s)
 		json_decref(s->smaps);
 	if (s->sizes)
 		json_decref(s->sizes);
-	s->smaps = s->sizes = NULL;
+	if (s->gpu)
+		json_decref(s->gpu);
+	s->smaps = s->sizes = s->gpu = NULL;
 }

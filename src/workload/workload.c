@@ -22,6 +22,7 @@
 #include "base/proc.h"
 #include "base/reaper.h"
 #include "base/util.h"
+#include "workload/cgroup.h"
 
 /* Keeps the last WORKLOAD_ERR_TAIL bytes seen. */
 static void tail_append(char *tail, size_t *len, const char *data, size_t n)
@@ -72,24 +73,18 @@ static void on_data(void *ctx, enum proc_stream s, const char *data, size_t n)
  * starts is outside), then the command. */
 struct exec_child {
 	char *const *argv;
-	const char *procs; /* the cgroup's cgroup.procs, or NULL */
+	const struct cgroup *cg; /* the run's cgroup, or NULL */
 };
 
 static int join_and_exec(void *arg, int chan)
 {
 	const struct exec_child *c = arg;
 	int e;
-	if (c->procs) {
-		int fd = open(c->procs, O_WRONLY | O_CLOEXEC);
-		/* "0": the writer itself */
-		if (fd < 0 || write(fd, "0", 1) != 1)
-			fprintf(stderr,
-				"mempath: warning: this run could not join its cgroup (%s: %s); "
-				"its cgroup readings will be dropped\n",
-				c->procs, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-	}
+	if (c->cg && cgroup_join(c->cg) != 0)
+		fprintf(stderr,
+			"mempath: warning: this run could not join its cgroup (%s: %s); "
+			"its cgroup readings will be dropped\n",
+			c->cg->dir[CGROUP_MEM], strerror(errno));
 	(void)chan;
 	execvp(c->argv[0], c->argv);
 	e = errno;
@@ -97,16 +92,16 @@ static int join_and_exec(void *arg, int chan)
 	return 127;
 }
 
-int workload_exec(char *const *argv, double timeout_s, int echo, const char *cgroup,
+int workload_exec(char *const *argv, double timeout_s, int echo, const struct cgroup *cgroup,
 		  struct sampler *smp, struct workload_run *r)
 {
 	struct sink k = {.r = r, .cap = 1 << 16, .echo = echo};
-	struct exec_child child = {.argv = argv};
+	struct exec_child child = {.argv = argv, .cg = cgroup && !cgroup->shared ? cgroup : NULL};
 	/* Ctrl-C: SIGTERM first so the command can clean up; SIGKILL 2 s later.
 	 * A background process it left holding the pipes gets 0.5 s after its
 	 * exit, then is ignored. */
-	struct proc_spec s = {.argv = cgroup ? NULL : argv,
-			      .fn = cgroup ? join_and_exec : NULL,
+	struct proc_spec s = {.argv = child.cg ? NULL : argv,
+			      .fn = child.cg ? join_and_exec : NULL,
 			      .arg = &child,
 			      .io = {PROC_PIPE, PROC_PIPE},
 			      .on_data = on_data,
@@ -116,28 +111,32 @@ int workload_exec(char *const *argv, double timeout_s, int echo, const char *cgr
 			      .timeout_s = timeout_s,
 			      .grace_s = 2};
 	struct proc p;
-	char *procs = cgroup ? xasprintf("%s/cgroup.procs", cgroup) : NULL;
-	child.procs = procs;
 	memset(r, 0, sizeof(*r));
 	r->out = xmalloc(k.cap);
 	r->err_tail = xmalloc(WORKLOAD_ERR_TAIL + 1);
+	if (smp)
+		sampler_gpu_edge(smp, 0); /* NVML shut again before the fork */
 	if (proc_start(&p, &s) != 0) {
 		workload_run_free(r);
-		free(procs);
 		return -1;
 	}
 	r->started = 1;
 	if (smp && smp->every_ms > 0) {
-		/* the first look soon, for a short command; then every period */
+		/* the first look soon, the next ones at doubling intervals up to
+		 * the period: a command of a second still gets a few looks (what
+		 * it held is gone once it exits, and cgroup v1 counts no THP
+		 * event) */
 		int wait_ms = smp->every_ms < 100 ? smp->every_ms : 100;
 		while (!proc_wait_for(&p, wait_ms)) {
 			sampler_take(smp, p.pid);
-			wait_ms = smp->every_ms;
+			wait_ms = 2 * wait_ms < smp->every_ms ? 2 * wait_ms : smp->every_ms;
 		}
 		r->status = p.status;
 	} else {
 		r->status = proc_wait(&p);
 	}
+	if (smp)
+		sampler_gpu_edge(smp, 1);
 	r->out[r->out_len] = '\0';
 	r->err_tail[k.tail_len] = '\0';
 	r->timed_out = p.timed_out;
@@ -149,7 +148,6 @@ int workload_exec(char *const *argv, double timeout_s, int echo, const char *cgr
 	r->minflt = p.ru.ru_minflt;
 	r->majflt = p.ru.ru_majflt;
 	proc_free(&p);
-	free(procs);
 	r->left = reaper_end_left(r->left_names, sizeof(r->left_names));
 	return 0;
 }

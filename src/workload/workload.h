@@ -46,11 +46,10 @@ struct workload_run {
 
 /* Runs argv (execvp) once. timeout_s <= 0: none. echo: copy its stdout and
  * stderr to our stderr as they come. cgroup: the cgroup the command is
- * started in (it joins before exec), or NULL. smp: sampled while it runs,
- * or NULL. Then stops what it left running (after reaper_adopt(): r->left).
- * Returns 0 whatever the command did, -1 when it could not be started
- * (error printed). */
-int workload_exec(char *const *argv, double timeout_s, int echo, const char *cgroup,
+ * started in (it joins before exec; a shared one is only read), or NULL. smp: sampled while it
+ * runs, or NULL. Then stops what it left running (after reaper_adopt(): r->left). Returns 0
+ * whatever the command did, -1 when it could not be started (error printed). */
+int workload_exec(char *const *argv, double timeout_s, int echo, const struct cgroup *cgroup,
 		  struct sampler *smp, struct workload_run *r);
 void workload_run_free(struct workload_run *r);
 /* "exit 0", "exit 3", "signal 9 (Killed)", "timeout", "not started"; new string. */

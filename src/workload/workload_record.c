@@ -2,6 +2,7 @@
  * probe result (workload.h): the workload's own numbers, rusage, the
  * machine-wide vmstat deltas, its cgroup and what it held while it ran. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +91,24 @@ static void add_labelled(struct probe_result *p, const struct workload_iter *it,
 	add(metric_for(p, name, unit, BETTER_NONE, desc, &l, 1), it->warmup, v);
 }
 
+/* The same, its description made from fmt: what is measured, per label value. */
+__attribute__((format(printf, 8, 9))) static void
+add_labelled_f(struct probe_result *p, const struct workload_iter *it, const char *name,
+	       const char *key, const char *value, enum unit unit, double v, const char *fmt, ...)
+{
+	char desc[200];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(desc, sizeof(desc), fmt, ap);
+	va_end(ap);
+	add_labelled(p, it, name, key, value, unit, desc, v);
+}
+
+static double mib(const json_t *bytes)
+{
+	return (double)json_integer_value(bytes) / (1 << 20);
+}
+
 /* The run's own cgroup (§11.4): sizes sampled during the run, memory.peak,
  * its events, CPU and I/O. */
 static void record_cgroup(struct probe_result *p, const struct workload_iter *it, json_t *o)
@@ -111,11 +130,18 @@ static void record_cgroup(struct probe_result *p, const struct workload_iter *it
 	}
 	if (json_is_integer(v = json_object_get(cg, "peak")))
 		add_plain(p, it, "cgroup_peak", UNIT_MIB, BETTER_NONE,
-			  "memory.peak of the run's cgroup: the most memory charged to it at once "
-			  "(MiB)",
+			  "memory.peak (cgroup v1: memory.max_usage_in_bytes) of the run's "
+			  "cgroup: the most memory charged to it at once (MiB)",
+			  (double)json_integer_value(v) / (1 << 20));
+	if (json_is_integer(v = json_object_get(cg, "step_peak")))
+		add_plain(p, it, "cgroup_step_peak", UNIT_MIB, BETTER_NONE,
+			  "the Slurm step's cgroup peak (memory.peak or max_usage_in_bytes): the "
+			  "most charged to the step at once since it began, mempath's and every "
+			  "run's before this one included (MiB)",
 			  (double)json_integer_value(v) / (1 << 20));
 	json_object_foreach (json_object_get(cg, "memory"), k, v) {
-		snprintf(desc, sizeof(desc), "memory.stat %s of the run's cgroup over the run", k);
+		snprintf(desc, sizeof(desc), "%s %s of the run's cgroup over the run",
+			 strcmp(k, "failcnt") == 0 ? "cgroup v1 memory" : "memory.stat", k);
 		add_labelled(p, it, "cgroup_events", "stat", k, UNIT_COUNT, desc,
 			     (double)json_integer_value(v));
 	}
@@ -124,7 +150,8 @@ static void record_cgroup(struct probe_result *p, const struct workload_iter *it
 		    strcmp(k, "system_usec") == 0) {
 			char stat[16];
 			snprintf(stat, sizeof(stat), "%.*s", (int)(strlen(k) - 5), k);
-			snprintf(desc, sizeof(desc), "cpu.stat %s of the run's cgroup (s)", k);
+			snprintf(desc, sizeof(desc),
+				 "cpu.stat %s (cgroup v1: cpuacct) of the run's cgroup (s)", k);
 			add_labelled(p, it, "cgroup_cpu", "stat", stat, UNIT_S, desc,
 				     (double)json_integer_value(v) * 1e-6);
 		}
@@ -142,28 +169,63 @@ static void record_smaps(struct probe_result *p, const struct workload_iter *it,
 {
 	json_t *v;
 	const char *k;
-	char desc[200];
 	if (!it->smp.smaps)
 		return;
 	json_object_set_new(
 		o, "smaps",
 		json_pack("{s:O, s:i}", "max", it->smp.smaps, "samples", (int)it->smp.n));
-	json_object_foreach (it->smp.smaps, k, v) {
-		snprintf(desc, sizeof(desc),
-			 "largest smaps_rollup %s sampled during the run, summed over the "
-			 "command's processes (MiB)",
-			 k);
-		add_labelled(p, it, "smaps", "field", k, UNIT_MIB, desc,
-			     (double)json_integer_value(v) / (1 << 20));
+	json_object_foreach (it->smp.smaps, k, v)
+		add_labelled_f(p, it, "smaps", "field", k, UNIT_MIB, mib(v),
+			       "largest smaps_rollup %s sampled during the run, summed over the "
+			       "command's processes (MiB)",
+			       k);
+}
+
+/* GPU memory by NVML (§11.8): per device, the command's processes' peak
+ * (sampled), the device's peak, and what the run left allocated (the
+ * device's used memory after the run minus before it). Where NVML cannot
+ * say, why, once in p->extra.gpu. */
+static void record_gpu(struct probe_result *p, const struct workload_iter *it, json_t *o)
+{
+	json_t *v;
+	const char *dev;
+	if (!it->smp.gpu) {
+		if (it->smp.gpu_why && !json_object_get(p->extra, "gpu"))
+			json_object_set_new(p->extra, "gpu",
+					    json_pack("{s:s}", "unavailable", it->smp.gpu_why));
+		return;
+	}
+	json_object_set(o, "gpu", it->smp.gpu);
+	json_object_set_new(o, "gpu_samples", json_integer(it->smp.gpu_n));
+	json_object_foreach (it->smp.gpu, dev, v) {
+		json_t *b = json_object_get(v, "used_before_bytes"),
+		       *a = json_object_get(v, "used_after_bytes"), *x;
+		if (json_is_integer(x = json_object_get(v, "procs_peak_bytes")))
+			add_labelled_f(p, it, "gpu_mem_peak", "device", dev, UNIT_MIB, mib(x),
+				       "largest NVML used GPU memory of the command's processes "
+				       "on device %s, sampled during the run (MiB)",
+				       dev);
+		if (json_is_integer(x = json_object_get(v, "used_peak_bytes")))
+			add_labelled_f(p, it, "gpu_used_peak", "device", dev, UNIT_MIB, mib(x),
+				       "largest NVML used memory of device %s during the run, "
+				       "every process's (MiB)",
+				       dev);
+		if (json_is_integer(a) && json_is_integer(b))
+			add_labelled_f(p, it, "gpu_mem_left", "device", dev, UNIT_MIB,
+				       mib(a) - mib(b),
+				       "NVML used memory of device %s after the run minus before "
+				       "it: what the run left allocated (MiB; every process's)",
+				       dev);
 	}
 }
 
 int workload_name_is_ours(const char *name)
 {
 	static const char *const ours[] = {
-		"wall_time",	 "user_time",  "sys_time",  "max_rss",	    "minor_faults",
-		"major_faults",	 "vmstat",     "smaps",	    "cgroup_mem",   "cgroup_peak",
-		"cgroup_events", "cgroup_cpu", "cgroup_io", "load_time_est"};
+		"wall_time",	    "user_time",     "sys_time",    "max_rss",	  "minor_faults",
+		"major_faults",	    "vmstat",	     "smaps",	    "cgroup_mem", "cgroup_peak",
+		"cgroup_step_peak", "cgroup_events", "cgroup_cpu",  "cgroup_io",  "load_time_est",
+		"gpu_mem_peak",	    "gpu_used_peak", "gpu_mem_left"};
 	for (size_t i = 0; i < ARRAY_SIZE(ours); i++)
 		if (strcmp(name, ours[i]) == 0)
 			return 1;
@@ -295,6 +357,7 @@ void workload_record_iter(struct probe_result *p, const struct workload_iter *it
 		record_llama(p, it, o);
 	record_cgroup(p, it, o);
 	record_smaps(p, it, o);
+	record_gpu(p, it, o);
 	json_array_append_new(iters, o);
 }
 

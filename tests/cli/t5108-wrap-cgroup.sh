@@ -25,11 +25,17 @@ grep -q '^Machine-wide vmstat deltas over the whole run' w.txt || fail "whole-ru
 awk '$1 == "smaps" && $2 == "Anonymous" && $3 == "(max)" && $5 >= 64 { ok = 1 } END { exit !ok }' w.txt ||
 	fail "smaps not sampled: $(grep smaps w.txt)"
 grep -q '"samples": [1-9]' w.json || fail "no sample count"
+# GPU memory (NVML): read, or why not said once (no GPU here; a GPU=0 build)
+if ! grep -q '"gpu_samples"' w.json; then
+	grep -q '^GPU memory not read: ..' w.txt || fail "no GPU memory and no reason: $(cat w.txt)"
+	grep -q '"gpu": {[^}]*"unavailable": "' w.json || tr -d '\n' <w.json | grep -q '"gpu": *{ *"unavailable": "' ||
+		fail "GPU reason not recorded"
+fi
 # Without --no-cgroup: either runs get one (the readings are there) or wrap
 # said why not.
 "$MEMPATH" wrap -n 1 -o c.json -- python3 hold.py >c.txt 2>c.err || fail "wrap exited $?: $(cat c.err)"
 if grep -q '"cgroup": "one per run"' c.json; then
-	grep -q '^cgroup memory.peak ' c.txt || fail "in a cgroup, no memory.peak: $(cat c.txt)"
+	grep -q '^cgroup peak ' c.txt || fail "in a cgroup, no peak: $(cat c.txt)"
 	awk '$1 == "cgroup" && $2 == "pgfault" && $4 > 0 { ok = 1 } END { exit !ok }' c.txt ||
 		fail "in a cgroup, no faults counted: $(grep cgroup c.txt)"
 else

@@ -1,7 +1,9 @@
 # A run's cgroup goes with it: removed after the run; after mempath itself
 # is killed with SIGKILL the command dies with it (PDEATHSIG) and the next
-# wrap removes the cgroup that was left. Needs cgroups per run (cgroup v2
-# handing the memory controller to children, as root).
+# wrap removes the cgroup that was left, in every hierarchy it used (cgroup
+# v1: memory, cpuacct, pids). Needs cgroups per run (cgroup v2 handing the
+# memory controller to children, or a writable cgroup v1 memory group, as
+# root): this VM has v1.
 . "$top/tests/cli/lib.sh"
 "$MEMPATH" wrap -n 1 -o probe.json -- true >/dev/null 2>probe.err || fail "wrap exited $?: $(cat probe.err)"
 grep -q '"cgroup": "one per run"' probe.json ||
@@ -19,7 +21,7 @@ wrap_pid=$spawned
 cg=""
 for i in $(seq 100); do
 	cg=$(ls -d "$parent/mempath-$wrap_pid-"* 2>/dev/null | head -n 1)
-	[ -n "$cg" ] && [ -s "$cg/cgroup.procs" ] && break
+	[ -n "$cg" ] && grep -q . "$cg/cgroup.procs" 2>/dev/null && break
 	sleep 0.1
 done
 [ -n "$cg" ] || fail "no cgroup for the run of wrap $wrap_pid"
@@ -34,4 +36,9 @@ done
 "$MEMPATH" wrap -n 1 -o n.json -- true >/dev/null 2>n.err || fail "wrap exited $?"
 grep -q 'removed 1 cgroup' n.err || fail "stale cgroup not said removed: $(cat n.err)"
 [ -d "$cg" ] && fail "stale cgroup $cg not removed"
+for h in cpuacct pids; do
+	d=$(tr -d '\n' <probe.json | sed -n "s/.*\"$h\": *\"\([^\"]*\)\".*/\1/p")
+	[ -n "$d" ] || continue
+	ls -d "$d/mempath-$wrap_pid-"* 2>/dev/null | grep -q . && fail "its $h group left in $d"
+done
 exit 0

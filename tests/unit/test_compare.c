@@ -14,6 +14,7 @@
 #include "results/results_json.h"
 #include "verdict/compare.h"
 #include "verdict/compare_json.h"
+#include "verdict/sequential.h"
 
 /* ---- helpers ---- */
 
@@ -560,6 +561,89 @@ static void test_property_aa_splits(void **state)
 	assert_true(false_ab <= 10);
 }
 
+/* ---- auto rounds under optional stopping (docs/design.md §5.13) ---- */
+
+/* One trial of `ab --rounds auto` on simulated legs: each round's level
+ * swings +-15% (a busy machine's load coming and going), each leg moves
+ * another 3% on its own, 3 samples a leg at 2% spread; B is A times
+ * effect. Looks where auto rounds look, each at its spent alpha, SAME
+ * within 5%; the verdict where the rounds stopped, and the rounds run. */
+static enum verdict auto_trial(double effect, unsigned *rounds_run)
+{
+	enum { MAX = SEQ_MAX_ROUNDS };
+	struct run *r[2 * MAX];
+	const char *files[2 * MAX];
+	char legs[2 * MAX + 1];
+	struct compare_opts o;
+	enum verdict v = VERDICT_NOWIN;
+	unsigned prev = 0, n = 0;
+	compare_opts_default(&o);
+	o.rounds = 1;
+	o.margin = 0.05;
+	for (unsigned k = 0; k < MAX; k++) {
+		double u = (double)(rng_next(&gen) >> 11) / 9007199254740992.0;
+		double level = 100 * (1 + 0.3 * (u - 0.5));
+		for (int s = 0; s < 2; s++) {
+			size_t j = 2 * (size_t)k + (size_t)s;
+			int is_b = (k % 2 == 0) == (s == 1); /* ABBA... */
+			double leg_level = level, x[1];
+			struct probe_result *p;
+			fill(x, 1, 1, 0.03);
+			leg_level *= x[0] * (is_b ? effect : 1);
+			legs[j] = is_b ? 'B' : 'A';
+			files[j] = "leg";
+			r[j] = mk_run(NULL, "madvise");
+			p = run_add_probe(r[j], "t.auto");
+			mk_metric(p, "rate", BETTER_HIGHER, "4k", leg_level, 0.02, 3);
+		}
+	}
+	for (unsigned k = 1; k <= MAX; k++) {
+		struct comparison *c;
+		if (!seq_looks_at(k, MAX))
+			continue;
+		legs[2 * k] = '\0';
+		o.legs = legs;
+		o.alpha = seq_alpha(0.05, prev, k, MAX);
+		o.ci_level = 1 - o.alpha;
+		prev = k;
+		c = compare_runs((const struct run *const *)r, files, 2 * k, &o);
+		assert_non_null(c);
+		v = c->rows[0].verdict;
+		comparison_free(c);
+		n = k;
+		if (v == VERDICT_WIN || v == VERDICT_LOSS || v == VERDICT_SAME)
+			break;
+		legs[2 * k] = k % 2 ? 'B' : 'A';
+	}
+	for (size_t j = 0; j < 2 * MAX; j++)
+		run_free(r[j]);
+	*rounds_run = n;
+	return v;
+}
+
+/* A/A: a false WIN or LOSS in at most alpha of the trials, whenever the
+ * rounds stopped; a 20% effect found; A/A mostly ends SAME. */
+static void test_auto_rounds_error(void **state)
+{
+	int false_v = 0, same = 0, found = 0;
+	unsigned rounds, sum_aa = 0, sum_b = 0;
+	rng_seed(&gen, 2027);
+	for (int t = 0; t < 200; t++) {
+		enum verdict v = auto_trial(1.0, &rounds);
+		false_v += v == VERDICT_WIN || v == VERDICT_LOSS;
+		same += v == VERDICT_SAME;
+		sum_aa += rounds;
+		found += auto_trial(1.2, &rounds) == VERDICT_WIN;
+		sum_b += rounds;
+	}
+	print_message("auto rounds: A/A false WIN/LOSS %d/200, SAME %d/200, %.1f rounds on "
+		      "average; +20%%: WIN %d/200, %.1f rounds\n",
+		      false_v, same, sum_aa / 200.0, found, sum_b / 200.0);
+	assert_true(false_v <= 10);
+	assert_true(found >= 180);
+	assert_true(same >= 100);
+}
+
 static void test_bad_legs_and_json(void **state)
 {
 	struct compare_opts o;
@@ -664,6 +748,7 @@ int main(void)
 		cmocka_unit_test(test_drift_rounds),
 		cmocka_unit_test(test_drift_monotone),
 		cmocka_unit_test(test_property_aa_splits),
+		cmocka_unit_test(test_auto_rounds_error),
 		cmocka_unit_test(test_bad_legs_and_json),
 		cmocka_unit_test(test_json_read_back),
 	};

@@ -283,6 +283,50 @@ static void test_record(void **state)
 	probe_result_clear(&p);
 }
 
+/* GPU memory as the sampler kept it (the readings of the H200 machine's
+ * 3 GiB cudaMalloc, issue 31): the command's peak per device, the device's
+ * peak and what the run left; where NVML could not say, the reason once. */
+static void test_record_gpu(void **state)
+{
+	struct probe_result p;
+	struct workload_iter it;
+	struct metric *m;
+	probe_result_init(&p, "work.wrap");
+	memset(&it, 0, sizeof(it));
+	it.index = 1;
+	it.run.started = 1;
+	it.smp.gpu_why = "NVML not loadable: libnvidia-ml.so.1";
+	workload_record_iter(&p, &it);
+	it.smp.gpu_why = "another reason";
+	workload_record_iter(&p, &it);
+	assert_string_equal(
+		json_string_value(json_object_get(json_object_get(p.extra, "gpu"), "unavailable")),
+		"NVML not loadable: libnvidia-ml.so.1"); /* the first, once */
+	assert_null(probe_find_metric(&p, "gpu_mem_peak", "device", "0", NULL));
+	probe_result_clear(&p);
+	probe_result_init(&p, "work.wrap");
+	it.smp.gpu_why = NULL;
+	it.smp.gpu = json_pack("{s:{s:s, s:I, s:I, s:I, s:I}}", "0", "name", "NVIDIA H200",
+			       "procs_peak_bytes", (json_int_t)3590 << 20, "used_peak_bytes",
+			       (json_int_t)3599 << 20, "used_before_bytes", (json_int_t)0,
+			       "used_after_bytes", (json_int_t)2 << 20);
+	it.smp.gpu_n = 9;
+	workload_record_iter(&p, &it);
+	assert_non_null(m = probe_find_metric(&p, "gpu_mem_peak", "device", "0", NULL));
+	assert_true(m->samples[0] == 3590.0);
+	assert_non_null(m = probe_find_metric(&p, "gpu_used_peak", "device", "0", NULL));
+	assert_true(m->samples[0] == 3599.0);
+	assert_non_null(m = probe_find_metric(&p, "gpu_mem_left", "device", "0", NULL));
+	assert_true(m->samples[0] == 2.0);
+	assert_null(json_object_get(p.extra, "gpu"));
+	assert_int_equal(
+		json_integer_value(json_object_get(
+			json_array_get(json_object_get(p.extra, "iterations"), 0), "gpu_samples")),
+		9);
+	json_decref(it.smp.gpu);
+	probe_result_clear(&p);
+}
+
 /* What a hostile or broken workload prints is refused, never cast or kept:
  * a token count of 1e300 (casting it to an integer is undefined) is not a
  * llama-bench test; a field with no name joins nothing. */
@@ -305,7 +349,7 @@ int main(void)
 		cmocka_unit_test(test_jsonl),	       cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_modes),	       cmocka_unit_test(test_vmstat_delta),
 		cmocka_unit_test(test_numastat_delta), cmocka_unit_test(test_record),
-		cmocka_unit_test(test_hostile_output),
+		cmocka_unit_test(test_hostile_output), cmocka_unit_test(test_record_gpu),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,4 +1,4 @@
-# compare: the counters that moved with a WIN (docs/design.md §5.13), on
+# compare: the counters that moved with a WIN (docs/design.md §5.15), on
 # fixtures whose samples carry per-window counters (tests/data/mech-*.json:
 # a THP A/B/A' of first touch): thp_fault_alloc and page faults moved (every
 # B window beyond every A window), the timer interrupts did not and are not

@@ -1,0 +1,49 @@
+# ab --rounds auto (docs/design.md §5.13): four rounds, then a look every
+# second round at the alpha that look may spend, until every metric that
+# matters is decided (WIN, LOSS, SAME within --margin), --max-rounds, or a
+# round that would pass --budget; the comparison says why the rounds ended
+# and at what alpha. The legs are a fake llama-bench (tg128 1.5x faster with
+# --mmap 0, pp512 the same), so the verdicts do not depend on this machine.
+# test: alone (judges legs measured here, whose load a test beside it would change: tests/run.sh)
+. "$top/tests/cli/lib.sh"
+fake="$top/tests/data/fake-llama-bench.sh"
+"$MEMPATH" ab --rounds auto --primary 'work.wrap:tokens_per_s' --a-args '--mmap 1' --b-args '--mmap 0' \
+	--expect-diff llama.use_mmap -o mm -- wrap -n 3 -- sh "$fake" {} -o json >ab.txt 2>ab.err ||
+	fail "ab --rounds auto exited $?: $(tail -3 ab.err)"
+grep -q '^ab: rounds auto: 4, then more until every metric that matters is decided, at most 12' ab.err ||
+	fail "the plan is not said: $(grep '^ab:' ab.err | head -3)"
+grep -q '^ab: after round 4: 2 of 2 metrics decided (alpha 0.00069 at this look); done$' ab.err ||
+	fail "the look after round 4: $(grep '^ab: after' ab.err)"
+[ "$(ls mm/leg-*.json | wc -l)" -eq 8 ] || fail "legs run: $(ls mm)"
+grep -q '^work.wrap tokens_per_s test=tg128 .* WIN (primary)$' ab.txt || fail "tg128: $(grep tg128 ab.txt)"
+grep -q '^work.wrap tokens_per_s test=pp512 .* SAME (primary): within +-5.0%: the 99.9% CI \[+0.0, +0.0\]%$' ab.txt ||
+	fail "pp512: $(grep 'tokens_per_s test=pp512' ab.txt)"
+grep -q '  99.9% CI  ' ab.txt || fail "the CI heading is not the look's level: $(grep '^metric' ab.txt)"
+grep -q '^note: rounds auto: stopped after 4 of at most 12 rounds: every metric that matters decided (2); this look tested at alpha 0.00069' ab.txt ||
+	fail "why the rounds ended: $(grep '^note' ab.txt)"
+grep -q '"same": [1-9]' mm/compare.json || fail "SAME not counted in the file"
+grep -q '"margin": 0.05' mm/compare.json || fail "the margin is not in the file"
+"$MEMPATH" report mm/compare.json >again.txt || fail "report of the comparison exited $?"
+cmp -s ab.txt again.txt || fail "report differs from ab: $(diff ab.txt again.txt | head)"
+
+# the budget ends the rounds after the first look, saying so (and ab takes
+# compare's --load-diff)
+"$MEMPATH" ab --rounds auto --budget 1 --load-diff 2 -o bud -- wrap -n 3 -- true >b.txt 2>b.err ||
+	fail "ab --budget exited $?: $(tail -3 b.err)"
+grep -q '^note: rounds auto: stopped after 4 of at most 12 rounds: another round would pass the budget of 1 s' b.txt ||
+	fail "budget: $(grep '^note' b.txt)"
+grep -q '"busy_cpus": 2' bud/compare.json || fail "--load-diff 2 not in the comparison"
+# at most --max-rounds
+"$MEMPATH" ab --rounds auto --max-rounds 5 -o max -- wrap -n 3 -- sh -c 'echo v $$' >m.txt 2>m.err ||
+	fail "ab --max-rounds exited $?: $(tail -3 m.err)"
+[ "$(ls max/leg-*.json | wc -l)" -le 10 ] || fail "more than 5 rounds: $(ls max)"
+
+# refused before anything runs
+expect_fail 2 "$MEMPATH" ab --max-rounds 6 -o no1 -- wrap -n 6 -- true
+grep -q 'are for --rounds auto' err.txt || fail "auto options without auto: $(cat err.txt)"
+expect_fail 2 "$MEMPATH" ab --rounds auto --legs ABA -o no2 -- wrap -n 6 -- true
+expect_fail 2 "$MEMPATH" ab --rounds auto --max-rounds 3 -o no3 -- wrap -n 6 -- true
+expect_fail 2 "$MEMPATH" ab --rounds auto -o no4 -- probe cpu.first_touch size=1M --reps 8
+grep -q 'give 2 a leg' err.txt || fail "auto rounds split the samples over the first 4: $(cat err.txt)"
+[ ! -d no1 ] && [ ! -d no2 ] || fail "a refused ab left a directory"
+exit 0
