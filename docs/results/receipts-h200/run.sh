@@ -15,6 +15,8 @@
 #   5. a THP A/B in 4 rounds of cpu.first_touch with --title, and findings of
 #      it; THP is put back to what it was before, whatever happens.
 # Each step's verdict is one line in $OUT/summary.txt (PASS/FAIL/INFO).
+# STEPS picks the steps (default "1 2 3 4 5"; e.g. STEPS="1 2 3", then
+# STEPS="4 5", to stay within a 10-minute call).
 set -u
 T0=$(date +%s)
 R=${OUT:?OUT: the results folder}
@@ -31,6 +33,8 @@ export PATH="$PATH:/usr/local/cuda/bin" # nvcc: the GPU build
 log "build"
 make -j16 MPI=0 >"$R/build.log" 2>&1 || { tail -20 "$R/build.log"; exit 1; }
 M=build/mempath
+STEPS=${STEPS:-1 2 3 4 5}
+step() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
 # tracefs for the tracepoint counts, in this script's own mount namespace when
 # it can have one (nothing outside it is touched)
 if [ -z "${RECEIPTS_NS:-}" ] && command -v unshare >/dev/null 2>&1 &&
@@ -57,6 +61,7 @@ for p in json.load(open(f))["probes"]:
 PY
 }
 
+if step 1; then
 log "1. gpu.copy pinned 256M"
 "$M" probe gpu.copy sizes=256M mems=pinned dirs=h2d,d2h -o "$R/copy.json" >"$R/copy.txt" 2>&1
 receipts "$R/copy.json" copy_bw dir h2d >"$R/copy-receipts.txt" 2>&1
@@ -68,7 +73,9 @@ if grep -q "copy: the link carried the bytes counted (within 5%) | held" "$R/cop
 else
 	say "FAIL 1: link receipt: $(grep '|' "$R/copy-receipts.txt" | tr '\n' ' ')"
 fi
+fi
 
+if step 2; then
 log "2. cpu.stream size=256M"
 "$M" probe cpu.stream size=256M -o "$R/stream.json" >"$R/stream.txt" 2>&1
 if grep -q '^   receipt failed: bandwidth .*: working set 768 MiB is [0-9.]*x the [0-9]* MiB LLC$' "$R/stream.txt"; then
@@ -76,7 +83,9 @@ if grep -q '^   receipt failed: bandwidth .*: working set 768 MiB is [0-9.]*x th
 else
 	say "FAIL 2: no failed DRAM receipt naming 768 MiB and the LLC: $(tail -3 "$R/stream.txt" | tr '\n' ' ')"
 fi
+fi
 
+if step 3; then
 log "3. gpu.first_touch managed"
 "$M" probe gpu.first_touch variants=managed size=2G -o "$R/first-touch.json" >"$R/first-touch.txt" 2>&1
 python3 - "$R/first-touch.json" >"$R/first-touch-counters.txt" 2>&1 <<'PY'
@@ -91,13 +100,17 @@ for m in p["metrics"]:
 PY
 cat "$R/first-touch-counters.txt"
 say "INFO 3: gpu.first_touch managed: GPU page faults and migrated bytes are not read (CUPTI's unified-memory counters are not in this build); the PCIe bytes and nvidia interrupt lines around its windows are in first-touch-counters.txt"
+fi
 
+if step 4; then
 log "4. counters' overhead"
 BENCH_OUT="$R/counters-overhead.md" BENCH_COUNTERS_ROUNDS=6 \
 	BENCH_COUNTERS_STREAM="threads=max size=1G pages=thp kernels=copy,triad stores=temporal" \
 	sh tools/bench-counters.sh "$M" >"$R/bench.log" 2>&1
 say "INFO 4: $(grep -h '^cpu\.[a-z]*: median cost' "$R/counters-overhead.md" | tr '\n' ' ')"
+fi
 
+if step 5; then
 log "5. THP A/B in rounds, findings"
 thp=/sys/kernel/mm/transparent_hugepage/enabled
 was=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $thp)
@@ -107,4 +120,5 @@ was=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $thp)
 echo "$was" >$thp
 "$M" findings "$R/ab-thp" -o "$R/findings.md" && "$M" findings "$R/ab-thp" --format html -o "$R/findings.html"
 say "INFO 5: THP restored to $(cat $thp); $(grep -m1 '^mechanism: cpu.first_touch touch_rate' "$R/ab-thp.txt" || echo 'no mechanism line for touch_rate')"
+fi
 log "done"
