@@ -201,6 +201,7 @@ test-llama: $(BIN)
 BENCH_ROUNDS_K ?= 10
 bench: $(BIN)
 	@sh tools/bench.sh $(BIN)
+	@sh tools/bench-counters.sh $(BIN)
 	@sh tools/bench-compare.sh $(BIN)
 	@sh tools/bench-fleet.sh $(BIN)
 	@sh tools/bench-history.sh $(BIN)

@@ -62,6 +62,11 @@ static int parse_lines(const char *text, struct kv_list *out, int meminfo)
 	return 0;
 }
 
+void kv_add(struct kv_list *l, const char *name, int64_t v)
+{
+	kv_push(l, name, strlen(name), v);
+}
+
 int kv_parse_vmstat(const char *text, struct kv_list *out)
 {
 	return parse_lines(text, out, 0);

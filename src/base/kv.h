@@ -26,6 +26,8 @@ int kv_parse_meminfo(const char *text, struct kv_list *out);
 int vmstat_read(struct kv_list *out);
 int meminfo_read(struct kv_list *out);
 int64_t kv_get(const struct kv_list *l, const char *name, int *found);
+/* Appends name (copied) = v. */
+void kv_add(struct kv_list *l, const char *name, int64_t v);
 void kv_free(struct kv_list *l);
 
 /* Is a vmstat counter one mempath records per probe (faults, thp_*, compact_*,

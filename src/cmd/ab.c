@@ -14,6 +14,7 @@
 #include "base/guard.h"
 #include "base/util.h"
 #include "cmd/args.h"
+#include "cmd/legs.h"
 #include "flow/ab.h"
 #include "flow/ab_auto.h"
 #include "machine/noise.h"
@@ -30,91 +31,21 @@ struct variant {
 	size_t n_env;
 };
 
-/* The command after --: a mempath command that measures (it takes -o and
- * --label: ours are added, so the user's own would make the legs overwrite
- * one file or relabel them) with enough samples per leg for a verdict.
- * Parsed here as the leg will parse it, so a typo fails before a setup runs. */
-/* Has command c an option named `name`? */
-static int has_arg(const struct command *c, const char *name)
-{
-	for (const struct arg *a = c->args; a && a->type; a++)
-		if (a->name && strcmp(a->name, name) == 0)
-			return 1;
-	return 0;
-}
-
-/* Does the leg command sample until precise enough (--reps auto, the last
- * --reps given)? Then each leg samples so, not split over the rounds. */
-static int reps_auto(int argc, char **argv)
-{
-	int is_auto = 0;
-	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
-		if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
-			is_auto = strcmp(argv[++i], "auto") == 0;
-		else if (str_starts_with(argv[i], "--reps="))
-			is_auto = strcmp(argv[i] + 7, "auto") == 0;
-	}
-	return is_auto;
-}
-
-/* With rounds: the samples each leg gets (those given split over the rounds
- * where the command takes --reps; wrap's iterations as given), checked
- * against what a verdict of rounds needs (docs/design.md §5.10); 0, or -1
- * after an error line. */
-static int check_rounds_plan(const struct command *c, const struct cmd_line *l, unsigned samples,
-			     unsigned rounds, unsigned *leg_reps)
-{
-	int split =
-		has_arg(c, "reps") && !(c->flags & CMD_STOP_AT_ARG) && !reps_auto(l->argc, l->argv);
-	unsigned per_leg = split ? samples / rounds : samples;
-	*leg_reps = split ? per_leg : 0;
-	if (per_leg < COMPARE_MIN_ROUND_SAMPLES)
-		return error("%u rounds of the leg command's %u samples give %u a leg; a leg of a "
-			     "round needs at least %d (--reps %u or more, or fewer rounds)",
-			     rounds, samples, per_leg, COMPARE_MIN_ROUND_SAMPLES,
-			     rounds * COMPARE_MIN_ROUND_SAMPLES);
-	return 0;
-}
-
+/* The command after --, checked before any setup (cmd/legs.h), with enough
+ * samples per leg for a verdict: with rounds, split over them. */
 static int check_leg_args(const struct cmd_line *l, int per_leg_args, unsigned rounds,
 			  unsigned *leg_reps)
 {
-	int argc = l->argc;
-	char **argv = l->argv;
-	const struct command *c;
-	unsigned samples;
-	unsigned long long given;
-	int rc;
-	if (argc < 1)
-		return error("ab needs a mempath command after -- (e.g. -- run --suite quick)");
-	c = l->find ? l->find(argv[0]) : NULL;
-	if (!c || !c->samples)
-		return error("'%s' is not a mempath command that measures; ab runs run, probe "
-			     "or wrap (e.g. -- run --suite quick)",
-			     argv[0]);
-	rc = args_try(c, argc, argv, &samples, &given);
-	if (rc == 1)
-		return error("the leg command asks for --help; no leg ran");
-	if (rc != 0)
-		return -1; /* its error line said why; no leg ran */
-	if (args_given(c, given, "output") || args_given(c, given, "label"))
-		return error("the leg command sets %s: ab sets each leg's results file and label "
-			     "itself (leave them out)",
-			     args_given(c, given, "output") ? "its output" : "a label");
-	/* per-leg words go into a wrapped command (docs/design.md §11.5) */
-	if (per_leg_args && strcmp(c->name, "wrap") != 0)
-		return error("--a-args/--b-args are words of a wrapped command: the leg must be "
-			     "'wrap' (e.g. -- wrap -n 6 -- llama-bench -m m.gguf {} -o json)");
-	if (per_leg_args && args_given(c, given, "args"))
-		return error("the leg command sets --args: ab gives each leg its own "
-			     "(--a-args, --b-args)");
+	struct leg_command lc;
+	if (leg_command_check(l, "ab", per_leg_args ? "--a-args/--b-args" : NULL, &lc) != 0)
+		return -1;
 	if (rounds)
-		return check_rounds_plan(c, l, samples, rounds, leg_reps);
-	if (samples < COMPARE_MIN_SAMPLES)
+		return leg_rounds_plan(&lc, l, rounds, leg_reps);
+	if (lc.samples < COMPARE_MIN_SAMPLES)
 		return error("the leg command gives %u sample(s) per metric; compare needs at "
 			     "least %d per leg for a verdict (%s %d)",
-			     samples, COMPARE_MIN_SAMPLES,
-			     strcmp(c->name, "wrap") == 0 ? "wrap -n" : "--reps",
+			     lc.samples, COMPARE_MIN_SAMPLES,
+			     strcmp(lc.c->name, "wrap") == 0 ? "wrap -n" : "--reps",
 			     COMPARE_MIN_SAMPLES);
 	return 0;
 }
@@ -169,13 +100,83 @@ static int lock_dir(const char *dir)
 
 struct ab_opts {
 	const char *a, *b, *restore, *legs, *label_a, *label_b, *dir, *primary, *pending, *order;
-	const char *a_args, *b_args;
+	const char *a_args, *b_args, *title;
 	unsigned setup_timeout_s, rounds, seed, max_rounds;
 	struct arg_strs a_env, b_env, controls, expect;
 	double threshold, margin, budget_s, load_diff;
 	int allow_diff, fail_on_loss;
 	int auto_rounds; /* --rounds auto (docs/design.md §5.13) */
 };
+
+/* s for sh: as it is when it is plain, else in single quotes. */
+static void shell_word(char **line, const char *s)
+{
+	/* plain words as they are, others in single quotes ('\'' for a quote) */
+	int plain = *s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "0123456789_-.,/=:+@%") == strlen(s);
+	char *q = xstrdup(plain ? "" : "'"), *n;
+
+	for (const char *c = s; *c; c++, free(q), q = n)
+		n = *c == '\'' ? xasprintf("%s'\\''", q) : xasprintf("%s%c", q, *c);
+	n = xasprintf("%s %s%s", *line, q, plain ? "" : "'");
+	free(q);
+	free(*line);
+	*line = n;
+}
+
+static void shell_opt(char **line, const char *name, const char *value)
+{
+	if (!value)
+		return;
+	shell_word(line, name);
+	shell_word(line, value);
+}
+
+/* The ab command line that reproduces these legs (the seed of a random
+ * order included), for the legs' record and `findings`. */
+static char *ab_command_line(const struct ab_opts *o, const struct cmd_line *l)
+{
+	char *line = xstrdup("mempath ab"), num[32];
+	if (o->auto_rounds) {
+		snprintf(num, sizeof(num), "%u", o->max_rounds);
+		shell_opt(&line, "--rounds", "auto");
+		shell_opt(&line, "--max-rounds", num);
+		snprintf(num, sizeof(num), "%g", 100 * o->margin);
+		shell_opt(&line, "--margin", num);
+		snprintf(num, sizeof(num), "%g", o->budget_s);
+		shell_opt(&line, "--budget", o->budget_s > 0 ? num : NULL);
+	}
+	if (o->rounds) {
+		snprintf(num, sizeof(num), "%u", o->rounds);
+		shell_opt(&line, "--rounds", o->auto_rounds ? NULL : num);
+		shell_opt(&line, "--order", o->order);
+		if (!strcmp(o->order, "random")) {
+			snprintf(num, sizeof(num), "%u", o->seed);
+			shell_opt(&line, "--seed", num);
+		}
+	} else
+		shell_opt(&line, "--legs", o->legs);
+	shell_opt(&line, "--title", o->title);
+	shell_opt(&line, "--a", o->a);
+	shell_opt(&line, "--b", o->b);
+	shell_opt(&line, "--restore", o->restore);
+	for (size_t i = 0; i < o->a_env.n; i++)
+		shell_opt(&line, "--a-env", o->a_env.v[i]);
+	for (size_t i = 0; i < o->b_env.n; i++)
+		shell_opt(&line, "--b-env", o->b_env.v[i]);
+	shell_opt(&line, "--a-args", o->a_args);
+	shell_opt(&line, "--b-args", o->b_args);
+	for (size_t i = 0; i < o->expect.n; i++)
+		shell_opt(&line, "--expect-diff", o->expect.v[i]);
+	for (size_t i = 0; i < o->controls.n; i++)
+		shell_opt(&line, "--control", o->controls.v[i]);
+	shell_opt(&line, "--primary", o->primary);
+	shell_opt(&line, "-o", o->dir);
+	shell_word(&line, "--");
+	for (int i = 0; i < l->argc; i++)
+		shell_word(&line, l->argv[i]);
+	return line;
+}
 
 static void ab_init(void *p)
 {
@@ -224,6 +225,8 @@ static const struct arg ab_args[] = {
 		"else at its end (the leg must be wrap; e.g. '--mmap 1')"),
 	ARG_STR("b-args", 0, struct ab_opts, b_args, "WORDS",
 		"words for the wrapped command in the B legs (e.g. '--mmap 0')"),
+	ARG_STR("title", 0, struct ab_opts, title, "T",
+		"the finding's title, kept with each leg (for 'mempath findings')"),
 	ARG_STR("label-a", 0, struct ab_opts, label_a, "L", "run label of the A legs (default A)"),
 	ARG_STR("label-b", 0, struct ab_opts, label_b, "L", "run label of the B legs (default B)"),
 	ARG_STR("output", 'o', struct ab_opts, dir, "DIR",
@@ -355,7 +358,7 @@ extern const struct command command_ab; /* below: its rows say what was given */
 static int ab_main(void *p, const struct cmd_line *l)
 {
 	struct ab_opts *o = p;
-	char *schedule = NULL;
+	char *schedule = NULL, *command = NULL;
 	/* one side's words given: the other's are none, so its {} goes too */
 	const char *none = o->a_args || o->b_args ? "" : NULL;
 	struct ab_plan plan = {
@@ -412,6 +415,8 @@ static int ab_main(void *p, const struct cmd_line *l)
 	}
 	plan.legs = o->legs;
 	plan.seed = o->seed;
+	plan.title = o->title;
+	plan.command = command = ab_command_line(o, l);
 	if (compare_options(o, &co) != 0)
 		goto out;
 	/* Legs that differ by the words given differ by them on purpose: the
@@ -480,6 +485,7 @@ out:
 	ab_variant_free(&plan.a);
 	ab_variant_free(&plan.b);
 	free(expect);
+	free(command);
 	free(schedule);
 	if (o->auto_rounds)
 		ab_auto_free(&ar);

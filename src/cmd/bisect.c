@@ -12,6 +12,7 @@
 #include "base/proc.h"
 #include "base/util.h"
 #include "cmd/args.h"
+#include "cmd/legs.h"
 #include "flow/ab.h"
 #include "flow/bisect.h"
 #include "report/report.h"
@@ -210,23 +211,13 @@ static int record(const struct bisect_opts *o, const char *sdir, unsigned n, con
 
 static int check_leg(const struct cmd_line *l, int measured)
 {
-	const struct command *c = l->argc > 0 && l->find ? l->find(l->argv[0]) : NULL;
-	unsigned samples;
-	unsigned long long given;
-
-	if (!c || !c->samples)
-		return error("bisect needs a mempath command that measures after -- (run, probe "
-			     "or wrap: e.g. -- wrap -n 6 -- ./prog)");
-	if (args_try(c, l->argc, l->argv, &samples, &given) != 0)
+	struct leg_command lc;
+	unsigned need = measured ? COMPARE_MIN_ROUND_SAMPLES : COMPARE_MIN_SAMPLES;
+	if (leg_command_check(l, "bisect", measured ? "--good-args/--bad-args" : NULL, &lc) != 0)
 		return -1;
-	if (args_given(c, given, "output") || args_given(c, given, "label"))
-		return error("the leg command sets its output or label: bisect sets them");
-	if (measured && strcmp(c->name, "wrap") != 0)
-		return error("--good-args and --bad-args are words of a wrapped command: the leg "
-			     "must be 'wrap' (e.g. -- wrap -n 4 -- {})");
-	if (samples < (measured ? COMPARE_MIN_ROUND_SAMPLES : COMPARE_MIN_SAMPLES))
-		return error("the leg command gives %u sample(s) a metric; a leg needs at least %d",
-			     samples, measured ? COMPARE_MIN_ROUND_SAMPLES : COMPARE_MIN_SAMPLES);
+	if (lc.samples < need)
+		return error("the leg command gives %u sample(s) a metric; a leg needs at least %u",
+			     lc.samples, need);
 	return 0;
 }
 

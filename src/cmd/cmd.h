@@ -8,22 +8,23 @@
 
 #include "cmd/args.h"
 
-#define CMD_LIST     \
-	CMD(run)     \
-	CMD(probe)   \
-	CMD(list)    \
-	CMD(help)    \
-	CMD(sysinfo) \
-	CMD(report)  \
-	CMD(compare) \
-	CMD(ab)      \
-	CMD(bisect)  \
-	CMD(wrap)    \
-	CMD(phantom) \
-	CMD(doctor)  \
-	CMD(fleet)   \
-	CMD(check)   \
-	CMD(history) \
+#define CMD_LIST      \
+	CMD(run)      \
+	CMD(probe)    \
+	CMD(list)     \
+	CMD(help)     \
+	CMD(sysinfo)  \
+	CMD(report)   \
+	CMD(compare)  \
+	CMD(ab)       \
+	CMD(bisect)   \
+	CMD(wrap)     \
+	CMD(phantom)  \
+	CMD(doctor)   \
+	CMD(fleet)    \
+	CMD(check)    \
+	CMD(history)  \
+	CMD(findings) \
 	CMD(completion)
 
 #define CMD(x) extern const struct command command_##x;

@@ -15,6 +15,8 @@
 #include "base/kv.h"
 #include "base/proc.h"
 #include "base/util.h"
+#include "machine/counters.h"
+#include "machine/mem.h"
 #include "machine/noise.h"
 #include "results/results_json.h"
 
@@ -24,6 +26,8 @@ void runner_opts_default(struct runner_opts *o)
 	o->reps = RUNNER_REPS;
 	o->warmups = RUNNER_WARMUPS;
 	o->min_sample_ns = 50ull * 1000 * 1000;
+	/* MEMPATH_COUNTERS=off: no counters (the overhead bench's baseline) */
+	o->counters = !getenv("MEMPATH_COUNTERS") || strcmp(getenv("MEMPATH_COUNTERS"), "off");
 }
 
 struct probe_child_arg {
@@ -63,7 +67,10 @@ static json_t *probe_child(void *argp)
 	if (why) {
 		probe_result_set_status(&res, STATUS_SKIP, "%s", why);
 	} else {
-		int rc = a->p->run(&ctx, a->opts);
+		int rc;
+		if (a->o->counters)
+			counters_open((a->p->flags & (PROBE_GPU | PROBE_P2P)) != 0); /* §4.17 */
+		rc = a->p->run(&ctx, a->opts);
 		if (rc == PROBE_SKIP && res.status == STATUS_OK)
 			probe_result_set_status(&res, STATUS_SKIP, "skipped (no reason given)");
 		else if (rc == PROBE_FAIL && res.status == STATUS_OK)
@@ -71,6 +78,10 @@ static json_t *probe_child(void *argp)
 		else if (rc != PROBE_OK && rc != PROBE_SKIP && rc != PROBE_FAIL)
 			probe_result_set_status(&res, STATUS_FAIL, "returned %d", rc);
 	}
+	counters_attach(&res);
+	counters_close();
+	if (res.status == STATUS_OK)
+		receipts_check(a->p->receipts, &res, mem_llc_bytes());
 	j = probe_result_to_json(&res);
 	probe_result_clear(&res);
 	return j;

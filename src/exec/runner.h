@@ -22,6 +22,7 @@ struct runner_opts {
 	uint64_t min_sample_ns;
 	int quick; /* apply the probe's quick_opts first */
 	int force;
+	int counters; /* counters around the sample windows (default on; MEMPATH_COUNTERS=off) */
 	/* called with each reading of the noise meter, every NOISE_PERIOD_S
 	 * while the probe's child runs (the session's status line); NULL: none */
 	void (*tick)(void *ctx);

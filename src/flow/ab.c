@@ -304,6 +304,10 @@ static char *leg_record(const struct ab_plan *p, size_t i, const struct ab_varia
 		free(copy);
 		json_object_set_new(o, "args", a);
 	}
+	if (p->title)
+		json_object_set_new(o, "title", json_string(p->title));
+	if (p->command)
+		json_object_set_new(o, "command", json_string(p->command));
 	if (p->rounds) {
 		json_object_set_new(o, "round", json_integer((json_int_t)(i / 2 + 1)));
 		json_object_set_new(o, "order", json_string(p->order));

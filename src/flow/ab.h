@@ -41,6 +41,10 @@ struct ab_plan {
 	/* Appended to each leg's command as "--reps N" (the samples split over
 	 * the rounds), or 0. */
 	unsigned leg_reps;
+	/* What the legs record for `findings` (docs/design.md §9.9): the
+	 * finding's title (--title) and the ab command line that reproduces
+	 * them; either may be NULL. */
+	const char *title, *command;
 	/* Auto rounds (docs/design.md §5.13): after each round r (1-based) of
 	 * a plan of rounds the flow asks go_on, with the paths of the legs so
 	 * far; 0 ends the legs there, as planned (NULL: every leg runs). */

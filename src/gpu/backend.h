@@ -84,6 +84,14 @@ enum gpu_p2p_attr { GPU_P2P_ACCESS, GPU_P2P_NATIVE_ATOMICS, GPU_P2P_PERF_RANK };
 /* A background thread sampling device 0 (NVML). */
 struct gpu_sampler;
 
+/* What link_counters reads; the policies in NVML's order (power, thermal,
+ * sync boost, board limit, low utilisation, reliability). */
+#define GPU_THROTTLE_N 6
+struct gpu_link_counters {
+	int64_t pcie_tx_bytes, pcie_rx_bytes;
+	int64_t throttle_ns[GPU_THROTTLE_N];
+};
+
 struct gpu_backend {
 	/* ---- availability, errors ---------------------------------------- */
 
@@ -239,6 +247,14 @@ struct gpu_backend {
 	 * forked later starts with NVML untouched: NVML initialised in a parent
 	 * does not work in its forked child (seen on the H200 machine). */
 	void (*other_procs_end)(void);
+	/* For the counters around each sample window (docs/design.md §4.17):
+	 * how many devices NVML sees (NVML's order), or -1 with why; and one
+	 * device's cumulative counters: PCIe bytes each way (NVML field values
+	 * PCIE_COUNT_TX/RX_BYTES) and the time each clock-limiting policy held
+	 * the clocks down (nvmlDeviceGetViolationStatus, ns), -1 where NVML does
+	 * not say. 0, or -1 when the device cannot be read. */
+	int (*link_devices)(char *why, size_t len);
+	int (*link_counters)(unsigned dev, struct gpu_link_counters *out);
 	/* GPU memory now, by NVML alone (no CUDA context: wrap's parent calls
 	 * it between its forks, docs/design.md §2.6, §11.8): a new object of
 	 * devices by NVML index ("0": {"name", "used_bytes", "total_bytes",

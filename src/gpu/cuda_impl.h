@@ -60,5 +60,7 @@ void nvml_sampler_stop(struct gpu_sampler *s, struct probe_result *res, const ch
 int nvml_other_procs(const int *ours, size_t n_ours);
 json_t *nvml_mem(const int *pids, size_t n_pids, const char **why);
 void nvml_release(void);
+int nvml_link_devices(char *why, size_t len);
+int nvml_link_counters(unsigned dev, struct gpu_link_counters *out);
 
 #endif

@@ -47,6 +47,25 @@ struct nvml_memory {
 /* usedGpuMemory where the driver cannot say per process (MIG, Windows) */
 #define NVML_VALUE_NOT_AVAILABLE (~0ull)
 
+/* nvmlFieldValue_t (40 bytes) and the PCIe byte counters' field ids */
+struct nvml_field {
+	unsigned field_id, scope_id;
+	long long timestamp, latency_us;
+	int value_type, ret;
+	union {
+		double d;
+		unsigned u;
+		unsigned long ul;
+		unsigned long long ull;
+		long long ll;
+	} value;
+};
+enum { FI_PCIE_TX_BYTES = 197, FI_PCIE_RX_BYTES = 198 };
+/* nvmlViolationTime_t: the reference time and the time held down, ns */
+struct nvml_violation {
+	unsigned long long reference, violation;
+};
+
 static struct {
 	int tried, ok, released;
 	char why[160];
@@ -69,6 +88,8 @@ static struct {
 	int (*count)(unsigned *);
 	int (*by_index)(unsigned, struct nvml_device_st **);
 	int (*running)(struct nvml_device_st *, unsigned *, struct nvml_proc *);
+	int (*fields)(struct nvml_device_st *, int, struct nvml_field *);
+	int (*violation)(struct nvml_device_st *, int, struct nvml_violation *);
 	int (*bar1)(struct nvml_device_st *, struct nvml_bar1 *);
 	int (*nvlink_state)(struct nvml_device_st *, unsigned, int *);
 	int (*memory)(struct nvml_device_st *, struct nvml_memory *);
@@ -128,6 +149,8 @@ static int nvml_load(void)
 	nv.memory = sym(h, "nvmlDeviceGetMemoryInfo", NULL);
 	nv.name = sym(h, "nvmlDeviceGetName", NULL);
 	nv.err = sym(h, "nvmlErrorString", NULL);
+	nv.fields = sym(h, "nvmlDeviceGetFieldValues", NULL);
+	nv.violation = sym(h, "nvmlDeviceGetViolationStatus", NULL);
 	if (!nv.init || !nv.by_bus) {
 		snprintf(nv.why, sizeof(nv.why), "NVML lacks nvmlInit_v2 or a PCI-bus lookup");
 		return -1;
@@ -484,4 +507,39 @@ void nvml_sampler_stop(struct gpu_sampler *s, struct probe_result *res, const ch
 	}
 	pthread_mutex_destroy(&s->lock);
 	free(s);
+}
+
+int nvml_link_devices(char *why, size_t len)
+{
+	unsigned n = 0;
+
+	if (nvml_load() != 0 || !nv.count || !nv.by_index || nv.count(&n) != NVML_OK) {
+		snprintf(why, len, "%s", nv.why[0] ? nv.why : "NVML cannot count the devices");
+		return -1;
+	}
+	return (int)n;
+}
+
+int nvml_link_counters(unsigned dev, struct gpu_link_counters *out)
+{
+	struct nvml_device_st *d;
+	struct nvml_field f[2] = {{.field_id = FI_PCIE_TX_BYTES}, {.field_id = FI_PCIE_RX_BYTES}};
+
+	out->pcie_tx_bytes = out->pcie_rx_bytes = -1;
+	for (int k = 0; k < GPU_THROTTLE_N; k++)
+		out->throttle_ns[k] = -1;
+	if (nvml_load() != 0 || !nv.by_index || nv.by_index(dev, &d) != NVML_OK)
+		return -1;
+	if (nv.fields && nv.fields(d, 2, f) == NVML_OK) {
+		if (f[0].ret == NVML_OK)
+			out->pcie_tx_bytes = (int64_t)f[0].value.ull;
+		if (f[1].ret == NVML_OK)
+			out->pcie_rx_bytes = (int64_t)f[1].value.ull;
+	}
+	for (int k = 0; nv.violation && k < GPU_THROTTLE_N; k++) {
+		struct nvml_violation v;
+		if (nv.violation(d, k, &v) == NVML_OK)
+			out->throttle_ns[k] = (int64_t)v.violation;
+	}
+	return 0;
 }

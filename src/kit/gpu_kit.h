@@ -100,6 +100,9 @@ struct gpu_samples {
 	unsigned n, n_warm;
 	double *ns, *warm_ns;
 	double *stream_ns[GPU_MAX_STREAMS], *stream_warm_ns[GPU_MAX_STREAMS];
+	/* each counted sample's window on the host (metric_clock(): the
+	 * counters are read at its ends, docs/design.md §4.17) */
+	double *t0, *t1;
 };
 
 /* Calibrates repetitions so one sample is >= ctx->min_sample_ns of device
@@ -123,12 +126,16 @@ static inline void gpu_samples_record(const struct gpu_samples *s, struct metric
 	const double *wns = stream < 0 ? s->warm_ns : s->stream_warm_ns[stream];
 	double work = work_per_iter * (double)s->iters;
 
+	m->work = work;
+
 	for (unsigned i = 0; i < s->n_warm + s->n; i++) {
 		double t = i < s->n_warm ? wns[i] : ns[i - s->n_warm];
 		double v = kind == MEASURE_RATE ? work / (t * 1e-9) * scale : t / work * scale;
 
 		if (i < s->n_warm)
 			metric_add_warmup(m, v);
+		else if (s->t0) /* timed by gpu_measure: its windows */
+			metric_add_sample_at(m, v, s->t0[i - s->n_warm], s->t1[i - s->n_warm]);
 		else
 			metric_add_sample(m, v);
 	}

@@ -256,19 +256,23 @@ int gpu_measure(struct probe_ctx *ctx, const struct gpu_work *w, struct gpu_samp
 	if (out->iters == 0)
 		goto out;
 	out->ns = xcalloc(ctx->reps + 1, sizeof(double));
+	out->t0 = xcalloc(ctx->reps + 1, sizeof(double));
+	out->t1 = xcalloc(ctx->reps + 1, sizeof(double));
 	out->warm_ns = xcalloc(ctx->warmups + 1, sizeof(double));
 	for (unsigned k = 0; k < GPU_MAX_STREAMS; k++) {
 		out->stream_ns[k] = xcalloc(ctx->reps + 1, sizeof(double));
 		out->stream_warm_ns[k] = xcalloc(ctx->warmups + 1, sizeof(double));
 	}
 	for (unsigned i = 0; i < total; i++) {
-		double ns, sns[GPU_MAX_STREAMS];
+		double ns, sns[GPU_MAX_STREAMS], t0, t1;
 		int warm = i < ctx->warmups;
 
 		if (w->before && w->before(w->arg))
 			goto out;
+		t0 = metric_clock();
 		if (run_sample(&t, out->iters, &ns, sns))
 			goto out;
+		t1 = metric_clock();
 		if (w->check && w->check(w->arg))
 			goto out;
 		if (warm) {
@@ -277,6 +281,8 @@ int gpu_measure(struct probe_ctx *ctx, const struct gpu_work *w, struct gpu_samp
 				out->stream_warm_ns[k][out->n_warm] = sns[k];
 			out->n_warm++;
 		} else {
+			out->t0[out->n] = t0;
+			out->t1[out->n] = t1;
 			out->ns[out->n] = ns;
 			for (unsigned k = 0; k < GPU_MAX_STREAMS; k++)
 				out->stream_ns[k][out->n] = sns[k];
@@ -295,6 +301,8 @@ out:
 
 void gpu_samples_free(struct gpu_samples *s)
 {
+	free(s->t0);
+	free(s->t1);
 	free(s->ns);
 	free(s->warm_ns);
 	for (unsigned k = 0; k < GPU_MAX_STREAMS; k++) {

@@ -10,6 +10,7 @@
 
 #include "base/opt.h"
 #include "kit/measure.h"
+#include "kit/receipts.h"
 
 /* Suite membership and what the probe needs. */
 #define PROBE_CPU   0x01u /* suite cpu */
@@ -35,6 +36,9 @@ struct probe {
 	const char *(*supported)(const void *opts);
 	/* Measures and records into ctx->res; returns PROBE_OK/SKIP/FAIL. */
 	int (*run)(struct probe_ctx *ctx, const void *opts);
+	/* What its figures assume, checked after it ran (receipts.h); may be
+	 * NULL. */
+	const struct receipt *receipts;
 };
 
 #endif

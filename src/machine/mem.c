@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -440,4 +441,43 @@ uint64_t mem_cache_knee_bytes(int *measured_now)
 	free(path);
 	free(key);
 	return knee;
+}
+
+uint64_t mem_llc_bytes_at(const char *dir)
+{
+	uint64_t best = 0;
+	long best_level = 0;
+
+	for (int i = 0; i < 16; i++) {
+		char path[512], *level, *type, *size, *end;
+		uint64_t bytes;
+		long lv;
+
+		snprintf(path, sizeof(path), "%s/index%d/level", dir, i);
+		if (!(level = read_line_str(path)))
+			break;
+		snprintf(path, sizeof(path), "%s/index%d/type", dir, i);
+		type = read_line_str(path);
+		snprintf(path, sizeof(path), "%s/index%d/size", dir, i);
+		size = read_line_str(path);
+		lv = strtol(level, NULL, 10);
+		bytes = size ? strtoull(size, &end, 10) : 0;
+		if (size && (*end == 'K' || *end == 'k'))
+			bytes <<= 10;
+		else if (size && *end == 'M')
+			bytes <<= 20;
+		if (type && strncmp(type, "Instruction", 11) && bytes && lv >= best_level) {
+			best_level = lv;
+			best = bytes;
+		}
+		free(level);
+		free(type);
+		free(size);
+	}
+	return best;
+}
+
+uint64_t mem_llc_bytes(void)
+{
+	return mem_llc_bytes_at("/sys/devices/system/cpu/cpu0/cache");
 }

@@ -69,6 +69,11 @@ uint64_t mem_cap(uint64_t want, double frac);
  * call measured it. Falls back to a safe floor of 32 MiB when it cannot
  * measure. */
 uint64_t mem_cache_knee_bytes(int *measured_now);
+/* The last-level cache as sysfs advertises it: the size of the highest-level
+ * data or unified cache under dir (/sys/devices/system/cpu/cpu0/cache:
+ * indexN/level, type, size "491520K"); 0 when none is readable. */
+uint64_t mem_llc_bytes_at(const char *dir);
+uint64_t mem_llc_bytes(void);
 /* Knee from a latency curve: sizes ascending with ns per load. The knee is the
  * largest size whose latency is still below the midpoint (geometric mean)
  * between the smallest-size and largest-size latencies. Pure; for tests. */

@@ -7,7 +7,7 @@
  * the timings are the emulator's, not the memory's (every node is the host's
  * DRAM, each load is translated code); under a hypervisor they pass through
  * the host's page tables too. The kernel's behaviour (placement, migration,
- * counters) is real in both (docs/design.md §4.17, docs/topology.md).
+ * counters) is real in both (docs/design.md §4.19, docs/topology.md).
  */
 #ifndef MEMPATH_MACHINE_VIRT_H
 #define MEMPATH_MACHINE_VIRT_H

@@ -566,6 +566,12 @@ static int latency_run(struct probe_ctx *ctx, const void *opts)
 	return rc ? PROBE_FAIL : PROBE_OK;
 }
 
+/* What its figures assume (kit/receipts.h): a chase stays on its CPU. */
+static const struct receipt latency_receipts[] = {
+	{.metric = "load_latency", .kind = RECEIPT_NO_MIGRATION},
+	{0},
+};
+
 const struct probe probe_cpu_latency = {
 	.name = "cpu.latency",
 	.summary = "dependent pointer-chase latency vs size, random and page-local order, "
@@ -575,4 +581,5 @@ const struct probe probe_cpu_latency = {
 	.opts_size = sizeof(struct latency_opts),
 	.quick_opts = "sizes=16K,256M",
 	.run = latency_run,
+	.receipts = latency_receipts,
 };

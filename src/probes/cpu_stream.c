@@ -512,6 +512,26 @@ static int stream_check(const void *opts, char *why, size_t len)
 	return -1;
 }
 
+/* What its figures assume (kit/receipts.h): DRAM bandwidth over a working
+ * set past the LLC, pages as asked. The faults happened before the windows. */
+static const struct receipt stream_receipts[] = {
+	{.metric = "bandwidth", .kind = RECEIPT_DRAM, .size = "total_bytes"},
+	{.metric = "bandwidth_best", .kind = RECEIPT_DRAM, .size = "total_bytes"},
+	{.metric = "bandwidth",
+	 .label = "pages",
+	 .value = "thp",
+	 .kind = RECEIPT_THP,
+	 .size = "total_bytes",
+	 .thp = "thp_backed"},
+	{.metric = "bandwidth",
+	 .label = "pages",
+	 .value = "4k",
+	 .kind = RECEIPT_4K,
+	 .size = "total_bytes",
+	 .thp = "thp_backed"},
+	{0},
+};
+
 const struct probe probe_cpu_stream = {
 	.name = "cpu.stream",
 	.summary = "STREAM-style read/write/copy/triad and libc memcpy bandwidth, pinned threads, "
@@ -522,4 +542,5 @@ const struct probe probe_cpu_stream = {
 	.quick_opts = "threads=max pages=thp",
 	.check = stream_check,
 	.run = stream_run,
+	.receipts = stream_receipts,
 };

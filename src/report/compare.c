@@ -106,6 +106,10 @@ int report_compare_term(const struct comparison *c, FILE *f)
 		free(missing[i]);
 	}
 	free(missing);
+	for (size_t i = 0; i < c->n_rows; i++)
+		if (c->rows[i].mechanism)
+			fprintf(f, "mechanism: %s %s: %s\n", c->rows[i].key,
+				verdict_name(c->rows[i].verdict), c->rows[i].mechanism);
 	for (size_t i = 0; i < c->n_notes; i++)
 		fprintf(f, "note: %s\n", c->notes[i]);
 	line = comparison_summary_line(c);
@@ -223,6 +227,19 @@ int report_compare_md(const struct comparison *c, FILE *f)
 	for (size_t i = 0; i < c->n_notes; i++) {
 		fputs("- ", f);
 		report_md_cell(f, c->notes[i]);
+		fputc('\n', f);
+	}
+	for (size_t i = 0, any = 0; i < c->n_rows; i++) {
+		if (!c->rows[i].mechanism)
+			continue;
+		if (!any++)
+			fputs("\nMechanism (the counters that moved with each WIN and LOSS, "
+			      "§5.15):\n\n",
+			      f);
+		fputs("- ", f);
+		report_md_cell(f, c->rows[i].key);
+		fprintf(f, " %s: ", verdict_name(c->rows[i].verdict));
+		report_md_cell(f, c->rows[i].mechanism);
 		fputc('\n', f);
 	}
 	report_compare_wrap(c, REPORT_MD, f);

@@ -263,7 +263,7 @@ static void group_checks(const struct fleet *fl, size_t g, enum report_format fm
 		md ? "" : "  ");
 	for (size_t c = 0; c < first->n_checks; c++) {
 		const struct fleet_check *ck = &first->checks[c];
-		size_t count[4] = {0};
+		size_t count[CHECK__COUNT] = {0};
 		char ref[64], labels[256];
 		report_fleet_labels(ck->labels, ck->n_labels, labels, sizeof(labels));
 		for (size_t i = 0; i < fl->n_nodes; i++) {
@@ -411,15 +411,16 @@ int report_fleet_csv(const struct fleet *fl, FILE *f)
 static int checks_json(const char *what, const struct fleet_check *c, size_t n, FILE *f)
 {
 	json_t *o = json_object(), *a = json_array(), *counts = json_object();
-	size_t count[4] = {0};
+	size_t count[CHECK__COUNT] = {0};
 	int rc;
 	for (size_t i = 0; i < n; i++) {
 		json_array_append_new(a, fleet_check_to_json(&c[i]));
 		count[c[i].status]++;
 	}
-	for (int s = CHECK_PASS; s <= CHECK_NA; s++)
-		json_object_set_new(counts, check_status_name((enum check_status)s),
-				    json_integer((json_int_t)count[s]));
+	for (int s = CHECK_PASS; s < CHECK__COUNT; s++)
+		if (s <= CHECK_NA || count[s])
+			json_object_set_new(counts, check_status_name((enum check_status)s),
+					    json_integer((json_int_t)count[s]));
 	json_object_set_new(o, "what", json_string(what));
 	json_object_set_new(o, "checks", a);
 	json_object_set_new(o, "counts", counts);
@@ -432,7 +433,7 @@ static int checks_json(const char *what, const struct fleet_check *c, size_t n, 
 int report_checks(const char *what, const struct fleet_check *c, size_t n, enum report_format fmt,
 		  FILE *f)
 {
-	size_t count[4] = {0};
+	size_t count[CHECK__COUNT] = {0};
 	int md = fmt == REPORT_MD;
 	if (fmt == REPORT_JSON)
 		return checks_json(what, c, n, f);
@@ -479,9 +480,16 @@ int report_checks(const char *what, const struct fleet_check *c, size_t n, enum 
 			fputs("\n      other tools: ", f);
 			put(f, fmt, c[i].other);
 		}
+		if (c[i].receipt) {
+			fputs("\n      receipt failed: ", f);
+			put(f, fmt, c[i].receipt);
+		}
 		fputc('\n', f);
 	}
-	fprintf(f, "%s%zu PASS, %zu WARN, %zu FAIL, %zu n/a\n", md ? "\n" : "", count[CHECK_PASS],
+	fprintf(f, "%s%zu PASS, %zu WARN, %zu FAIL, %zu n/a", md ? "\n" : "", count[CHECK_PASS],
 		count[CHECK_WARN], count[CHECK_FAIL], count[CHECK_NA]);
+	if (count[CHECK_INCONCLUSIVE])
+		fprintf(f, ", %zu INCONCLUSIVE (a receipt failed)", count[CHECK_INCONCLUSIVE]);
+	fputc('\n', f);
 	return ferror(f) ? error("cannot write the checks") : 0;
 }

@@ -9,6 +9,7 @@
 
 #include "base/stats.h"
 #include "base/util.h"
+#include "results/results.h"
 
 int report_format_parse(const char *s, enum report_format *out)
 {
@@ -247,4 +248,36 @@ json_t *report_escape_json(json_t *j, enum report_format fmt)
 	if (!escaper(fmt) || !j)
 		return json_incref(j);
 	return copy_json(j, escaper(fmt), 0);
+}
+
+void report_receipts(const struct probe_result *p, enum report_format fmt, FILE *f)
+{
+	int any = 0;
+
+	for (size_t k = 0; k < p->n_metrics; k++) {
+		const struct metric *m = &p->metrics[k];
+		const char *ev = metric_receipt_failed(m);
+		char labels[256];
+
+		if (!ev)
+			continue;
+		metric_labels_str(m, labels, sizeof(labels));
+		if (fmt == REPORT_HTML) {
+			fputs(any++ ? "<br>" : "<p class=\"receipt\">", f);
+			fputs("receipt failed: ", f);
+			report_html_text(f, m->name);
+			fputs(" ", f);
+			report_html_text(f, labels);
+			fputs(": ", f);
+			report_html_text(f, ev);
+		} else if (fmt == REPORT_MD) {
+			fprintf(f, "%s- receipt failed: %s ", any++ ? "" : "\n", m->name);
+			report_md_cell(f, labels);
+			fprintf(f, ": %s\n", ev);
+		} else
+			fprintf(f, "%s   receipt failed: %s %s: %s\n", any++ ? "" : "\n", m->name,
+				labels, ev);
+	}
+	if (any && fmt == REPORT_HTML)
+		fputs("</p>\n", f);
 }

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+struct probe_result;
+
 enum report_format {
 	REPORT_TERM,
 	REPORT_MD,
@@ -42,6 +44,12 @@ void report_csv_field(FILE *f, const char *s);
 /* s as HTML text or attribute value, & < > " ' escaped (NULL prints
  * nothing). Every string that came from a file goes through it. */
 void report_html_text(FILE *f, const char *s);
+/* One line for each metric of p whose receipt failed ("receipt failed:
+ * bandwidth kernel=copy,...: working set 192 MiB is 0.4x the 480 MiB LLC",
+ * docs/design.md §4.18), in the format's layout; nothing when none failed.
+ * The strings are the file's, escaped for fmt by the caller (term, md) or
+ * here (html). */
+void report_receipts(const struct probe_result *p, enum report_format fmt, FILE *f);
 
 /* Text from a file (results files are written on other machines) made safe
  * for a terminal: control characters as \xNN (\n, \t), C1 controls as

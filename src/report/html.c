@@ -285,6 +285,7 @@ static void probe_html(FILE *f, const struct probe_result *p)
 			bar_chart(f, p, k);
 	}
 	metric_table(f, p);
+	report_receipts(p, REPORT_HTML, f);
 }
 
 int report_html(const struct run *r, FILE *f)

@@ -336,6 +336,22 @@ int report_compare_html(const struct comparison *c, FILE *f)
 		html_put(f, "<li>", c->notes[i], "</li>\n");
 	if (c->n_notes || missing)
 		fputs("</ul>\n", f);
+	for (size_t i = 0, any = 0; i < c->n_rows; i++) {
+		if (!c->rows[i].mechanism)
+			continue;
+		if (!any++)
+			fputs("<h2>Mechanism</h2>\n<p>The counters that moved with each WIN and "
+			      "LOSS (every window of B beyond every window of A).</p>\n<ul>\n",
+			      f);
+		html_put(f, "<li>", c->rows[i].key, " ");
+		html_put(f, "", verdict_name(c->rows[i].verdict), ": ");
+		html_put(f, "", c->rows[i].mechanism, "</li>\n");
+	}
+	for (size_t i = 0; i < c->n_rows; i++)
+		if (c->rows[i].mechanism) {
+			fputs("</ul>\n", f);
+			break;
+		}
 	fputs("<p>Raw samples: the legs' results files above.</p>\n", f);
 	return html_page_end(f);
 }

@@ -87,6 +87,7 @@ int report_md(const struct run *r, FILE *f)
 		for (size_t t = 0; t < ms.n; t++)
 			matrix_write_md(&ms.tables[t], f);
 		matrix_set_free(&ms);
+		report_receipts(p, REPORT_MD, f);
 	}
 	return 0;
 }

@@ -109,6 +109,7 @@ void report_term_probe(const struct probe_result *p, FILE *f)
 		matrix_write_text(&ms.tables[t], "   ", f);
 	}
 	matrix_set_free(&ms);
+	report_receipts(p, REPORT_TERM, f);
 }
 
 int report_term(const struct run *r, FILE *f)

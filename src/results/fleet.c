@@ -8,7 +8,7 @@
 
 #include "base/util.h"
 
-static const char *const check_names[] = {"PASS", "WARN", "FAIL", "n/a"};
+static const char *const check_names[] = {"PASS", "WARN", "FAIL", "n/a", "INCONCLUSIVE"};
 
 const char *check_status_name(enum check_status s)
 {
@@ -76,6 +76,7 @@ void fleet_check_clear(struct fleet_check *c)
 	free(c->source);
 	free(c->date);
 	free(c->other);
+	free(c->receipt);
 	memset(c, 0, sizeof(*c));
 }
 

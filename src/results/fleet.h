@@ -16,7 +16,9 @@
 
 #define FLEET_SCHEMA "mempath/fleet/1"
 
-enum check_status { CHECK_PASS = 0, CHECK_WARN, CHECK_FAIL, CHECK_NA };
+/* INCONCLUSIVE: measured, but a receipt of the figure failed (kit/receipts.h). */
+enum check_status { CHECK_PASS = 0, CHECK_WARN, CHECK_FAIL, CHECK_NA, CHECK_INCONCLUSIVE };
+#define CHECK__COUNT (CHECK_INCONCLUSIVE + 1)
 
 /* "PASS", "WARN", "FAIL", "n/a"; and back (0 or -1). */
 const char *check_status_name(enum check_status s);
@@ -37,7 +39,8 @@ struct fleet_check {
 	double tolerance; /* fraction: WARN beyond it, FAIL beyond twice it */
 	char *source;	  /* where the reference was measured: a file in docs/results/ */
 	char *date;
-	char *other; /* what another tool read on this path, or NULL */
+	char *other;   /* what another tool read on this path, or NULL */
+	char *receipt; /* INCONCLUSIVE: the failed receipt's evidence; else NULL */
 	enum check_status status;
 };
 

@@ -99,6 +99,10 @@ void metric_clear(struct metric *m)
 	free(m->wait);
 	free(m->gpu_others);
 	free(m->stop);
+	if (m->counters)
+		json_decref(m->counters);
+	if (m->receipts)
+		json_decref(m->receipts);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -127,6 +131,8 @@ void probe_result_clear(struct probe_result *p)
 		json_decref(p->extra);
 	if (p->noise)
 		json_decref(p->noise);
+	if (p->counter_sources)
+		json_decref(p->counter_sources);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -319,9 +325,35 @@ static void push(double **arr, size_t *n, size_t *cap, double v)
 
 /* A non-finite value (a zero-time division, a failed read) is not a sample:
  * it is dropped here so that summaries and files stay numeric. */
+static double (*window_clock)(void);
+
+/* Sample n was added with no counters read over it: null in every moved
+ * counter, its index unmarked (docs/schema.md). */
+static void counters_follow(json_t *c, size_t n)
+{
+	json_t *moved = json_object_get(c, "moved"), *a, *un = json_object_get(c, "unmarked");
+	const char *k;
+
+	json_object_foreach (moved, k, a)
+		json_array_append_new(a, json_null());
+	if (!un)
+		json_object_set_new(c, "unmarked", un = json_array());
+	json_array_append_new(un, json_integer((json_int_t)n));
+}
+
+double metric_clock(void)
+{
+	return window_clock ? window_clock() : (double)time_now_ns() * 1e-9;
+}
+
+void metric_set_clock(double (*clock)(void))
+{
+	window_clock = clock;
+}
+
 void metric_add_sample(struct metric *m, double v)
 {
-	double now = (double)time_now_ns() * 1e-9;
+	double now = metric_clock();
 	metric_add_sample_at(m, v, m->last_t > 0 ? m->last_t : NAN, now);
 }
 
@@ -351,6 +383,8 @@ void metric_add_sample_at(struct metric *m, double v, double t0, double t1)
 		m->gpu_others = xrealloc(m->gpu_others, m->cap_samples * sizeof(*m->gpu_others));
 		m->gpu_others[n] = NAN;
 	}
+	if (m->counters) /* the counters of a window not read: unknown */
+		counters_follow(m->counters, n);
 	m->last_t = t1;
 }
 
@@ -359,7 +393,18 @@ void metric_add_warmup(struct metric *m, double v)
 	if (!isfinite(v))
 		return;
 	push(&m->warmups, &m->n_warmups, &m->cap_warmups, v);
-	m->last_t = (double)time_now_ns() * 1e-9;
+	m->last_t = metric_clock();
+}
+
+const char *metric_receipt_failed(const struct metric *m)
+{
+	size_t i;
+	json_t *r;
+
+	json_array_foreach (m->receipts, i, r)
+		if (!strcmp(json_string_value(json_object_get(r, "state")), "failed"))
+			return json_string_value(json_object_get(r, "evidence"));
+	return NULL;
 }
 
 double metric_busy_mean(const struct metric *m, double *max)

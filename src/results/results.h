@@ -83,7 +83,18 @@ struct metric {
 	double *wait;	    /* the probe's threads waiting for a CPU over each window */
 	double *gpu_others; /* GPU probes: other processes on the GPUs around it */
 	double last_t;	    /* when the last sample or warm-up was added; 0: none */
-	char *stop;	    /* --reps auto: why sampling stopped; NULL otherwise */
+	/* The counters over each counted sample's window (docs/design.md
+	 * §4.17, docs/schema.md): {"moved": {name: [delta or null per
+	 * sample]}, "unmarked": [sample indices]}; NULL when none was read. */
+	json_t *counters;
+	char *stop; /* --reps auto: why sampling stopped; NULL otherwise */
+	/* What the figure assumes and whether the evidence held it
+	 * (kit/receipts.h): [{"assumes", "state", "evidence"}]; NULL: none. */
+	json_t *receipts;
+	/* In the probe's child only (not in files): the work one counted
+	 * sample did, in the metric's base unit (bytes for a bandwidth); 0
+	 * when not said. What a link receipt compares (kit/receipts.h). */
+	double work;
 };
 
 struct counter {
@@ -114,6 +125,10 @@ struct probe_result {
 	 * child sets it; the runner rebases them to the probe's start). */
 	int timed;
 	json_t *noise; /* the noise meter's record over the probe, or NULL */
+	/* The counter sources opened around the sample windows, each with its
+	 * state and, where it could not be read, why (docs/design.md §4.17);
+	 * NULL when none was opened. */
+	json_t *counter_sources;
 };
 
 struct run {
@@ -175,8 +190,15 @@ struct metric *probe_find_metric(struct probe_result *p, const char *name, ...)
 	__attribute__((sentinel));
 void probe_add_counter(struct probe_result *p, const char *name, int64_t delta);
 
-/* Adds a counted sample, its window ending now (and beginning when the
- * metric's previous sample or warm-up was added). */
+/* The clock of the samples' windows (monotonic seconds): time_now_ns(), or
+ * what metric_set_clock() installed - the counters layer, which reads its
+ * counters at each window boundary it hands out (docs/design.md §4.17). A
+ * probe that records its windows itself takes their ends from here. */
+double metric_clock(void);
+void metric_set_clock(double (*clock)(void));
+
+/* Adds a counted sample, its window ending now (metric_clock(); and
+ * beginning when the metric's previous sample or warm-up was added). */
 void metric_add_sample(struct metric *m, double v);
 /* The same with its window given (monotonic seconds, as time_now_ns()
  * 1e-9): for a probe that records its samples after taking them all. */
@@ -195,6 +217,9 @@ const char *metric_label(const struct metric *m, const char *key);
  * most over one window; NAN when the metric has no such record. */
 double metric_busy_mean(const struct metric *m, double *max);
 void metric_summarize(struct metric *m);
+/* The evidence of m's first failed receipt ("working set 768 MiB is 1.6x
+ * the 480 MiB LLC"), or NULL when none failed. */
+const char *metric_receipt_failed(const struct metric *m);
 /* Labels joined as "k=v,k=v" into buf (for tables). */
 void metric_labels_str(const struct metric *m, char *buf, size_t len);
 

@@ -61,6 +61,8 @@ static json_t *metric_to_json(const struct metric *m, int timed)
 	json_object_set_new(o, "warmups", doubles_to_json(m->warmups, m->n_warmups));
 	json_object_set_new(o, "summary", summary_to_json(&s));
 	metric_windows_to_json(m, timed, o);
+	if (m->receipts)
+		json_object_set(o, "receipts", m->receipts);
 	return o;
 }
 
@@ -90,6 +92,8 @@ json_t *probe_result_to_json(const struct probe_result *p)
 		json_object_set(o, "extra", p->extra);
 	if (p->noise)
 		json_object_set(o, "noise", p->noise);
+	if (p->counter_sources)
+		json_object_set(o, "counter_sources", p->counter_sources);
 	for (size_t i = 0; i < p->n_metrics; i++)
 		json_array_append_new(metrics, metric_to_json(&p->metrics[i], p->timed));
 	json_object_set_new(o, "metrics", metrics);
@@ -131,6 +135,30 @@ json_t *run_to_json(const struct run *r)
 
 /* ---- reading ---- */
 
+/* "receipts": [{"assumes", "state": held|failed|unknown, "evidence"}] */
+static int get_receipts(struct jrd *rd, json_t *j, struct metric *m)
+{
+	json_t *a = json_object_get(j, "receipts"), *e;
+	size_t i;
+
+	if (!a)
+		return 0;
+	if (!json_is_array(a))
+		return jrd_bad(rd, "receipts", "is not an array");
+	json_array_foreach (a, i, e) {
+		const char *as, *state, *ev;
+		if (!json_is_object(e))
+			return jrd_bad(rd, "receipts", "holds an entry that is not an object");
+		if (jrd_str(rd, e, "assumes", 1, &as) || jrd_str(rd, e, "state", 1, &state) ||
+		    jrd_str(rd, e, "evidence", 1, &ev))
+			return -1;
+		if (strcmp(state, "held") && strcmp(state, "failed") && strcmp(state, "unknown"))
+			return jrd_bad(rd, "receipts", "holds a state not held|failed|unknown");
+	}
+	m->receipts = json_incref(a);
+	return 0;
+}
+
 static int metric_from_json(struct jrd *rd, json_t *j, struct metric *m)
 {
 	char *s = NULL;
@@ -166,10 +194,15 @@ static int metric_from_json(struct jrd *rd, json_t *j, struct metric *m)
 		return -1;
 	if (jrd_strdup(rd, j, "stop", 0, &m->stop))
 		return -1;
+	if (get_receipts(rd, j, m))
+		return -1;
 	if (metric_windows_from_json(j, m, &field) != 0)
 		return jrd_bad(rd, field,
-			       "does not hold one entry per sample (a number, or [start, "
-			       "end] for t)");
+			       !strcmp(field, "counters")
+				       ? "is not {moved: {name: [a whole count >= 0 or null per "
+					 "sample]}, unmarked: [increasing sample indices]}"
+				       : "does not hold one entry per sample (a number, or [start, "
+					 "end] for t)");
 	metric_summarize(m);
 	return 0;
 }
@@ -249,6 +282,36 @@ static int get_identity(const struct jrd *rd, json_t *j, struct probe_result *p)
 	return 0;
 }
 
+/* "counter_sources": [{"source", "state": "ok"|"unavailable", "why"}]: why
+ * is there exactly when the source could not be read. */
+static int get_counter_sources(struct jrd *rd, json_t *j, struct probe_result *p)
+{
+	json_t *a = json_object_get(j, "counter_sources"), *e;
+	size_t i;
+
+	if (!a)
+		return 0;
+	if (!json_is_array(a))
+		return jrd_bad(rd, "counter_sources", "is not an array");
+	json_array_foreach (a, i, e) {
+		const char *src, *state, *why;
+		if (!json_is_object(e))
+			return jrd_bad(rd, "counter_sources",
+				       "holds an entry that is not an object");
+		if (jrd_str(rd, e, "source", 1, &src) || jrd_str(rd, e, "state", 1, &state) ||
+		    jrd_str(rd, e, "why", 0, &why))
+			return -1;
+		if (strcmp(state, "ok") && strcmp(state, "unavailable"))
+			return jrd_bad(rd, "counter_sources", "holds a state not ok|unavailable");
+		if (!why != !strcmp(state, "ok"))
+			return jrd_bad(
+				rd, "counter_sources",
+				"holds an unavailable source without why (or an ok one with)");
+	}
+	p->counter_sources = json_incref(a);
+	return 0;
+}
+
 static int probe_from_json_rd(struct jrd *rd, json_t *j, struct probe_result *p)
 {
 	char *name = NULL, *status = NULL;
@@ -300,6 +363,8 @@ static int probe_from_json_rd(struct jrd *rd, json_t *j, struct probe_result *p)
 		return jrd_bad(rd, "noise", "is not an object");
 	if (x && json_is_object(x))
 		p->noise = json_incref(x);
+	if (get_counter_sources(rd, j, p))
+		return -1;
 	metrics = json_object_get(j, "metrics");
 	if (!metrics || !json_is_array(metrics))
 		return jrd_bad(rd, "metrics", "is missing or not an array");

@@ -41,6 +41,37 @@ void metric_windows_to_json(const struct metric *m, int timed, json_t *o)
 	}
 	if (m->stop)
 		json_object_set_new(o, "stop", json_string(m->stop));
+	if (timed && m->counters)
+		json_object_set(o, "counters", m->counters);
+}
+
+/* "counters": {"moved": {name: [count or null per sample]}, "unmarked":
+ * [sample index]}: the arrays follow the samples, the counts are whole and
+ * not negative, the indices are samples' and each once. */
+static int counters_ok(json_t *c, size_t n)
+{
+	json_t *moved = json_object_get(c, "moved"), *un = json_object_get(c, "unmarked"), *a, *x;
+	const char *k;
+	size_t i;
+
+	if (!json_is_object(c) || !json_is_object(moved) || json_object_size(c) != 1 + !!un)
+		return -1;
+	json_object_foreach (moved, k, a) {
+		if (!*k || !json_is_array(a) || json_array_size(a) != n)
+			return -1;
+		json_array_foreach (a, i, x)
+			if (!json_is_null(x) && (!json_is_integer(x) || json_integer_value(x) < 0))
+				return -1;
+	}
+	if (un && (!json_is_array(un) || json_array_size(un) == 0 || json_array_size(un) > n))
+		return -1;
+	json_array_foreach (un, i, x)
+		if (!json_is_integer(x) || json_integer_value(x) < 0 ||
+		    (size_t)json_integer_value(x) >= n ||
+		    (i > 0 &&
+		     json_integer_value(x) <= json_integer_value(json_array_get(un, i - 1))))
+			return -1;
+	return 0;
 }
 
 /* A number, or null for undefined (NAN). */
@@ -63,9 +94,11 @@ static int follows(json_t *a, size_t n)
 
 int metric_windows_from_json(json_t *j, struct metric *m, const char **field)
 {
-	json_t *t = json_object_get(j, "t"), *x;
+	json_t *t = json_object_get(j, "t"), *x, *c = json_object_get(j, "counters");
 	size_t i, cap = m->cap_samples > m->n_samples ? m->cap_samples : m->n_samples + 1;
 	*field = follows(t, m->n_samples) ? NULL : "t";
+	if (!*field && c && counters_ok(c, m->n_samples) != 0)
+		*field = "counters";
 	for (size_t k = 0; k < ARRAY_SIZE(per_sample_names) && !*field; k++)
 		if (!follows(json_object_get(j, per_sample_names[k]), m->n_samples))
 			*field = per_sample_names[k];
@@ -95,6 +128,8 @@ int metric_windows_from_json(json_t *j, struct metric *m, const char **field)
 			if (num_or_nan(x, &(*v)[i]))
 				return -1;
 	}
+	if (c)
+		m->counters = json_incref(c);
 	*field = NULL;
 	return 0;
 }

@@ -1,6 +1,7 @@
 /* compare.c - gives each joined metric a verdict (docs/design.md section 5).
  * Pure apart from allocation: no I/O except error() for bad options. */
 #include "verdict/compare.h"
+#include "verdict/mechanism.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -141,6 +142,18 @@ static void rule_fact(struct comparison *c, struct compare_row *row)
 {
 	if (row->better == BETTER_NONE)
 		set_verdict(row, VERDICT_FACT, NULL);
+}
+
+/* receipt: in a leg, what the figure assumes did not hold (VOID, its
+ * evidence: a figure of cache hits is no DRAM figure, §4.18) */
+static void rule_receipt(struct comparison *c, struct compare_row *row)
+{
+	for (size_t j = 0; j < c->n_legs && row->verdict == PENDING; j++) {
+		const char *ev = row->m[j] ? metric_receipt_failed(row->m[j]) : NULL;
+		if (ev)
+			set_verdict(row, VERDICT_VOID,
+				    xasprintf("receipt failed in %s: %s", c->legs[j].name, ev));
+	}
 }
 
 /* too few: a leg has fewer samples than a verdict needs (FEW) */
@@ -471,7 +484,8 @@ struct verdict_rule {
 };
 static const struct verdict_rule rules_before[] = {
 	{"status", rule_status},    {"unit", rule_unit}, {"missing", rule_missing},
-	{"exact fact", rule_exact}, {"fact", rule_fact}, {"too few", rule_few},
+	{"exact fact", rule_exact}, {"fact", rule_fact}, {"receipt", rule_receipt},
+	{"too few", rule_few},
 };
 static const struct verdict_rule rules_after[] = {
 	{"load", rule_load},
@@ -487,41 +501,12 @@ static void apply_rules(struct comparison *c, const struct verdict_rule *rules, 
 				rules[k].apply(c, &c->rows[i]);
 }
 
-/* A pattern or knob that names nothing is a typo that would remove a safety
- * check (a control nobody checks, a knob difference nobody allowed): 0, or
- * -1 after an error line naming it. */
-static int check_names(const struct comparison *c, const struct compare_opts *o)
-{
-	for (size_t k = 0; k < o->n_controls + (o->primary ? 1 : 0); k++) {
-		const char *pat = k < o->n_controls ? o->controls[k] : o->primary;
-		size_t hits = 0;
-		for (size_t i = 0; i < c->n_rows; i++)
-			hits += compare_pattern_match(pat, c->rows[i].probe, c->rows[i].metric,
-						      c->rows[i].labels, c->rows[i].n_labels,
-						      c->rows[i].params, c->rows[i].n_params);
-		if (!hits)
-			return error("%s '%s' matches no metric of these files",
-				     k < o->n_controls ? "--control" : "--primary", pat);
-	}
-	for (size_t k = 0; k < o->n_expect_diff; k++) {
-		int known = 0;
-		for (size_t j = 0; j < c->n_legs && !known; j++)
-			known = json_object_get(c->legs[j].run->knobs_start, o->expect_diff[k]) ||
-				json_object_get(c->legs[j].run->knobs_end, o->expect_diff[k]);
-		if (!known)
-			return error("--expect-diff '%s' is not a knob of these files (see their "
-				     "\"knobs\")",
-				     o->expect_diff[k]);
-	}
-	return 0;
-}
-
 struct comparison *compare_runs(const struct run *const *runs, const char *const *files, size_t n,
 				const struct compare_opts *o)
 {
 	struct comparison *c = xcalloc(1, sizeof(*c));
 	c->opts = *o;
-	if (compare_join(c, runs, files, n) != 0 || check_names(c, o) != 0) {
+	if (compare_join(c, runs, files, n) != 0 || compare_check_names(c, o) != 0) {
 		comparison_free(c);
 		return NULL;
 	}
@@ -588,6 +573,7 @@ struct comparison *compare_runs(const struct run *const *runs, const char *const
 			if (row->verdict <= VERDICT_UNSTABLE) /* SAME among them */
 				set_verdict(row, VERDICT_REFUSED, xstrdup("knobs differ"));
 		}
+	mechanism_rows(c);
 	comparison_summarize(c);
 	return c;
 }

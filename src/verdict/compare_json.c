@@ -75,6 +75,8 @@ static json_t *row_to_json(const struct comparison *c, const struct compare_row 
 	json_object_set_new(o, "threshold", num(row->threshold));
 	json_object_set_new(o, "verdict", json_string(verdict_id(row->verdict)));
 	json_object_set_new(o, "reason", row->reason ? json_string(row->reason) : json_null());
+	if (row->mechanism)
+		json_object_set_new(o, "mechanism", json_string(row->mechanism));
 	if (row->control)
 		json_object_set_new(o, "moved", json_boolean(row->moved));
 	if (row->noisy)

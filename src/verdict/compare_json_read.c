@@ -183,7 +183,7 @@ static int row_from_json(struct rd *rd, json_t *j, size_t i)
 	struct comparison *c = rd->c;
 	struct compare_row *row = &c->rows[i];
 	struct probe_result *p = &c->owned->probes[i];
-	const char *probe, *metric, *key, *unit, *better, *verdict, *reason;
+	const char *probe, *metric, *key, *unit, *better, *verdict, *reason, *mech;
 	json_t *legs, *ci;
 	struct metric *m;
 	size_t base = strlen(rd->j.path);
@@ -192,7 +192,8 @@ static int row_from_json(struct rd *rd, json_t *j, size_t i)
 	if (jrd_str(&rd->j, j, "probe", 1, &probe) || jrd_str(&rd->j, j, "metric", 1, &metric) ||
 	    jrd_str(&rd->j, j, "key", 1, &key) || jrd_str(&rd->j, j, "unit", 1, &unit) ||
 	    jrd_str(&rd->j, j, "better", 1, &better) ||
-	    jrd_str(&rd->j, j, "verdict", 1, &verdict) || jrd_str(&rd->j, j, "reason", 0, &reason))
+	    jrd_str(&rd->j, j, "verdict", 1, &verdict) ||
+	    jrd_str(&rd->j, j, "reason", 0, &reason) || jrd_str(&rd->j, j, "mechanism", 0, &mech))
 		return -1;
 	if (unit_parse(unit, &row->unit) != 0)
 		return jrd_bad(&rd->j, "unit", "is not a known unit");
@@ -214,6 +215,7 @@ static int row_from_json(struct rd *rd, json_t *j, size_t i)
 	row->n_params = p->n_params;
 	row->key = xstrdup(key);
 	row->reason = reason ? xstrdup(reason) : NULL;
+	row->mechanism = mech ? xstrdup(mech) : NULL;
 	if (jrd_bool(&rd->j, j, "control", 1, &row->control) ||
 	    jrd_bool(&rd->j, j, "primary", 1, &row->primary) ||
 	    jrd_bool(&rd->j, j, "moved", 0, &row->moved))

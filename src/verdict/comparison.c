@@ -45,6 +45,7 @@ void comparison_free(struct comparison *c)
 		free(c->rows[i].ident);
 		free(c->rows[i].reason);
 		free(c->rows[i].note);
+		free(c->rows[i].mechanism);
 	}
 	free(c->rows);
 	for (size_t i = 0; i < c->n_knob_diffs; i++)

@@ -506,3 +506,29 @@ int compare_join(struct comparison *c, const struct run *const *runs, const char
 	join_metrics(c);
 	return 0;
 }
+
+int compare_check_names(const struct comparison *c, const struct compare_opts *o)
+{
+	for (size_t k = 0; k < o->n_controls + (o->primary ? 1 : 0); k++) {
+		const char *pat = k < o->n_controls ? o->controls[k] : o->primary;
+		size_t hits = 0;
+		for (size_t i = 0; i < c->n_rows; i++)
+			hits += compare_pattern_match(pat, c->rows[i].probe, c->rows[i].metric,
+						      c->rows[i].labels, c->rows[i].n_labels,
+						      c->rows[i].params, c->rows[i].n_params);
+		if (!hits)
+			return error("%s '%s' matches no metric of these files",
+				     k < o->n_controls ? "--control" : "--primary", pat);
+	}
+	for (size_t k = 0; k < o->n_expect_diff; k++) {
+		int known = 0;
+		for (size_t j = 0; j < c->n_legs && !known; j++)
+			known = json_object_get(c->legs[j].run->knobs_start, o->expect_diff[k]) ||
+				json_object_get(c->legs[j].run->knobs_end, o->expect_diff[k]);
+		if (!known)
+			return error("--expect-diff '%s' is not a knob of these files (see their "
+				     "\"knobs\")",
+				     o->expect_diff[k]);
+	}
+	return 0;
+}

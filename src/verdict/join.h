@@ -31,4 +31,10 @@ char *join_metric_ident(const struct probe_result *pr, const struct metric *m);
 int compare_join(struct comparison *c, const struct run *const *runs, const char *const *files,
 		 size_t n);
 
+/* A --control or --primary pattern or an --expect-diff knob that names
+ * nothing in c is a typo that would remove a safety check (a control nobody
+ * checks, a knob difference nobody allowed): 0, or -1 after an error line
+ * naming it. */
+int compare_check_names(const struct comparison *c, const struct compare_opts *o);
+
 #endif

@@ -355,6 +355,10 @@ void ref_check_run(const struct ref_kind *k, const struct run *r, struct fleet_c
 				c->value = stats_median(m->samples, m->n_samples);
 				c->status =
 					ref_judge(c->value, c->reference, c->tolerance, c->better);
+				if (metric_receipt_failed(m)) { /* not the figure it claims */
+					c->status = CHECK_INCONCLUSIVE;
+					c->receipt = xstrdup(metric_receipt_failed(m));
+				}
 				found++;
 			}
 		}

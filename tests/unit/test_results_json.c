@@ -278,6 +278,26 @@ static void test_windows(void **state)
 		"\"ns\", \"samples\": [1, 2], \"t\": [[0, 1], [1]]}]}",
 		"{\"name\": \"x\", \"status\": \"ok\", \"metrics\": [{\"name\": \"m\", \"unit\": "
 		"\"ns\", \"samples\": [1, 2], \"wait\": [0.1, \"x\"]}]}",
+		/* counters: arrays follow the samples, counts whole and >= 0, unmarked
+		 * indices of samples, in order; sources ok or why not */
+		"{\"name\": \"x\", \"status\": \"ok\", \"metrics\": [{\"name\": \"m\", \"unit\": "
+		"\"ns\", \"samples\": [1, 2], \"counters\": {\"moved\": {\"a\": [1]}}}]}",
+		"{\"name\": \"x\", \"status\": \"ok\", \"metrics\": [{\"name\": \"m\", \"unit\": "
+		"\"ns\", \"samples\": [1, 2], \"counters\": {\"moved\": {\"a\": [1, -2]}}}]}",
+		"{\"name\": \"x\", \"status\": \"ok\", \"metrics\": [{\"name\": \"m\", \"unit\": "
+		"\"ns\", \"samples\": [1, 2], \"counters\": {\"moved\": {\"a\": [1, 0.5]}}}]}",
+		"{\"name\": \"x\", \"status\": \"ok\", \"metrics\": [{\"name\": \"m\", \"unit\": "
+		"\"ns\", \"samples\": [1, 2], \"counters\": {\"moved\": {}, \"unmarked\": [2]}}]}",
+		"{\"name\": \"x\", \"status\": \"ok\", \"metrics\": [{\"name\": \"m\", \"unit\": "
+		"\"ns\", \"samples\": [1, 2], \"counters\": {\"moved\": {}, \"unmarked\": [1, "
+		"0]}}]}",
+		"{\"name\": \"x\", \"status\": \"ok\", \"metrics\": [{\"name\": \"m\", \"unit\": "
+		"\"ns\", \"samples\": [1, 2], \"counters\": {\"moved\": {}, \"extra\": 1}}]}",
+		"{\"name\": \"x\", \"status\": \"ok\", \"counter_sources\": [{\"source\": \"hw\", "
+		"\"state\": \"unavailable\"}], \"metrics\": []}",
+		"{\"name\": \"x\", \"status\": \"ok\", \"counter_sources\": [{\"source\": \"hw\", "
+		"\"state\": \"maybe\", \"why\": \"w\"}], \"metrics\": []}",
+		"{\"name\": \"x\", \"status\": \"ok\", \"counter_sources\": {}, \"metrics\": []}",
 	};
 	probe_result_init(&p, "cpu.first_touch");
 	p.timed = 1;
@@ -295,9 +315,15 @@ static void test_windows(void **state)
 	m->busy[2] = 0.5;
 	assert_float_equal(metric_busy_mean(m, &top), 1.0, 1e-12);
 	assert_float_equal(top, 1.5, 0);
+	m->counters = json_pack("{s:{s:[i,i,i]}}", "moved", "vmstat:thp_fault_alloc", 0, 32, 31);
+	p.counter_sources =
+		json_pack("[{s:s,s:s},{s:s,s:s,s:s}]", "source", "vmstat", "state", "ok", "source",
+			  "hardware", "state", "unavailable", "why", "no PMU");
 	j = probe_result_to_json(&p);
 	assert_int_equal(probe_result_from_json(j, &q, "windows"), 0);
 	assert_int_equal(q.n_metrics, 1);
+	assert_true(json_equal(q.metrics[0].counters, m->counters));
+	assert_true(json_equal(q.counter_sources, p.counter_sources));
 	assert_true(q.timed);
 	assert_true(isnan(q.metrics[0].t0[0]));
 	assert_float_equal(q.metrics[0].t1[2], m->t1[2], 1e-9);
@@ -307,6 +333,13 @@ static void test_windows(void **state)
 	metric_add_sample(&q.metrics[0], 4.0);
 	assert_true(isnan(q.metrics[0].busy[3]));
 	assert_int_equal(q.metrics[0].n_samples, 4);
+	assert_true(json_is_null(
+		json_array_get(json_object_get(json_object_get(q.metrics[0].counters, "moved"),
+					       "vmstat:thp_fault_alloc"),
+			       3)));
+	assert_int_equal(json_integer_value(json_array_get(
+				 json_object_get(q.metrics[0].counters, "unmarked"), 0)),
+			 3);
 	probe_result_clear(&q);
 	json_decref(j);
 	probe_result_clear(&p);

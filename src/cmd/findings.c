@@ -1,0 +1,134 @@
+/* findings.c - `mempath findings AB_DIR...`: a findings document from ab
+ * directories (report/findings.h, docs/design.md §9.9). */
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "cmd/args.h"
+#include "report/findings.h"
+#include "results/results_json.h"
+#include "verdict/compare_json.h"
+
+struct findings_opts {
+	const char *format, *out;
+};
+
+static void findings_init(void *p)
+{
+	((struct findings_opts *)p)->format = "md";
+}
+
+static const struct arg findings_args[] = {
+	ARG_CHOICE("format", 'f', struct findings_opts, format, "F", "md|html",
+		   "md (default) or html"),
+	ARG_STR("output", 'o', struct findings_opts, out, "OUT",
+		"write the document to OUT (atomically) instead of stdout"),
+	ARG_END};
+
+/* leg-N-...json in N's order */
+static int by_leg(const void *a, const void *b)
+{
+	const char *x = strrchr(*(char *const *)a, '/'), *y = strrchr(*(char *const *)b, '/');
+	long i = strtol(x + 5, NULL, 10), j = strtol(y + 5, NULL, 10);
+	return (i > j) - (i < j);
+}
+
+/* DIR's comparison and legs into x; 0, or -1 after one error line. */
+static int read_dir(const char *dir, struct finding *x)
+{
+	char *path = xasprintf("%s/compare.json", dir), *pat = xasprintf("%s/leg-*.json", dir);
+	json_t *j = results_load_file(path);
+	glob_t g;
+	int rc = -1;
+
+	memset(x, 0, sizeof(*x));
+	x->dir = dir;
+	if (j)
+		x->cmp = comparison_from_json(j, path);
+	if (j)
+		json_decref(j);
+	if (x->cmp && glob(pat, 0, NULL, &g) == 0) {
+		qsort(g.gl_pathv, g.gl_pathc, sizeof(*g.gl_pathv), by_leg);
+		x->legs = xcalloc(g.gl_pathc + 1, sizeof(*x->legs));
+		rc = 0;
+		for (size_t i = 0; i < g.gl_pathc && rc == 0; i++)
+			if (!(x->legs[x->n_legs++] = run_read_file(g.gl_pathv[i])))
+				rc = -1;
+		globfree(&g);
+	} else if (x->cmp)
+		error("%s: no leg-N-*.json (not an ab directory?)", dir);
+	free(path);
+	free(pat);
+	return rc;
+}
+
+static void finding_free(struct finding *x)
+{
+	comparison_free(x->cmp);
+	for (size_t i = 0; i < x->n_legs; i++)
+		run_free(x->legs[i]);
+	free(x->legs);
+}
+
+struct doc {
+	const struct finding *fs;
+	size_t n;
+	enum report_format fmt;
+};
+
+static int render(const void *arg, FILE *f)
+{
+	const struct doc *d = arg;
+	return report_findings(d->fs, d->n, d->fmt, f);
+}
+
+static int findings_main(void *p, const struct cmd_line *l)
+{
+	struct findings_opts *o = p;
+	struct finding *fs;
+	struct doc d;
+	int rc = 0;
+
+	if (l->argc < 1)
+		return error("findings needs one or more ab directories (see 'mempath findings "
+			     "--help')"),
+		       2;
+	fs = xcalloc((size_t)l->argc, sizeof(*fs));
+	for (int i = 0; i < l->argc && rc == 0; i++)
+		if (read_dir(l->argv[i], &fs[i]) != 0)
+			rc = 2;
+	d.fs = fs;
+	d.n = (size_t)l->argc;
+	d.fmt = strcmp(o->format, "html") == 0 ? REPORT_HTML : REPORT_MD;
+	if (rc == 0)
+		rc = (o->out ? write_rendered(o->out, render, &d) : render(&d, stdout)) == 0 ? 0
+											     : 1;
+	for (int i = 0; i < l->argc; i++)
+		finding_free(&fs[i]);
+	free(fs);
+	return rc;
+}
+
+const struct command command_findings = {
+	.pos = POS_FILES,
+	.name = "findings",
+	.summary = "a findings document from ab directories (summary table, receipts, mechanism)",
+	.synopsis = "AB_DIR...",
+	.about = "Writes a findings document from the directories of one or more 'mempath ab'\n"
+		 "runs: a summary table (finding, kind, impact, status with the A/B numbers),\n"
+		 "then each finding with its table of metrics, the receipts of each figure (what\n"
+		 "it assumes and the evidence) and the counters that moved with each WIN and\n"
+		 "LOSS, the machine, and the ab command that reproduces it. A finding's title is\n"
+		 "its ab --title (else its directory).\n",
+	.tail = "Example:\n"
+		"  mempath findings thp-aba/ p2p-aba/ --format html -o findings.html\n"
+		"\n"
+		"Exit status: 0 written, 1 the document could not be written, 2 bad usage or a\n"
+		"directory that cannot be read.\n",
+	.args = findings_args,
+	.opts_size = sizeof(struct findings_opts),
+	.init = findings_init,
+	.run = findings_main,
+};

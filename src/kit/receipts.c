@@ -1,0 +1,185 @@
+/* receipts.c - a figure's assumptions checked on its evidence (receipts.h). */
+#include "kit/receipts.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/opt.h"
+#include "base/stats.h"
+#include "base/util.h"
+
+static const char *const assumes[] = {
+	[RECEIPT_DRAM] = "DRAM: working set >= 4x the last-level cache",
+	[RECEIPT_THP] = "THP: huge-page backed, one fault per 2 MiB",
+	[RECEIPT_4K] = "4 KiB pages: no THP",
+	[RECEIPT_NO_MIGRATION] = "chase: no CPU migration",
+	[RECEIPT_LINK] = "copy: the link carried the bytes counted (within 5%)",
+};
+
+static const char *param(const struct probe_result *p, const char *key)
+{
+	for (size_t i = 0; key && i < p->n_params; i++)
+		if (!strcmp(p->params[i].key, key))
+			return p->params[i].value;
+	return NULL;
+}
+
+/* Is a counter source ok in p? */
+static int source_ok(const struct probe_result *p, const char *source)
+{
+	size_t i;
+	json_t *s;
+	json_array_foreach (p->counter_sources, i, s)
+		if (!strcmp(json_string_value(json_object_get(s, "source")), source))
+			return !strcmp(json_string_value(json_object_get(s, "state")), "ok");
+	return 0;
+}
+
+/* The windows' counts of counter `name` in m: how many windows were read,
+ * their total and the most in one (a counter absent from `moved` did not
+ * move). 0 windows when none was read. */
+static size_t windows(const struct metric *m, const char *name, double *sum, double *least)
+{
+	json_t *a = json_object_get(json_object_get(m->counters, "moved"), name);
+	json_t *un = json_object_get(m->counters, "unmarked");
+	size_t n = m->counters ? m->n_samples - json_array_size(un) : 0, i;
+	json_t *x;
+
+	*sum = 0;
+	*least = n && !a ? 0 : INFINITY;
+	json_array_foreach (a, i, x)
+		if (json_is_integer(x)) {
+			*sum += (double)json_integer_value(x);
+			*least = fmin(*least, (double)json_integer_value(x));
+		}
+	return n;
+}
+
+/* The backing metric beside m: named `name`, each of its labels as m has it. */
+static const struct metric *beside(const struct probe_result *p, const struct metric *m,
+				   const char *name)
+{
+	for (size_t i = 0; name && i < p->n_metrics; i++) {
+		const struct metric *b = &p->metrics[i];
+		size_t k;
+		if (strcmp(b->name, name) || !b->n_samples)
+			continue;
+		for (k = 0; k < b->n_labels; k++) {
+			const char *v = metric_label(m, b->labels[k].key);
+			if (v && strcmp(v, b->labels[k].value))
+				break;
+		}
+		if (k == b->n_labels)
+			return b;
+	}
+	return NULL;
+}
+
+/* state and evidence of one row on one metric */
+static const char *check(const struct receipt *r, const struct probe_result *p,
+			 const struct metric *m, uint64_t llc, char *ev, size_t len)
+{
+	const char *sz = param(p, r->size);
+	uint64_t bytes = 0;
+	double mib, sum, least, x;
+	const struct metric *thp = beside(p, m, r->thp);
+	double med = thp ? stats_median(thp->samples, thp->n_samples) : 0, top = 0;
+	size_t n;
+
+	for (size_t k = 0; thp && k < thp->n_samples; k++)
+		top = fmax(top, thp->samples[k]);
+	if (r->size && (!sz || opt_parse_size(sz, &bytes) != 0 || !bytes)) {
+		snprintf(ev, len, "no working set recorded (%s)", r->size);
+		return "unknown";
+	}
+	mib = (double)bytes / 1048576.0;
+	switch (r->kind) {
+	case RECEIPT_DRAM:
+		if (!llc) {
+			snprintf(ev, len, "working set %.0f MiB; no cache sizes in sysfs", mib);
+			return "unknown";
+		}
+		x = (double)bytes / (double)llc;
+		snprintf(ev, len,
+			 x < 1 ? "working set %.0f MiB is %.2gx the %.0f MiB LLC"
+			       : "working set %.0f MiB is %.1fx the %.0f MiB LLC",
+			 mib, x, (double)llc / 1048576.0);
+		return bytes >= RECEIPT_LLC_TIMES * llc ? "held" : "failed";
+	case RECEIPT_THP:
+		if (!thp) {
+			snprintf(ev, len, "no %s recorded", r->thp);
+			return "unknown";
+		}
+		if (med + 1e-9 < mib) {
+			snprintf(ev, len, "%s %.0f MiB of %.0f MiB", r->thp, med, mib);
+			return "failed";
+		}
+		if (!r->per_window) {
+			snprintf(ev, len, "%s %.0f MiB of %.0f MiB", r->thp, med, mib);
+			return "held";
+		}
+		if (!(n = windows(m, "vmstat:thp_fault_alloc", &sum, &least)) ||
+		    !source_ok(p, "vmstat")) {
+			snprintf(ev, len, "%s %.0f MiB of %.0f MiB; huge-page faults not read",
+				 r->thp, med, mib);
+			return "unknown";
+		}
+		snprintf(ev, len,
+			 "%s %.0f MiB of %.0f MiB, huge-page faults %.0f in the fewest of %zu "
+			 "windows (%.0f expected)",
+			 r->thp, med, mib, least, n, mib / 2);
+		return least + 1e-9 >= mib / 2 ? "held" : "failed";
+	case RECEIPT_4K:
+		if (!thp) {
+			snprintf(ev, len, "no %s recorded", r->thp);
+			return "unknown";
+		}
+		snprintf(ev, len, "%s %.0f MiB", r->thp, top);
+		return top > 0 ? "failed" : "held";
+	case RECEIPT_LINK: {
+		char name[64];
+		snprintf(name, sizeof(name), "gpu0:%s", r->thp);
+		if (!source_ok(p, "gpu") || !(n = windows(m, name, &sum, &least)) ||
+		    !(m->work > 0)) {
+			snprintf(ev, len, "link bytes not read (%s)", name);
+			return "unknown";
+		}
+		x = sum / (double)n / m->work;
+		snprintf(ev, len, "%s %.3fx the bytes counted, on average over %zu windows", name,
+			 x, n);
+		return fabs(x - 1) <= RECEIPT_LINK_TOLERANCE ? "held" : "failed";
+	}
+	case RECEIPT_NO_MIGRATION:
+		if (!source_ok(p, "software") ||
+		    !(n = windows(m, "sw:cpu-migrations", &sum, &least))) {
+			snprintf(ev, len, "CPU migrations not read");
+			return "unknown";
+		}
+		snprintf(ev, len, "%.0f CPU migrations over %zu windows", sum, n);
+		return sum > 0 ? "failed" : "held";
+	}
+	snprintf(ev, len, "unknown receipt");
+	return "unknown";
+}
+
+void receipts_check(const struct receipt *rows, struct probe_result *p, uint64_t llc_bytes)
+{
+	for (const struct receipt *r = rows; r && r->metric; r++)
+		for (size_t i = 0; i < p->n_metrics; i++) {
+			struct metric *m = &p->metrics[i];
+			const char *v = r->label ? metric_label(m, r->label) : NULL;
+			char ev[256];
+			const char *state;
+
+			if (strcmp(m->name, r->metric) || !m->n_samples ||
+			    (r->label && (!v || strcmp(v, r->value))))
+				continue;
+			state = check(r, p, m, llc_bytes, ev, sizeof(ev));
+			if (!m->receipts)
+				m->receipts = json_array();
+			json_array_append_new(m->receipts, json_pack("{s:s, s:s, s:s}", "assumes",
+								     assumes[r->kind], "state",
+								     state, "evidence", ev));
+		}
+}

@@ -1,0 +1,52 @@
+/* receipts.h - what a figure assumes, checked against the evidence the
+ * probe recorded (docs/design.md §4.18). A probe's receipts are rows of a
+ * table beside it (struct probe .receipts); after it ran, each row is
+ * checked on every metric it names, and the metric keeps the outcome
+ * ("receipts": [{"assumes", "state": held|failed|unknown, "evidence"}]).
+ * A failed receipt marks the metric in every report, makes `check`
+ * INCONCLUSIVE for it and gives its comparison row no verdict (the receipt
+ * rule, §5.12).
+ */
+#ifndef MEMPATH_RECEIPTS_H
+#define MEMPATH_RECEIPTS_H
+
+#include "results/results.h"
+
+enum receipt_kind {
+	/* DRAM figure: the working set (param `size`) is at least 4x the
+	 * last-level cache sysfs advertises. */
+	RECEIPT_DRAM = 1,
+	/* THP figure: `thp` (the backing metric, MiB) reads the working set;
+	 * with `per_window`, each window's huge-page faults (vmstat
+	 * thp_fault_alloc) number at least size / 2 MiB. */
+	RECEIPT_THP,
+	/* 4 KiB figure: `thp` reads 0 MiB. */
+	RECEIPT_4K,
+	/* A chase: the probe's threads migrated to no other CPU in any window
+	 * (sw:cpu-migrations). */
+	RECEIPT_NO_MIGRATION,
+	/* A copy over PCIe: each window's link bytes (the gpu counter named by
+	 * `thp`, "pcie_rx_bytes" for host to device, of gpu0 in NVML's order)
+	 * are within RECEIPT_LINK_TOLERANCE of the bytes the sample counted. */
+	RECEIPT_LINK,
+};
+
+#define RECEIPT_LINK_TOLERANCE 0.05
+
+/* The DRAM receipt's multiple of the last-level cache. */
+#define RECEIPT_LLC_TIMES 4
+
+struct receipt {
+	const char *metric;	   /* the metric it holds for; NULL ends the table */
+	const char *label, *value; /* only where this label has this value; NULL: every one */
+	enum receipt_kind kind;
+	const char *size; /* the param giving the working set ("total_bytes") */
+	const char *thp;  /* _THP, _4K: the backing metric ("thp_backed"); _LINK: the counter */
+	int per_window;	  /* RECEIPT_THP: the faults happen in the metric's windows */
+};
+
+/* Checks each row on p's metrics; llc_bytes: the last-level cache (0:
+ * unknown). */
+void receipts_check(const struct receipt *rows, struct probe_result *p, uint64_t llc_bytes);
+
+#endif

@@ -1,0 +1,145 @@
+/* test_receipts.c - receipts (kit/receipts.h): the last-level cache read
+ * from sysfs-shaped files (tests/data/cache: an L3 of 300 MiB, as the H200
+ * host's), and each kind of receipt held, failed or unknown on a crafted
+ * probe result. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <string.h>
+
+#include "kit/receipts.h"
+#include "machine/mem.h"
+
+static void test_llc(void **state)
+{
+	assert_int_equal(mem_llc_bytes_at("tests/data/cache"), 300ull << 20);
+	assert_int_equal(mem_llc_bytes_at("tests/data/does-not-exist"), 0);
+}
+
+static const char *state_of(const struct metric *m, size_t k, const char **ev)
+{
+	json_t *r = json_array_get(m->receipts, k);
+	*ev = json_string_value(json_object_get(r, "evidence"));
+	return json_string_value(json_object_get(r, "state"));
+}
+
+static void test_kinds(void **state)
+{
+	static const struct receipt rows[] = {
+		{.metric = "bw", .kind = RECEIPT_DRAM, .size = "total_bytes"},
+		{.metric = "rate",
+		 .label = "pages",
+		 .value = "thp",
+		 .kind = RECEIPT_THP,
+		 .size = "size_used",
+		 .thp = "thp_backed",
+		 .per_window = 1},
+		{.metric = "rate",
+		 .label = "pages",
+		 .value = "4k",
+		 .kind = RECEIPT_4K,
+		 .size = "size_used",
+		 .thp = "thp_backed"},
+		{.metric = "chase", .kind = RECEIPT_NO_MIGRATION},
+		{0},
+	};
+	struct probe_result p;
+	struct metric *m;
+	const char *ev;
+
+	probe_result_init(&p, "x");
+	probe_result_add_param(&p, "total_bytes", "768M");
+	probe_result_add_param(&p, "size_used", "256M");
+	p.counter_sources = json_pack("[{s:s,s:s},{s:s,s:s}]", "source", "vmstat", "state", "ok",
+				      "source", "software", "state", "ok");
+	metric_add_sample(probe_add_metric(&p, "bw", UNIT_GB_S, BETTER_HIGHER, "d", NULL), 1);
+	m = probe_add_metric(&p, "rate", UNIT_GIB_S, BETTER_HIGHER, "d", "pages", "thp", NULL);
+	metric_add_sample(m, 1);
+	metric_add_sample(m, 1);
+	m->counters = json_pack("{s:{s:[i,i]}}", "moved", "vmstat:thp_fault_alloc", 128, 127);
+	metric_add_sample(probe_add_metric(&p, "thp_backed", UNIT_MIB, BETTER_NONE, "d", "pages",
+					   "thp", NULL),
+			  256);
+	metric_add_sample(
+		probe_add_metric(&p, "rate", UNIT_GIB_S, BETTER_HIGHER, "d", "pages", "4k", NULL),
+		1);
+	metric_add_sample(
+		probe_add_metric(&p, "thp_backed", UNIT_MIB, BETTER_NONE, "d", "pages", "4k", NULL),
+		2);
+	m = probe_add_metric(&p, "chase", UNIT_NS, BETTER_LOWER, "d", NULL);
+	metric_add_sample(m, 80);
+	m->counters = json_pack("{s:{}}", "moved"); /* read, nothing moved */
+	receipts_check(rows, &p, 300ull << 20);
+
+	assert_string_equal(state_of(&p.metrics[0], 0, &ev), "failed");
+	assert_string_equal(ev, "working set 768 MiB is 2.6x the 300 MiB LLC");
+	assert_string_equal(metric_receipt_failed(&p.metrics[0]), ev);
+	/* 127 huge-page faults in one window of 256 MiB: one short */
+	assert_string_equal(state_of(&p.metrics[1], 0, &ev), "failed");
+	assert_non_null(
+		strstr(ev, "huge-page faults 127 in the fewest of 2 windows (128 expected)"));
+	assert_string_equal(state_of(&p.metrics[3], 0, &ev), "failed");
+	assert_string_equal(ev, "thp_backed 2 MiB");
+	assert_string_equal(state_of(&p.metrics[5], 0, &ev), "held");
+	assert_string_equal(ev, "0 CPU migrations over 1 windows");
+	assert_null(p.metrics[2].receipts); /* no row names it */
+	probe_result_clear(&p);
+
+	/* no cache sizes, no counters read: unknown, never held */
+	probe_result_init(&p, "x");
+	probe_result_add_param(&p, "total_bytes", "2G");
+	metric_add_sample(probe_add_metric(&p, "bw", UNIT_GB_S, BETTER_HIGHER, "d", NULL), 1);
+	metric_add_sample(probe_add_metric(&p, "chase", UNIT_NS, BETTER_LOWER, "d", NULL), 1);
+	receipts_check(rows, &p, 0);
+	assert_string_equal(state_of(&p.metrics[0], 0, &ev), "unknown");
+	assert_string_equal(state_of(&p.metrics[1], 0, &ev), "unknown");
+	assert_null(metric_receipt_failed(&p.metrics[0]));
+	probe_result_clear(&p);
+}
+
+/* a copy's link bytes beside the bytes it counted: held within 5% */
+static void test_link(void **state)
+{
+	static const struct receipt rows[] = {
+		{.metric = "copy_bw", .kind = RECEIPT_LINK, .thp = "pcie_rx_bytes"},
+		{0},
+	};
+	struct probe_result p;
+	struct metric *m;
+	const char *ev;
+
+	probe_result_init(&p, "gpu.copy");
+	p.counter_sources = json_pack("[{s:s,s:s}]", "source", "gpu", "state", "ok");
+	for (int k = 0; k < 2; k++) {
+		m = probe_add_metric(&p, "copy_bw", UNIT_GB_S, BETTER_HIGHER, "d", "k",
+				     k ? "b" : "a", NULL);
+		metric_add_sample(m, 50);
+		metric_add_sample(m, 50);
+		m->work = 1e9;
+		m->counters = k ? json_pack("{s:{s:[i,i]}}", "moved", "gpu0:pcie_rx_bytes",
+					    1300000000, 1300000000)
+				: json_pack("{s:{s:[i,i]}}", "moved", "gpu0:pcie_rx_bytes",
+					    1010000000, 1000000000);
+	}
+	receipts_check(rows, &p, 0);
+	assert_string_equal(state_of(&p.metrics[0], 0, &ev), "held");
+	assert_string_equal(
+		ev, "gpu0:pcie_rx_bytes 1.005x the bytes counted, on average over 2 windows");
+	assert_string_equal(state_of(&p.metrics[1], 0, &ev), "failed");
+	assert_string_equal(
+		ev, "gpu0:pcie_rx_bytes 1.300x the bytes counted, on average over 2 windows");
+	probe_result_clear(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_llc),
+		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_link),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
