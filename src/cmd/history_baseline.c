@@ -115,6 +115,7 @@ out:
 int history_cmd_check(struct history *h, const struct history_opts *o, const struct cmd_line *l)
 {
 	struct run *r, *base[COMPARE_MAX_LEGS - 1] = {NULL};
+	size_t had;
 	const struct run *runs[COMPARE_MAX_LEGS];
 	const char *files[COMPARE_MAX_LEGS];
 	char *names[COMPARE_MAX_LEGS] = {NULL}, legs[COMPARE_MAX_LEGS + 1];
@@ -148,20 +149,40 @@ int history_cmd_check(struct history *h, const struct history_opts *o, const str
 		      kind);
 	if (n >= COMPARE_MAX_LEGS)
 		n = COMPARE_MAX_LEGS - 1; /* the oldest ones: bless takes at most that */
-	for (size_t i = 0; i < n; i++) {
-		if (!(base[i] = history_get(h, ids[i])))
+	had = n;
+	for (size_t i = 0, m = 0; i < had; i++) {
+		struct run *b = history_get(h, ids[i]);
+		n = m; /* what out: frees */
+		if (!b)
 			goto out;
+		/* the file checked may be one of the baseline's runs (a segment
+		 * blessed with it): judged against itself it would read as an A/A */
+		if (run_same(b, r)) {
+			progress("history check: run %lld of the baseline is this file's run: left "
+				 "out",
+				 (long long)ids[i]);
+			run_free(b);
+			continue;
+		}
+		base[m] = b;
 		/* the legs by what they are, whatever their labels (two runs both
 		 * labelled "stock" would read "stock" and "stock again") */
-		free(base[i]->label);
-		base[i]->label = xasprintf("baseline, run %lld", (long long)ids[i]);
-		names[i] = xasprintf("history run %lld (baseline)", (long long)ids[i]);
-		runs[i] = base[i];
-		files[i] = names[i];
-		legs[i] = 'A';
+		free(b->label);
+		b->label = xasprintf("baseline, run %lld", (long long)ids[i]);
+		names[m] = xasprintf("history run %lld (baseline)", (long long)ids[i]);
+		runs[m] = b;
+		files[m] = names[m];
+		legs[m++] = 'A';
+		n = m;
 	}
-	if (n == 0)
+	if (n == 0) {
+		if (had) { /* else: no baseline, said above */
+			error("the baseline of machine kind '%s' holds no run but this file's",
+			      kind);
+			rc = 2;
+		}
 		goto out;
+	}
 	compare_opts_default(&co);
 	legs[n] = 'B';
 	legs[n + 1] = '\0';

@@ -10,7 +10,15 @@
 mkfifo fifo || fail "mkfifo"
 timeout 30 cat fifo >piped.json &
 reader=$!
-"$MEMPATH" report w.json --format json -o fifo || fail "report to a FIFO"
+# a FIFO no process reads yet is refused (the reader may still be starting):
+# again until cat has it open, then the write must succeed
+i=0
+until "$MEMPATH" report w.json --format json -o fifo 2>fifo.err; do
+	grep -q 'a FIFO that no process reads' fifo.err && [ $i -lt 300 ] ||
+		fail "report to a FIFO: $(cat fifo.err)"
+	i=$((i + 1))
+	sleep 0.1
+done
 wait $reader || fail "the reader of the FIFO got no end of file"
 [ -p fifo ] || fail "the FIFO was replaced by a file"
 python3 -c 'import json,sys; json.load(open(sys.argv[1]))' piped.json ||
