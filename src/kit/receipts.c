@@ -145,6 +145,17 @@ static const char *check(const struct receipt *r, const struct probe_result *p,
 			snprintf(ev, len, "link bytes not read (%s)", name);
 			return "unknown";
 		}
+		/* a counter that stood still over a window while bytes crossed
+		 * advances less often than a window lasts (NVML's PCIe counters
+		 * on the H200: 0 in 8 of 10 windows of 256 MiB copies,
+		 * docs/results/receipts-h200-2026-12-01.md): it cannot tell */
+		if (!(least > 0)) {
+			snprintf(ev, len,
+				 "%s stood still over a window of bytes copied: the counter "
+				 "advances less often than a window lasts",
+				 name);
+			return "unknown";
+		}
 		x = sum / (double)n / m->work;
 		snprintf(ev, len, "%s %.3fx the bytes counted, on average over %zu windows", name,
 			 x, n);
