@@ -285,6 +285,9 @@ json_t *limits_derive(const json_t *host)
 		json_object_set_new(o, key, hbm_limit(d));
 		snprintf(key, sizeof(key), "gpu%zu.pcie", i);
 		json_object_set_new(o, key, pcie_limit(host, d));
+		/* a peer path only where there is a peer or a link up */
+		if (json_array_size(devs) < 2 && int_of(d, "nvlinks_active") <= 0)
+			continue;
 		snprintf(key, sizeof(key), "gpu%zu.nvlink", i);
 		json_object_set_new(o, key, nvlink_limit(d));
 	}

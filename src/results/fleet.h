@@ -18,7 +18,9 @@
 
 enum check_status { CHECK_PASS = 0, CHECK_WARN, CHECK_FAIL, CHECK_NA };
 
-/* "PASS", "WARN", "FAIL", "n/a"; and back (0 or -1). */
+/* "PASS", "WARN", "FAIL", "INCONCLUSIVE" (a path that could not be judged,
+ * with its reason); and back (0 or -1; "n/a", the older name, reads as
+ * INCONCLUSIVE). */
 const char *check_status_name(enum check_status s);
 int check_status_parse(const char *s, enum check_status *out);
 
@@ -37,7 +39,8 @@ struct fleet_check {
 	double tolerance; /* fraction: WARN beyond it, FAIL beyond twice it */
 	char *source;	  /* where the reference was measured: a file in docs/results/ */
 	char *date;
-	char *other; /* what another tool read on this path, or NULL */
+	char *other;  /* what another tool read on this path, or NULL */
+	char *reason; /* INCONCLUSIVE: why the path could not be judged; a band: the limit */
 	enum check_status status;
 };
 
