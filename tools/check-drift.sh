@@ -14,7 +14,7 @@ mkdir -p "$out"
 m=$top/build/mempath
 probes=$(grep -ho '"probe": "[a-z_.]*"' "$top"/data/*.json | sed 's/.*: "//; s/"//' | sort -u |
 	paste -sd, -)
-"$m" run --only "$probes" --quick --reps 2 --warmups 0 --quiet -o "$out/drift-run.json" \
+"$m" run --suite quick --only "$probes" --reps 2 --warmups 0 --quiet -o "$out/drift-run.json" \
 	>"$out/run.txt" 2>&1
 "$m" check --drift "$out/drift-run.json" >"$out/drift.txt"
 rc=$?
