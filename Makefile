@@ -59,8 +59,10 @@ LDLIBS     += $(MPI_LIBS)
 BASE_CFLAGS += -DMEMPATH_MPI=1
 $(BUILD)/src/exec/mpi_impl.o: BASE_CFLAGS += $(filter -I%,$(MPI_WORDS))
 else
-# no MPI: mpi_get() returns NULL and `mempath fleet` says how to do without
+# no MPI: mpi_get() returns NULL and `mempath fleet` says how to do without,
+# and why there is none (MPI=0 asked for, or no mpicc found)
 HOST_SRC   := $(filter-out src/exec/mpi_impl.c,$(HOST_SRC))
+$(BUILD)/src/exec/mpis.o: BASE_CFLAGS += -DMEMPATH_NO_MPI_WHY='"$(if $(MPICC),make MPI=0 though mpicc is $(MPICC),no mpicc when it was built)"'
 endif
 LIB_SRC := $(HOST_SRC) $(GPU_SRC)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(CU_SRC:%.cu=$(BUILD)/%.o)

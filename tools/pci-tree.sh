@@ -22,7 +22,8 @@ for d in /sys/bus/pci/devices/*; do
 	real=$(readlink -f "$d")
 	rel=${real#/sys/}
 	mkdir -p "$out/sys/$rel"
-	for x in class vendor device numa_node resource; do
+	for x in class vendor device numa_node resource current_link_speed current_link_width \
+		max_link_speed max_link_width; do
 		[ -r "$real/$x" ] && cat "$real/$x" >"$out/sys/$rel/$x"
 	done
 	dd if="$real/config" of="$out/sys/$rel/config" bs=4096 count=1 2>/dev/null || true

@@ -18,7 +18,7 @@
 struct check_opts {
 	const char *refs, *format, *out;
 	unsigned reps, warmups, timeout_s;
-	int force, quiet;
+	int force, quiet, drift;
 };
 
 static void check_init(void *p)
@@ -44,6 +44,9 @@ static const struct arg check_args[] = {
 		  "per-probe timeout in seconds (default: the probe's, else 600)"),
 	ARG_FLAG("force", 0, struct check_opts, force, "allow sizes above 80% of MemAvailable"),
 	ARG_FLAG("quiet", 0, struct check_opts, quiet, "no progress lines on stderr"),
+	ARG_FLAG("drift", 0, struct check_opts, drift,
+		 "with FILE: list every reference value (of every file in --refs) whose probe FILE "
+		 "ran but whose metric and label keys it lacks, exit 1 if any"),
 	ARG_END};
 
 /* The probes the matching kinds name, each once, through one session. */
@@ -62,6 +65,9 @@ static int measure(const struct check_opts *o, const struct ref_set *refs, const
 			int dup = 0;
 			for (size_t j = 0; j < n_seen; j++)
 				dup |= strcmp(seen[j], rr->probe) == 0;
+			/* a band whose limit is unknown here is judged without it */
+			if (!ref_probe_needed(&refs->kinds[k], rr->probe, s->run->host))
+				s->total--, dup = 1;
 			if (dup || proc_signal_received())
 				continue;
 			if (!p)
@@ -76,6 +82,24 @@ static int measure(const struct check_opts *o, const struct ref_set *refs, const
 	}
 	(void)o;
 	return 0;
+}
+
+/* --drift: every kind's values against the labels FILE's probes wrote. */
+static int drift_main(const struct ref_set *refs, const struct run *r)
+{
+	char **msgs = NULL;
+	size_t n = 0, values = 0;
+	for (size_t k = 0; k < refs->n; k++) {
+		ref_drift(&refs->kinds[k], r, &msgs, &n);
+		values += refs->kinds[k].n_values;
+	}
+	for (size_t i = 0; i < n; i++) {
+		printf("DRIFT %s\n", msgs[i]);
+		free(msgs[i]);
+	}
+	free(msgs);
+	printf("%zu of %zu reference values drifted from the labels of %s\n", n, values, refs->dir);
+	return n ? 1 : 0;
 }
 
 static int check_main(void *p, const struct cmd_line *l)
@@ -109,8 +133,20 @@ static int check_main(void *p, const struct cmd_line *l)
 		return 2;
 	}
 	memset(&s, 0, sizeof(s));
+	if (o->drift && l->argc != 1) {
+		ref_set_free(&refs);
+		free(kinds);
+		return error("--drift reads a results file: mempath check --drift FILE"), 2;
+	}
 	if (l->argc == 1) {
 		r = run_read_file(l->argv[0]);
+		if (r && o->drift) {
+			rc = drift_main(&refs, r);
+			run_free(r);
+			ref_set_free(&refs);
+			free(kinds);
+			return rc;
+		}
 	} else {
 		runner_opts_default(&s.ropts);
 		s.ropts.reps = o->reps;
@@ -139,6 +175,15 @@ static int check_main(void *p, const struct cmd_line *l)
 			free(kinds);
 			kinds = t;
 		}
+	/* no kind of its own: the limits and their efficiency bands */
+	for (size_t k = 0; r && n_match == 0 && k < refs.n; k++)
+		if (refs.kinds[k].fallback) {
+			char *t = xasprintf("%s%s%s", kinds, n_match++ ? "; " : "",
+					    refs.kinds[k].kind);
+			match[k] = 1;
+			free(kinds);
+			kinds = t;
+		}
 	key = r ? fleet_kind_key(r->host) : xstrdup("?");
 	if (!r) {
 		rc = 2;
@@ -160,8 +205,9 @@ static int check_main(void *p, const struct cmd_line *l)
 				 kinds);
 		rc = report_checks(what, checks, n_checks, fmt, stdout) == 0 ? 0 : 1;
 		free(what);
+		/* a path that could not be judged fails the check too */
 		for (size_t i = 0; i < n_checks; i++)
-			fails += checks[i].status == CHECK_FAIL;
+			fails += checks[i].status == CHECK_FAIL || checks[i].status == CHECK_NA;
 		if (rc == 0 && fails)
 			rc = 1;
 		if (proc_signal_received())
@@ -185,11 +231,16 @@ const struct command command_check = {
 	.about = "Finds the reference values for this machine's kind (data/: one file per kind,\n"
 		 "each value with its source, date and tolerance), runs the probes they name\n"
 		 "(or reads FILE, a results file) and judges every path: PASS within the\n"
-		 "tolerance (or better), WARN up to twice it, FAIL beyond; n/a where the path\n"
-		 "was not measured. Each line says what the number means (one way or both,\n"
-		 "bytes counted once or read plus write).\n",
-	.tail = "Exit status: 0 no FAIL, 1 a FAIL (or a probe could not run), 2 bad usage, a\n"
-		"file that cannot be read, or no reference values for this kind.\n",
+		 "tolerance (or better), WARN up to twice it, FAIL beyond. A machine of no kind\n"
+		 "in data/ is judged against its physical limits (the fingerprint's, from its\n"
+		 "NVML, PCIe, NVLink and SMBIOS facts) with the efficiency bands of\n"
+		 "data/limits.json. A path that cannot be judged (not measured, its labels\n"
+		 "changed, its limit unknown) is INCONCLUSIVE with the reason. Each line says\n"
+		 "what the number means (one way or both, bytes counted once or read plus\n"
+		 "write).\n",
+	.tail = "Exit status: 0 every path PASS or WARN, 1 a FAIL or INCONCLUSIVE (or a probe\n"
+		"could not run; --drift: a value drifted), 2 bad usage, a file that cannot be\n"
+		"read, or no reference values for this kind.\n",
 	.args = check_args,
 	.opts_size = sizeof(struct check_opts),
 	.init = check_init,

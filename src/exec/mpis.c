@@ -22,5 +22,9 @@ const struct mpi_ops *mpi_get(void)
 
 const char *mpi_unsupported_reason(void)
 {
-	return "built without MPI (no mpicc when it was built, or make MPI=0)";
+#ifdef MEMPATH_NO_MPI_WHY
+	return "built without MPI: " MEMPATH_NO_MPI_WHY;
+#else
+	return "built without MPI";
+#endif
 }

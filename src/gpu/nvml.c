@@ -92,6 +92,8 @@ static struct {
 	int (*violation)(struct nvml_device_st *, int, struct nvml_violation *);
 	int (*bar1)(struct nvml_device_st *, struct nvml_bar1 *);
 	int (*nvlink_state)(struct nvml_device_st *, unsigned, int *);
+	int (*nvlink_version)(struct nvml_device_st *, unsigned, unsigned *);
+	int (*bus_width)(struct nvml_device_st *, unsigned *);
 	int (*memory)(struct nvml_device_st *, struct nvml_memory *);
 	int (*name)(struct nvml_device_st *, char *, unsigned);
 	const char *(*err)(int);
@@ -146,6 +148,8 @@ static int nvml_load(void)
 			 "nvmlDeviceGetComputeRunningProcesses_v2");
 	nv.bar1 = sym(h, "nvmlDeviceGetBAR1MemoryInfo", NULL);
 	nv.nvlink_state = sym(h, "nvmlDeviceGetNvLinkState", NULL);
+	nv.nvlink_version = sym(h, "nvmlDeviceGetNvLinkVersion", NULL);
+	nv.bus_width = sym(h, "nvmlDeviceGetMemoryBusWidth", NULL);
 	nv.memory = sym(h, "nvmlDeviceGetMemoryInfo", NULL);
 	nv.name = sym(h, "nvmlDeviceGetName", NULL);
 	nv.err = sym(h, "nvmlErrorString", NULL);
@@ -337,6 +341,8 @@ int nvml_sysinfo(const char *pci_bus_id, json_t *o)
 		json_object_set_new(o, "sm_clock_max_mhz", json_integer(v));
 	if (nv.max_clock && nv.max_clock(d, CLK_MEM, &v) == NVML_OK)
 		json_object_set_new(o, "mem_clock_max_mhz", json_integer(v));
+	/* the HBM/GDDR limit's facts (machine/limits.h): bus width in bits */
+	set_uint(o, "memory_bus_width", nv.bus_width, d);
 	/* the BAR peers and the host map device memory through (doctor's bar1) */
 	if (nv.bar1 && nv.bar1(d, &bar1) == NVML_OK)
 		json_object_set_new(o, "bar1_total_bytes", json_integer((json_int_t)bar1.total));
@@ -348,6 +354,9 @@ int nvml_sysinfo(const char *pci_bus_id, json_t *o)
 			break;
 		links_read++;
 		links_up += on != 0;
+		if (on && nv.nvlink_version && !json_object_get(o, "nvlink_version") &&
+		    nv.nvlink_version(d, l, &v) == NVML_OK)
+			json_object_set_new(o, "nvlink_version", json_integer(v));
 	}
 	if (links_read)
 		json_object_set_new(o, "nvlinks_active", json_integer(links_up));

@@ -10,6 +10,7 @@
 
 #include "base/stats.h"
 #include "base/util.h"
+#include "machine/doctor_dram.h"
 #include "machine/doctor_facts.h"
 #include "machine/doctor_gpu.h"
 #include "machine/doctor_p2p.h"
@@ -457,6 +458,8 @@ static const struct rule {
 	{"pcp_free", "free pages parked on per-CPU lists, missing from MemFree",
 	 "mempath phantom --cpu 1G", rule_pcp_free, NULL},
 	{"hugetlb_reserved", "memory reserved for hugetlbfs", NULL, rule_hugetlb_reserved, NULL},
+	{"dimm_speed", "DIMMs at their rated speed (SMBIOS)", "mempath probe cpu.stream",
+	 doctor_rule_dimm_speed, NULL},
 	{"gpu_persistence", "GPU driver state kept between processes", NULL,
 	 doctor_rule_gpu_persistence, NULL},
 	{"gpu_pcie", "GPU PCIe link width and generation", "mempath probe gpu.copy",

@@ -8,6 +8,7 @@
 
 #include "base/util.h"
 #include "machine/doctor_facts.h"
+#include "machine/limits.h"
 
 /* The GPU part of the fingerprint: its device array, or NULL with the level
  * and evidence set (no GPU part recorded, or no usable GPU). */
@@ -70,31 +71,79 @@ void doctor_rule_gpu_persistence(const json_t *h, struct doctor_finding *f)
 			   json_array_size(devs));
 }
 
+/* One GPU's link for the gpu_pcie rule: current and maximum width and
+ * generation, each -1 where not recorded. */
+struct link_fact {
+	long long w, wm, g, gm;
+};
+
+/* From sysfs (the pcie part: any vendor's display device, also under
+ * --root), else NVML's four numbers per device. The count. */
+static size_t gpu_links(const json_t *h, struct link_fact *l, char names[][40], size_t max)
+{
+	const json_t *gpus = doctor_at(h, "pcie", "gpus", NULL), *d;
+	const json_t *devs = doctor_at(h, "gpu", "devices", NULL);
+	size_t i, n = 0;
+	json_array_foreach (gpus, i, d) {
+		const json_t *k = json_object_get(d, "link");
+		if (!k || n >= max)
+			continue;
+		l[n].w = json_is_integer(json_object_get(k, "width"))
+				 ? json_integer_value(json_object_get(k, "width"))
+				 : -1;
+		l[n].wm = json_is_integer(json_object_get(k, "max_width"))
+				  ? json_integer_value(json_object_get(k, "max_width"))
+				  : -1;
+		l[n].g = limits_pcie_gen(json_number_value(json_object_get(k, "speed_gts")));
+		l[n].gm = limits_pcie_gen(json_number_value(json_object_get(k, "max_speed_gts")));
+		l[n].g = l[n].g ? l[n].g : -1;
+		l[n].gm = l[n].gm ? l[n].gm : -1;
+		snprintf(names[n++], 40, "%s", doctor_str_at(d, "bdf", NULL) ?: "?");
+	}
+	if (n)
+		return n;
+	json_array_foreach (devs, i, d) {
+		if (n >= max)
+			break;
+		l[n] = (struct link_fact){-1, -1, -1, -1};
+		doctor_int_at(d, "pcie_link_width", NULL, &l[n].w);
+		doctor_int_at(d, "pcie_link_width_max", NULL, &l[n].wm);
+		doctor_int_at(d, "pcie_link_gen", NULL, &l[n].g);
+		doctor_int_at(d, "pcie_link_gen_max", NULL, &l[n].gm);
+		snprintf(names[n++], 40, "%zu", i);
+	}
+	return n;
+}
+
 /* A link trained narrower than the slot halves host<->device copies for good;
  * a lower generation can be the GPU saving power while idle. */
 void doctor_rule_gpu_pcie(const json_t *h, struct doctor_finding *f)
 {
-	const json_t *devs = gpu_devices(h, f), *d;
-	char narrow[256] = "", slow[256] = "";
-	size_t i;
+	struct link_fact l[32];
+	char names[32][40], narrow[512] = "", slow[512] = "";
+	size_t n = gpu_links(h, l, names, 32), u;
 	int have = 0;
 
-	if (!devs)
+	if (n == 0) {
+		(void)gpu_devices(h, f); /* says why: no GPU part, no usable GPU */
+		if (f->level == DOCTOR_UNKNOWN &&
+		    json_array_size(doctor_at(h, "pcie", "gpus", NULL)))
+			doctor_set(f, DOCTOR_UNKNOWN, NULL,
+				   "PCIe link width and generation not recorded (no "
+				   "current_link_speed in sysfs)");
+		else if (f->level == DOCTOR_UNKNOWN && doctor_at(h, "pcie", NULL))
+			doctor_set(f, DOCTOR_NA, NULL, "no display-class PCI device");
 		return;
-	json_array_foreach (devs, i, d) {
-		long long w = 0, wm = 0, g = 0, gm = 0;
-		int hw = doctor_int_at(d, "pcie_link_width", NULL, &w) &&
-			 doctor_int_at(d, "pcie_link_width_max", NULL, &wm);
-		int hg = doctor_int_at(d, "pcie_link_gen", NULL, &g) &&
-			 doctor_int_at(d, "pcie_link_gen_max", NULL, &gm);
-		size_t u;
+	}
+	for (size_t i = 0; i < n; i++) {
+		int hw = l[i].w > 0 && l[i].wm > 0, hg = l[i].g > 0 && l[i].gm > 0;
 		have |= hw || hg;
-		if (hw && w < wm && (u = strlen(narrow)) < sizeof(narrow))
-			snprintf(narrow + u, sizeof(narrow) - u, "%sGPU %zu x%lld of x%lld",
-				 u ? ", " : "", i, w, wm);
-		if (hg && g < gm && (u = strlen(slow)) < sizeof(slow))
-			snprintf(slow + u, sizeof(slow) - u, "%sGPU %zu gen %lld of %lld",
-				 u ? ", " : "", i, g, gm);
+		if (hw && l[i].w < l[i].wm && (u = strlen(narrow)) < sizeof(narrow))
+			snprintf(narrow + u, sizeof(narrow) - u, "%sGPU %.39s x%lld of x%lld",
+				 u ? ", " : "", names[i], l[i].w, l[i].wm);
+		if (hg && l[i].g < l[i].gm && (u = strlen(slow)) < sizeof(slow))
+			snprintf(slow + u, sizeof(slow) - u, "%sGPU %.39s gen %lld of %lld",
+				 u ? ", " : "", names[i], l[i].g, l[i].gm);
 	}
 	if (!have)
 		doctor_set(f, DOCTOR_UNKNOWN, NULL, "PCIe link width and generation not recorded");
@@ -105,14 +154,17 @@ void doctor_rule_gpu_pcie(const json_t *h, struct doctor_finding *f)
 			   "PCIe link narrower than the device supports: %s%s%s", narrow,
 			   slow[0] ? "; " : "", slow);
 	else if (slow[0])
+		/* INFO, not WARN: an idle NVIDIA GPU drops its link to Gen1 by
+		 * design, so a reading at rest says nothing of the link under load */
 		doctor_set(f, DOCTOR_INFO,
 			   "read it again under load (GPUs lower the link speed when idle): run "
-			   "gpu.copy and compare pinned H2D/D2H with the generation's rate",
+			   "gpu.copy and compare pinned H2D/D2H with the generation's rate; a link "
+			   "that stays below its generation under load needs the slot's BIOS "
+			   "setting or a reseat",
 			   "PCIe link below its top generation when read: %s", slow);
 	else
 		doctor_set(f, DOCTOR_OK, NULL,
-			   "PCIe links at full width and generation on %zu GPU(s)",
-			   json_array_size(devs));
+			   "PCIe links at full width and generation on %zu GPU(s)", n);
 }
 
 /* Without HMM or ATS a kernel cannot dereference malloc'd or mmap'd memory:

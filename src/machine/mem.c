@@ -14,6 +14,7 @@
 
 #include "base/kv.h"
 #include "base/util.h"
+#include "machine/cache.h"
 
 int mem_map(struct mem_buf *b, size_t size, enum mem_pages pages, int extra_flags)
 {
@@ -363,8 +364,10 @@ static char *knee_key(void)
 	if (meminfo_read(&l) == 0)
 		total = kv_get(&l, "MemTotal", NULL);
 	kv_free(&l);
-	key = xasprintf("%s|%ld|%" PRId64, model ? model : "unknown", sysconf(_SC_NPROCESSORS_ONLN),
-			total);
+	/* the sweep's top in the key: a knee from a sweep that stopped short of
+	 * the LLC (256 MiB, before it reached past it) is measured again */
+	key = xasprintf("%s|%ld|%" PRId64 "|sweep %" PRIu64, model ? model : "unknown",
+			sysconf(_SC_NPROCESSORS_ONLN), total, cache_sweep_top(cache_llc_bytes()));
 	free(model);
 	free(cpuinfo);
 	for (char *c = key; *c; c++)
@@ -375,9 +378,10 @@ static char *knee_key(void)
 
 uint64_t mem_cache_knee_bytes(int *measured_now)
 {
-	enum { N_SIZES = 11 };
-	uint64_t sizes[N_SIZES];
-	double ns[N_SIZES];
+	enum { MAX_SIZES = 16 };
+	uint64_t sizes[MAX_SIZES], top = cache_sweep_top(cache_llc_bytes()), map;
+	double ns[MAX_SIZES];
+	size_t n = 0;
 	char *dir = knee_cache_path(), *path = NULL, *key = knee_key();
 	uint64_t knee = 0;
 	struct mem_buf b;
@@ -401,10 +405,15 @@ uint64_t mem_cache_knee_bytes(int *measured_now)
 		free(key);
 		return knee;
 	}
-	/* 256 KiB .. 256 MiB on huge pages, so the curve shows cache capacity and
-	 * not translation. */
-	if (mem_available_bytes() < (1ull << 30) ||
-	    mem_map(&b, 256u << 20, MEM_PAGES_THP, 0) != 0) {
+	/* 256 KiB doubling past the last-level cache (2x it, at least 256 MiB,
+	 * at most a quarter of MemAvailable) on huge pages, so the curve shows
+	 * cache capacity and not translation. */
+	while (n < MAX_SIZES && ((256ull << 10) << n) <= top)
+		n++;
+	map = (256ull << 10) << (n - 1);
+	while (n > 11 && map > mem_available_bytes() / 4)
+		map = (256ull << 10) << (--n - 1);
+	if (mem_available_bytes() < (1ull << 30) || mem_map(&b, map, MEM_PAGES_THP, 0) != 0) {
 		free(dir);
 		free(path);
 		free(key);
@@ -412,7 +421,7 @@ uint64_t mem_cache_knee_bytes(int *measured_now)
 	}
 	/* Best of three per size: noise (other tenants, the other vCPU) only
 	 * ever adds latency, and an unstable knee would make runs incomparable. */
-	for (int i = 0; i < N_SIZES; i++) {
+	for (size_t i = 0; i < n; i++) {
 		sizes[i] = (256ull << 10) << i;
 		ns[i] = chase_ns(b.addr, sizes[i], 1u << 20);
 		for (int k = 0; k < 2; k++) {
@@ -422,7 +431,7 @@ uint64_t mem_cache_knee_bytes(int *measured_now)
 		}
 	}
 	mem_unmap(&b);
-	knee = mem_knee_from_curve(sizes, ns, N_SIZES);
+	knee = mem_knee_from_curve(sizes, ns, n);
 	if (measured_now)
 		*measured_now = 1;
 	if (path) {

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "machine/limits.h"
 
 #define MAX_GPUS  64
 #define MAX_DEPTH 16
@@ -344,7 +345,7 @@ static json_t *pair_json(const struct gpu *a, const struct gpu *b)
 json_t *pcie_collect(const char *sysfs_root)
 {
 	struct gpu *g = xcalloc(MAX_GPUS, sizeof(*g));
-	json_t *o, *gpus, *ports, *pairs;
+	json_t *o, *gpus, *ports, *pairs, *link;
 	size_t n;
 
 	if (find_gpus(sysfs_root, g, &n) != 0) {
@@ -372,6 +373,8 @@ json_t *pcie_collect(const char *sysfs_root)
 			free(t);
 		}
 		json_object_set_new(d, "bars", bars_json(g[i].dir));
+		if ((link = limits_link_read(g[i].dir)) != NULL)
+			json_object_set_new(d, "link", link);
 		json_array_append_new(gpus, d);
 		for (size_t p = 0; p < g[i].n_path; p++)
 			if (!json_object_get(ports, g[i].path[p]))

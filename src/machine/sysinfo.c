@@ -13,6 +13,7 @@
 #include "base/util.h"
 #include "gpu/backend.h"
 #include "machine/levels.h"
+#include "machine/limits.h"
 #include "machine/noise.h"
 #include "machine/pcie.h"
 #include "machine/virt.h"
@@ -409,6 +410,8 @@ json_t *sysinfo_collect(void)
 	gpu = proc_json(gpu_child, NULL, 60, NULL);
 	if (gpu)
 		json_object_set_new(o, "gpu", gpu);
+	json_object_set_new(o, "dram", limits_dram_collect("/sys"));
+	json_object_set_new(o, "limits", limits_derive(o));
 	return o;
 }
 
@@ -434,6 +437,8 @@ json_t *sysinfo_collect_tree(const char *root)
 	if (pcie)
 		json_object_set_new(o, "pcie", pcie);
 	json_object_set_new(o, "knobs", knobs);
+	json_object_set_new(o, "dram", limits_dram_collect(sys));
+	json_object_set_new(o, "limits", limits_derive(o));
 	free(sys);
 	return o;
 }

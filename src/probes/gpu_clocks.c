@@ -65,7 +65,7 @@ static int run_load(struct probe_ctx *ctx, struct gclk *c, int compute, double s
 	struct gpu_sampler *smp;
 	struct metric *m;
 
-	m = compute ? probe_add_metric(ctx->res, "load_gflops", UNIT_NONE, BETTER_HIGHER,
+	m = compute ? probe_add_metric(ctx->res, "load_gflops", UNIT_GFLOP_S, BETTER_HIGHER,
 				       "GFLOP/s of the FP32 FMA load (an FMA counts 2), per "
 				       "~100 ms chunk, CUDA events",
 				       "during", during, NULL)

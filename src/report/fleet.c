@@ -277,8 +277,9 @@ static void group_checks(const struct fleet *fl, size_t g, enum report_format fm
 		put(f, fmt, ck->path);
 		fputs(" (", f);
 		put(f, fmt, labels);
-		fprintf(f, "): reference %s +-%.0f%%: %zu PASS, %zu WARN, %zu FAIL, %zu n/a", ref,
-			ck->tolerance * 100, count[CHECK_PASS], count[CHECK_WARN],
+		fprintf(f,
+			"): reference %s +-%.0f%%: %zu PASS, %zu WARN, %zu FAIL, %zu INCONCLUSIVE",
+			ref, ck->tolerance * 100, count[CHECK_PASS], count[CHECK_WARN],
 			count[CHECK_FAIL], count[CHECK_NA]);
 		for (size_t i = 0; i < fl->n_nodes; i++) {
 			const struct fleet_node *nd = &fl->nodes[i];
@@ -460,6 +461,10 @@ int report_checks(const char *what, const struct fleet_check *c, size_t n, enum 
 			fprintf(f, " | %s | %s +-%.0f%% | %s | ", val, ref, c[i].tolerance * 100,
 				change);
 			put(f, fmt, c[i].means);
+			if (c[i].reason) {
+				fputs(c[i].status == CHECK_NA ? "; why: " : "; limit: ", f);
+				put(f, fmt, c[i].reason);
+			}
 			fputs(" | ", f);
 			put(f, fmt, c[i].source);
 			fputs(" |\n", f);
@@ -469,8 +474,17 @@ int report_checks(const char *what, const struct fleet_check *c, size_t n, enum 
 		put(f, fmt, c[i].path);
 		fputs(" (", f);
 		put(f, fmt, labels);
-		fprintf(f, "): %s, reference %s +-%.0f%% (%s)\n      means: ", val, ref,
-			c[i].tolerance * 100, change);
+		if (c[i].status == CHECK_NA)
+			fputs("): not judged", f);
+		else
+			fprintf(f, "): %s, %s %s +-%.0f%% (%s)", val,
+				c[i].reason ? "limit" : "reference", ref, c[i].tolerance * 100,
+				change);
+		if (c[i].reason) {
+			fputs(c[i].status == CHECK_NA ? "\n      why: " : "\n      limit: ", f);
+			put(f, fmt, c[i].reason);
+		}
+		fputs("\n      means: ", f);
 		put(f, fmt, c[i].means);
 		fputs("\n      source: ", f);
 		put(f, fmt, c[i].source);
@@ -480,16 +494,9 @@ int report_checks(const char *what, const struct fleet_check *c, size_t n, enum 
 			fputs("\n      other tools: ", f);
 			put(f, fmt, c[i].other);
 		}
-		if (c[i].receipt) {
-			fputs("\n      receipt failed: ", f);
-			put(f, fmt, c[i].receipt);
-		}
 		fputc('\n', f);
 	}
-	fprintf(f, "%s%zu PASS, %zu WARN, %zu FAIL, %zu n/a", md ? "\n" : "", count[CHECK_PASS],
-		count[CHECK_WARN], count[CHECK_FAIL], count[CHECK_NA]);
-	if (count[CHECK_INCONCLUSIVE])
-		fprintf(f, ", %zu INCONCLUSIVE (a receipt failed)", count[CHECK_INCONCLUSIVE]);
-	fputc('\n', f);
+	fprintf(f, "%s%zu PASS, %zu WARN, %zu FAIL, %zu INCONCLUSIVE\n", md ? "\n" : "",
+		count[CHECK_PASS], count[CHECK_WARN], count[CHECK_FAIL], count[CHECK_NA]);
 	return ferror(f) ? error("cannot write the checks") : 0;
 }

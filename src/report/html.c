@@ -13,6 +13,7 @@
 #include "report/html_curves.h"
 #include "report/html_page.h"
 #include "report/html_plot.h"
+#include "report/limit.h"
 #include "report/matrix.h"
 #include "report/phantom.h"
 #include "report/wrap.h"
@@ -240,7 +241,7 @@ static void metric_table(FILE *f, const struct probe_result *p)
 	fputs("</table>\n</details>\n", f);
 }
 
-static void probe_html(FILE *f, const struct probe_result *p)
+static void probe_html(FILE *f, const json_t *host, const struct probe_result *p)
 {
 	struct matrix_set ms;
 
@@ -286,6 +287,7 @@ static void probe_html(FILE *f, const struct probe_result *p)
 	}
 	metric_table(f, p);
 	report_receipts(p, REPORT_HTML, f);
+	report_limit_lines(host, p, REPORT_HTML, f);
 }
 
 int report_html(const struct run *r, FILE *f)
@@ -329,6 +331,6 @@ int report_html(const struct run *r, FILE *f)
 	if (r->interrupted)
 		fputs("<p class=\"warn\">Interrupted: partial results.</p>\n", f);
 	for (size_t i = 0; i < r->n_probes; i++)
-		probe_html(f, &r->probes[i]);
+		probe_html(f, r->host, &r->probes[i]);
 	return html_page_end(f);
 }

@@ -5,6 +5,7 @@
 #include "base/util.h"
 #include "report/doctor.h"
 #include "report/format.h"
+#include "report/limit.h"
 #include "report/matrix.h"
 #include "report/md.h"
 #include "report/phantom.h"
@@ -84,6 +85,7 @@ int report_md(const struct run *r, FILE *f)
 			fprintf(f, " | %s | %s | %s | %s%s | %zu | %s |\n", med, p5, p95, cov,
 				strcmp(cov, "-") ? "%" : "", s.n, unit_name(m->unit));
 		}
+		report_limit_lines(r->host, p, REPORT_MD, f);
 		for (size_t t = 0; t < ms.n; t++)
 			matrix_write_md(&ms.tables[t], f);
 		matrix_set_free(&ms);

@@ -96,6 +96,7 @@ const char *om_unit(enum unit u, double *factor)
 		{UNIT_C, "celsius", 1},
 		{UNIT_RATIO, "ratio", 1},
 		{UNIT_TOKENS_S, "tokens_per_second", 1},
+		{UNIT_GFLOP_S, "flops", 1e9},
 	};
 
 	*factor = 1;

@@ -5,6 +5,7 @@
 #include "base/util.h"
 #include "report/doctor.h"
 #include "report/format.h"
+#include "report/limit.h"
 #include "report/matrix.h"
 #include "report/phantom.h"
 #include "report/term.h"
@@ -83,7 +84,7 @@ void report_term_state(const struct run *r, FILE *f)
 		fprintf(f, "INTERRUPTED: partial results\n");
 }
 
-void report_term_probe(const struct probe_result *p, FILE *f)
+void report_term_probe(const json_t *host, const struct probe_result *p, FILE *f)
 {
 	struct matrix_set ms;
 	size_t n_cells = 0;
@@ -104,6 +105,7 @@ void report_term_probe(const struct probe_result *p, FILE *f)
 		n_cells += matrix_is_cell(&p->metrics[k]);
 	if (p->n_metrics > n_cells)
 		metric_rows(p, f);
+	report_limit_lines(host, p, REPORT_TERM, f);
 	for (size_t t = 0; t < ms.n; t++) {
 		fputc('\n', f);
 		matrix_write_text(&ms.tables[t], "   ", f);
@@ -117,6 +119,6 @@ int report_term(const struct run *r, FILE *f)
 	report_term_head(r, f);
 	report_term_state(r, f);
 	for (size_t i = 0; i < r->n_probes; i++)
-		report_term_probe(&r->probes[i], f);
+		report_term_probe(r->host, &r->probes[i], f);
 	return 0;
 }

@@ -12,6 +12,6 @@ int report_term(const struct run *r, FILE *f);
  * interrupted), one probe's block. */
 void report_term_head(const struct run *r, FILE *f);
 void report_term_state(const struct run *r, FILE *f);
-void report_term_probe(const struct probe_result *p, FILE *f);
+void report_term_probe(const json_t *host, const struct probe_result *p, FILE *f);
 
 #endif

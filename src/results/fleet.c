@@ -8,15 +8,19 @@
 
 #include "base/util.h"
 
-static const char *const check_names[] = {"PASS", "WARN", "FAIL", "n/a", "INCONCLUSIVE"};
+static const char *const check_names[] = {"PASS", "WARN", "FAIL", "INCONCLUSIVE"};
 
 const char *check_status_name(enum check_status s)
 {
-	return (unsigned)s < ARRAY_SIZE(check_names) ? check_names[s] : "n/a";
+	return (unsigned)s < ARRAY_SIZE(check_names) ? check_names[s] : "INCONCLUSIVE";
 }
 
 int check_status_parse(const char *s, enum check_status *out)
 {
+	if (strcmp(s, "n/a") == 0) { /* files written before INCONCLUSIVE */
+		*out = CHECK_NA;
+		return 0;
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(check_names); i++)
 		if (strcmp(check_names[i], s) == 0) {
 			*out = (enum check_status)i;
@@ -76,7 +80,7 @@ void fleet_check_clear(struct fleet_check *c)
 	free(c->source);
 	free(c->date);
 	free(c->other);
-	free(c->receipt);
+	free(c->reason);
 	memset(c, 0, sizeof(*c));
 }
 

@@ -16,11 +16,15 @@
 
 #define FLEET_SCHEMA "mempath/fleet/1"
 
-/* INCONCLUSIVE: measured, but a receipt of the figure failed (kit/receipts.h). */
-enum check_status { CHECK_PASS = 0, CHECK_WARN, CHECK_FAIL, CHECK_NA, CHECK_INCONCLUSIVE };
-#define CHECK__COUNT (CHECK_INCONCLUSIVE + 1)
+/* CHECK_NA reads INCONCLUSIVE: the path could not be judged (not run, labels
+ * changed, no limit, or a receipt of the figure failed, kit/receipts.h);
+ * its reason says which. */
+enum check_status { CHECK_PASS = 0, CHECK_WARN, CHECK_FAIL, CHECK_NA };
+#define CHECK__COUNT (CHECK_NA + 1)
 
-/* "PASS", "WARN", "FAIL", "n/a"; and back (0 or -1). */
+/* "PASS", "WARN", "FAIL", "INCONCLUSIVE" (a path that could not be judged,
+ * with its reason); and back (0 or -1; "n/a", the older name, reads as
+ * INCONCLUSIVE). */
 const char *check_status_name(enum check_status s);
 int check_status_parse(const char *s, enum check_status *out);
 
@@ -39,8 +43,8 @@ struct fleet_check {
 	double tolerance; /* fraction: WARN beyond it, FAIL beyond twice it */
 	char *source;	  /* where the reference was measured: a file in docs/results/ */
 	char *date;
-	char *other;   /* what another tool read on this path, or NULL */
-	char *receipt; /* INCONCLUSIVE: the failed receipt's evidence; else NULL */
+	char *other;  /* what another tool read on this path, or NULL */
+	char *reason; /* INCONCLUSIVE: why the path could not be judged; a band: the limit */
 	enum check_status status;
 };
 

@@ -55,9 +55,9 @@ json_t *fleet_check_to_json(const struct fleet_check *c)
 	json_object_set_new(o, "source", str_or_null(c->source));
 	json_object_set_new(o, "date", str_or_null(c->date));
 	json_object_set_new(o, "other", str_or_null(c->other));
-	if (c->receipt)
-		json_object_set_new(o, "receipt", json_string(c->receipt));
 	json_object_set_new(o, "status", json_string(check_status_name(c->status)));
+	if (c->reason)
+		json_object_set_new(o, "reason", json_string(c->reason));
 	return o;
 }
 
@@ -234,11 +234,10 @@ static int check_from(const struct jrd *rd, json_t *o, struct fleet_check *c)
 	    jrd_num(rd, o, "reference", 0, NAN, &c->reference) ||
 	    jrd_num(rd, o, "tolerance", 0, NAN, &c->tolerance) ||
 	    jrd_strdup(rd, o, "source", 0, &c->source) || jrd_strdup(rd, o, "date", 0, &c->date) ||
-	    jrd_strdup(rd, o, "other", 0, &c->other) ||
-	    jrd_strdup(rd, o, "receipt", 0, &c->receipt))
+	    jrd_strdup(rd, o, "other", 0, &c->other) || jrd_strdup(rd, o, "reason", 0, &c->reason))
 		return -1;
 	if (!json_is_string(st) || check_status_parse(json_string_value(st), &c->status) != 0)
-		return jrd_bad(rd, "status", "is not PASS, WARN, FAIL, n/a or INCONCLUSIVE");
+		return jrd_bad(rd, "status", "is not PASS, WARN, FAIL or INCONCLUSIVE");
 	return 0;
 }
 

@@ -9,16 +9,27 @@
 #include "base/util.h"
 
 static const char *const unit_names[UNIT__COUNT] = {
-	[UNIT_NONE] = "",	 [UNIT_GB_S] = "GB/s",
-	[UNIT_GIB_S] = "GiB/s",	 [UNIT_NS] = "ns",
-	[UNIT_US] = "us",	 [UNIT_MS] = "ms",
-	[UNIT_S] = "s",		 [UNIT_MACC_S] = "Macc/s",
-	[UNIT_MIB] = "MiB",	 [UNIT_GIB] = "GiB",
-	[UNIT_BYTES] = "B",	 [UNIT_COUNT] = "count",
-	[UNIT_PER_GIB] = "/GiB", [UNIT_WORDS_US] = "words/us",
-	[UNIT_PCT] = "%",	 [UNIT_MHZ] = "MHz",
-	[UNIT_W] = "W",		 [UNIT_C] = "C",
-	[UNIT_RATIO] = "x",	 [UNIT_TOKENS_S] = "tok/s",
+	[UNIT_NONE] = "",
+	[UNIT_GB_S] = "GB/s",
+	[UNIT_GIB_S] = "GiB/s",
+	[UNIT_NS] = "ns",
+	[UNIT_US] = "us",
+	[UNIT_MS] = "ms",
+	[UNIT_S] = "s",
+	[UNIT_MACC_S] = "Macc/s",
+	[UNIT_MIB] = "MiB",
+	[UNIT_GIB] = "GiB",
+	[UNIT_BYTES] = "B",
+	[UNIT_COUNT] = "count",
+	[UNIT_PER_GIB] = "/GiB",
+	[UNIT_WORDS_US] = "words/us",
+	[UNIT_PCT] = "%",
+	[UNIT_MHZ] = "MHz",
+	[UNIT_W] = "W",
+	[UNIT_C] = "C",
+	[UNIT_RATIO] = "x",
+	[UNIT_TOKENS_S] = "tok/s",
+	[UNIT_GFLOP_S] = "GFLOP/s",
 };
 
 const char *unit_name(enum unit u)

@@ -43,6 +43,7 @@ enum unit {
 	UNIT_C,	       /* "C" degrees Celsius */
 	UNIT_RATIO,    /* "x" */
 	UNIT_TOKENS_S, /* "tok/s" */
+	UNIT_GFLOP_S,  /* "GFLOP/s" 1e9 floating-point operations per second */
 	UNIT__COUNT
 };
 

@@ -111,6 +111,7 @@ static int geomean_unit(enum unit u)
 	case UNIT_MACC_S:
 	case UNIT_WORDS_US:
 	case UNIT_TOKENS_S:
+	case UNIT_GFLOP_S:
 	case UNIT_NS:
 	case UNIT_US:
 	case UNIT_MS:

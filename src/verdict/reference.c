@@ -10,7 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/stats.h"
 #include "base/util.h"
+#include "machine/limits.h"
 #include "machine/virt.h"
 #include "results/json_read.h"
 #include "results/results_json.h"
@@ -70,6 +72,7 @@ static void value_free(struct ref_value *v)
 	free(v->source);
 	free(v->date);
 	free(v->other);
+	free(v->limit);
 }
 
 static void kind_free(struct ref_kind *k)
@@ -115,12 +118,28 @@ static int value_from(const struct jrd *rd, json_t *o, struct ref_value *v)
 	    jrd_label_array(rd, o, "labels", &v->labels, &v->n_labels) ||
 	    jrd_label_array(rd, o, "params", &v->params, &v->n_params) ||
 	    jrd_strdup(rd, o, "source", 1, &v->source) || jrd_strdup(rd, o, "date", 1, &v->date) ||
-	    jrd_strdup(rd, o, "other", 0, &v->other) || jrd_strdup(rd, o, "unit", 1, &unit))
+	    jrd_strdup(rd, o, "other", 0, &v->other) || jrd_strdup(rd, o, "unit", 1, &unit) ||
+	    jrd_strdup(rd, o, "limit", 0, &v->limit))
 		return free(unit), -1;
 	rc = unit_parse(unit, &v->unit);
 	free(unit);
 	if (rc != 0)
 		return jrd_bad(rd, "unit", "is not a unit mempath writes");
+	if (v->limit) { /* a band: shares of the limit, no value */
+		json_t *pass = json_object_get(o, "pass"), *warn = json_object_get(o, "warn");
+		if (!pass && !warn) /* no band measured yet: INCONCLUSIVE, the source says why */
+			return 0;
+		if (!json_is_number(pass) || !json_is_number(warn) ||
+		    !(json_number_value(warn) > 0) ||
+		    !(json_number_value(pass) > json_number_value(warn)) ||
+		    json_number_value(pass) > 1)
+			return jrd_bad(rd, "pass and warn",
+				       "are not shares of the limit with 0 < warn < pass <= 1");
+		v->pass = json_number_value(pass);
+		v->warn = json_number_value(warn);
+		v->tolerance = 1 - v->pass;
+		return 0;
+	}
 	if (!json_is_number(val) || !(json_number_value(val) > 0) ||
 	    !isfinite(json_number_value(val)))
 		return jrd_bad(rd, "value", "is not a positive number");
@@ -179,6 +198,7 @@ static int kind_from(struct jrd *rd, json_t *j, struct ref_kind *k)
 	    jrd_strdup(rd, match, "gpu_model", 0, &k->gpu_model) ||
 	    count_at(rd, match, "cpus", &k->cpus) || count_at(rd, match, "gpus_min", &k->gpus_min))
 		return -1;
+	k->fallback = json_is_true(json_object_get(match, "fallback"));
 	if (!json_is_array(runs) || !json_is_array(values) || json_array_size(values) == 0)
 		return jrd_bad(rd, "run and values", "must be arrays, values not empty");
 	k->runs = xcalloc(json_array_size(runs) + 1, sizeof(*k->runs));
@@ -244,6 +264,8 @@ int ref_load(const char *dir, struct ref_set *out)
 
 int ref_matches(const struct ref_kind *k, json_t *host)
 {
+	if (k->fallback) /* only where no other kind matches (check.c) */
+		return 0;
 	json_t *cpu = json_object_get(host, "cpu"), *gpu = json_object_get(host, "gpu");
 	json_t *devs = gpu ? json_object_get(gpu, "devices") : NULL, *d;
 	size_t i, n_gpus = json_is_array(devs) ? json_array_size(devs) : 0;
@@ -336,12 +358,149 @@ static struct fleet_check *add_check(const struct ref_kind *k, const struct ref_
 	return c;
 }
 
+/* The limit of a band value on host (its own limits, else derived from the
+ * facts it records; *hold owns a derived copy), NULL where host lacks the
+ * device; *key its name. */
+static const json_t *band_limit(const struct ref_value *v, const json_t *host, const char **key,
+				json_t **hold)
+{
+	*hold = NULL;
+	if (!host)
+		return NULL;
+	if (!json_object_get(host, "limits")) {
+		*hold = json_copy((json_t *)host);
+		json_object_set_new(*hold, "limits", limits_derive(host));
+		host = *hold;
+	}
+	return limits_for(host, v->probe, v->metric, NULL, key);
+}
+
+int ref_probe_needed(const struct ref_kind *k, const char *probe, const json_t *host)
+{
+	int need = 0;
+	for (size_t i = 0; i < k->n_values && !need; i++) {
+		const struct ref_value *v = &k->values[i];
+		json_t *hold;
+		const json_t *l;
+		if (strcmp(v->probe, probe) != 0)
+			continue;
+		if (!v->limit) {
+			need = 1;
+			continue;
+		}
+		l = band_limit(v, host, NULL, &hold);
+		need = l && json_is_number(json_object_get(l, "gbps")) && v->pass > 0;
+		json_decref(hold);
+	}
+	return need;
+}
+
+/* Label keys of m against v's: the same set, src and dst aside. */
+static int same_keys(const struct ref_value *v, const struct metric *m)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < m->n_labels; i++) {
+		if (strcmp(m->labels[i].key, "src") == 0 || strcmp(m->labels[i].key, "dst") == 0)
+			continue;
+		if (!label_of(v->labels, v->n_labels, m->labels[i].key))
+			return 0;
+		n++;
+	}
+	return n == v->n_labels;
+}
+
+/* Why v matched no metric of r: one line (new string). */
+static char *why_missing(const struct ref_value *v, const struct run *r)
+{
+	const struct probe_result *pr = NULL;
+	char labels[256];
+	for (size_t p = 0; r && p < r->n_probes; p++)
+		if (strcmp(r->probes[p].name, v->probe) == 0)
+			pr = &r->probes[p];
+	if (!pr)
+		return xasprintf("%s was not run", v->probe);
+	if (pr->status != STATUS_OK)
+		return xasprintf("%s %s%s%s", v->probe, status_name(pr->status),
+				 pr->reason ? ": " : "", pr->reason ? pr->reason : "");
+	/* the metric of that name closest to the reference's labels: the most
+	 * values in common, among those labelled by other keys */
+	const struct metric *best = NULL;
+	size_t best_n = 0;
+	for (size_t j = 0; j < pr->n_metrics; j++) {
+		const struct metric *m = &pr->metrics[j];
+		size_t common = 1;
+		if (strcmp(m->name, v->metric) != 0 || same_keys(v, m))
+			continue;
+		for (size_t i = 0; i < v->n_labels; i++) {
+			const char *x = label_of(m->labels, m->n_labels, v->labels[i].key);
+			common += x && strcmp(x, v->labels[i].value) == 0;
+		}
+		if (common > best_n) {
+			best = m;
+			best_n = common;
+		}
+	}
+	if (best) {
+		metric_labels_str(best, labels, sizeof(labels));
+		return xasprintf(
+			"%s's %s is labelled %s, not by the reference's labels: the reference "
+			"and the probe that wrote the results label it differently (one of "
+			"them changed)",
+			v->probe, v->metric, labels);
+	}
+	for (size_t j = 0; j < pr->n_metrics; j++)
+		if (strcmp(pr->metrics[j].name, v->metric) == 0)
+			return xasprintf("%s measured no %s with these labels and parameters",
+					 v->probe, v->metric);
+	return xasprintf("%s has no metric %s", v->probe, v->metric);
+}
+
+/* A band's judgement of one metric against the limit l. */
+static void judge_band(struct fleet_check *c, const struct ref_value *v, const json_t *l,
+		       const char *key)
+{
+	double lim = json_number_value(json_object_get(l, "gbps")), share = c->value / lim;
+	c->reference = lim;
+	c->reason = xasprintf("%s: %s; PASS at %.0f%% of it or more, WARN at %.0f%%", key,
+			      json_string_value(json_object_get(l, "formula")) ?: "?",
+			      100 * v->pass, 100 * v->warn);
+	c->status = !isfinite(share)   ? CHECK_NA
+		    : share >= v->pass ? CHECK_PASS
+		    : share >= v->warn ? CHECK_WARN
+				       : CHECK_FAIL;
+}
+
 void ref_check_run(const struct ref_kind *k, const struct run *r, struct fleet_check **vec,
 		   size_t *n)
 {
 	for (size_t i = 0; i < k->n_values; i++) {
 		const struct ref_value *v = &k->values[i];
+		const char *key = NULL;
+		json_t *hold = NULL;
+		const json_t *l = NULL;
 		size_t found = 0;
+		if (v->limit) {
+			l = band_limit(v, r ? r->host : NULL, &key, &hold);
+			if (!l) { /* no such device here: not a path of this machine */
+				json_decref(hold);
+				continue;
+			}
+			if (!json_is_number(json_object_get(l, "gbps")) || v->pass == 0) {
+				struct fleet_check *c = add_check(k, v, NULL, vec, n);
+				c->reference = json_number_value(json_object_get(l, "gbps"));
+				if (!json_is_number(json_object_get(l, "gbps")))
+					c->reason = xasprintf(
+						"the limit (%s) is unknown: %s", key,
+						json_string_value(json_object_get(l, "unknown"))
+							?: "?");
+				else
+					c->reason = xasprintf("no efficiency band for the %s limit "
+							      "in %s yet (its source says why)",
+							      key, k->file);
+				json_decref(hold);
+				continue;
+			}
+		}
 		for (size_t p = 0; r && p < r->n_probes; p++) {
 			const struct probe_result *pr = &r->probes[p];
 			if (strcmp(pr->name, v->probe) != 0 || pr->status != STATUS_OK)
@@ -353,16 +512,53 @@ void ref_check_run(const struct ref_kind *k, const struct run *r, struct fleet_c
 					continue;
 				c = add_check(k, v, m, vec, n);
 				c->value = stats_median(m->samples, m->n_samples);
-				c->status =
-					ref_judge(c->value, c->reference, c->tolerance, c->better);
+				if (l)
+					judge_band(c, v, l, key);
+				else
+					c->status = ref_judge(c->value, c->reference, c->tolerance,
+							      c->better);
 				if (metric_receipt_failed(m)) { /* not the figure it claims */
-					c->status = CHECK_INCONCLUSIVE;
-					c->receipt = xstrdup(metric_receipt_failed(m));
+					c->status = CHECK_NA;
+					free(c->reason);
+					c->reason = xasprintf("receipt failed: %s",
+							      metric_receipt_failed(m));
 				}
 				found++;
 			}
 		}
-		if (!found)
-			add_check(k, v, NULL, vec, n);
+		if (!found) {
+			struct fleet_check *c = add_check(k, v, NULL, vec, n);
+			c->reason = why_missing(v, r);
+			if (l)
+				c->reference = json_number_value(json_object_get(l, "gbps"));
+		}
+		json_decref(hold);
 	}
+}
+
+size_t ref_drift(const struct ref_kind *k, const struct run *r, char ***msgs, size_t *n)
+{
+	size_t drifted = 0;
+	for (size_t i = 0; i < k->n_values; i++) {
+		const struct ref_value *v = &k->values[i];
+		const struct probe_result *pr = NULL;
+		int same = 0;
+		for (size_t p = 0; p < r->n_probes; p++)
+			if (strcmp(r->probes[p].name, v->probe) == 0 &&
+			    r->probes[p].status == STATUS_OK)
+				pr = &r->probes[p];
+		if (!pr)
+			continue;
+		for (size_t j = 0; j < pr->n_metrics && !same; j++)
+			same = strcmp(pr->metrics[j].name, v->metric) == 0 &&
+			       pr->metrics[j].unit == v->unit && same_keys(v, &pr->metrics[j]);
+		if (same)
+			continue;
+		char *why = why_missing(v, r);
+		*msgs = xrealloc(*msgs, (*n + 1) * sizeof(**msgs));
+		(*msgs)[(*n)++] = xasprintf("%s: \"%s\": %s", k->file, v->path, why);
+		free(why);
+		drifted++;
+	}
+	return drifted;
 }

@@ -24,6 +24,11 @@ struct ref_value {
 	enum unit unit;
 	double value, tolerance;
 	char *source, *date, *other;
+	/* an efficiency band instead of a value: the path's physical limit
+	 * (machine/limits.h: "dram", "hbm", "pcie", "nvlink"), PASS at or above
+	 * pass x limit, WARN at or above warn x limit, else FAIL */
+	char *limit;
+	double pass, warn;
 };
 
 struct ref_run {
@@ -39,6 +44,7 @@ struct ref_kind {
 	/* what a fingerprint must hold (NULL / 0: anything) */
 	char *cpu_model, *gpu_model;
 	unsigned cpus, gpus_min;
+	int fallback; /* match.fallback: any machine no other kind matches */
 	struct ref_run *runs;
 	size_t n_runs;
 	struct ref_value *values;
@@ -64,8 +70,17 @@ int ref_matches(const struct ref_kind *k, json_t *host);
 /* PASS, WARN or FAIL of value against reference and tolerance. */
 enum check_status ref_judge(double value, double reference, double tolerance, enum better better);
 /* Appends to *v one check per path of k and metric of r that it names
- * (n/a where r did not measure it). */
+ * (INCONCLUSIVE with the reason where r did not measure it, or where a
+ * band's limit is unknown; a band whose device r's machine lacks is left
+ * out). */
 void ref_check_run(const struct ref_kind *k, const struct run *r, struct fleet_check **v,
 		   size_t *n);
+/* Must `check` run probe for k on host? Not when every value naming it is a
+ * band whose limit host does not know or whose device it lacks. */
+int ref_probe_needed(const struct ref_kind *k, const char *probe, const json_t *host);
+/* The values of k whose probe r ran but whose metric with the same label
+ * keys (src, dst aside) r does not have: a probe's labels drifted from the
+ * reference. One line each appended to *msgs; the count. */
+size_t ref_drift(const struct ref_kind *k, const struct run *r, char ***msgs, size_t *n);
 
 #endif

@@ -34,7 +34,7 @@ cmp -s a.txt b.txt || fail "doctor --from its own json differs: $(diff a.txt b.t
 # every trap: exit 1, warnings first, evidence and fix printed
 "$MEMPATH" doctor --from "$d/doctor-traps.json" >traps.txt
 [ $? -eq 1 ] || fail "traps fixture should exit 1"
-tail -1 traps.txt | grep -qx '13 warn, 5 info, 1 ok, 0 n/a, 0 unknown' || fail "traps: $(tail -1 traps.txt)"
+tail -1 traps.txt | grep -qx '14 warn, 5 info, 1 ok, 0 n/a, 0 unknown' || fail "traps: $(tail -1 traps.txt)"
 for id in thp_mode deep_idle cpufreq zone_reclaim unaccounted_memory gpu_persistence gpu_pcie busy \
 	iommu_mode acs_redirect bar1 peer_access virt; do
 	grep -Eq "^WARN +$id " traps.txt || fail "no WARN for $id: $(cat traps.txt)"
@@ -48,7 +48,7 @@ grep -q '^| \*\*WARN\*\* | deep_idle | cpu0 idle states enabled' traps.md || fai
 
 # no trap: exit 0
 "$MEMPATH" doctor --from "$d/doctor-clean.json" >clean.txt || fail "clean fixture should exit 0"
-tail -1 clean.txt | grep -qx '0 warn, 0 info, 17 ok, 2 n/a, 0 unknown' || fail "clean: $(tail -1 clean.txt)"
+tail -1 clean.txt | grep -qx '0 warn, 0 info, 18 ok, 2 n/a, 0 unknown' || fail "clean: $(tail -1 clean.txt)"
 
 # a results file whose fingerprint lacks the facts: unknown, never guessed
 "$MEMPATH" doctor --from "$d/cmp-aa-1.json" >old.txt
@@ -82,13 +82,13 @@ for fp in traps clean; do
 	[ $? -eq "$([ $fp = traps ] && echo 1 || echo 0)" ] || fail "run-$fp.json: wrong doctor exit"
 done
 "$MEMPATH" report run-traps.json --format md >rt.md || fail "report md"
-[ "$(grep -c '^- trap (doctor): ' rt.md)" -eq 13 ] || fail "md trap lines: $(grep trap rt.md)"
+[ "$(grep -c '^- trap (doctor): ' rt.md)" -eq 14 ] || fail "md trap lines: $(grep trap rt.md)"
 grep -q '^- trap (doctor): deep_idle: cpu0 idle states enabled with exit latency up to 433 us' rt.md ||
 	fail "md deep_idle line"
 "$MEMPATH" report run-traps.json >rt.txt || fail "report term"
 grep -q '^trap (doctor): unaccounted_memory: 55.00 GiB of 120.0 GiB RAM' rt.txt || fail "term trap line"
 "$MEMPATH" report run-traps.json --format html >rt.html || fail "report html"
-[ "$(grep -c '^<li>trap (doctor): ' rt.html)" -eq 13 ] || fail "html trap items"
+[ "$(grep -c '^<li>trap (doctor): ' rt.html)" -eq 14 ] || fail "html trap items"
 "$MEMPATH" report run-clean.json --format md >rc.md || fail "report md clean"
 grep -q 'trap (doctor)' rc.md && fail "a clean machine shows traps: $(grep trap rc.md)"
 

@@ -1,0 +1,40 @@
+# every report shows a bandwidth figure's share of its physical limit, from
+# the facts the fingerprint records (tests/data/limits-run.json: four
+# DDR5-4800 DIMMs, an H200's NVML bus width and memory clock, a Gen5 x16
+# link; gpu.stream read 4652 GB/s, the figure measured on the H200 on
+# 2026-12-01), in term, md, html and json; a fingerprint without the facts
+# says why there is no limit.
+. "$top/tests/cli/lib.sh"
+d=$top/tests/data
+f=$d/limits-run.json
+
+"$MEMPATH" report "$f" >r.txt || fail "term report"
+grep -q 'limit: bandwidth kernel=read,access=default: 94.6% of 4916.7 GB/s (gpu0.hbm: 6144 bit x 3201 MHz x 2 (DDR) / 8)' r.txt ||
+	fail "HBM share: $(grep limit: r.txt)"
+grep -q 'limit: copy_bw mem=pinned,dir=h2d,size=256M: 87.9% of 63.0 GB/s (gpu0.pcie: 32 GT/s x16 x 128b/130b / 8' r.txt ||
+	fail "PCIe share: $(grep limit: r.txt)"
+grep -q 'limit: bandwidth kernel=read,threads=8,stores=none,pages=thp: 78.8% of 153.6 GB/s (dram: 4800 MT/s x 64 bit / 8 x 4 DIMMs' r.txt ||
+	fail "DRAM share: $(grep limit: r.txt)"
+"$MEMPATH" report "$f" --format md >r.md || fail "md report"
+[ "$(grep -c '^- limit: .*% of ' r.md)" -eq 3 ] || fail "md limits: $(grep limit: r.md)"
+"$MEMPATH" report "$f" --format html >r.html || fail "html report"
+[ "$(grep -c '^<li>limit: .*% of ' r.html)" -eq 3 ] || fail "html limits: $(grep limit: r.html)"
+grep -q "DIMM&#39;s configured speed" r.html || fail "html limit text not escaped"
+"$MEMPATH" report "$f" --format json >r.json || fail "json report"
+tr -d ' \n' <r.json | grep -Eq '"limit_key":"gpu0.hbm","share":\{"median":4652(\.0)?,"limit_gbps":4916\.(7|69+[0-9]*),"share_pct":94\.(6|59+[0-9]*)\}' ||
+	fail "json share: $(grep -A8 limit_shares r.json)"
+"$MEMPATH" report r.json >/dev/null || fail "the json report does not read back"
+
+# a fingerprint without SMBIOS (a VM) and without GPU facts: unknown, with
+# the reason
+sed -n '/"probes"/,$p' "$f" >probes.part
+{
+	echo '{"schema": "mempath/run/1", "tool": {"name": "mempath", "version": "0.1.0"}, "argv": ["mempath"],'
+	echo ' "label": null, "suite": null, "start_time": "2026-12-01T00:00:00Z", "interrupted": false,'
+	echo ' "host": {"hostname": "vm", "dram": {"unknown": "no SMBIOS tables"}}, "knobs": {},'
+	cat probes.part
+} >nodimm.json
+"$MEMPATH" report nodimm.json >n.txt || fail "report without DIMMs: $(cat n.txt)"
+grep -q 'limit: bandwidth: limit (dram) unknown: no SMBIOS tables' n.txt ||
+	fail "unknown DRAM limit: $(grep limit: n.txt)"
+exit 0
