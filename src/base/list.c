@@ -1,9 +1,18 @@
 /* list.c - comma-separated thread-count, size and device lists (see list.h). */
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/list.h"
 #include "base/opt.h"
+
+unsigned list_cpus_here(void)
+{
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return 1;
+	return (unsigned)CPU_COUNT(&set);
+}
 
 static int cmp_unsigned(const void *a, const void *b)
 {

@@ -3,8 +3,9 @@
  *
  * Option rows carry these as OPT_STR text (opt.h has no list-of-numbers type);
  * the probe parses them at run time with the helpers below so every probe
- * spells "threads=1,2,max" and "spans=1G,4G" the same way. Pure apart from
- * team_online_cpus(); nothing prints.
+ * spells "threads=1,2,max" and "spans=1G,4G" the same way; thread lists are
+ * OPT_CPUS rows, checked against the CPUs here when the option is set. Pure
+ * apart from list_cpus_here(); nothing prints.
  */
 #ifndef MEMPATH_LIST_H
 #define MEMPATH_LIST_H
@@ -13,6 +14,9 @@
 #include <stdint.h>
 
 #define LIST_MAX 64
+
+/* The CPUs this process may run on (its affinity mask; 1 if unreadable). */
+unsigned list_cpus_here(void);
 
 /* Thread counts: "1,2,8", "max" (all CPUs the process may use) or "all"
  * (1, 2, 4, ... powers of two below max, then max). Values are deduplicated

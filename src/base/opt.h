@@ -21,6 +21,7 @@ enum opt_type {
 	OPT_T_DOUBLE, /* double */
 	OPT_T_LIST,   /* uint32_t bitmask over '|'-separated choices */
 	OPT_T_STR,    /* char[OPT_STR_MAX] */
+	OPT_T_CPUS,   /* char[OPT_STR_MAX]: thread counts (list.h), none above the CPUs here */
 };
 
 #define OPT_STR_MAX	128
@@ -54,6 +55,14 @@ struct opt {
 #define OPT_STR(n, st, f, d, h)                           \
 	{                                                 \
 		n, OPT_T_STR, offsetof(st, f), d, h, NULL \
+	}
+/* Pinned thread counts: "1,2,8", max or all. Setting it fails when every count
+ * is above the CPUs this process may use (nothing would be measured: a usage
+ * error, docs/design.md §6.5); counts above them in a list with others are
+ * dropped, and the probe records how many (threads_dropped). */
+#define OPT_CPUS(n, st, f, d, h)                           \
+	{                                                  \
+		n, OPT_T_CPUS, offsetof(st, f), d, h, NULL \
 	}
 #define OPT_END                                      \
 	{                                            \

@@ -42,7 +42,7 @@ static const struct arg check_args[] = {
 	ARG_COUNT("timeout", 0, struct check_opts, timeout_s, "S", 1, 100000,
 		  "per-probe timeout in seconds (default: the probe's, else 600)"),
 	ARG_FLAG("force", 0, struct check_opts, force, "allow sizes above 80% of MemAvailable"),
-	ARG_FLAG("quiet", 0, struct check_opts, quiet, "no progress lines on stderr"),
+	ARG_FLAG("quiet", 'q', struct check_opts, quiet, "no progress lines on stderr"),
 	ARG_END};
 
 /* The probes the matching kinds name, each once, through one session. */

@@ -67,7 +67,7 @@ static const struct arg fleet_args[] = {
 		"and beyond this difference from the group median (default 5%)"),
 	ARG_COUNT("min-group", 0, struct fleet_opts, min_group, "N", 3, 1000000,
 		  "peers judge groups of at least N nodes (default 5)"),
-	ARG_FLAG("quiet", 0, struct fleet_opts, quiet, "no progress lines on stderr"),
+	ARG_FLAG("quiet", 'q', struct fleet_opts, quiet, "no progress lines on stderr"),
 	ARG_END};
 
 static int in_list(const char *list, const char *name)

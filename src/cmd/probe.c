@@ -49,7 +49,7 @@ static const struct arg probe_args[] = {
 		   "table format on stdout: term (default), md, json, csv, html"),
 	ARG_STR("label", 0, struct probe_opts, label, "L", "a name for this configuration"),
 	ARG_FLAG("force", 0, struct probe_opts, force, "allow sizes above 80% of MemAvailable"),
-	ARG_FLAG("quiet", 0, struct probe_opts, quiet, "no progress lines on stderr"),
+	ARG_FLAG("quiet", 'q', struct probe_opts, quiet, "no progress lines on stderr"),
 	ARG_END};
 
 static int probe_main(void *p, const struct cmd_line *l)

@@ -50,7 +50,7 @@ static const struct arg run_args[] = {
 		   "table format on stdout: term (default), md, json, csv, html"),
 	ARG_STR("only", 0, struct run_opts, only, "LIST", "run only these probes of the suite"),
 	ARG_FLAG("force", 0, struct run_opts, force, "allow sizes above 80% of MemAvailable"),
-	ARG_FLAG("quiet", 0, struct run_opts, quiet, "no progress lines on stderr"),
+	ARG_FLAG("quiet", 'q', struct run_opts, quiet, "no progress lines on stderr"),
 	ARG_FLAG("history", 0, struct run_opts, history,
 		 "keep the run in the history too ('mempath history'; the database:\n"
 		 "$MEMPATH_HISTORY, else $XDG_DATA_HOME/mempath/history.db)"),

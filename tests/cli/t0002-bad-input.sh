@@ -62,6 +62,22 @@ grep -q 'fail: weights + batch x kv + hog exceed' wd.txt || fail "not refused: $
 "$MEMPATH" probe work.decode weights=1M kv=16K batch=18446744073709551615 threads=1 --reps 1 \
 	--warmups 0 --force >wd.txt 2>wd.err
 grep -q 'crashed' wd.txt && fail "a wrapping product crashed the probe under --force"
+# Pinned thread counts that no CPU here can take are bad input (design.md
+# §6.5), refused before the probe runs; a list keeps the counts that fit.
+cpus=$(nproc)
+expect_fail 2 "$MEMPATH" probe cpu.stream threads=$((cpus + 97))
+grep -q "more threads than the $cpus CPUs" err.txt || fail "threads above the CPUs: $(cat err.txt)"
+expect_fail 2 "$MEMPATH" run --only cpu.stream --reps 1 threads=x
+expect_fail 2 "$MEMPATH" probe cpu.reach threads=1,x
+# -q is --quiet for every command that has it.
+for c in run probe check fleet wrap phantom; do
+	"$MEMPATH" help $c | grep -q -- '-q, --quiet' || fail "$c has no -q"
+done
+"$MEMPATH" probe cpu.stream threads=1,$((cpus + 97)) size=64K kernels=read stores=temporal \
+	pages=4k --reps 1 --warmups 0 -q -o th.json >th.txt 2>th.err || fail "a list with a count that fits: $(cat th.err)"
+grep -v -e '^mempath: warning: ' -e '^results: ' th.err >progress.txt
+[ -s progress.txt ] && fail "-q printed progress on stderr: $(cat progress.txt)"
+grep -q '"threads_dropped"' th.json || fail "the dropped count is not recorded"
 # Sizes above 80% of MemAvailable are refused unless --force.
 "$MEMPATH" probe cpu.first_touch size=64T --reps 1 --warmups 0 >out.txt 2>err.txt
 grep -q "MemAvailable" out.txt err.txt || fail "an oversize request should name MemAvailable"
