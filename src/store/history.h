@@ -101,6 +101,11 @@ int history_trend(struct history *h, const char *probe, const char *metric, cons
 		  const char *kind, const char *host, size_t limit, struct history_point **out,
 		  size_t *n, char **unit, char **better);
 void history_points_free(struct history_point *v, size_t n);
+/* The distinct metric names kept for probe, or the probe names kept when
+ * probe is NULL, sorted, into *names (free with history_names_free). 0, or
+ * -1 on a database error. */
+int history_names(struct history *h, const char *probe, char ***names, size_t *n);
+void history_names_free(char **names, size_t n);
 
 /* For tests: applies the migrations from the database's version up to
  * `to` on an open raw handle (sqlite3 *). 0 or -1. */
