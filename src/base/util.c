@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -359,6 +360,13 @@ uint64_t rng_below(struct rng *r, uint64_t bound)
 	return (uint64_t)(m >> 64);
 }
 
+int stdout_reader_gone(void)
+{
+	struct pollfd p = {.fd = STDOUT_FILENO, .events = POLLOUT};
+
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
+}
+
 int write_rendered(const char *path, int (*render)(const void *arg, FILE *f), const void *arg)
 {
 	char *buf = NULL;
@@ -376,7 +384,7 @@ int write_rendered(const char *path, int (*render)(const void *arg, FILE *f), co
 	else if (path)
 		rc = write_file_atomic(path, buf, len);
 	else if (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0)
-		rc = error("cannot write the report to stdout");
+		rc = stdout_reader_gone() ? -1 : error("cannot write the report to stdout");
 	free(buf);
 	return rc;
 }

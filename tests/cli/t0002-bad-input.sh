@@ -40,6 +40,16 @@ for c in "list" "--version" "help run" "sysinfo --json"; do
 	grep -q 'cannot write to standard output' err.txt || fail "'$c': $(cat err.txt)"
 done
 "$MEMPATH" wrap -q -n 2 -o w.json -- true 2>/dev/null | true
+# A reader that left (| head) is exit 1 without a line about it (design.md
+# §2.1); the report is 355 KiB, more than the pipe holds, so the write fails.
+for f in json; do
+	{
+		"$MEMPATH" report "$top/docs/results/vm-full-2026-11-30.json" --format $f 2>pipe.err
+		echo $? >pipe.rc
+	} | head -c 10 >/dev/null
+	[ "$(cat pipe.rc)" = 1 ] || fail "report --format $f | head exited $(cat pipe.rc), not 1"
+	[ -s pipe.err ] && fail "report --format $f | head: $(cat pipe.err)"
+done
 [ -s w.json ] || fail "wrap | true lost the results file"
 "$MEMPATH" report w.json >/dev/null || fail "wrap | true left a broken results file"
 # A metric with no counted sample is absent, never a median of 0.
