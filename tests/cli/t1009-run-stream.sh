@@ -44,4 +44,19 @@ grep -q '^== work.decode ' tty.txt || fail "no table on a terminal: $(cat -v tty
 script -q -c "'$MEMPATH' run --only cpu.wake --reps 2 --warmups 0 --quiet -o u.json" /dev/null \
 	>ttyq.txt 2>&1 </dev/null || fail "run --quiet on a terminal: $(cat -v ttyq.txt)"
 ! grep -q 'ETA' ttyq.txt || fail "--quiet drew a status line: $(cat -v ttyq.txt)"
+# The ETA is kept per probe, options and sampling plan: cpu.wake timed at
+# mode=spin says nothing of its default modes, nor of --reps 3
+"$MEMPATH" probe cpu.wake mode=spin --reps 2 --warmups 0 -q >/dev/null 2>&1 || fail "probe cpu.wake"
+grep -q '	cpu.wake mode=spin reps=2 warmups=0	' cache/mempath/durations ||
+	fail "the durations lack the options: $(cat cache/mempath/durations)"
+grep -q '	cpu.wake reps=2 warmups=0	' cache/mempath/durations ||
+	fail "the default options' duration was lost: $(cat cache/mempath/durations)"
+for plan in "mode=futex --reps 2" "mode=spin --reps 3"; do
+	script -q -c "'$MEMPATH' probe cpu.wake $plan --warmups 0" /dev/null >eta.txt 2>&1 </dev/null ||
+		fail "probe cpu.wake $plan: $(cat -v eta.txt)"
+	grep -q 'ETA ?' eta.txt || fail "$plan took the ETA of another plan: $(cat -v eta.txt)"
+done
+script -q -c "'$MEMPATH' probe cpu.wake mode=spin --reps 2 --warmups 0" /dev/null >eta.txt 2>&1 \
+	</dev/null || fail "probe cpu.wake mode=spin: $(cat -v eta.txt)"
+grep -q 'ETA [0-9]' eta.txt || fail "the same plan has no ETA: $(cat -v eta.txt)"
 exit 0
