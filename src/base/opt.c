@@ -338,17 +338,24 @@ void opt_format_value(const struct opt *o, const void *src, char *buf, size_t le
 	}
 }
 
+const char *opt_type_name(enum opt_type t)
+{
+	static const char *const names[] = {"",	    "size", "count",  "number",
+					    "list", "text", "threads"};
+
+	return (size_t)t < sizeof(names) / sizeof(names[0]) ? names[t] : "";
+}
+
 void opt_print_help(const struct opt *opts, FILE *f)
 {
-	static const char *const type_names[] = {"",	 "size", "count",  "number",
-						 "list", "text", "threads"};
+
 	if (!opts || !opts->name) {
 		fprintf(f, "  (no options)\n");
 		return;
 	}
 	for (const struct opt *o = opts; o->name; o++) {
 		char lhs[64];
-		snprintf(lhs, sizeof(lhs), "%s=<%s>", o->name, type_names[o->type]);
+		snprintf(lhs, sizeof(lhs), "%s=<%s>", o->name, opt_type_name(o->type));
 		fprintf(f, "  %-22s %s (default: %s)\n", lhs, o->help,
 			o->def && *o->def ? o->def : "none");
 		if (o->type == OPT_T_LIST)

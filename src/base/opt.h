@@ -90,6 +90,8 @@ int opt_choice_index(const struct opt *o, const char *choice);
 /* Name of choice i of a list row into buf; returns buf. */
 const char *opt_choice_name(const struct opt *o, int i, char *buf, size_t len);
 /* Help text: one line per option with type, default and choices. */
+/* "size", "count", ... as help and the man page name an option's type. */
+const char *opt_type_name(enum opt_type t);
 void opt_print_help(const struct opt *opts, FILE *f);
 
 #endif

@@ -173,6 +173,8 @@ const struct command command_check = {
 		 "tolerance (or better), WARN up to twice it, FAIL beyond; n/a where the path\n"
 		 "was not measured. Each line says what the number means (one way or both,\n"
 		 "bytes counted once or read plus write).\n",
+	.examples = "mempath check\n"
+		    "mempath check h200.json\n",
 	.tail = "Exit status: 0 no FAIL, 1 a FAIL (or a probe could not run), 2 bad usage, a\n"
 		"file that cannot be read, or no reference values for this kind.\n",
 	.args = check_args,

@@ -138,6 +138,9 @@ const struct command command_compare = {
 		"compared with each other, so load and drift between rounds cancel: van Elteren's\n"
 		"stratified rank test and the t test and interval of the per-round ratios, over\n"
 		"the rounds whose two legs ran under the same load.\n",
+	.examples = "mempath compare stock.json patched.json stock-again.json --control "
+		    "'cpu.first_touch,pages=thp'\n"
+		    "mempath compare stock.json patched.json --format html -o compare.html\n",
 	.tail = "Exit status: 0 when compared (whatever the verdicts), 1 with --fail-on-loss and\n"
 		"a LOSS, 2 for bad input, 3 no trusted verdict (a control moved, knobs differ, or\n"
 		"a metric's legs ran under different load; the summary line says which).\n",

@@ -563,12 +563,10 @@ const struct command command_history = {
 		 "over them, one run is blessed as the baseline of its machine kind (CPU model,\n"
 		 "CPU count, memory, GPUs), and a new file is checked against that baseline with\n"
 		 "the verdicts of 'compare'. 'mempath run --history' adds each run it makes.\n",
-	.tail = "examples:\n"
-		"  mempath history add docs/results/*.json\n"
-		"  mempath history trend cpu.stream:bandwidth,kernel=read,threads=1\n"
-		"  mempath history bless stock.json && mempath history check today.json\n"
-		"\n"
-		"Exit status: 0 ok, 1 check found a LOSS (or could give no verdict: knobs\n"
+	.examples = "mempath history add docs/results/*.json\n"
+		    "mempath history trend cpu.stream:bandwidth,kernel=read,threads=1\n"
+		    "mempath history bless stock.json && mempath history check today.json\n",
+	.tail = "Exit status: 0 ok, 1 check found a LOSS (or could give no verdict: knobs\n"
 		"differ), or the database is locked or cannot be written, 2 bad usage, a bad\n"
 		"file, a database that is not a history, damaged or of a newer mempath.\n",
 	.args = history_args,

@@ -131,6 +131,9 @@ const struct command command_probe = {
 	.synopsis = "NAME [name=value ...]",
 	.about = "Runs one probe in a child process and prints its table. Options are the\n"
 		 "probe's own (see 'mempath help NAME'); --quick applies its small sizes first.\n",
+	.examples = "mempath probe cpu.first_touch pages=thp touch=write size=4G\n"
+		    "mempath probe cpu.stream --reps auto --ci 1\n"
+		    "mempath probe cpu.latency --quick\n",
 	.tail = "Exit status: 0 the probe ran or was skipped (the table says why), 1 it failed,\n"
 		"crashed, timed out or was OOM-killed (the table says which), 2 bad usage,\n"
 		"130 interrupted.\n",

@@ -225,6 +225,9 @@ const struct command command_run = {
 	.about = "Runs a suite of probes, each in its own child process, prints a table and\n"
 		 "saves every sample with the machine's fingerprint to a results file\n"
 		 "(default: ./mempath-<label>-<time>.json, rewritten after every probe).\n",
+	.examples = "mempath run --suite quick\n"
+		    "mempath run --suite full --label stock -o stock.json\n"
+		    "mempath run --only cpu.stream,cpu.latency --reps 20 -q\n",
 	.tail = "Exit status: 0 every probe ran or was skipped (a skip says why), 1 a probe\n"
 		"failed, crashed, timed out or was OOM-killed (results still written) or the\n"
 		"results file could not be written, 2 bad usage, 130 interrupted (partial\n"
