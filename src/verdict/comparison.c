@@ -87,13 +87,29 @@ int comparison_trusted(const struct comparison *c)
 	return !c->summary.controls_moved && !c->summary.noisy && !c->refused;
 }
 
+static int is_wrap(const struct compare_row *row)
+{
+	return !row->control && row->probe && strcmp(row->probe, "work.wrap") == 0;
+}
+
+/* A work.wrap row that is the primary figure of its run (comparison.h):
+ * own is whether any work.wrap row is one of the workload's own figures
+ * with a direction. */
+static int wrap_primary(const struct compare_row *row, int own)
+{
+	int workloads = !results_wrap_measured(row->metric) && row->better != BETTER_NONE;
+
+	return own ? workloads : strcmp(row->metric, "wall_time") == 0;
+}
+
 /* Counts, and the geomean over the metrics with a verdict (WIN, LOSS, ~), or
- * the primary ones among them; none when no verdict can be trusted
- * (docs/design.md §5.11). */
+ * the primary ones among them (--primary; of a wrap, its primary figure);
+ * none when no verdict can be trusted (docs/design.md §5.11). */
 void comparison_summarize(struct comparison *c)
 {
 	struct compare_summary *s = &c->summary;
 	double log_sum = 0;
+	int own = 0;
 	memset(s, 0, sizeof(*s));
 	for (size_t i = 0; i < c->n_rows; i++) {
 		const struct compare_row *row = &c->rows[i];
@@ -108,10 +124,16 @@ void comparison_summarize(struct comparison *c)
 	s->geomean = NAN;
 	if (!comparison_trusted(c))
 		return;
+	for (size_t i = 0; i < c->n_rows; i++)
+		if (is_wrap(&c->rows[i])) {
+			s->wrap_primary = 1;
+			own |= !results_wrap_measured(c->rows[i].metric) &&
+			       c->rows[i].better != BETTER_NONE;
+		}
 	for (size_t i = 0; i < c->n_rows; i++) {
 		const struct compare_row *row = &c->rows[i];
 		double ratio;
-		if (row->control ||
+		if (row->control || (!c->opts.primary && is_wrap(row) && !wrap_primary(row, own)) ||
 		    (row->verdict != VERDICT_WIN && row->verdict != VERDICT_LOSS &&
 		     row->verdict != VERDICT_NOWIN) ||
 		    (c->opts.primary && !row->primary) || !(row->median_a > 0) ||
@@ -213,7 +235,8 @@ char *comparison_summary_line(const struct comparison *c)
 		snprintf(geo, sizeof(geo),
 			 "geomean %.3fx over the %zu %smetric%s with a verdict "
 			 "(>1: %s better)",
-			 s->geomean, s->n_geomean, c->opts.primary ? "primary " : "",
+			 s->geomean, s->n_geomean,
+			 c->opts.primary || s->wrap_primary ? "primary " : "",
 			 s->n_geomean == 1 ? "" : "s", bname);
 	else
 		snprintf(geo, sizeof(geo), "no geomean (%s)",

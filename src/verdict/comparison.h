@@ -117,9 +117,14 @@ struct compare_summary {
 	size_t noisy; /* non-control rows whose legs' load differed */
 	/* Of B/A median ratios, oriented so > 1 means B is better, over the
 	 * rows with a verdict (WIN, LOSS, ~), or the primary ones among them
-	 * when there is a --primary; none when no verdict is trusted. */
+	 * when there is a --primary; none when no verdict is trusted. A
+	 * work.wrap row counts only when it is the run's primary figure
+	 * (wrap_primary): the workload's own figures with a direction
+	 * (tokens/s ...), or wall_time when it reported none; user and sys
+	 * time, faults and the rest explain the change, they are not it. */
 	double geomean;
 	size_t n_geomean;
+	int wrap_primary; /* work.wrap rows were narrowed so */
 };
 
 /* What a comparison read back from a file owns (comparison_from_json):
