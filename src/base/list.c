@@ -77,6 +77,23 @@ int list_parse_threads(const char *spec, unsigned max_cpus, unsigned *out, size_
 	return 0;
 }
 
+const char *list_check_threads(const char *spec, char *why, size_t len)
+{
+	unsigned counts[LIST_MAX], cpus = list_cpus_here(), dropped = 0;
+	size_t n = 0;
+
+	if (list_parse_threads(spec, cpus, counts, &n, &dropped) != 0)
+		snprintf(why, len, "not a list of thread counts (examples: 1,2,8, max, all)");
+	else if (n == 0)
+		snprintf(why, len,
+			 "more threads than the %u CPUs this process may use (each thread is "
+			 "pinned to one; threads=max uses all %u)",
+			 cpus, cpus);
+	else
+		return NULL;
+	return why;
+}
+
 int list_parse_sizes(const char *spec, uint64_t *out, size_t *n_out)
 {
 	char buf[512], *save = NULL, *tok;

@@ -25,6 +25,12 @@ unsigned list_cpus_here(void);
 int list_parse_threads(const char *spec, unsigned max_cpus, unsigned *out, size_t *n_out,
 		       unsigned *n_dropped);
 
+/* An OPT_CPUS row's check: NULL when spec is a good thread list with at
+ * least one count that fits the CPUs here, else why not (in why). Pinned
+ * threads take one CPU each, so 99 threads on 2 CPUs would measure
+ * nothing that was asked for (docs/design.md §6.5). */
+const char *list_check_threads(const char *spec, char *why, size_t len);
+
 /* Sizes with suffixes as opt_parse_size takes them: "256M,1G". Zero entries
  * are rejected. Kept in the order given (duplicates removed). Returns 0 or -1. */
 int list_parse_sizes(const char *spec, uint64_t *out, size_t *n_out);

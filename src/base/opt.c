@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/list.h"
 #include "base/suggest.h"
 #include "base/util.h"
 
@@ -185,28 +184,9 @@ static const char *list_hint(const struct opt *o, const char *v, char *hint, siz
 	return s ? hint : "";
 }
 
-/* An OPT_CPUS value: well formed, and at least one count that fits the CPUs
- * here (pinned threads take one CPU each, so 99 threads on 2 CPUs would
- * measure nothing asked for). 0 or -1 after the error line. */
-static int set_cpus(const struct opt *o, const char *v, const char *ctx)
-{
-	unsigned counts[LIST_MAX], cpus = list_cpus_here(), dropped = 0;
-	size_t n = 0;
-
-	if (list_parse_threads(v, cpus, counts, &n, &dropped) != 0)
-		return error("bad thread counts '%s' for option '%s'%s%s (examples: 1,2,8, max, "
-			     "all)",
-			     v, o->name, ctx ? " of " : "", ctx ? ctx : "");
-	if (n == 0)
-		return error("%s=%s%s%s: more threads than the %u CPUs this process may use "
-			     "(each thread is pinned to one; %s=max uses all %u)",
-			     o->name, v, ctx ? " for " : "", ctx ? ctx : "", cpus, o->name, cpus);
-	return 0;
-}
-
 static int set_value(const struct opt *o, void *dst, const char *v, const char *ctx)
 {
-	char *field = (char *)dst + o->offset, hint[96];
+	char *field = (char *)dst + o->offset, hint[192];
 	switch (o->type) {
 	case OPT_T_SIZE:
 		if (opt_parse_size(v, (uint64_t *)field) != 0)
@@ -237,9 +217,13 @@ static int set_value(const struct opt *o, void *dst, const char *v, const char *
 				     v, o->name, ctx ? " of " : "", ctx ? ctx : "", o->choices,
 				     list_hint(o, v, hint, sizeof(hint)));
 		return 0;
-	case OPT_T_CPUS:
-		if (set_cpus(o, v, ctx) != 0)
-			return -1;
+	case OPT_T_CPUS: {
+		const char *why = o->check ? o->check(v, hint, sizeof(hint)) : NULL;
+
+		if (why)
+			return error("%s=%s%s%s: %s", o->name, v, ctx ? " for " : "",
+				     ctx ? ctx : "", why);
+	}
 		/* fall through */
 	case OPT_T_STR:
 		if (strlen(v) >= OPT_STR_MAX)
