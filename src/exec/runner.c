@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 
 #include "base/kv.h"
@@ -24,6 +25,66 @@ void runner_opts_default(struct runner_opts *o)
 	o->reps = 10;
 	o->warmups = 2;
 	o->min_sample_ns = 50ull * 1000 * 1000;
+}
+
+double runner_timeout_s(const struct probe *p, const struct runner_opts *o)
+{
+	return o->timeout_s > 0 ? o->timeout_s : (p->timeout_s > 0 ? p->timeout_s : 600);
+}
+
+double runner_auto_deadline_s(const struct probe *p, const struct runner_opts *o)
+{
+	return o->auto_ci > 0 ? runner_timeout_s(p, o) * RUNNER_AUTO_SHARE : 0;
+}
+
+/* --reps auto's deadline in the child (docs/design.md §4.16): SIGALRM at
+ * it ends every metric's budget, so that each metric still to come takes
+ * its least samples and the probe ends before its timeout with all of
+ * them. measure_more() reads the budget afresh at every sample. */
+static struct probe_ctx *volatile auto_ctx;
+static volatile sig_atomic_t auto_deadline_hit;
+
+static void auto_deadline(int sig)
+{
+	(void)sig;
+	if (auto_ctx)
+		auto_ctx->auto_budget_s = 0;
+	auto_deadline_hit = 1;
+}
+
+static void auto_arm(struct probe_ctx *ctx, double deadline_s)
+{
+	struct sigaction sa;
+	struct itimerval it = {
+		{0, 0},
+		{(time_t)deadline_s, (suseconds_t)((deadline_s - floor(deadline_s)) * 1e6)}};
+
+	if (!(ctx->auto_ci > 0) || !(deadline_s > 0))
+		return;
+	auto_ctx = ctx;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = auto_deadline;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+static void auto_disarm(struct probe_result *res, double deadline_s)
+{
+	struct itimerval off = {{0, 0}, {0, 0}};
+	char buf[128];
+
+	if (!auto_ctx)
+		return;
+	setitimer(ITIMER_REAL, &off, NULL);
+	auto_ctx = NULL;
+	if (auto_deadline_hit) {
+		snprintf(buf, sizeof(buf),
+			 "at %.0f s (the timeout's %.0f%%): the metrics after took their least",
+			 deadline_s, 100 * RUNNER_AUTO_SHARE);
+		probe_result_add_param(res, "auto_deadline", buf);
+	}
 }
 
 struct probe_child_arg {
@@ -63,7 +124,11 @@ static json_t *probe_child(void *argp)
 	if (why) {
 		probe_result_set_status(&res, STATUS_SKIP, "%s", why);
 	} else {
-		int rc = a->p->run(&ctx, a->opts);
+		int rc;
+
+		auto_arm(&ctx, runner_auto_deadline_s(a->p, a->o));
+		rc = a->p->run(&ctx, a->opts);
+		auto_disarm(&res, runner_auto_deadline_s(a->p, a->o));
 		if (rc == PROBE_SKIP && res.status == STATUS_OK)
 			probe_result_set_status(&res, STATUS_SKIP, "skipped (no reason given)");
 		else if (rc == PROBE_FAIL && res.status == STATUS_OK)
@@ -165,7 +230,7 @@ int runner_run_probe(const struct probe *p, char *const *kvs, size_t n_kvs,
 	struct proc child;
 	struct meter_ctx meter = {
 		.child = &child, .gpu = (p->flags & (PROBE_GPU | PROBE_P2P)) != 0, .o = o};
-	double timeout = o->timeout_s > 0 ? o->timeout_s : (p->timeout_s > 0 ? p->timeout_s : 600);
+	double timeout = runner_timeout_s(p, o);
 	int have_vm, oom_before_found = 0, oom_after_found = 0;
 	int64_t oom_before, oom_after;
 	json_t *j = NULL;

@@ -268,6 +268,15 @@ int session_run_probe(struct session *s, const struct probe *p, char *const *kvs
 	s->done++;
 	s->pg.total = s->total ? s->total : s->done;
 	plan_rest(s, p, &rest, &n_rest);
+	if (s->ropts.auto_ci > 0 && s->show != PROGRESS_QUIET)
+		fprintf(stderr,
+			"%s: --reps auto: each metric samples until its median's 95%% CI is within "
+			"+-%g%% or %g s have passed (--budget), from %u samples; past %.0f s, "
+			"%.0f%% of the probe's %.0f s timeout, the metrics still to come take %u "
+			"each, so that it ends with all of them\n",
+			p->name, 100 * s->ropts.auto_ci, s->ropts.auto_budget_s, s->ropts.reps,
+			runner_auto_deadline_s(p, &s->ropts), 100 * RUNNER_AUTO_SHARE,
+			runner_timeout_s(p, &s->ropts), s->ropts.reps);
 	progress_probe_start(&s->pg, p, kvs, n_kvs, rest, n_rest);
 	s->ropts.tick = progress_tick;
 	s->ropts.tick_ctx = &s->pg;
