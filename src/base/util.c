@@ -59,9 +59,18 @@ void util_set_progress_sink(void (*sink)(const char *msg))
 	progress_sink = sink;
 }
 
+static void (*step_hook)(void);
+
+void util_set_step_hook(void (*hook)(void))
+{
+	step_hook = hook;
+}
+
 void progress(const char *fmt, ...)
 {
 	va_list ap;
+	if (step_hook)
+		step_hook();
 	if (quiet_flag)
 		return;
 	va_start(ap, fmt);

@@ -24,6 +24,9 @@ void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * forked after the call keeps the sink). */
 void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void util_set_progress_sink(void (*sink)(const char *msg));
+/* Called at every progress() call, quiet or not (a probe's child keeps
+ * what it has measured so far there: exec/runner.c); NULL: none. */
+void util_set_step_hook(void (*hook)(void));
 void util_set_quiet(int quiet);
 int util_quiet(void);
 
