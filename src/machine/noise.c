@@ -433,6 +433,21 @@ static const struct noise_proc *find_proc(const struct noise_proc *v, size_t n, 
 	return NULL;
 }
 
+/* What gone process g (seen at the first look, not at the second) had run
+ * by the first look, with its gone descendants': all of it reaches the
+ * parent that reaps g's line of descent at once. */
+static long long gone_before(const struct noise_proc *before, size_t nb,
+			     const struct noise_proc *after, size_t na, const struct noise_proc *g,
+			     int depth)
+{
+	long long t = g->self + g->kids;
+
+	for (size_t k = 0; k < nb && depth < 16; k++)
+		if (before[k].ppid == g->pid && !find_proc(after, na, before[k].pid))
+			t += gone_before(before, nb, after, na, &before[k], depth + 1);
+	return t;
+}
+
 void noise_interval_ticks(const struct noise_proc *before, size_t nb, struct noise_proc *after,
 			  size_t na)
 {
@@ -441,11 +456,12 @@ void noise_interval_ticks(const struct noise_proc *before, size_t nb, struct noi
 		long long own = after[i].self - (b ? b->self : 0);
 		long long kids = after[i].kids - (b ? b->kids : 0);
 
-		/* a child reaped in the interval came into kids whole: only what
-		 * it ran after the first look is this interval's */
+		/* a child reaped in the interval came into kids whole, with what
+		 * its own reaped children had run: only what they ran after the
+		 * first look is this interval's */
 		for (size_t k = 0; k < nb; k++)
 			if (before[k].ppid == after[i].pid && !find_proc(after, na, before[k].pid))
-				kids -= before[k].self + before[k].kids;
+				kids -= gone_before(before, nb, after, na, &before[k], 0);
 		after[i].ticks = (own > 0 ? own : 0) + (kids > 0 ? kids : 0);
 	}
 }

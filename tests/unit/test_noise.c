@@ -94,6 +94,21 @@ static void deltas(void **state)
 	assert_int_equal(after[0].ticks, 30 + 20);
 }
 
+/* A shell (20) whose child (30) had a child of its own (50) at the first
+ * look; both ended and were reaped, the grandchild by the child: the
+ * shell's cutime grows by 30 + 50 + what they ran since (7). */
+static void reaped_grandchild(void **state)
+{
+	struct noise_proc before[3] = {{.pid = 20, .ppid = 1},
+				       {.pid = 30, .ppid = 20, .self = 30},
+				       {.pid = 50, .ppid = 30, .self = 50}};
+	struct noise_proc after[1] = {{.pid = 20, .ppid = 1, .kids = 87}};
+
+	(void)state;
+	noise_interval_ticks(before, 3, after, 1);
+	assert_int_equal(after[0].ticks, 7);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -101,6 +116,7 @@ int main(void)
 		cmocka_unit_test(parse_odd_comm),
 		cmocka_unit_test(reaped_child_counted_when_it_ran),
 		cmocka_unit_test(deltas),
+		cmocka_unit_test(reaped_grandchild),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
