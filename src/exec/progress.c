@@ -341,6 +341,11 @@ void progress_probe_end(struct progress *pg, const char *status, const char *rea
 	struct progress_time *t;
 
 	progress_clear(pg);
+	if (reason && strcmp(status, "skip") == 0 && strcmp(reason, pg->last_skip) == 0)
+		reason = "as above"; /* ten GPU probes skipped for one reason: said once */
+	else
+		snprintf(pg->last_skip, sizeof(pg->last_skip), "%s",
+			 reason && strcmp(status, "skip") == 0 ? reason : "");
 	if (pg->mode == PROGRESS_LOG || (pg->mode == PROGRESS_LIVE && pg->end_lines))
 		fprintf(stderr, "[%u/%u] %s %s%s%s (%.1f s)\n", pg->done + 1, pg->total,
 			pg->probe ? pg->probe : "?", status, reason ? ": " : "",

@@ -34,6 +34,7 @@ struct progress {
 	char host[128];
 	unsigned done, total;
 	char plan[96];		  /* the sampling plan, part of every duration's key */
+	char last_skip[200];	  /* the reason of the skip before, said once */
 	char key[512];		  /* the running probe's key (probe, options, plan) */
 	const char *probe;	  /* running now, or NULL */
 	uint64_t t0_ns, drawn_ns; /* the probe's start; the last redraw */

@@ -24,7 +24,20 @@ else
 		fail "the suite's GPU probe is not reported as skipped with a reason: $(cat both.txt)"
 	"$MEMPATH" report r.json --format csv | grep -q '^gpu.latency,skip' ||
 		fail "the skipped probe is not in the results file"
+	# several GPU probes skipped for one reason: the reason is said once
+	"$MEMPATH" run --only gpu.stream,gpu.latency,gpu.copy -o g.json >g.txt 2>g.err ||
+		fail "run of GPU probes: $(cat g.err)"
+	[ "$(grep -c 'no GPU here' g.txt)" = 1 ] || fail "the table repeats the reason: $(cat g.txt)"
+	grep -q '^== gpu.copy  skip: as gpu.stream ' g.txt || fail "no 'as gpu.stream': $(cat g.txt)"
+	[ "$(grep -c 'no GPU here' g.err)" = 1 ] || fail "the log repeats the reason: $(cat g.err)"
+	grep -q '^\[3/3\] gpu.copy skip: as above' g.err || fail "no 'as above': $(cat g.err)"
 fi
+# a figure whose CoV is above 10% is flagged, with what it means
+"$MEMPATH" report "$top/docs/results/vm-full-2026-11-30.json" >full.txt || fail "report"
+grep -q '  ! unsteady$' full.txt || fail "no unsteady flag in the committed full run"
+grep -q '^   ! unsteady: CoV above 10%' full.txt || fail "no note of what the flag means"
+awk '/! unsteady$/ && $(NF - 4) + 0 <= 10 { bad = 1 } END { exit bad }' full.txt ||
+	fail "a CoV of 10% or less is flagged: $(grep 'unsteady$' full.txt | head -3)"
 # the same tables as 'report' prints from the file, in the same order
 "$MEMPATH" report r.json >rep.txt || fail "report"
 grep '^==' both.txt | sed 's/  ([0-9.]* s)$//' >a.txt
