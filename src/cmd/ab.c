@@ -258,6 +258,13 @@ static int compare_legs(const struct ab_opts *o, const struct compare_opts *co,
 		error("%zu metric(s) read LOSS (--fail-on-loss)", cmp->summary.count[VERDICT_LOSS]);
 		rc = 1;
 	}
+	if (rc == 0) { /* the answer, last on the terminal; a failure's is its error line */
+		char *head = comparison_headline(cmp);
+
+		if (head)
+			fprintf(stderr, "%s\n", head);
+		free(head);
+	}
 out:
 	comparison_free(cmp);
 	for (size_t i = 0; i < n; i++)

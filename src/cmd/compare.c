@@ -108,6 +108,13 @@ static int compare_main(void *p, const struct cmd_line *l)
 		error("%zu metric(s) read LOSS (--fail-on-loss)", c->summary.count[VERDICT_LOSS]);
 		rc = 1;
 	}
+	if (rc == 0) { /* the answer, last on the terminal; a failure's is its error line */
+		char *head = comparison_headline(c);
+
+		if (head)
+			fprintf(stderr, "%s\n", head);
+		free(head);
+	}
 out:
 	comparison_free(c);
 	for (size_t i = 0; i < n; i++)

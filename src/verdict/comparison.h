@@ -182,4 +182,10 @@ char *comparison_controls_line(const struct comparison *c);
  * trusted; caller frees. */
 char *comparison_summary_line(const struct comparison *c);
 
+/* One line, as hyperfine answers: the largest change with a verdict, its
+ * 95% CI, and how many others changed or did not ("patched is 3.1x faster
+ * at cpu.first_touch touch_rate pages=thp [2.9, 3.4], 2 unchanged"); NULL
+ * when no verdict is trusted (the summary line says why). A new string. */
+char *comparison_headline(const struct comparison *c);
+
 #endif
