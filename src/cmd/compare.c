@@ -7,6 +7,7 @@
 #include "cmd/args.h"
 #include "machine/noise.h"
 #include "report/report.h"
+#include "report/summary.h"
 #include "results/results_json.h"
 #include "verdict/compare.h"
 
@@ -17,6 +18,7 @@ struct compare_cmd_opts {
 	const char *legs, *primary, *format, *out;
 	double threshold, load_diff;
 	struct arg_strs controls, expect;
+	const char *summary_out;
 	int allow_diff, fail_on_loss, rounds;
 };
 
@@ -51,6 +53,9 @@ static const struct arg compare_args[] = {
 		   "metric), json (for 'report' later) or html (tables and a plot)"),
 	ARG_STR("output", 'o', struct compare_cmd_opts, out, "FILE",
 		"write the report to FILE instead of stdout"),
+	ARG_STR("export-summary", 0, struct compare_cmd_opts, summary_out, "FILE",
+		"also write medians, mean +- sigma, p5..p95, the change with its\n"
+		"CI and the verdicts, no samples: FILE.json or FILE.csv"),
 	ARG_FLAG("fail-on-loss", 0, struct compare_cmd_opts, fail_on_loss,
 		 "exit 1 when a metric that is not a control reads LOSS"),
 	ARG_END};
@@ -80,6 +85,8 @@ static int compare_main(void *p, const struct cmd_line *l)
 			return 2;
 	if (co->primary && compare_pattern_check(co->primary, "--primary") != 0)
 		return 2;
+	if (co->summary_out && report_summary_check_path(co->summary_out) != 0)
+		return 2;
 	if (l->argc < 2)
 		return error("compare needs at least two results files (see 'mempath compare "
 			     "--help')"),
@@ -96,6 +103,10 @@ static int compare_main(void *p, const struct cmd_line *l)
 	c = compare_runs(runs, (const char *const *)l->argv, n, &o);
 	if (!c)
 		goto out;
+	if (co->summary_out && report_summary_write(c, co->summary_out) != 0) {
+		rc = 1;
+		goto out;
+	}
 	report_format_parse(co->format, &fmt);
 	if (report_compare_write_file(c, fmt, co->out) != 0) {
 		rc = 1;
