@@ -30,7 +30,7 @@ static const char *host_str(const struct run *r, const char *key)
 static void metric_rows(const struct probe_result *p, FILE *f, size_t *n_flagged)
 {
 	size_t nw = strlen("metric"), lw = strlen("labels");
-	char labels[256], med[32], p5[32], p95[32], cov[32];
+	char labels[256], med[32], p5[32], p95[32], cov[32], ms[72];
 
 	for (size_t k = 0; k < p->n_metrics; k++) {
 		const struct metric *m = &p->metrics[k];
@@ -47,7 +47,8 @@ static void metric_rows(const struct probe_result *p, FILE *f, size_t *n_flagged
 	report_put_column(f, "metric", nw, 0);
 	fputc(' ', f);
 	report_put_column(f, "labels", lw, 0);
-	fprintf(f, " %12s %12s %12s %6s %3s  %s\n", "median", "p5", "p95", "CoV%", "n", "unit");
+	fprintf(f, " %12s %21s %12s %12s %6s %3s  %s\n", "median", "mean +- sigma", "p5", "p95",
+		"CoV%", "n", "unit");
 	for (size_t k = 0; k < p->n_metrics; k++) {
 		const struct metric *m = &p->metrics[k];
 		struct summary s;
@@ -58,11 +59,19 @@ static void metric_rows(const struct probe_result *p, FILE *f, size_t *n_flagged
 		stats_summarize(m->samples, m->n_samples, &s);
 		metric_labels_str(m, labels, sizeof(labels));
 		report_summary_text(&s, med, p5, p95, cov, sizeof(med));
+		if (s.n > 1) { /* as hyperfine shows it, beside the median */
+			char mean[32], sd[32];
+
+			report_fmt_value(s.mean, mean, sizeof(mean));
+			report_fmt_value(s.stddev, sd, sizeof(sd));
+			snprintf(ms, sizeof(ms), "%s +- %s", mean, sd);
+		} else
+			snprintf(ms, sizeof(ms), "-");
 		fputs("   ", f);
 		report_put_column(f, m->name, nw, 0);
 		fputc(' ', f);
 		report_put_column(f, labels, lw, 0);
-		fprintf(f, " %12s %12s %12s %6s %3zu  %s", med, p5, p95, cov, s.n,
+		fprintf(f, " %12s %21s %12s %12s %6s %3zu  %s", med, ms, p5, p95, cov, s.n,
 			unit_name(m->unit));
 		if (s.n >= 3 && m->better != BETTER_NONE && s.cov > COV_FLAG) {
 			fputs("  ! unsteady", f);

@@ -32,6 +32,11 @@ else
 	[ "$(grep -c 'no GPU here' g.err)" = 1 ] || fail "the log repeats the reason: $(cat g.err)"
 	grep -q '^\[3/3\] gpu.copy skip: as above' g.err || fail "no 'as above': $(cat g.err)"
 fi
+# mean +- sigma beside the median, as hyperfine shows it
+"$MEMPATH" report "$top/tests/data/cmp-aa-1.json" >aa.txt || fail "report of a fixture"
+grep -q ' median  *mean +- sigma  *p5 ' aa.txt || fail "no mean +- sigma column: $(grep median aa.txt)"
+grep -q '^   touch_rate   pages=4k,touch=write  *1.99  *1.99 +- 0.0154 ' aa.txt ||
+	fail "touch_rate's mean +- sigma: $(grep touch_rate aa.txt | head -1)"
 # a figure whose CoV is above 10% is flagged, with what it means
 "$MEMPATH" report "$top/docs/results/vm-full-2026-11-30.json" >full.txt || fail "report"
 grep -q '  ! unsteady$' full.txt || fail "no unsteady flag in the committed full run"
