@@ -14,6 +14,7 @@
 #include "flow/ab.h"
 #include "machine/noise.h"
 #include "report/report.h"
+#include "report/summary.h"
 #include "results/results_json.h"
 #include "verdict/compare.h"
 #include "verdict/comparison.h"
@@ -145,7 +146,7 @@ static int check_dir(const char *dir)
 
 struct ab_opts {
 	const char *a, *b, *restore, *legs, *label_a, *label_b, *dir, *primary, *pending, *order;
-	const char *a_args, *b_args;
+	const char *a_args, *b_args, *summary_out;
 	unsigned setup_timeout_s, rounds, seed;
 	struct arg_strs a_env, b_env, controls, expect;
 	double threshold;
@@ -203,6 +204,9 @@ static const struct arg ab_args[] = {
 		  "as compare: knob K is the change; others must match"),
 	ARG_FLAG("allow-diff", 0, struct ab_opts, allow_diff,
 		 "as compare: verdicts even when other knobs differ"),
+	ARG_STR("export-summary", 0, struct ab_opts, summary_out, "FILE",
+		"also write the comparison's medians, mean +- sigma, CI and\n"
+		"verdicts, no samples: FILE.json or FILE.csv (as compare)"),
 	ARG_FLAG("fail-on-loss", 0, struct ab_opts, fail_on_loss,
 		 "exit 1 when a metric that is not a control reads LOSS"),
 	ARG_END};
@@ -246,9 +250,11 @@ static int compare_legs(const struct ab_opts *o, const struct compare_opts *co,
 		if (!(runs[i] = run_read_file(leg_paths[i])))
 			goto out;
 	cmp = compare_runs(runs, (const char *const *)leg_paths, n, co);
-	if (!cmp || (report_compare_write_file(cmp, REPORT_MD, md) |
-		     report_compare_write_file(cmp, REPORT_JSON, js) |
-		     report_compare_write_file(cmp, REPORT_TERM, NULL)) != 0)
+	if (!cmp ||
+	    (report_compare_write_file(cmp, REPORT_MD, md) |
+	     report_compare_write_file(cmp, REPORT_JSON, js) |
+	     report_compare_write_file(cmp, REPORT_TERM, NULL)) != 0 ||
+	    (o->summary_out && report_summary_write(cmp, o->summary_out) != 0))
 		goto out;
 	fprintf(stderr, "results: %s/ (compare.md, compare.json, leg-N-*.json, logs)\n", o->dir);
 	rc = 0;
@@ -337,6 +343,8 @@ static int ab_main(void *p, const struct cmd_line *l)
 			return error("--restore-pending runs no legs: no command after it"), 2;
 		return ab_restore_pending(o->pending, o->setup_timeout_s) == 0 ? 0 : 1;
 	}
+	if (o->summary_out && report_summary_check_path(o->summary_out) != 0)
+		goto out;
 	for (size_t i = 0; i < o->a_env.n; i++)
 		if (ab_variant_env(&plan.a, o->a_env.v[i]) != 0)
 			goto out;

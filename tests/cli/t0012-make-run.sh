@@ -3,6 +3,8 @@
 # commands that read its results file (check, and the HTML report)
 . "$top/tests/cli/lib.sh"
 command -v make >/dev/null 2>&1 || skip "no make here"
+# a make of its own, not a job of the make that runs the tests
+unset MAKEFLAGS MFLAGS MAKELEVEL
 b=$PWD/b
 make -C "$top" --no-print-directory GPU=0 MPI=0 BUILD="$b" "$b/src/base/list.o" >q.txt 2>&1 ||
 	fail "make of one object: $(cat q.txt)"
