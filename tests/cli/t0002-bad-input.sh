@@ -56,7 +56,7 @@ done
 sed '41s|"samples": \[[^]]*\]|"samples": []|' "$top/tests/data/cmp-aa-1.json" >empty.json
 grep -q '"samples": \[\]' empty.json || fail "the fixture changed"
 "$MEMPATH" report empty.json >e.txt || fail "report exited $?"
-grep -q '^   copy_bw  *threads=1  *-  *-  *-  *-  *0  GB/s$' e.txt || fail "term: $(grep copy_bw e.txt)"
+grep -q '^   copy_bw  *threads=1  *-  *-  *-  *-  *-  *0  GB/s$' e.txt || fail "term: $(grep copy_bw e.txt)"
 "$MEMPATH" report empty.json --format csv | grep -q '^cpu.stream,ok,copy_bw,threads=1,GB/s,higher,0,,,,,,$' ||
 	fail "csv: $("$MEMPATH" report empty.json --format csv | grep copy_bw)"
 "$MEMPATH" report empty.json --format md | grep -q '^| copy_bw | threads=1 | - | - | - | - | 0 | GB/s |$' ||
