@@ -84,6 +84,17 @@ FORCE:
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
+# Quiet by default, as kbuild: one short line a step ("  CC      src/x.c");
+# `make V=1` prints the commands themselves.
+V ?= 0
+ifeq ($(V),1)
+Q :=
+say = :
+else
+Q := @
+say = printf '  %-7s %s\n'
+endif
+
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
@@ -94,22 +105,27 @@ all: $(BIN)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+	@$(say) CC $<
+	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/%.o: %.cu
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVFLAGS) -MMD -MP -c $< -o $@
+	@$(say) NVCC $<
+	$(Q)$(NVCC) $(NVFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/libmempath.a: $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	@$(say) AR $@
+	$(Q)ar rcs $@ $^
 
 $(BIN): $(BUILD)/src/main.o $(BUILD)/libmempath.a
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	@$(say) LD $@
+	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libmempath.a
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libmempath.a $(LDLIBS) -lcmocka
+	@$(say) LD $@
+	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libmempath.a $(LDLIBS) -lcmocka
 
 deps:
 	@sh tools/deps.sh
@@ -138,11 +154,16 @@ uninstall:
 		"$(DESTDIR)$(PREFIX)/share/doc/mempath/LICENSE"
 	rm -rf "$(DESTDIR)$(PREFIX)/share/mempath"
 
+# RUN_OUT: the results file; the run ends with the two commands that read it.
+RUN_OUT ?= mempath-quick-$(shell date +%Y%m%d-%H%M%S).json
 run: deps
 	@$(MAKE) --no-print-directory all
-	$(BIN) run --suite quick
+	$(BIN) run --suite quick -o $(RUN_OUT)
 	@# the traps that explain the numbers; exit 1 only means a warning was found
 	$(BIN) doctor || [ $$? -eq 1 ]
+	@echo
+	@echo "next: is this normal for its kind of machine?   $(BIN) check $(RUN_OUT)"
+	@echo "      the plots, in one page:                    $(BIN) report $(RUN_OUT) --format html -o $(RUN_OUT:.json=.html)"
 
 # Unit + CLI + registry tests; then the same under ASan+UBSan in build-asan/;
 # then the topology lab (skipped, saying why, where it cannot run).

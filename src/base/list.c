@@ -1,9 +1,18 @@
 /* list.c - comma-separated thread-count, size and device lists (see list.h). */
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/list.h"
 #include "base/opt.h"
+
+unsigned list_cpus_here(void)
+{
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return 1;
+	return (unsigned)CPU_COUNT(&set);
+}
 
 static int cmp_unsigned(const void *a, const void *b)
 {
@@ -66,6 +75,23 @@ int list_parse_threads(const char *spec, unsigned max_cpus, unsigned *out, size_
 	if (n_dropped)
 		*n_dropped = dropped;
 	return 0;
+}
+
+const char *list_check_threads(const char *spec, char *why, size_t len)
+{
+	unsigned counts[LIST_MAX], cpus = list_cpus_here(), dropped = 0;
+	size_t n = 0;
+
+	if (list_parse_threads(spec, cpus, counts, &n, &dropped) != 0)
+		snprintf(why, len, "not a list of thread counts (examples: 1,2,8, max, all)");
+	else if (n == 0)
+		snprintf(why, len,
+			 "more threads than the %u CPUs this process may use (each thread is "
+			 "pinned to one; threads=max uses all %u)",
+			 cpus, cpus);
+	else
+		return NULL;
+	return why;
 }
 
 int list_parse_sizes(const char *spec, uint64_t *out, size_t *n_out)

@@ -3,8 +3,9 @@
  *
  * Option rows carry these as OPT_STR text (opt.h has no list-of-numbers type);
  * the probe parses them at run time with the helpers below so every probe
- * spells "threads=1,2,max" and "spans=1G,4G" the same way. Pure apart from
- * team_online_cpus(); nothing prints.
+ * spells "threads=1,2,max" and "spans=1G,4G" the same way; thread lists are
+ * OPT_CPUS rows, checked against the CPUs here when the option is set. Pure
+ * apart from list_cpus_here(); nothing prints.
  */
 #ifndef MEMPATH_LIST_H
 #define MEMPATH_LIST_H
@@ -14,12 +15,21 @@
 
 #define LIST_MAX 64
 
+/* The CPUs this process may run on (its affinity mask; 1 if unreadable). */
+unsigned list_cpus_here(void);
+
 /* Thread counts: "1,2,8", "max" (all CPUs the process may use) or "all"
  * (1, 2, 4, ... powers of two below max, then max). Values are deduplicated
  * and sorted; counts above max_cpus are dropped and counted in *n_dropped.
  * Returns 0, or -1 on a malformed or empty list. */
 int list_parse_threads(const char *spec, unsigned max_cpus, unsigned *out, size_t *n_out,
 		       unsigned *n_dropped);
+
+/* An OPT_CPUS row's check: NULL when spec is a good thread list with at
+ * least one count that fits the CPUs here, else why not (in why). Pinned
+ * threads take one CPU each, so 99 threads on 2 CPUs would measure
+ * nothing that was asked for (docs/design.md §6.5). */
+const char *list_check_threads(const char *spec, char *why, size_t len);
 
 /* Sizes with suffixes as opt_parse_size takes them: "256M,1G". Zero entries
  * are rejected. Kept in the order given (duplicates removed). Returns 0 or -1. */

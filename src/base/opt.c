@@ -186,7 +186,7 @@ static const char *list_hint(const struct opt *o, const char *v, char *hint, siz
 
 static int set_value(const struct opt *o, void *dst, const char *v, const char *ctx)
 {
-	char *field = (char *)dst + o->offset, hint[96];
+	char *field = (char *)dst + o->offset, hint[192];
 	switch (o->type) {
 	case OPT_T_SIZE:
 		if (opt_parse_size(v, (uint64_t *)field) != 0)
@@ -217,6 +217,14 @@ static int set_value(const struct opt *o, void *dst, const char *v, const char *
 				     v, o->name, ctx ? " of " : "", ctx ? ctx : "", o->choices,
 				     list_hint(o, v, hint, sizeof(hint)));
 		return 0;
+	case OPT_T_CPUS: {
+		const char *why = o->check ? o->check(v, hint, sizeof(hint)) : NULL;
+
+		if (why)
+			return error("%s=%s%s%s: %s", o->name, v, ctx ? " for " : "",
+				     ctx ? ctx : "", why);
+	}
+		/* fall through */
 	case OPT_T_STR:
 		if (strlen(v) >= OPT_STR_MAX)
 			return error("value for option '%s' is too long", o->name);
@@ -305,6 +313,7 @@ void opt_format_value(const struct opt *o, const void *src, char *buf, size_t le
 		break;
 	}
 	case OPT_T_STR:
+	case OPT_T_CPUS:
 		snprintf(buf, len, "%s", field);
 		break;
 	case OPT_T_END:
@@ -313,16 +322,24 @@ void opt_format_value(const struct opt *o, const void *src, char *buf, size_t le
 	}
 }
 
+const char *opt_type_name(enum opt_type t)
+{
+	static const char *const names[] = {"",	    "size", "count",  "number",
+					    "list", "text", "threads"};
+
+	return (size_t)t < sizeof(names) / sizeof(names[0]) ? names[t] : "";
+}
+
 void opt_print_help(const struct opt *opts, FILE *f)
 {
-	static const char *const type_names[] = {"", "size", "count", "number", "list", "text"};
+
 	if (!opts || !opts->name) {
 		fprintf(f, "  (no options)\n");
 		return;
 	}
 	for (const struct opt *o = opts; o->name; o++) {
 		char lhs[64];
-		snprintf(lhs, sizeof(lhs), "%s=<%s>", o->name, type_names[o->type]);
+		snprintf(lhs, sizeof(lhs), "%s=<%s>", o->name, opt_type_name(o->type));
 		fprintf(f, "  %-22s %s (default: %s)\n", lhs, o->help,
 			o->def && *o->def ? o->def : "none");
 		if (o->type == OPT_T_LIST)

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,9 +89,18 @@ void util_set_progress_sink(void (*sink)(const char *msg))
 	progress_sink = sink;
 }
 
+static void (*step_hook)(void);
+
+void util_set_step_hook(void (*hook)(void))
+{
+	step_hook = hook;
+}
+
 void progress(const char *fmt, ...)
 {
 	va_list ap;
+	if (step_hook)
+		step_hook();
 	if (quiet_flag)
 		return;
 	va_start(ap, fmt);
@@ -437,6 +447,13 @@ uint64_t rng_below(struct rng *r, uint64_t bound)
 	return (uint64_t)(m >> 64);
 }
 
+int stdout_reader_gone(void)
+{
+	struct pollfd p = {.fd = STDOUT_FILENO, .events = POLLOUT};
+
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
+}
+
 int write_rendered(const char *path, int (*render)(const void *arg, FILE *f), const void *arg)
 {
 	char *buf = NULL;
@@ -454,7 +471,7 @@ int write_rendered(const char *path, int (*render)(const void *arg, FILE *f), co
 	else if (path)
 		rc = write_file_atomic(path, buf, len);
 	else if (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0)
-		rc = error("cannot write the report to stdout");
+		rc = stdout_reader_gone() ? -1 : error("cannot write the report to stdout");
 	free(buf);
 	return rc;
 }

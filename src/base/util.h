@@ -30,6 +30,9 @@ void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * forked after the call keeps the sink). */
 void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void util_set_progress_sink(void (*sink)(const char *msg));
+/* Called at every progress() call, quiet or not (a probe's child keeps
+ * what it has measured so far there: exec/runner.c); NULL: none. */
+void util_set_step_hook(void (*hook)(void));
 void util_set_quiet(int quiet);
 int util_quiet(void);
 
@@ -74,6 +77,11 @@ int write_file_atomic(const char *path, const char *data, size_t len);
 /* Renders into memory first, then writes it all to path (atomically) or, when
  * path is NULL, to stdout: a render that fails leaves no half-written report.
  * A render function that fails prints why. Returns 0 or -1 (error printed). */
+/* Is stdout a pipe or socket whose reader has gone (`| head` exited)? Its
+ * write end then polls as POLLERR, whatever errno a failed write left. A
+ * write that failed for that reason is exit 1 without an error line
+ * (docs/design.md §2.1). */
+int stdout_reader_gone(void);
 int write_rendered(const char *path, int (*render)(const void *arg, FILE *f), const void *arg);
 
 /* 1 when a and b name the same existing file (same device and inode). */

@@ -19,6 +19,7 @@
 #include "flow/ab_auto.h"
 #include "machine/noise.h"
 #include "report/report.h"
+#include "report/summary.h"
 #include "results/results_json.h"
 #include "verdict/compare.h"
 #include "verdict/comparison.h"
@@ -100,7 +101,7 @@ static int lock_dir(const char *dir)
 
 struct ab_opts {
 	const char *a, *b, *restore, *legs, *label_a, *label_b, *dir, *primary, *pending, *order;
-	const char *a_args, *b_args, *title;
+	const char *a_args, *b_args, *title, *summary_out;
 	unsigned setup_timeout_s, rounds, seed, max_rounds;
 	struct arg_strs a_env, b_env, controls, expect;
 	double threshold, margin, budget_s, load_diff;
@@ -244,6 +245,9 @@ static const struct arg ab_args[] = {
 		  "as compare: knob K is the change; others must match"),
 	ARG_FLAG("allow-diff", 0, struct ab_opts, allow_diff,
 		 "as compare: verdicts even when other knobs differ"),
+	ARG_STR("export-summary", 0, struct ab_opts, summary_out, "FILE",
+		"also write the comparison's medians, mean +- sigma, CI and\n"
+		"verdicts, no samples: FILE.json or FILE.csv (as compare)"),
 	ARG_FLAG("fail-on-loss", 0, struct ab_opts, fail_on_loss,
 		 "exit 1 when a metric that is not a control reads LOSS"),
 	ARG_END};
@@ -290,9 +294,11 @@ static int compare_legs(const struct ab_opts *o, const struct compare_opts *co,
 		note = NULL;
 	}
 	free(note);
-	if (!cmp || (report_compare_write_file(cmp, REPORT_MD, md) |
-		     report_compare_write_file(cmp, REPORT_JSON, js) |
-		     report_compare_write_file(cmp, REPORT_TERM, NULL)) != 0)
+	if (!cmp ||
+	    (report_compare_write_file(cmp, REPORT_MD, md) |
+	     report_compare_write_file(cmp, REPORT_JSON, js) |
+	     report_compare_write_file(cmp, REPORT_TERM, NULL)) != 0 ||
+	    (o->summary_out && report_summary_write(cmp, o->summary_out) != 0))
 		goto out;
 	fprintf(stderr, "results: %s/ (compare.md, compare.json, leg-N-*.json, logs)\n", o->dir);
 	rc = 0;
@@ -301,6 +307,13 @@ static int compare_legs(const struct ab_opts *o, const struct compare_opts *co,
 	else if (o->fail_on_loss && comparison_has_loss(cmp)) {
 		error("%zu metric(s) read LOSS (--fail-on-loss)", cmp->summary.count[VERDICT_LOSS]);
 		rc = 1;
+	}
+	if (rc == 0) { /* the answer, last on the terminal; a failure's is its error line */
+		char *head = comparison_headline(cmp);
+
+		if (head)
+			fprintf(stderr, "%s\n", head);
+		free(head);
 	}
 out:
 	comparison_free(cmp);
@@ -386,6 +399,8 @@ static int ab_main(void *p, const struct cmd_line *l)
 			return 2;
 		return ab_restore_pending(o->pending, o->setup_timeout_s) == 0 ? 0 : 1;
 	}
+	if (o->summary_out && report_summary_check_path(o->summary_out) != 0)
+		goto out;
 	for (size_t i = 0; i < o->a_env.n; i++)
 		if (ab_variant_env(&plan.a, o->a_env.v[i]) != 0)
 			goto out;
@@ -538,19 +553,17 @@ const struct command command_ab = {
 		 "O'Brien-Fleming-type spending function releases for it, so stopping when the\n"
 		 "answer comes keeps the chance of a false verdict within alpha; the comparison\n"
 		 "notes where and why the rounds ended.\n",
-	.tail = "example: mempath ab --a 'echo madvise > "
-		"/sys/kernel/mm/transparent_hugepage/enabled'\n"
-		"           --b 'echo always > /sys/kernel/mm/transparent_hugepage/enabled'\n"
-		"           --expect-diff thp_enabled --control 'cpu.first_touch,pages=thp'\n"
-		"           -o thp-ab -- probe cpu.first_touch size=256M touch=write\n"
-		"         mempath ab --a-args '--mmap 1' --b-args '--mmap 0' --expect-diff "
-		"llama.use_mmap\n"
-		"           -o mmap-ab -- wrap -n 6 -- llama-bench -m m.gguf {} -o json\n"
-		"\n"
-		"       mempath ab --rounds auto --a ... --b ... -o thp-rounds \\\n"
-		"           -- probe cpu.first_touch pages=default size=64M --reps 24\n"
-		"\n"
-		"Exit status: 0 compared, 1 a setup, leg or restore failed (or --fail-on-loss\n"
+	.examples =
+		"mempath ab --a 'echo madvise > /sys/kernel/mm/transparent_hugepage/enabled' \\\n"
+		"    --b 'echo always > /sys/kernel/mm/transparent_hugepage/enabled' \\\n"
+		"    --expect-diff thp_enabled --control 'cpu.first_touch,pages=thp' \\\n"
+		"    -o thp-ab -- probe cpu.first_touch size=256M touch=write\n"
+		"mempath ab --a-args '--mmap 1' --b-args '--mmap 0' --expect-diff llama.use_mmap "
+		"\\\n"
+		"    -o mmap-ab -- wrap -n 6 -- llama-bench -m m.gguf {} -o json\n"
+		"mempath ab --rounds auto --a ... --b ... -o thp-rounds \\\n"
+		"    -- probe cpu.first_touch pages=default size=64M --reps 24\n",
+	.tail = "Exit status: 0 compared, 1 a setup, leg or restore failed (or --fail-on-loss\n"
 		"and a LOSS), 2 bad usage, 3 no trusted verdict (a control moved or ran under\n"
 		"different load, or knobs differ), 130 interrupted (after the restore ran).\n",
 	.args = ab_args,

@@ -317,6 +317,15 @@ void args_usage(const struct command *c, FILE *f)
 		fputc('\n', f);
 	}
 	fprintf(f, "  %-*s  %s\n", width, "-h, --help", "this help");
+	if (c->examples) {
+		fputs("\nexamples:\n", f);
+		for (const char *p = c->examples; *p;) {
+			size_t n = strcspn(p, "\n");
+
+			fprintf(f, "  %.*s\n", (int)n, p);
+			p += n + (p[n] == '\n');
+		}
+	}
 	if (c->tail)
 		fprintf(f, "\n%s", c->tail);
 }

@@ -140,7 +140,11 @@ struct command {
 	const char *summary;  /* one line for `mempath --help` */
 	const char *synopsis; /* the positional part of the usage line ("FILE") */
 	const char *about;    /* paragraphs between the usage line and the options */
-	const char *tail;     /* after the options: examples, exit status */
+	/* Command lines as a user types them, one a line ("mempath run --suite
+	 * quick"; a line that starts with spaces continues the one above): under
+	 * "examples:" in --help and in the man page's EXAMPLES. */
+	const char *examples;
+	const char *tail; /* after the options and examples: exit status */
 	const struct arg *args;
 	size_t opts_size;	  /* sizeof the options struct */
 	void (*init)(void *opts); /* defaults (NULL: all zero) */

@@ -43,7 +43,7 @@ static const struct arg check_args[] = {
 	ARG_COUNT("timeout", 0, struct check_opts, timeout_s, "S", 1, 100000,
 		  "per-probe timeout in seconds (default: the probe's, else 600)"),
 	ARG_FLAG("force", 0, struct check_opts, force, "allow sizes above 80% of MemAvailable"),
-	ARG_FLAG("quiet", 0, struct check_opts, quiet, "no progress lines on stderr"),
+	ARG_FLAG("quiet", 'q', struct check_opts, quiet, "no progress lines on stderr"),
 	ARG_FLAG("drift", 0, struct check_opts, drift,
 		 "with FILE: list every reference value (of every file in --refs) whose probe FILE "
 		 "ran but whose metric and label keys it lacks, exit 1 if any"),
@@ -238,6 +238,8 @@ const struct command command_check = {
 		 "changed, its limit unknown) is INCONCLUSIVE with the reason. Each line says\n"
 		 "what the number means (one way or both, bytes counted once or read plus\n"
 		 "write).\n",
+	.examples = "mempath check\n"
+		    "mempath check h200.json\n",
 	.tail = "Exit status: 0 every path PASS or WARN, 1 a FAIL or INCONCLUSIVE (or a probe\n"
 		"could not run; --drift: a value drifted), 2 bad usage, a file that cannot be\n"
 		"read, or no reference values for this kind.\n",

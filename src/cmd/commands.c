@@ -147,14 +147,20 @@ const struct command command_completion = {
 /* What went to stdout must have arrived: a full disk or a closed pipe is an
  * error (exit 1), not a silent success. SIGPIPE is ignored so that a reader
  * that goes away (`mempath wrap ... | head`) costs the output, never the
- * results file: writes fail with EPIPE and are reported instead (and
- * SIGXFSZ, so a file over `ulimit -f` is an error line, not a kill). Children
- * get the default dispositions back (base/proc). */
+ * results file: writes fail with EPIPE instead (and SIGXFSZ, so a file over
+ * `ulimit -f` is an error line, not a kill). A full disk or an I/O error is
+ * said in one line; a reader that left is not (docs/design.md §2.1: it
+ * chose to stop reading, as `head` does, and a line about it would be the
+ * only noise in a pipeline). Children get the default dispositions back
+ * (base/proc). */
 static int stdout_ok(int rc)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "mempath: error: cannot write to standard output: %s\n",
-			strerror(errno ? errno : EIO));
+		int err = errno ? errno : EIO;
+
+		if (err != EPIPE && !stdout_reader_gone())
+			fprintf(stderr, "mempath: error: cannot write to standard output: %s\n",
+				strerror(err));
 		return rc ? rc : 1;
 	}
 	return rc;

@@ -7,6 +7,7 @@
 #include "cmd/args.h"
 #include "machine/noise.h"
 #include "report/report.h"
+#include "report/summary.h"
 #include "results/results_json.h"
 #include "verdict/compare.h"
 
@@ -14,6 +15,7 @@ struct compare_cmd_opts {
 	const char *legs, *primary, *format, *out;
 	double threshold, load_diff;
 	struct arg_strs controls, expect;
+	const char *summary_out;
 	int allow_diff, fail_on_loss, rounds;
 };
 
@@ -48,6 +50,9 @@ static const struct arg compare_args[] = {
 		   "metric), json (for 'report' later) or html (tables and a plot)"),
 	ARG_STR("output", 'o', struct compare_cmd_opts, out, "FILE",
 		"write the report to FILE instead of stdout"),
+	ARG_STR("export-summary", 0, struct compare_cmd_opts, summary_out, "FILE",
+		"also write medians, mean +- sigma, p5..p95, the change with its\n"
+		"CI and the verdicts, no samples: FILE.json or FILE.csv"),
 	ARG_FLAG("fail-on-loss", 0, struct compare_cmd_opts, fail_on_loss,
 		 "exit 1 when a metric that is not a control reads LOSS"),
 	ARG_END};
@@ -77,6 +82,8 @@ static int compare_main(void *p, const struct cmd_line *l)
 			return 2;
 	if (co->primary && compare_pattern_check(co->primary, "--primary") != 0)
 		return 2;
+	if (co->summary_out && report_summary_check_path(co->summary_out) != 0)
+		return 2;
 	if (l->argc < 2)
 		return error("compare needs at least two results files (see 'mempath compare "
 			     "--help')"),
@@ -93,6 +100,10 @@ static int compare_main(void *p, const struct cmd_line *l)
 	c = compare_runs(runs, (const char *const *)l->argv, n, &o);
 	if (!c)
 		goto out;
+	if (co->summary_out && report_summary_write(c, co->summary_out) != 0) {
+		rc = 1;
+		goto out;
+	}
 	report_format_parse(co->format, &fmt);
 	if (report_compare_write_file(c, fmt, co->out) != 0) {
 		rc = 1;
@@ -104,6 +115,13 @@ static int compare_main(void *p, const struct cmd_line *l)
 	else if (co->fail_on_loss && comparison_has_loss(c)) {
 		error("%zu metric(s) read LOSS (--fail-on-loss)", c->summary.count[VERDICT_LOSS]);
 		rc = 1;
+	}
+	if (rc == 0) { /* the answer, last on the terminal; a failure's is its error line */
+		char *head = comparison_headline(c);
+
+		if (head)
+			fprintf(stderr, "%s\n", head);
+		free(head);
 	}
 out:
 	comparison_free(c);
@@ -135,6 +153,9 @@ const struct command command_compare = {
 		"compared with each other, so load and drift between rounds cancel: van Elteren's\n"
 		"stratified rank test and the t test and interval of the per-round ratios, over\n"
 		"the rounds whose two legs ran under the same load.\n",
+	.examples = "mempath compare stock.json patched.json stock-again.json --control "
+		    "'cpu.first_touch,pages=thp'\n"
+		    "mempath compare stock.json patched.json --format html -o compare.html\n",
 	.tail = "Exit status: 0 when compared (whatever the verdicts), 1 with --fail-on-loss and\n"
 		"a LOSS, 2 for bad input, 3 no trusted verdict (a control moved or ran under\n"
 		"different load, or knobs differ; the summary line says which).\n",

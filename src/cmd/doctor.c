@@ -198,6 +198,9 @@ const struct command command_doctor = {
 		 "the pairs' PCIe path, the driver's peer-access answers ...) and prints\n"
 		 "each with the evidence read, the fix and the probe that measures its cost.\n"
 		 "Nothing is changed.\n",
+	.examples = "mempath doctor\n"
+		    "mempath doctor --from stock.json\n"
+		    "mempath doctor --measure\n",
 	.tail = "Exit status: 0 no warnings, 1 at least one warning, 2 bad input or the\n"
 		"report could not be written.\n",
 	.args = doctor_args,

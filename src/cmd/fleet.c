@@ -67,7 +67,7 @@ static const struct arg fleet_args[] = {
 		"and beyond this difference from the group median (default 5%)"),
 	ARG_COUNT("min-group", 0, struct fleet_opts, min_group, "N", 3, 1000000,
 		  "peers judge groups of at least N nodes (default 5)"),
-	ARG_FLAG("quiet", 0, struct fleet_opts, quiet, "no progress lines on stderr"),
+	ARG_FLAG("quiet", 'q', struct fleet_opts, quiet, "no progress lines on stderr"),
 	ARG_END};
 
 static int in_list(const char *list, const char *name)
@@ -283,13 +283,11 @@ const struct command command_fleet = {
 		 "worse direction) and differs from the group median by more than --threshold\n"
 		 "or the metric's own spread; every node is also checked against the reference\n"
 		 "values of its kind (data/, 'mempath check'), and a FAIL there flags it.\n",
-	.tail = "Examples:\n"
-		"  mpirun -np 64 --map-by ppr:1:node mempath fleet --suite quick -o fleet.json\n"
-		"  srun --ntasks-per-node=1 mempath fleet --only cpu.stream,gpu.stream -o "
-		"fleet.json\n"
-		"  mempath fleet merge results/*.json -o fleet.json --format html > fleet.html\n"
-		"\n"
-		"Exit status: 0 no node flagged, 1 a node flagged (or the fleet file could not\n"
+	.examples = "mpirun -np 64 --map-by ppr:1:node mempath fleet --suite quick -o fleet.json\n"
+		    "srun --ntasks-per-node=1 mempath fleet --only cpu.stream,gpu.stream -o "
+		    "fleet.json\n"
+		    "mempath fleet merge results/*.json -o fleet.json --format html > fleet.html\n",
+	.tail = "Exit status: 0 no node flagged, 1 a node flagged (or the fleet file could not\n"
 		"be written, or MPI failed), 2 bad usage, a file that is not a results file,\n"
 		"or 'fleet' in a binary built without MPI. Ranks other than 0 exit 0.\n",
 	.args = fleet_args,

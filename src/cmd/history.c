@@ -280,6 +280,29 @@ static void trend_rows(const char *probe, const char *metric, const struct histo
 	}
 }
 
+/* "; did you mean 'cpu.stream:bandwidth'?" for a trend that found nothing:
+ * the nearest probe the history keeps, then the nearest of its metrics
+ * (suggest() returns an exact name too); "" when both were as typed (the
+ * labels matched nothing) or nothing is near. */
+static const char *trend_hint(struct history *h, const char *probe, const char *metric, char *buf,
+			      size_t len)
+{
+	char **probes = NULL, **metrics = NULL;
+	size_t np = 0, nm = 0;
+	const char *p = NULL, *m = NULL;
+
+	buf[0] = '\0';
+	if (history_names(h, NULL, &probes, &np) == 0)
+		p = suggest(probe, (const char *const *)probes, np);
+	if (p && history_names(h, p, &metrics, &nm) == 0)
+		m = suggest(metric, (const char *const *)metrics, nm);
+	if (p && m && (strcmp(p, probe) != 0 || strcmp(m, metric) != 0))
+		snprintf(buf, len, "; did you mean '%s:%s'?", p, m);
+	history_names_free(metrics, nm);
+	history_names_free(probes, np);
+	return buf;
+}
+
 static int h_trend(struct history *h, const struct history_opts *o, const struct cmd_line *l)
 {
 	char *probe, *metric, *unit, *better;
@@ -304,8 +327,11 @@ static int h_trend(struct history *h, const struct history_opts *o, const struct
 			  &p, &n, &unit, &better) != 0)
 		rc = 1;
 	else if (n == 0) {
-		error("no run kept has %s %s%s%s (see 'mempath history list')", probe, metric,
-		      labels ? " with " : "", labels ? labels : "");
+		char hint[96];
+
+		error("no run kept has %s %s%s%s%s (see 'mempath history list')", probe, metric,
+		      labels ? " with " : "", labels ? labels : "",
+		      trend_hint(h, probe, metric, hint, sizeof(hint)));
 		rc = 2;
 	}
 	if (rc == 0 && csv)
@@ -396,12 +422,10 @@ const struct command command_history = {
 		 "over them, one run is blessed as the baseline of its machine kind (CPU model,\n"
 		 "CPU count, memory, GPUs), and a new file is checked against that baseline with\n"
 		 "the verdicts of 'compare'. 'mempath run --history' adds each run it makes.\n",
-	.tail = "examples:\n"
-		"  mempath history add docs/results/*.json\n"
-		"  mempath history trend cpu.stream:bandwidth,kernel=read,threads=1\n"
-		"  mempath history bless stock.json && mempath history check today.json\n"
-		"\n"
-		"Exit status: 0 ok, 1 check found a LOSS (or could give no verdict: knobs\n"
+	.examples = "mempath history add docs/results/*.json\n"
+		    "mempath history trend cpu.stream:bandwidth,kernel=read,threads=1\n"
+		    "mempath history bless stock.json && mempath history check today.json\n",
+	.tail = "Exit status: 0 ok, 1 check found a LOSS (or could give no verdict: knobs\n"
 		"differ), or the database is locked or cannot be written, 2 bad usage, a bad\n"
 		"file, a database that is not a history, damaged or of a newer mempath.\n",
 	.args = history_args,

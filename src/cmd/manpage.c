@@ -114,10 +114,31 @@ static void command(FILE *f, const struct command *c)
 	}
 }
 
+/* EXAMPLES: every command's, in table order, each line kept as typed. */
+static void examples(FILE *f, const struct command *const *cmds, size_t n)
+{
+	fputs(".SH EXAMPLES\n", f);
+	for (size_t i = 0; i < n; i++) {
+		const char *p = cmds[i]->examples;
+
+		if (!p)
+			continue;
+		fputs(".PP\n.nf\n", f);
+		while (*p) {
+			size_t len = strcspn(p, "\n");
+			char line[512];
+
+			snprintf(line, sizeof(line), "%.*s", (int)len, p);
+			roff(f, line, 1);
+			fputc('\n', f);
+			p += len + (p[len] == '\n');
+		}
+		fputs(".fi\n", f);
+	}
+}
+
 static void probe(FILE *f, const struct probe *p)
 {
-	static const char *const types[] = {"", "size", "count", "number", "list", "text"};
-
 	fputs(".SS ", f);
 	roff(f, p->name, 1);
 	fputc('\n', f);
@@ -128,7 +149,7 @@ static void probe(FILE *f, const struct probe *p)
 	for (const struct opt *o = p->opts; o && o->name; o++) {
 		fputs(".TP\n\\fB", f);
 		roff(f, o->name, 1);
-		fprintf(f, "=\\fR\\fI%s\\fR\n", types[o->type]);
+		fprintf(f, "=\\fR\\fI%s\\fR\n", opt_type_name(o->type));
 		roff(f, o->help, 0);
 		fputs(" (default: ", f);
 		roff(f, o->def && *o->def ? o->def : "none", 1);
@@ -191,6 +212,7 @@ int manpage_write(FILE *f, const struct command *const *cmds, size_t n)
 	      ".TP\n\\fBXDG_DATA_HOME\\fR, \\fBXDG_CACHE_HOME\\fR\nWhere the history and the "
 	      "caches are.\n",
 	      f);
+	examples(f, cmds, n);
 	fprintf(f, ".SH FILES\n%s", files_text);
 	fputs(".SH EXIT STATUS\n0 ok, 1 a failure (a probe failed, a verdict failed a check "
 	      "asked for, a file could not be written), 2 bad usage or input, 130 "

@@ -186,6 +186,8 @@ const struct command command_phantom = {
 		 "how long the rest took. PASS when the missing amount is within the tolerance\n"
 		 "and the kernel logged no new WARNING/BUG/Oops/NVRM lines. A command's output\n"
 		 "goes to stderr.\n",
+	.examples = "mempath phantom --gpu 64G\n"
+		    "mempath phantom -- ./my-inference-server --once\n",
 	.tail = "Exit status: 0 PASS (or skip: no GPU), 1 FAIL or error, 2 bad usage,\n"
 		"130 interrupted.\n",
 	.args = phantom_args,

@@ -49,7 +49,7 @@ static const struct arg probe_args[] = {
 		   "table format on stdout: term (default), md, json, csv, html"),
 	ARG_STR("label", 0, struct probe_opts, label, "L", "a name for this configuration"),
 	ARG_FLAG("force", 0, struct probe_opts, force, "allow sizes above 80% of MemAvailable"),
-	ARG_FLAG("quiet", 0, struct probe_opts, quiet, "no progress lines on stderr"),
+	ARG_FLAG("quiet", 'q', struct probe_opts, quiet, "no progress lines on stderr"),
 	ARG_END};
 
 /* The probe's name first, then its name=value options (kvs: l->argc +
@@ -154,6 +154,9 @@ const struct command command_probe = {
 	.synopsis = "NAME [name=value ...]",
 	.about = "Runs one probe in a child process and prints its table. Options are the\n"
 		 "probe's own (see 'mempath help NAME'); --quick applies its small sizes first.\n",
+	.examples = "mempath probe cpu.first_touch pages=thp touch=write size=4G\n"
+		    "mempath probe cpu.stream --reps auto --ci 1\n"
+		    "mempath probe cpu.latency --quick\n",
 	.tail = "Exit status: 0 the probe ran or was skipped (the table says why), 1 it failed,\n"
 		"crashed, timed out or was OOM-killed (the table says which), 2 bad usage,\n"
 		"130 interrupted.\n",

@@ -93,6 +93,9 @@ const struct command command_report = {
 		 "metric's labels, host and label; a comparison adds each leg's median, the\n"
 		 "change as a ratio and the verdicts. Save it as a .prom file in node_exporter's\n"
 		 "textfile directory.\n",
+	.examples = "mempath report stock.json --format md\n"
+		    "mempath report stock.json --format html -o stock.html\n"
+		    "mempath report today.json --format openmetrics > mempath.prom\n",
 	.tail = "Exit status: 0 rendered, 1 a fleet with a flagged node or the report could\n"
 		"not be written, 2 bad usage or a file that cannot be read.\n",
 	.args = report_args,

@@ -50,7 +50,7 @@ static const struct arg run_args[] = {
 		   "table format on stdout: term (default), md, json, csv, html"),
 	ARG_STR("only", 0, struct run_opts, only, "LIST", "run only these probes of the suite"),
 	ARG_FLAG("force", 0, struct run_opts, force, "allow sizes above 80% of MemAvailable"),
-	ARG_FLAG("quiet", 0, struct run_opts, quiet, "no progress lines on stderr"),
+	ARG_FLAG("quiet", 'q', struct run_opts, quiet, "no progress lines on stderr"),
 	ARG_FLAG("history", 0, struct run_opts, history,
 		 "keep the run in the history too ('mempath history'; the database:\n"
 		 "$MEMPATH_HISTORY, else $XDG_DATA_HOME/mempath/history.db)"),
@@ -233,6 +233,9 @@ const struct command command_run = {
 	.about = "Runs a suite of probes, each in its own child process, prints a table and\n"
 		 "saves every sample with the machine's fingerprint to a results file\n"
 		 "(default: ./mempath-<label>-<time>.json, rewritten after every probe).\n",
+	.examples = "mempath run --suite quick\n"
+		    "mempath run --suite full --label stock -o stock.json\n"
+		    "mempath run --only cpu.stream,cpu.latency --reps 20 -q\n",
 	.tail = "Exit status: 0 every probe ran or was skipped (a skip says why), 1 a probe\n"
 		"failed, crashed, timed out or was OOM-killed (results still written) or the\n"
 		"results file could not be written, 2 bad usage, 130 interrupted (partial\n"

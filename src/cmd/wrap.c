@@ -170,13 +170,11 @@ const struct command command_wrap = {
 		"iteration, and writes a results file (probe 'work.wrap', one sample per run)\n"
 		"that compare and ab read. A run that fails is recorded with its exit status\n"
 		"and stderr tail.\n",
-	.tail = "example: mempath wrap -n 5 -- llama-bench -m model.gguf -p 512 -n 128 -r 1 -o "
-		"json\n"
-		"         mempath ab --a-env GGML_CUDA_P2P=0 --b-env GGML_CUDA_P2P=1 -o p2p \\\n"
-		"             -- wrap -n 6 -- llama-bench -m model.gguf -o json\n"
-		"         mempath wrap --args '--mmap 0' -- llama-bench -m model.gguf {} -o json\n"
-		"\n"
-		"Exit status: 0 every run exited 0, 1 a run failed (results still written),\n"
+	.examples = "mempath wrap -n 5 -- llama-bench -m model.gguf -p 512 -n 128 -r 1 -o json\n"
+		    "mempath ab --a-env GGML_CUDA_P2P=0 --b-env GGML_CUDA_P2P=1 -o p2p \\\n"
+		    "    -- wrap -n 6 -- llama-bench -m model.gguf -o json\n"
+		    "mempath wrap --args '--mmap 0' -- llama-bench -m model.gguf {} -o json\n",
+	.tail = "Exit status: 0 every run exited 0, 1 a run failed (results still written),\n"
 		"2 bad usage, 130 interrupted (partial results written).\n",
 	.args = wrap_args,
 	.opts_size = sizeof(struct wrap_opts),

@@ -23,6 +23,8 @@ struct progress_shared {
 	char text[200];
 };
 
+/* probe: the key, "cpu.stream size=1G reps=10 warmups=2" (progress.h); a
+ * line of an older cache, keyed by the name alone, is dropped on loading. */
 struct progress_time {
 	char *host, *probe;
 	int quick;
@@ -82,8 +84,9 @@ static void times_load(struct progress_times *t)
 
 		for (char *w = strtok_r(line, "\t", &s2); w && n < 4; w = strtok_r(NULL, "\t", &s2))
 			f[n++] = w;
-		if (n != 4 || (strcmp(f[2], "quick") != 0 && strcmp(f[2], "full") != 0))
-			continue;
+		if (n != 4 || (strcmp(f[2], "quick") != 0 && strcmp(f[2], "full") != 0) ||
+		    !strchr(f[1], ' '))
+			continue; /* a line keyed by the probe's name alone: an older cache's */
 		s = strtod(f[3], &end);
 		if (*end || !(s >= 0) || s > 1e6)
 			continue;
@@ -150,11 +153,48 @@ static void times_save(struct progress_times *t)
 	free(path);
 }
 
-void progress_begin(struct progress *pg, enum progress_mode mode, int quick, const char *host)
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* "probe k=v ... plan" into key: the options sorted (their order does not
+ * change the work), the cache's separators made spaces. */
+static void time_key(const struct progress *pg, const char *probe, char *const *kvs, size_t n,
+		     char *key, size_t len)
+{
+	char **sorted = xcalloc(n + 1, sizeof(*sorted));
+	size_t used = (size_t)snprintf(key, len, "%s", probe);
+
+	if (n)
+		memcpy(sorted, kvs, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_str);
+	for (size_t i = 0; i <= n && used < len; i++)
+		used += (size_t)snprintf(key + used, len - used, " %s",
+					 i < n ? sorted[i] : pg->plan);
+	for (char *c = key; *c; c++)
+		if (*c == '\t' || *c == '\n')
+			*c = ' ';
+	free(sorted);
+}
+
+/* The duration kept for probe at options kvs, or NULL. */
+static struct progress_time *time_of(struct progress *pg, const char *probe, char *const *kvs,
+				     size_t n)
+{
+	char key[sizeof(pg->key)];
+
+	time_key(pg, probe, kvs, n, key, sizeof(key));
+	return times_find(pg->times, pg->host, key, pg->quick);
+}
+
+void progress_begin(struct progress *pg, enum progress_mode mode, int quick, const char *host,
+		    const char *plan)
 {
 	memset(pg, 0, sizeof(*pg));
 	pg->mode = mode;
 	pg->quick = quick;
+	snprintf(pg->plan, sizeof(pg->plan), "%s", plan && *plan ? plan : "-");
 	snprintf(pg->host, sizeof(pg->host), "%s", host && *host ? host : "?");
 	for (char *c = pg->host; *c; c++)
 		if (*c == '\t' || *c == '\n')
@@ -189,11 +229,13 @@ void progress_format_eta(double s, char *buf, size_t len)
 		snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
 }
 
-void progress_probe_start(struct progress *pg, const struct probe *p,
-			  const struct probe *const *rest, size_t n_rest)
+void progress_probe_start(struct progress *pg, const struct probe *p, char *const *kvs,
+			  size_t n_kvs, const struct probe *const *rest, size_t n_rest)
 {
-	struct progress_time *t = times_find(pg->times, pg->host, p->name, pg->quick);
+	struct progress_time *t;
 
+	time_key(pg, p->name, kvs, n_kvs, pg->key, sizeof(pg->key));
+	t = times_find(pg->times, pg->host, pg->key, pg->quick);
 	pg->probe = p->name;
 	pg->t0_ns = time_now_ns();
 	pg->drawn_ns = 0;
@@ -201,7 +243,7 @@ void progress_probe_start(struct progress *pg, const struct probe *p,
 	pg->est_s = t ? t->s : -1;
 	pg->rest_s = 0;
 	for (size_t i = 0; i < n_rest && pg->rest_s >= 0; i++) {
-		struct progress_time *r = times_find(pg->times, pg->host, rest[i]->name, pg->quick);
+		struct progress_time *r = time_of(pg, rest[i]->name, NULL, 0);
 
 		pg->rest_s = r ? pg->rest_s + r->s : -1;
 	}
@@ -299,18 +341,23 @@ void progress_probe_end(struct progress *pg, const char *status, const char *rea
 	struct progress_time *t;
 
 	progress_clear(pg);
+	if (reason && strcmp(status, "skip") == 0 && strcmp(reason, pg->last_skip) == 0)
+		reason = "as above"; /* ten GPU probes skipped for one reason: said once */
+	else
+		snprintf(pg->last_skip, sizeof(pg->last_skip), "%s",
+			 reason && strcmp(status, "skip") == 0 ? reason : "");
 	if (pg->mode == PROGRESS_LOG || (pg->mode == PROGRESS_LIVE && pg->end_lines))
 		fprintf(stderr, "[%u/%u] %s %s%s%s (%.1f s)\n", pg->done + 1, pg->total,
 			pg->probe ? pg->probe : "?", status, reason ? ": " : "",
 			reason ? reason : "", wall_s);
 	if (counts && pg->probe) {
-		t = times_find(pg->times, pg->host, pg->probe, pg->quick);
+		t = times_find(pg->times, pg->host, pg->key, pg->quick);
 		if (!t) {
 			pg->times->v =
 				xrealloc(pg->times->v, (pg->times->n + 1) * sizeof(*pg->times->v));
 			t = &pg->times->v[pg->times->n++];
-			*t = (struct progress_time){xstrdup(pg->host), xstrdup(pg->probe),
-						    pg->quick, 0};
+			*t = (struct progress_time){xstrdup(pg->host), xstrdup(pg->key), pg->quick,
+						    0};
 		}
 		t->s = wall_s;
 		pg->times->changed = 1;

@@ -9,8 +9,10 @@
  *
  * The ETA is the rest of the current probe plus the probes still to come,
  * each as long as it took on this host last time in the same mode (quick
- * or full), from $XDG_CACHE_HOME/mempath/durations; a probe never timed
- * here makes it "ETA ?" rather than a guess.
+ * or full) with the same options (its name=value options and the run's
+ * sampling plan: a probe at size=64M --reps 1 says nothing about one at its
+ * full size), from $XDG_CACHE_HOME/mempath/durations; a probe never timed
+ * so here makes it "ETA ?" rather than a guess.
  */
 #ifndef MEMPATH_EXEC_PROGRESS_H
 #define MEMPATH_EXEC_PROGRESS_H
@@ -31,6 +33,9 @@ struct progress {
 	int end_lines; /* LIVE: print the line that a probe ended (no table follows) */
 	char host[128];
 	unsigned done, total;
+	char plan[96];		  /* the sampling plan, part of every duration's key */
+	char last_skip[200];	  /* the reason of the skip before, said once */
+	char key[512];		  /* the running probe's key (probe, options, plan) */
 	const char *probe;	  /* running now, or NULL */
 	uint64_t t0_ns, drawn_ns; /* the probe's start; the last redraw */
 	double est_s, rest_s;	  /* the probe's expected time; the rest's (< 0: unknown) */
@@ -41,12 +46,15 @@ struct progress {
 	struct progress_times *times;
 };
 
-/* Starts showing progress in mode; host names the durations kept. */
-void progress_begin(struct progress *pg, enum progress_mode mode, int quick, const char *host);
-/* Probe p starts as number pg->done + 1 of pg->total; rest are the probes
- * still to run after it (for the ETA). */
-void progress_probe_start(struct progress *pg, const struct probe *p,
-			  const struct probe *const *rest, size_t n_rest);
+/* Starts showing progress in mode; host names the durations kept, plan the
+ * samples each metric takes ("reps=10 warmups=2"). */
+void progress_begin(struct progress *pg, enum progress_mode mode, int quick, const char *host,
+		    const char *plan);
+/* Probe p starts, with its name=value options kvs, as number pg->done + 1 of
+ * pg->total; rest are the probes still to run after it, at their defaults
+ * (for the ETA). */
+void progress_probe_start(struct progress *pg, const struct probe *p, char *const *kvs,
+			  size_t n_kvs, const struct probe *const *rest, size_t n_rest);
 /* Redraws the status line when its text changed or a second has passed
  * (LIVE only); a runner tick. */
 void progress_tick(void *pg);

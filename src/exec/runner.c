@@ -10,7 +10,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "base/kv.h"
 #include "base/proc.h"
@@ -30,7 +32,93 @@ void runner_opts_default(struct runner_opts *o)
 	o->counters = !getenv("MEMPATH_COUNTERS") || strcmp(getenv("MEMPATH_COUNTERS"), "off");
 }
 
+double runner_timeout_s(const struct probe *p, const struct runner_opts *o)
+{
+	return o->timeout_s > 0 ? o->timeout_s : (p->timeout_s > 0 ? p->timeout_s : 600);
+}
+
+double runner_auto_deadline_s(const struct probe *p, const struct runner_opts *o)
+{
+	return o->auto_ci > 0 ? runner_timeout_s(p, o) * RUNNER_AUTO_SHARE : 0;
+}
+
+/* --reps auto's deadline in the child (docs/design.md §4.16): SIGALRM at
+ * it ends every metric's budget, so that each metric still to come takes
+ * its least samples and the probe ends before its timeout with all of
+ * them. measure_more() reads the budget afresh at every sample. */
+static struct probe_ctx *volatile auto_ctx;
+static volatile sig_atomic_t auto_deadline_hit;
+
+static void auto_deadline(int sig)
+{
+	(void)sig;
+	if (auto_ctx)
+		auto_ctx->auto_budget_s = 0;
+	auto_deadline_hit = 1;
+}
+
+static void auto_arm(struct probe_ctx *ctx, double deadline_s)
+{
+	struct sigaction sa;
+	struct itimerval it = {
+		{0, 0},
+		{(time_t)deadline_s, (suseconds_t)((deadline_s - floor(deadline_s)) * 1e6)}};
+
+	if (!(ctx->auto_ci > 0) || !(deadline_s > 0))
+		return;
+	auto_ctx = ctx;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = auto_deadline;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+static void auto_disarm(struct probe_result *res, double deadline_s)
+{
+	struct itimerval off = {{0, 0}, {0, 0}};
+	char buf[128];
+
+	if (!auto_ctx)
+		return;
+	setitimer(ITIMER_REAL, &off, NULL);
+	auto_ctx = NULL;
+	if (auto_deadline_hit) {
+		snprintf(buf, sizeof(buf),
+			 "at %.0f s (the timeout's %.0f%%): the metrics after took their least",
+			 deadline_s, 100 * RUNNER_AUTO_SHARE);
+		probe_result_add_param(res, "auto_deadline", buf);
+	}
+}
+
+/* What a probe's child has finished, kept at its steps (every progress()
+ * call, at most once a second) in a file of the parent's private folder,
+ * written whole and renamed, so that a probe stopped by its timeout or
+ * Ctrl-C keeps the metrics it measured (docs/design.md §4.16). */
+static struct probe_result *partial_res;
+static const char *partial_path;
+static uint64_t partial_ns;
+
+static void keep_partial(void)
+{
+	uint64_t now = time_now_ns();
+	json_t *j;
+	char *tmp;
+
+	if (!partial_res || !partial_path || now - partial_ns < 1000000000ull)
+		return;
+	partial_ns = now;
+	j = probe_result_to_json(partial_res);
+	tmp = xasprintf("%s.tmp", partial_path);
+	if (j && json_dump_file(j, tmp, JSON_COMPACT) == 0)
+		rename(tmp, partial_path);
+	free(tmp);
+	json_decref(j);
+}
+
 struct probe_child_arg {
+	const char *partial; /* the file keep_partial() writes */
 	const struct probe *p;
 	void *opts;
 	const struct runner_opts *o;
@@ -70,7 +158,15 @@ static json_t *probe_child(void *argp)
 		int rc;
 		if (a->o->counters)
 			counters_open((a->p->flags & (PROBE_GPU | PROBE_P2P)) != 0); /* §4.17 */
+		auto_arm(&ctx, runner_auto_deadline_s(a->p, a->o));
+		partial_res = &res;
+		partial_path = a->partial;
+		partial_ns = time_now_ns();
+		util_set_step_hook(keep_partial);
 		rc = a->p->run(&ctx, a->opts);
+		util_set_step_hook(NULL);
+		partial_res = NULL;
+		auto_disarm(&res, runner_auto_deadline_s(a->p, a->o));
 		if (rc == PROBE_SKIP && res.status == STATUS_OK)
 			probe_result_set_status(&res, STATUS_SKIP, "skipped (no reason given)");
 		else if (rc == PROBE_FAIL && res.status == STATUS_OK)
@@ -171,6 +267,50 @@ static void record_vmstat(struct probe_result *p, const struct kv_list *before,
 	kv_free(&d);
 }
 
+/* A private folder for the child's partial result; NULL if none can be made
+ * (the probe then keeps nothing when killed, as before). */
+static char *partial_dir_new(void)
+{
+	const char *t = getenv("TMPDIR");
+	char *dir = xasprintf("%s/mempath-probe-XXXXXX", t && *t ? t : "/tmp");
+
+	if (!mkdtemp(dir)) {
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+static void partial_dir_free(char *dir, const char *path)
+{
+	if (path) {
+		char *tmp = xasprintf("%s.tmp", path);
+
+		unlink(path);
+		unlink(tmp);
+		free(tmp);
+	}
+	if (dir)
+		rmdir(dir);
+	free(dir);
+	free((char *)path);
+}
+
+/* The child's last partial result into out (initialised either way): the
+ * number of metrics it holds, 0 when none was kept. */
+static size_t take_partial(const char *path, struct probe_result *out, const char *name)
+{
+	json_t *j = path ? json_load_file(path, 0, NULL) : NULL;
+	size_t n = 0;
+
+	if (j && probe_result_from_json(j, out, name) == 0)
+		n = out->n_metrics;
+	else
+		probe_result_init(out, name);
+	json_decref(j);
+	return n;
+}
+
 int runner_run_probe(const struct probe *p, char *const *kvs, size_t n_kvs,
 		     const struct runner_opts *o, struct probe_result *out)
 {
@@ -179,32 +319,40 @@ int runner_run_probe(const struct probe *p, char *const *kvs, size_t n_kvs,
 	struct proc child;
 	struct meter_ctx meter = {
 		.child = &child, .gpu = (p->flags & (PROBE_GPU | PROBE_P2P)) != 0, .o = o};
-	double timeout = o->timeout_s > 0 ? o->timeout_s : (p->timeout_s > 0 ? p->timeout_s : 600);
+	double timeout = runner_timeout_s(p, o);
 	int have_vm, oom_before_found = 0, oom_after_found = 0;
 	int64_t oom_before, oom_after;
 	json_t *j = NULL;
+	char *partial_dir;
 	arg.opts = xcalloc(1, p->opts_size ? p->opts_size : 1);
 	if (parse_probe_opts(p, kvs, n_kvs, o, arg.opts) != 0) {
 		free(arg.opts);
 		return -1;
 	}
+	partial_dir = partial_dir_new();
+	arg.partial = partial_dir ? xasprintf("%s/partial.json", partial_dir) : NULL;
 	have_vm = vmstat_read(&before) == 0;
 	oom_before = kv_get(&before, "oom_kill", &oom_before_found);
 	j = proc_json_ticked(probe_child, &arg, timeout, &child, meter_tick, &meter,
 			     NOISE_PERIOD_S);
 	free(arg.opts);
 	if (child.pid <= 0) {
+		partial_dir_free(partial_dir, arg.partial);
 		noise_meter_free(meter.m);
 		kv_free(&before);
 		return -1;
 	}
 	if (!j || probe_result_from_json(j, out, p->name) != 0) {
-		probe_result_init(out, p->name);
+		size_t kept = take_partial(arg.partial, out, p->name);
+
 		if (proc_signal_received())
-			probe_result_set_status(out, STATUS_FAIL, "interrupted");
+			probe_result_set_status(out, STATUS_FAIL, "interrupted%s",
+						kept ? " (the metrics it had finished are kept)"
+						     : "");
 		else if (child.timed_out)
-			probe_result_set_status(out, STATUS_TIMEOUT,
-						"no result after %.0f s; killed", timeout);
+			probe_result_set_status(
+				out, STATUS_TIMEOUT, "no result after %.0f s; killed%s", timeout,
+				kept ? " (the metrics it had finished are kept)" : "");
 		else if (child.stopped_by)
 			probe_result_set_status(out, STATUS_FAIL,
 						"the probe's child stopped (%s); killed",
@@ -232,6 +380,7 @@ int runner_run_probe(const struct probe *p, char *const *kvs, size_t n_kvs,
 	}
 	if (j)
 		json_decref(j);
+	partial_dir_free(partial_dir, arg.partial);
 	if (meter.m)
 		noise_meter_tick(meter.m); /* the end of the last window */
 	record_noise(out, meter.m, (double)child.t0_ns * 1e-9, meter.gpu);

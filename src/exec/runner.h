@@ -36,6 +36,16 @@ struct runner_opts {
 
 void runner_opts_default(struct runner_opts *o);
 
+/* The share of a probe's timeout that --reps auto may sample beyond the
+ * least samples for (docs/design.md §4.16); the rest is left for the
+ * metrics still to come to take their least. */
+#define RUNNER_AUTO_SHARE (2.0 / 3.0)
+/* The probe's timeout under these options (--timeout, the probe's, 600 s). */
+double runner_timeout_s(const struct probe *p, const struct runner_opts *o);
+/* With --reps auto: the seconds from the probe's start after which no
+ * metric takes more than its least samples; 0 without. */
+double runner_auto_deadline_s(const struct probe *p, const struct runner_opts *o);
+
 /* Runs probe p with user options kvs[0..n_kvs) ("name=value") in a child and
  * fills out (initialised here). Bad options are reported before forking:
  * returns -1 with an error printed. Otherwise returns 0 whatever the probe's

@@ -139,9 +139,22 @@ static int save(struct session *s)
 	return run_write_file(s->run, s->out_path);
 }
 
+/* The samples each metric takes, part of the ETA's key (progress.h). */
+static const char *sampling_plan(const struct session *s, char *buf, size_t len)
+{
+	const struct runner_opts *o = &s->ropts;
+
+	if (o->auto_ci > 0)
+		snprintf(buf, len, "reps=auto ci=%g budget=%g warmups=%u", o->auto_ci,
+			 o->auto_budget_s, o->warmups);
+	else
+		snprintf(buf, len, "reps=%u warmups=%u", o->reps, o->warmups);
+	return buf;
+}
+
 int session_begin(struct session *s, int argc, char **argv, const char *label, const char *suite)
 {
-	char now[32], *busy;
+	char now[32], *busy, plan[96];
 	json_t *gpu, *devices;
 	struct run *r = run_new();
 	s->run = r;
@@ -177,7 +190,8 @@ int session_begin(struct session *s, int argc, char **argv, const char *label, c
 	s->gpu_present = devices && json_is_array(devices) && json_array_size(devices) > 0;
 	s->gpu_absent = json_string_value(json_object_get(gpu, "unsupported"));
 	progress_begin(&s->pg, s->show, s->ropts.quick,
-		       json_string_value(json_object_get(r->host, "hostname")));
+		       json_string_value(json_object_get(r->host, "hostname")),
+		       sampling_plan(s, plan, sizeof(plan)));
 	s->pg.end_lines = s->end_lines;
 	if (save(s) != 0) {
 		unlock_output(s);
@@ -240,7 +254,7 @@ int session_skip_probe(struct session *s, const struct probe *p, const char *why
 	s->done++;
 	s->pg.total = s->total ? s->total : s->done;
 	plan_rest(s, p, &rest, &n_rest);
-	progress_probe_start(&s->pg, p, rest, n_rest);
+	progress_probe_start(&s->pg, p, NULL, 0, rest, n_rest);
 	probe_result_init(&res, p->name);
 	probe_result_set_status(&res, STATUS_SKIP, "%s", why);
 	res.wall_s = 0;
@@ -256,7 +270,16 @@ int session_run_probe(struct session *s, const struct probe *p, char *const *kvs
 	s->done++;
 	s->pg.total = s->total ? s->total : s->done;
 	plan_rest(s, p, &rest, &n_rest);
-	progress_probe_start(&s->pg, p, rest, n_rest);
+	if (s->ropts.auto_ci > 0 && s->show != PROGRESS_QUIET)
+		fprintf(stderr,
+			"%s: --reps auto: each metric samples until its median's 95%% CI is within "
+			"+-%g%% or %g s have passed (--budget), from %u samples; past %.0f s, "
+			"%.0f%% of the probe's %.0f s timeout, the metrics still to come take %u "
+			"each, so that it ends with all of them\n",
+			p->name, 100 * s->ropts.auto_ci, s->ropts.auto_budget_s, s->ropts.reps,
+			runner_auto_deadline_s(p, &s->ropts), 100 * RUNNER_AUTO_SHARE,
+			runner_timeout_s(p, &s->ropts), s->ropts.reps);
+	progress_probe_start(&s->pg, p, kvs, n_kvs, rest, n_rest);
 	s->ropts.tick = progress_tick;
 	s->ropts.tick_ctx = &s->pg;
 	if (runner_run_probe(p, kvs, n_kvs, &s->ropts, &res) != 0) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/list.h"
 #include "base/util.h"
 
 struct worker {
@@ -46,10 +47,7 @@ static void *worker_main(void *p)
 
 unsigned team_online_cpus(void)
 {
-	cpu_set_t set;
-	if (sched_getaffinity(0, sizeof(set), &set) != 0)
-		return 1;
-	return (unsigned)CPU_COUNT(&set);
+	return list_cpus_here();
 }
 
 /* Is cpu the first thread of its core (lowest in thread_siblings_list)? */

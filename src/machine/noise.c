@@ -61,28 +61,51 @@ static int read_stat(double hz, double *busy, double *steal, long *running, long
 	return rc;
 }
 
-/* utime + stime + cutime + cstime of one process, in ticks; -1 if gone. */
-static long long proc_ticks(pid_t pid, char *comm, size_t comm_len)
+int noise_parse_stat(const char *text, struct noise_proc *out)
 {
-	char path[64], *text, *close_paren, *open_paren;
+	const char *open_paren = text ? strchr(text, '(') : NULL;
+	const char *close_paren = text ? strrchr(text, ')') : NULL;
 	long long ut = 0, st = 0, cut = 0, cst = 0;
+	int pid = 0, ppid = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!open_paren || !close_paren || close_paren < open_paren ||
+	    sscanf(text, "%d", &pid) != 1 ||
+	    sscanf(close_paren + 1,
+		   " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lld %lld %lld %lld", &ppid, &ut,
+		   &st, &cut, &cst) != 5)
+		return -1;
+	out->pid = (pid_t)pid;
+	out->ppid = (pid_t)ppid;
+	out->self = ut + st;
+	out->kids = cut + cst;
+	snprintf(out->comm, sizeof(out->comm), "%.*s", (int)(close_paren - open_paren - 1),
+		 open_paren + 1);
+	return 0;
+}
+
+/* /proc/PID/stat parsed; 0, or -1 if gone. */
+static int read_proc(pid_t pid, struct noise_proc *out)
+{
+	char path[64], *text;
+	int rc;
+
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (!(text = read_file_str(path, NULL)))
-		return -1;
-	open_paren = strchr(text, '(');
-	close_paren = strrchr(text, ')');
-	if (!open_paren || !close_paren ||
-	    sscanf(close_paren + 2,
-		   "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lld %lld %lld %lld", &ut, &st,
-		   &cut, &cst) != 4) {
-		free(text);
-		return -1;
-	}
-	if (comm)
-		snprintf(comm, comm_len, "%.*s", (int)(close_paren - open_paren - 1),
-			 open_paren + 1);
+	text = read_file_str(path, NULL);
+	rc = noise_parse_stat(text, out);
 	free(text);
-	return ut + st + cut + cst;
+	return rc;
+}
+
+/* utime + stime + cutime + cstime of one process, in ticks; -1 if gone.
+ * Summed over a process tree read at once (the meter's own), a child
+ * reaped between readings moves from its own line to its parent's cutime,
+ * so the sum stays continuous. */
+static long long proc_ticks(pid_t pid)
+{
+	struct noise_proc p;
+
+	return read_proc(pid, &p) == 0 ? p.self + p.kids : -1;
 }
 
 /* The run-queue wait of one task (/proc/PID/task/TID/schedstat, second
@@ -107,7 +130,7 @@ static long long own_ticks(pid_t pid, unsigned long long *wait_ns, int *pids, si
 {
 	pid_t todo[64];
 	size_t n = 0, k = 0;
-	long long sum = proc_ticks(getpid(), NULL, 0);
+	long long sum = proc_ticks(getpid());
 	*wait_ns = 0;
 	if (pid > 0)
 		todo[n++] = pid;
@@ -115,7 +138,7 @@ static long long own_ticks(pid_t pid, unsigned long long *wait_ns, int *pids, si
 		char path[64];
 		DIR *d;
 		struct dirent *e;
-		long long t = proc_ticks(todo[k], NULL, 0);
+		long long t = proc_ticks(todo[k]);
 		if (t > 0)
 			sum += t;
 		snprintf(path, sizeof(path), "/proc/%d/task", (int)todo[k]);
@@ -373,18 +396,12 @@ void noise_meter_free(struct noise_meter *m)
 
 /* ---- the look before a run ---- */
 
-struct seen {
-	pid_t pid;
-	long long ticks;
-	char comm[32];
-};
-
-/* Every process's CPU ticks but ours; *n of them. */
-static struct seen *all_procs(size_t *n)
+/* Every process's stat but ours; *n of them. */
+static struct noise_proc *all_procs(size_t *n)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *e;
-	struct seen *v = NULL;
+	struct noise_proc *v = NULL;
 	size_t cap = 0;
 	pid_t self = getpid();
 	*n = 0;
@@ -392,29 +409,67 @@ static struct seen *all_procs(size_t *n)
 		return NULL;
 	while ((e = readdir(d))) {
 		pid_t pid;
-		long long t;
-		char comm[32];
 		if (!isdigit((unsigned char)e->d_name[0]))
 			continue;
 		pid = (pid_t)strtol(e->d_name, NULL, 10);
-		if (pid == self || (t = proc_ticks(pid, comm, sizeof(comm))) < 0)
+		if (pid == self)
 			continue;
 		if (*n == cap) {
 			cap = cap ? 2 * cap : 256;
 			v = xrealloc(v, cap * sizeof(*v));
 		}
-		v[*n].pid = pid;
-		v[*n].ticks = t;
-		snprintf(v[*n].comm, sizeof(v[*n].comm), "%s", comm);
-		(*n)++;
+		if (read_proc(pid, &v[*n]) == 0)
+			(*n)++;
 	}
 	closedir(d);
 	return v;
 }
 
+static const struct noise_proc *find_proc(const struct noise_proc *v, size_t n, pid_t pid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i].pid == pid)
+			return &v[i];
+	return NULL;
+}
+
+/* What gone process g (seen at the first look, not at the second) had run
+ * by the first look, with its gone descendants': all of it reaches the
+ * parent that reaps g's line of descent at once. */
+static long long gone_before(const struct noise_proc *before, size_t nb,
+			     const struct noise_proc *after, size_t na, const struct noise_proc *g,
+			     int depth)
+{
+	long long t = g->self + g->kids;
+
+	for (size_t k = 0; k < nb && depth < 16; k++)
+		if (before[k].ppid == g->pid && !find_proc(after, na, before[k].pid))
+			t += gone_before(before, nb, after, na, &before[k], depth + 1);
+	return t;
+}
+
+void noise_interval_ticks(const struct noise_proc *before, size_t nb, struct noise_proc *after,
+			  size_t na)
+{
+	for (size_t i = 0; i < na; i++) {
+		const struct noise_proc *b = find_proc(before, nb, after[i].pid);
+		long long own = after[i].self - (b ? b->self : 0);
+		long long kids = after[i].kids - (b ? b->kids : 0);
+
+		/* a child reaped in the interval came into kids whole, with what
+		 * its own reaped children had run: only what they ran after the
+		 * first look is this interval's */
+		for (size_t k = 0; k < nb; k++)
+			if (before[k].ppid == after[i].pid && !find_proc(after, na, before[k].pid))
+				kids -= gone_before(before, nb, after, na, &before[k], 0);
+		after[i].ticks = (own > 0 ? own : 0) + (kids > 0 ? kids : 0);
+	}
+}
+
 static int by_ticks_desc(const void *a, const void *b)
 {
-	long long x = ((const struct seen *)a)->ticks, y = ((const struct seen *)b)->ticks;
+	long long x = ((const struct noise_proc *)a)->ticks,
+		  y = ((const struct noise_proc *)b)->ticks;
 	return (x < y) - (x > y);
 }
 
@@ -422,7 +477,7 @@ json_t *noise_look(double interval_s)
 {
 	struct noise_meter m = {.child = 0, .gpu = 0};
 	struct reading r0, r1;
-	struct seen *before, *after;
+	struct noise_proc *before, *after;
 	size_t nb, na;
 	uint64_t t0;
 	json_t *o, *top = json_array();
@@ -446,14 +501,9 @@ json_t *noise_look(double interval_s)
 		return NULL;
 	}
 	after = all_procs(&na);
-	/* each process's ticks over the interval (one seen only at the end
-	 * started during it: all its ticks count) */
-	for (size_t i = 0; i < na; i++)
-		for (size_t k = 0; k < nb; k++)
-			if (before[k].pid == after[i].pid) {
-				after[i].ticks -= before[k].ticks;
-				break;
-			}
+	/* each process's ticks over the interval, its children counted when
+	 * they ran (noise.h) */
+	noise_interval_ticks(before, nb, after, na);
 	if (na > 0) /* none (an empty /proc) is an empty list */
 		qsort(after, na, sizeof(*after), by_ticks_desc);
 	for (size_t i = 0; i < na && i < 3 && after[i].ticks > 0; i++)

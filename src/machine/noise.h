@@ -51,6 +51,28 @@ double noise_meter_gpu_others(const struct noise_meter *m, double t0, double t1)
 double noise_meter_wait(const struct noise_meter *m, double t0, double t1);
 void noise_meter_free(struct noise_meter *m);
 
+/* One process as /proc/PID/stat gives it: its own CPU ticks (utime +
+ * stime) and those of its reaped children (cutime + cstime). */
+struct noise_proc {
+	pid_t pid, ppid;
+	long long self, kids;
+	long long ticks; /* noise_interval_ticks: over the interval */
+	char comm[32];
+};
+
+/* Parses /proc/PID/stat text (a comm may hold spaces and parentheses);
+ * 0, or -1 when it is not one. */
+int noise_parse_stat(const char *text, struct noise_proc *out);
+/* Each process of after: its ticks between the two looks into ->ticks,
+ * children counted when they ran. A child reaped between them moves its
+ * whole CPU time into the parent's cutime at once; what it had run by the
+ * first look is not this interval's (counted as current, one reaped child
+ * made a shell read 11.7 CPUs on a 2-CPU machine), so the parent's share
+ * is its own time plus what its children ran after the first look. A
+ * process seen only at the end started in the interval: all of it counts. */
+void noise_interval_ticks(const struct noise_proc *before, size_t nb, struct noise_proc *after,
+			  size_t na);
+
 /* A look at the machine over interval_s (this process excluded): {"interval_s",
  * "cpus", "other_cpus", "steal_cpus", "top": [{"pid", "comm", "cpus"}] (the
  * three biggest consumers)}; NULL when /proc/stat cannot be read. */

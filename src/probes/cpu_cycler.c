@@ -40,8 +40,8 @@ static const unsigned split_pct[] = {0, 5, 25, 50, 100};
 static const struct opt cycler_opt_rows[] = {
 	OPT_SIZE("size", struct cycler_opts, size_bytes, "1G",
 		 "THP buffer bytes (rounded down to 2M), capped at 50% of MemAvailable"),
-	OPT_STR("threads", struct cycler_opts, threads, "max",
-		"thread counts: list (1,2,8), max, or all (1,2,4,..,max)"),
+	OPT_CPUS("threads", struct cycler_opts, threads, "max",
+		 "thread counts: list (1,2,8), max, or all (1,2,4,..,max)"),
 	OPT_LIST("split", struct cycler_opts, splits, "0|5|25|50|100", "0,5,25",
 		 "% of the buffer's 2 MiB pages split to 4 KiB mappings before the run"),
 	OPT_END,

@@ -44,8 +44,8 @@ static const struct opt stream_opt_rows[] = {
 		 "bytes per array (3 arrays); 0 = max(4 x last-level cache, 4 x measured cache "
 		 "knee, 256M), "
 		 "capped at 50% of MemAvailable"),
-	OPT_STR("threads", struct stream_opts, threads, "all",
-		"thread counts: list (1,2,8), max, or all (1,2,4,..,max)"),
+	OPT_CPUS("threads", struct stream_opts, threads, "all",
+		 "thread counts: list (1,2,8), max, or all (1,2,4,..,max)"),
 	OPT_LIST("kernels", struct stream_opts, kernels, "read|write|copy|triad|memcpy", "all",
 		 "STREAM-style kernels to run (memcpy: libc's, as STREAM's Copy compiles to)"),
 	OPT_LIST("stores", struct stream_opts, stores, "temporal|nt", "temporal,nt",

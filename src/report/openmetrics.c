@@ -250,8 +250,8 @@ static void family_of(const char *probe, const char *metric, enum unit u, const 
 		      char *name, size_t len, char **help)
 {
 	snprintf(name, len, "mempath_%s_%s", probe, metric);
-	*help = xasprintf("%s%s%s (median of the counted samples; recorded in %s)", probe,
-			  desc && *desc ? ": " : "", desc && *desc ? desc : metric, unit_name(u));
+	*help = xasprintf("%s: %s (median of the counted samples; recorded in %s)", probe,
+			  desc && *desc ? desc : metric, unit_name(u));
 }
 
 /* Every metric of r with counted samples, in its probe metric's family,

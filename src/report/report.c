@@ -87,7 +87,11 @@ int report_term_stream_probe(const struct run *r, const struct probe_result *p, 
 	part.n_probes = 1;
 	if (matrix_check_run(&part) != 0 || !(copy = safe_part(r, p)))
 		return -1;
-	report_term_probe(copy->host, &copy->probes[0], f);
+	report_term_probe(copy->host, &copy->probes[0],
+			  p >= r->probes && p < r->probes + r->n_probes
+				  ? report_term_same_skip(r, (size_t)(p - r->probes))
+				  : NULL,
+			  f);
 	run_free(copy);
 	return 0;
 }

@@ -23,10 +23,15 @@ static const char *host_str(const struct run *r, const char *key)
 #define NAME_MAX_W   32
 #define LABELS_MAX_W 56
 
-static void metric_rows(const struct probe_result *p, FILE *f)
+/* A figure whose samples spread more than this (coefficient of variation)
+ * is flagged in the table: its median moves by about that much from run to
+ * run, so a difference smaller than it says nothing (docs/design.md §9). */
+#define COV_FLAG 0.10
+
+static void metric_rows(const struct probe_result *p, FILE *f, size_t *n_flagged)
 {
 	size_t nw = strlen("metric"), lw = strlen("labels");
-	char labels[256], med[32], p5[32], p95[32], cov[32];
+	char labels[256], med[32], p5[32], p95[32], cov[32], ms[72];
 
 	for (size_t k = 0; k < p->n_metrics; k++) {
 		const struct metric *m = &p->metrics[k];
@@ -43,7 +48,8 @@ static void metric_rows(const struct probe_result *p, FILE *f)
 	report_put_column(f, "metric", nw, 0);
 	fputc(' ', f);
 	report_put_column(f, "labels", lw, 0);
-	fprintf(f, " %12s %12s %12s %6s %3s  %s\n", "median", "p5", "p95", "CoV%", "n", "unit");
+	fprintf(f, " %12s %21s %12s %12s %6s %3s  %s\n", "median", "mean +- sigma", "p5", "p95",
+		"CoV%", "n", "unit");
 	for (size_t k = 0; k < p->n_metrics; k++) {
 		const struct metric *m = &p->metrics[k];
 		struct summary s;
@@ -54,13 +60,43 @@ static void metric_rows(const struct probe_result *p, FILE *f)
 		stats_summarize(m->samples, m->n_samples, &s);
 		metric_labels_str(m, labels, sizeof(labels));
 		report_summary_text(&s, med, p5, p95, cov, sizeof(med));
+		if (s.n > 1) { /* as hyperfine shows it, beside the median */
+			char mean[32], sd[32];
+
+			report_fmt_value(s.mean, mean, sizeof(mean));
+			report_fmt_value(s.stddev, sd, sizeof(sd));
+			snprintf(ms, sizeof(ms), "%s +- %s", mean, sd);
+		} else
+			snprintf(ms, sizeof(ms), "-");
 		fputs("   ", f);
 		report_put_column(f, m->name, nw, 0);
 		fputc(' ', f);
 		report_put_column(f, labels, lw, 0);
-		fprintf(f, " %12s %12s %12s %6s %3zu  %s\n", med, p5, p95, cov, s.n,
+		fprintf(f, " %12s %21s %12s %12s %6s %3zu  %s", med, ms, p5, p95, cov, s.n,
 			unit_name(m->unit));
+		if (s.n >= 3 && m->better != BETTER_NONE && s.cov > COV_FLAG) {
+			fputs("  ! unsteady", f);
+			++*n_flagged;
+		}
+		fputc('\n', f);
 	}
+}
+
+const char *report_term_same_skip(const struct run *r, size_t i)
+{
+	const char *first = NULL;
+
+	if (i >= r->n_probes || r->probes[i].status != STATUS_SKIP || !r->probes[i].reason)
+		return NULL;
+	for (size_t k = i; k-- > 0;) {
+		const struct probe_result *q = &r->probes[k];
+
+		if (q->status != STATUS_SKIP || !q->reason ||
+		    strcmp(q->reason, r->probes[i].reason) != 0)
+			break;
+		first = q->name;
+	}
+	return first;
 }
 
 void report_term_head(const struct run *r, FILE *f)
@@ -84,12 +120,15 @@ void report_term_state(const struct run *r, FILE *f)
 		fprintf(f, "INTERRUPTED: partial results\n");
 }
 
-void report_term_probe(const json_t *host, const struct probe_result *p, FILE *f)
+void report_term_probe(const json_t *host, const struct probe_result *p, const char *same_as,
+		       FILE *f)
 {
 	struct matrix_set ms;
-	size_t n_cells = 0;
+	size_t n_cells = 0, n_flagged = 0;
 	fprintf(f, "\n== %s  %s", p->name, status_name(p->status));
-	if (p->reason)
+	if (same_as) /* ten GPU probes skipped for one reason: said once */
+		fprintf(f, ": as %s", same_as);
+	else if (p->reason)
 		fprintf(f, ": %s", p->reason);
 	fprintf(f, "  (%.1f s)\n", p->wall_s);
 	if (report_is_wrap(p)) { /* a workload's own layout */
@@ -104,7 +143,12 @@ void report_term_probe(const json_t *host, const struct probe_result *p, FILE *f
 	for (size_t k = 0; k < p->n_metrics; k++)
 		n_cells += matrix_is_cell(&p->metrics[k]);
 	if (p->n_metrics > n_cells)
-		metric_rows(p, f);
+		metric_rows(p, f, &n_flagged);
+	if (n_flagged)
+		fprintf(f,
+			"   ! unsteady: CoV above %.0f%%, the median may move that much between "
+			"runs (more --reps, or a quieter machine: mempath doctor)\n",
+			100 * COV_FLAG);
 	report_limit_lines(host, p, REPORT_TERM, f);
 	for (size_t t = 0; t < ms.n; t++) {
 		fputc('\n', f);
@@ -119,6 +163,6 @@ int report_term(const struct run *r, FILE *f)
 	report_term_head(r, f);
 	report_term_state(r, f);
 	for (size_t i = 0; i < r->n_probes; i++)
-		report_term_probe(r->host, &r->probes[i], f);
+		report_term_probe(r->host, &r->probes[i], report_term_same_skip(r, i), f);
 	return 0;
 }

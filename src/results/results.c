@@ -65,6 +65,19 @@ int better_parse(const char *s, enum better *out)
 	return -1;
 }
 
+int results_wrap_measured(const char *metric)
+{
+	static const char *const wraps[] = {
+		"wall_time",	    "user_time",     "sys_time",     "max_rss",	   "minor_faults",
+		"major_faults",	    "vmstat",	     "smaps",	     "cgroup_mem", "cgroup_peak",
+		"cgroup_step_peak", "cgroup_events", "cgroup_cpu",   "cgroup_io",  "load_time_est",
+		"gpu_mem_peak",	    "gpu_used_peak", "gpu_mem_left", "node_mem"};
+	for (size_t i = 0; i < sizeof(wraps) / sizeof(wraps[0]); i++)
+		if (strcmp(metric, wraps[i]) == 0)
+			return 1;
+	return 0;
+}
+
 const char *status_name(enum probe_status s)
 {
 	return (unsigned)s < ARRAY_SIZE(status_names) ? status_names[s] : "fail";

@@ -55,6 +55,10 @@ const char *unit_name(enum unit u);
 int unit_parse(const char *s, enum unit *out); /* 0 or -1 */
 const char *better_name(enum better b);
 int better_parse(const char *s, enum better *out);
+/* Is metric one that `wrap` measures itself on work.wrap (wall_time, the
+ * rusage, cgroup, smaps and vmstat figures), as against the workload's own
+ * (tokens_per_s, or what it printed)? */
+int results_wrap_measured(const char *metric);
 const char *status_name(enum probe_status s);
 int status_parse(const char *s, enum probe_status *out);
 

@@ -111,6 +111,11 @@ int history_trend(struct history *h, const char *probe, const char *metric, cons
 		  const char *kind, const char *host, size_t limit, struct history_point **out,
 		  size_t *n, char **unit, char **better);
 void history_points_free(struct history_point *v, size_t n);
+/* The distinct metric names kept for probe, or the probe names kept when
+ * probe is NULL, sorted, into *names (free with history_names_free). 0, or
+ * -1 on a database error. */
+int history_names(struct history *h, const char *probe, char ***names, size_t *n);
+void history_names_free(char **names, size_t n);
 
 /* Change points (docs/design.md §3.5): one series per label set and
  * machine kind, its points in time order, and where its level changed. */

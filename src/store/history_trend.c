@@ -204,3 +204,39 @@ void history_points_free(struct history_point *v, size_t n)
 		point_clear(&v[i]);
 	free(v);
 }
+
+int history_names(struct history *h, const char *probe, char ***names, size_t *n)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(h->db,
+				    probe ? "SELECT DISTINCT metric FROM metrics WHERE probe = ?1"
+					    " ORDER BY metric"
+					  : "SELECT DISTINCT probe FROM metrics ORDER BY probe",
+				    -1, &st, NULL);
+
+	*names = NULL;
+	*n = 0;
+	if (rc != SQLITE_OK)
+		return history_fail(h, rc, "reading the metric names");
+	if (probe)
+		sqlite3_bind_text(st, 1, probe, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*names = xrealloc(*names, (*n + 1) * sizeof(**names));
+		(*names)[(*n)++] = col_str(st, 0);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		history_names_free(*names, *n);
+		*names = NULL;
+		*n = 0;
+		return history_fail(h, rc, "reading the metric names");
+	}
+	return 0;
+}
+
+void history_names_free(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}

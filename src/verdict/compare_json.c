@@ -220,6 +220,8 @@ json_t *comparison_to_json(const struct comparison *c)
 				      "controls", (int)s->controls, "controls_moved",
 				      (int)s->controls_moved, "noisy", (int)s->noisy, "trusted",
 				      comparison_trusted(c), "line", line));
+	if (s->wrap_primary) /* only then, so that other comparisons read as before */
+		json_object_set_new(json_object_get(o, "summary"), "wrap_primary", json_true());
 	free(line);
 	return o;
 }

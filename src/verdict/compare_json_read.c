@@ -297,7 +297,8 @@ static int summary_from_json(struct rd *rd, json_t *j)
 	    jrd_count(&rd->j, j, "n_geomean", 1, &s->n_geomean) ||
 	    jrd_count(&rd->j, j, "controls", 1, &s->controls) ||
 	    jrd_count(&rd->j, j, "controls_moved", 1, &s->controls_moved) ||
-	    (json_object_get(j, "noisy") && jrd_count(&rd->j, j, "noisy", 1, &s->noisy)))
+	    (json_object_get(j, "noisy") && jrd_count(&rd->j, j, "noisy", 1, &s->noisy)) ||
+	    jrd_bool(&rd->j, j, "wrap_primary", 0, &s->wrap_primary))
 		return -1;
 	*rd->j.path = '\0';
 	return 0;

@@ -122,13 +122,29 @@ static int geomean_unit(enum unit u)
 	}
 }
 
-/* Counts, and the geomean over the rate and time metrics with a verdict
- * (WIN, LOSS, ~), or the primary ones among them; none when no verdict can
- * be trusted (docs/design.md §5.11). */
+static int is_wrap(const struct compare_row *row)
+{
+	return !row->control && row->probe && strcmp(row->probe, "work.wrap") == 0;
+}
+
+/* A work.wrap row that is the primary figure of its run (comparison.h):
+ * own is whether any work.wrap row is one of the workload's own figures
+ * with a direction. */
+static int wrap_primary(const struct compare_row *row, int own)
+{
+	int workloads = !results_wrap_measured(row->metric) && row->better != BETTER_NONE;
+
+	return own ? workloads : strcmp(row->metric, "wall_time") == 0;
+}
+
+/* Counts, and the geomean over the rate and time metrics with a verdict (WIN,
+ * LOSS, ~, SAME), or the primary ones among them (--primary; of a wrap, its
+ * primary figure); none when no verdict can be trusted (docs/design.md §5.11). */
 void comparison_summarize(struct comparison *c)
 {
 	struct compare_summary *s = &c->summary;
 	double log_sum = 0;
+	int own = 0;
 	memset(s, 0, sizeof(*s));
 	for (size_t i = 0; i < c->n_rows; i++) {
 		const struct compare_row *row = &c->rows[i];
@@ -143,10 +159,16 @@ void comparison_summarize(struct comparison *c)
 	s->geomean = NAN;
 	if (!comparison_trusted(c))
 		return;
+	for (size_t i = 0; i < c->n_rows; i++)
+		if (is_wrap(&c->rows[i])) {
+			s->wrap_primary = 1;
+			own |= !results_wrap_measured(c->rows[i].metric) &&
+			       c->rows[i].better != BETTER_NONE;
+		}
 	for (size_t i = 0; i < c->n_rows; i++) {
 		const struct compare_row *row = &c->rows[i];
 		double ratio;
-		if (row->control ||
+		if (row->control || (!c->opts.primary && is_wrap(row) && !wrap_primary(row, own)) ||
 		    (row->verdict != VERDICT_WIN && row->verdict != VERDICT_LOSS &&
 		     row->verdict != VERDICT_NOWIN && row->verdict != VERDICT_SAME) ||
 		    (c->opts.primary ? !row->primary : !geomean_unit(row->unit)) ||
@@ -267,7 +289,8 @@ char *comparison_summary_line(const struct comparison *c)
 		snprintf(geo, sizeof(geo),
 			 "geomean %.3fx over the %zu %s metric%s with a verdict "
 			 "(>1: %s better)",
-			 s->geomean, s->n_geomean, c->opts.primary ? "primary" : "rate and time",
+			 s->geomean, s->n_geomean,
+			 c->opts.primary || s->wrap_primary ? "primary" : "rate and time",
 			 s->n_geomean == 1 ? "" : "s", bname);
 	else
 		snprintf(geo, sizeof(geo), "no geomean (%s)",
@@ -312,4 +335,84 @@ char *comparison_summary_line(const struct comparison *c)
 		line = append(line, "%s; controls: %s%s", n, "");
 	}
 	return line;
+}
+
+/* Time and rates read "faster"/"slower"; other figures "better"/"worse". */
+static int is_speed(enum unit u)
+{
+	switch (u) {
+	case UNIT_GB_S:
+	case UNIT_GIB_S:
+	case UNIT_NS:
+	case UNIT_US:
+	case UNIT_MS:
+	case UNIT_S:
+	case UNIT_MACC_S:
+	case UNIT_WORDS_US:
+	case UNIT_TOKENS_S:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+char *comparison_headline(const struct comparison *c)
+{
+	const struct compare_row *best = NULL;
+	double best_log = 0, r = 0, lo = NAN, hi = NAN;
+	size_t others = 0, unchanged = 0;
+	const char *bname = "B";
+	char ci[64] = "", rest[96] = "";
+
+	if (!comparison_trusted(c))
+		return NULL; /* the summary line says why */
+	for (size_t j = 0; j < c->n_legs; j++)
+		if (c->legs[j].variant == 'B') {
+			bname = c->legs[j].name;
+			break;
+		}
+	for (size_t i = 0; i < c->n_rows; i++) {
+		const struct compare_row *row = &c->rows[i];
+		double ratio = 1 + row->change;
+
+		if (row->control)
+			continue;
+		unchanged += row->verdict == VERDICT_NOWIN;
+		if ((row->verdict != VERDICT_WIN && row->verdict != VERDICT_LOSS) || !(ratio > 0) ||
+		    !isfinite(ratio))
+			continue;
+		others++;
+		/* a speed (time, rate) before a count, then the largest change */
+		if (!best || (is_speed(row->unit) && !is_speed(best->unit)) ||
+		    (is_speed(row->unit) == is_speed(best->unit) && fabs(log(ratio)) > best_log)) {
+			best = row;
+			best_log = fabs(log(ratio));
+		}
+	}
+	if (!best)
+		return xasprintf("%s: no change beyond noise in the %zu metric%s with a verdict",
+				 bname, unchanged, unchanged == 1 ? "" : "s");
+	others--;
+	/* oriented so that r > 1 reads as the word: "3.1x faster", "2.0x slower" */
+	r = 1 + best->change;
+	lo = 1 + best->ci_lo;
+	hi = 1 + best->ci_hi;
+	if (best->better == BETTER_LOWER) {
+		double t = lo;
+
+		r = 1 / r;
+		lo = 1 / hi;
+		hi = 1 / t;
+	}
+	if (isfinite(lo) && isfinite(hi) && lo > 0 && hi > 0)
+		snprintf(ci, sizeof(ci), " [%.3g, %.3g]", r >= 1 ? lo : 1 / hi,
+			 r >= 1 ? hi : 1 / lo);
+	if (others)
+		snprintf(rest, sizeof(rest), ", %zu other metric%s changed", others,
+			 others == 1 ? "" : "s");
+	snprintf(rest + strlen(rest), sizeof(rest) - strlen(rest), ", %zu unchanged", unchanged);
+	return xasprintf("%s is %.3gx %s at %s%s%s", bname, r >= 1 ? r : 1 / r,
+			 is_speed(best->unit) ? (r >= 1 ? "faster" : "slower")
+					      : (r >= 1 ? "better" : "worse"),
+			 best->key, ci, rest);
 }

@@ -128,9 +128,14 @@ struct compare_summary {
 	size_t noisy; /* non-control rows whose legs' load differed (UNSTABLE) */
 	/* Of B/A median ratios, oriented so > 1 means B is better, over the
 	 * rows with a verdict (WIN, LOSS, ~), or the primary ones among them
-	 * when there is a --primary; none when no verdict is trusted. */
+	 * when there is a --primary; none when no verdict is trusted. A
+	 * work.wrap row counts only when it is the run's primary figure
+	 * (wrap_primary): the workload's own figures with a direction
+	 * (tokens/s ...), or wall_time when it reported none; user and sys
+	 * time, faults and the rest explain the change, they are not it. */
 	double geomean;
 	size_t n_geomean;
+	int wrap_primary; /* work.wrap rows were narrowed so */
 };
 
 /* What a comparison read back from a file owns (comparison_from_json):
@@ -194,5 +199,11 @@ char *comparison_controls_line(const struct comparison *c);
  * "no trusted verdict (controls moved): ..." first when none can be
  * trusted; caller frees. */
 char *comparison_summary_line(const struct comparison *c);
+
+/* One line, as hyperfine answers: the largest change with a verdict, its
+ * 95% CI, and how many others changed or did not ("patched is 3.1x faster
+ * at cpu.first_touch touch_rate pages=thp [2.9, 3.4], 2 unchanged"); NULL
+ * when no verdict is trusted (the summary line says why). A new string. */
+char *comparison_headline(const struct comparison *c);
 
 #endif

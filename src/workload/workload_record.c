@@ -236,15 +236,7 @@ static void record_nodes(struct probe_result *p, const struct workload_iter *it,
 
 int workload_name_is_ours(const char *name)
 {
-	static const char *const ours[] = {
-		"wall_time",	    "user_time",     "sys_time",     "max_rss",	   "minor_faults",
-		"major_faults",	    "vmstat",	     "smaps",	     "cgroup_mem", "cgroup_peak",
-		"cgroup_step_peak", "cgroup_events", "cgroup_cpu",   "cgroup_io",  "load_time_est",
-		"gpu_mem_peak",	    "gpu_used_peak", "gpu_mem_left", "node_mem"};
-	for (size_t i = 0; i < ARRAY_SIZE(ours); i++)
-		if (strcmp(name, ours[i]) == 0)
-			return 1;
-	return 0;
+	return results_wrap_measured(name);
 }
 
 void workload_record_iter(struct probe_result *p, const struct workload_iter *it)

@@ -40,13 +40,23 @@ for c in "list" "--version" "help run" "sysinfo --json"; do
 	grep -q 'cannot write to standard output' err.txt || fail "'$c': $(cat err.txt)"
 done
 "$MEMPATH" wrap -q -n 2 -o w.json -- true 2>/dev/null | true
+# A reader that left (| head) is exit 1 without a line about it (design.md
+# §2.1); the report is 355 KiB, more than the pipe holds, so the write fails.
+for f in json; do
+	{
+		"$MEMPATH" report "$top/docs/results/vm-full-2026-11-30.json" --format $f 2>pipe.err
+		echo $? >pipe.rc
+	} | head -c 10 >/dev/null
+	[ "$(cat pipe.rc)" = 1 ] || fail "report --format $f | head exited $(cat pipe.rc), not 1"
+	[ -s pipe.err ] && fail "report --format $f | head: $(cat pipe.err)"
+done
 [ -s w.json ] || fail "wrap | true lost the results file"
 "$MEMPATH" report w.json >/dev/null || fail "wrap | true left a broken results file"
 # A metric with no counted sample is absent, never a median of 0.
 sed '41s|"samples": \[[^]]*\]|"samples": []|' "$top/tests/data/cmp-aa-1.json" >empty.json
 grep -q '"samples": \[\]' empty.json || fail "the fixture changed"
 "$MEMPATH" report empty.json >e.txt || fail "report exited $?"
-grep -q '^   copy_bw  *threads=1  *-  *-  *-  *-  *0  GB/s$' e.txt || fail "term: $(grep copy_bw e.txt)"
+grep -q '^   copy_bw  *threads=1  *-  *-  *-  *-  *-  *0  GB/s$' e.txt || fail "term: $(grep copy_bw e.txt)"
 "$MEMPATH" report empty.json --format csv | grep -q '^cpu.stream,ok,copy_bw,threads=1,GB/s,higher,0,,,,,,$' ||
 	fail "csv: $("$MEMPATH" report empty.json --format csv | grep copy_bw)"
 "$MEMPATH" report empty.json --format md | grep -q '^| copy_bw | threads=1 | - | - | - | - | 0 | GB/s |$' ||
@@ -62,6 +72,22 @@ grep -q 'fail: weights + batch x kv + hog exceed' wd.txt || fail "not refused: $
 "$MEMPATH" probe work.decode weights=1M kv=16K batch=18446744073709551615 threads=1 --reps 1 \
 	--warmups 0 --force >wd.txt 2>wd.err
 grep -q 'crashed' wd.txt && fail "a wrapping product crashed the probe under --force"
+# Pinned thread counts that no CPU here can take are bad input (design.md
+# §6.5), refused before the probe runs; a list keeps the counts that fit.
+cpus=$(nproc)
+expect_fail 2 "$MEMPATH" probe cpu.stream threads=$((cpus + 97))
+grep -q "more threads than the $cpus CPUs" err.txt || fail "threads above the CPUs: $(cat err.txt)"
+expect_fail 2 "$MEMPATH" run --only cpu.stream --reps 1 threads=x
+expect_fail 2 "$MEMPATH" probe cpu.reach threads=1,x
+# -q is --quiet for every command that has it.
+for c in run probe check fleet wrap phantom; do
+	"$MEMPATH" help $c | grep -q -- '-q, --quiet' || fail "$c has no -q"
+done
+"$MEMPATH" probe cpu.stream threads=1,$((cpus + 97)) size=64K kernels=read stores=temporal \
+	pages=4k --reps 1 --warmups 0 -q -o th.json >th.txt 2>th.err || fail "a list with a count that fits: $(cat th.err)"
+grep -v -e '^mempath: warning: ' -e '^results: ' th.err >progress.txt
+[ -s progress.txt ] && fail "-q printed progress on stderr: $(cat progress.txt)"
+grep -q '"threads_dropped"' th.json || fail "the dropped count is not recorded"
 # Sizes above 80% of MemAvailable are refused unless --force.
 "$MEMPATH" probe cpu.first_touch size=64T --reps 1 --warmups 0 >out.txt 2>err.txt
 grep -q "MemAvailable" out.txt err.txt || fail "an oversize request should name MemAvailable"

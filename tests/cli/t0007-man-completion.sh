@@ -42,6 +42,18 @@ for p in $probes; do
 		esac
 	done
 done
+# EXAMPLES: every command's examples, as its --help shows them
+grep -q '^\.SH EXAMPLES$' mempath.1 || fail "man page: no EXAMPLES section"
+n_ex=0
+for c in $commands; do
+	"$MEMPATH" help "$c" | awk '/^examples:$/ { on = 1; next } on && /^$/ { exit } on { sub(/^  /, ""); print }' >ex.txt
+	while IFS= read -r line; do
+		roffed=$(printf '%s\n' "$line" | sed 's/\\/\\e/g; s/-/\\-/g')
+		grep -qxF -- "$roffed" mempath.1 || fail "man page: $c's example '$line' is not under EXAMPLES"
+		n_ex=$((n_ex + 1))
+	done <ex.txt
+done
+[ "$n_ex" -ge 20 ] || fail "only $n_ex example lines in the commands' help"
 if command -v groff >/dev/null 2>&1; then
 	groff -man -Tutf8 -ww -z mempath.1 2>groff.err || fail "groff failed: $(cat groff.err)"
 	[ ! -s groff.err ] || fail "groff warns: $(head -5 groff.err)"

@@ -16,7 +16,7 @@ unshare -m sh -c "$hide && exec '$MEMPATH' probe cpu.first_touch size=16M \
 	fail "probe exited $?: $(cat p.err)"
 grep -q '"thp_backed": "unknown: /proc/self/smaps not readable"' p.json ||
 	fail "no reason recorded: $(grep thp_backed p.json | head -3)"
-grep -q '^   thp_backed  *pages=thp,touch=write  *-  *-  *-  *-  *0  MiB$' p.txt ||
+grep -q '^   thp_backed  *pages=thp,touch=write  *-  *-  *-  *-  *-  *0  MiB$' p.txt ||
 	fail "thp_backed should read absent: $(grep thp_backed p.txt)"
 "$MEMPATH" probe cpu.first_touch size=16M pages=thp touch=write --reps 2 --warmups 0 >q.txt 2>&1 ||
 	fail "probe with /proc exited $?"

@@ -24,7 +24,25 @@ else
 		fail "the suite's GPU probe is not reported as skipped with a reason: $(cat both.txt)"
 	"$MEMPATH" report r.json --format csv | grep -q '^gpu.latency,skip' ||
 		fail "the skipped probe is not in the results file"
+	# several GPU probes skipped for one reason: the reason is said once
+	"$MEMPATH" run --only gpu.stream,gpu.latency,gpu.copy -o g.json >g.txt 2>g.err ||
+		fail "run of GPU probes: $(cat g.err)"
+	[ "$(grep -c 'no GPU here' g.txt)" = 1 ] || fail "the table repeats the reason: $(cat g.txt)"
+	grep -q '^== gpu.copy  skip: as gpu.stream ' g.txt || fail "no 'as gpu.stream': $(cat g.txt)"
+	[ "$(grep -c 'no GPU here' g.err)" = 1 ] || fail "the log repeats the reason: $(cat g.err)"
+	grep -q '^\[3/3\] gpu.copy skip: as above' g.err || fail "no 'as above': $(cat g.err)"
 fi
+# mean +- sigma beside the median, as hyperfine shows it
+"$MEMPATH" report "$top/tests/data/cmp-aa-1.json" >aa.txt || fail "report of a fixture"
+grep -q ' median  *mean +- sigma  *p5 ' aa.txt || fail "no mean +- sigma column: $(grep median aa.txt)"
+grep -q '^   touch_rate   pages=4k,touch=write  *1.99  *1.99 +- 0.0154 ' aa.txt ||
+	fail "touch_rate's mean +- sigma: $(grep touch_rate aa.txt | head -1)"
+# a figure whose CoV is above 10% is flagged, with what it means
+"$MEMPATH" report "$top/docs/results/vm-full-2026-11-30.json" >full.txt || fail "report"
+grep -q '  ! unsteady$' full.txt || fail "no unsteady flag in the committed full run"
+grep -q '^   ! unsteady: CoV above 10%' full.txt || fail "no note of what the flag means"
+awk '/! unsteady$/ && $(NF - 4) + 0 <= 10 { bad = 1 } END { exit bad }' full.txt ||
+	fail "a CoV of 10% or less is flagged: $(grep 'unsteady$' full.txt | head -3)"
 # the same tables as 'report' prints from the file, in the same order
 "$MEMPATH" report r.json >rep.txt || fail "report"
 grep '^==' both.txt | sed 's/  ([0-9.]* s)$//' >a.txt
@@ -44,4 +62,19 @@ grep -q '^== work.decode ' tty.txt || fail "no table on a terminal: $(cat -v tty
 script -q -c "'$MEMPATH' run --only cpu.wake --reps 2 --warmups 0 --quiet -o u.json" /dev/null \
 	>ttyq.txt 2>&1 </dev/null || fail "run --quiet on a terminal: $(cat -v ttyq.txt)"
 ! grep -q 'ETA' ttyq.txt || fail "--quiet drew a status line: $(cat -v ttyq.txt)"
+# The ETA is kept per probe, options and sampling plan: cpu.wake timed at
+# mode=spin says nothing of its default modes, nor of --reps 3
+"$MEMPATH" probe cpu.wake mode=spin --reps 2 --warmups 0 -q >/dev/null 2>&1 || fail "probe cpu.wake"
+grep -q '	cpu.wake mode=spin reps=2 warmups=0	' cache/mempath/durations ||
+	fail "the durations lack the options: $(cat cache/mempath/durations)"
+grep -q '	cpu.wake reps=2 warmups=0	' cache/mempath/durations ||
+	fail "the default options' duration was lost: $(cat cache/mempath/durations)"
+for plan in "mode=futex --reps 2" "mode=spin --reps 3"; do
+	script -q -c "'$MEMPATH' probe cpu.wake $plan --warmups 0" /dev/null >eta.txt 2>&1 </dev/null ||
+		fail "probe cpu.wake $plan: $(cat -v eta.txt)"
+	grep -q 'ETA ?' eta.txt || fail "$plan took the ETA of another plan: $(cat -v eta.txt)"
+done
+script -q -c "'$MEMPATH' probe cpu.wake mode=spin --reps 2 --warmups 0" /dev/null >eta.txt 2>&1 \
+	</dev/null || fail "probe cpu.wake mode=spin: $(cat -v eta.txt)"
+grep -q 'ETA [0-9]' eta.txt || fail "the same plan has no ETA: $(cat -v eta.txt)"
 exit 0

@@ -36,4 +36,7 @@ grep -q "the leg must be 'wrap'" err.txt || fail "probe leg: $(cat err.txt)"
 expect_fail 2 "$MEMPATH" ab --b-args x -o bad2 -- wrap -n 6 --args y -- true
 grep -q 'sets --args' err.txt || fail "leg --args: $(cat err.txt)"
 [ -e bad1/leg-1-A.json ] || [ -e bad2/leg-1-A.json ] && fail "a leg ran"
+# a summary that is neither .json nor .csv is refused before any leg
+expect_fail 2 "$MEMPATH" ab --a true --b true --export-summary s.txt -o sdir -- probe cpu.wake --reps 6
+[ -e sdir ] && fail "a refused ab made its directory"
 exit 0

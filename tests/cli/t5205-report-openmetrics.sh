@@ -13,7 +13,8 @@ grep -q '^# TYPE mempath_cpu_first_touch_touch_rate_bytes_per_second gauge$' run
 	fail "no gauge family for cpu.first_touch touch_rate: $(head run.prom)"
 grep -q '^# UNIT mempath_cpu_first_touch_touch_rate_bytes_per_second bytes_per_second$' run.prom ||
 	fail "no UNIT line"
-grep -q '^# HELP mempath_cpu_first_touch_touch_rate_bytes_per_second .' run.prom || fail "no HELP line"
+grep -q '^# HELP mempath_cpu_first_touch_touch_rate_bytes_per_second cpu.first_touch: touch_rate (' run.prom ||
+	fail "HELP of a metric without a description: $(grep '^# HELP mempath_cpu_first_touch_touch' run.prom)"
 # the median, GiB/s as bytes per second: the CSV's median times 2^30
 med=$(csv_value "$d/cmp-aa-1.json" cpu.first_touch touch_rate "pages=4k,touch=write")
 got=$(sed -n 's/^mempath_cpu_first_touch_touch_rate_bytes_per_second{pages="4k",touch="write",host="fixture",label="stock"} //p' run.prom)

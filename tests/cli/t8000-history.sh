@@ -64,6 +64,12 @@ expect_fail 2 "$MEMPATH" history show 99
 expect_fail 2 "$MEMPATH" history show --limit 3 1
 expect_fail 2 "$MEMPATH" history trend cpu.first_touch
 expect_fail 2 "$MEMPATH" history trend cpu.nothing:none
+grep -q 'did you mean' err.txt && fail "a hint for a name nothing is near: $(cat err.txt)"
+# a mistyped metric or probe: the nearest that the history keeps
+expect_fail 2 "$MEMPATH" history trend cpu.first_touch:touch_rat
+grep -q "did you mean 'cpu.first_touch:touch_rate'?" err.txt || fail "no did-you-mean: $(cat err.txt)"
+expect_fail 2 "$MEMPATH" history trend cpu.frist_touch:touch_rate,pages=4k
+grep -q "did you mean 'cpu.first_touch:touch_rate'?" err.txt || fail "no did-you-mean: $(cat err.txt)"
 expect_fail 2 "$MEMPATH" history list --format html
 "$MEMPATH" compare "$d/cmp-aa-1.json" "$d/cmp-aa-2.json" --format json -o c.json || fail "compare"
 expect_fail 2 "$MEMPATH" history add c.json

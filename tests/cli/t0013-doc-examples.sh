@@ -1,0 +1,100 @@
+# basics: every example command in README.md and docs/*.md (the ```sh
+# blocks) runs as written, in order, in one directory: each is accepted (never
+# a usage error or a crash) and ends as its command documents. Left out: the
+# make and reference-tool lines (make test runs those targets), a block that is
+# a script (`#!`, docs/fleet.md's sbatch file: t7004 runs it) and lines of
+# launchers that are not here (sbatch, srun; mpirun without MPI).
+# Substitutions, so that the examples take seconds, not hours; each keeps
+# the example's words and only shortens or redirects:
+#   --suite full           runs as --suite quick (the same probes, quick sizes)
+#   a line with --suite    gets --reps 6 --warmups 0 --only cpu.wake (the
+#                          A/B/A' runs that compare names a control of:
+#                          --only cpu.first_touch)
+#   size=4G                size=64M
+#   --reps 30, size=64M    --reps 15 (ab --rounds 5 still has 3 a round), size=16M
+#   --reps auto --ci 1     gets size=4M kernels=read stores=temporal pages=4k
+#                          threads=1 --budget 1
+#   mpirun -np 64          -np 1 (one node here), allowed as root
+#   /var/lib/node_exporter/textfile/, /shared/fleet/   ./textfile/, ./shared/fleet/
+#   /sys/kernel/mm/transparent_hugepage/enabled   ./thp-enabled (ab's setup
+#                          commands write a file here, not the machine's
+#                          THP mode, which tests beside this one measure)
+# and what the examples assume is there: build/mempath and mempath (the binary
+# under test), llama-bench (tests/data/llama-replay.sh, its recorded output),
+# model.gguf, docs/, h200.json (docs/results' H200 run), nodes/ (two nodes'
+# files), today.json (a copy of the stock-again.json an example wrote before).
+. "$top/tests/cli/lib.sh"
+mkdir -p build bin textfile shared/fleet nodes
+ln -s "$MEMPATH" build/mempath
+ln -s "$MEMPATH" bin/mempath
+printf '#!/bin/sh\nexec sh "%s/tests/data/llama-replay.sh" "$@"\n' "$top" >bin/llama-bench
+chmod +x bin/llama-bench
+PATH=$PWD/bin:$PATH
+export PATH MEMPATH_HISTORY=$PWD/history.db XDG_CACHE_HOME=$PWD/cache
+: >model.gguf
+ln -s "$top/docs" docs
+cp "$top/docs/results/h200-2026-11-30.json" h200.json
+cp "$top/docs/results/vm-quick-2026-11-30.json" nodes/vm.json
+sed 's/"hostname": *"vm"/"hostname": "node-2"/' nodes/vm.json >nodes/node-2.json
+# the examples, one a line: continuations joined, comments dropped
+(cd "$top" && awk '
+	FNR == 1 { on = 0 }
+	/^```sh/ { on = 1; first = 1; next }
+	/^```/ { on = 0; next }
+	!on { next }
+	first && /^#!/ { on = 0; next }
+	{ first = 0; line = $0 }
+	cont != "" { line = cont " " line; cont = "" }
+	/\\$/ { sub(/ *\\$/, "", line); cont = line; next }
+	{ sub(/^ +/, "", line) }
+	line ~ /^#/ || line == "" { next }
+	{ sub(/  +#.*$/, "", line); print FILENAME "\t" line }' README.md docs/*.md) >examples.txt
+[ "$(wc -l <examples.txt)" -ge 30 ] || fail "too few examples found: $(cat examples.txt)"
+have_mpi=0
+if command -v mpirun >/dev/null 2>&1 &&
+	! "$MEMPATH" fleet --only cpu.wake -o probe-mpi.json 2>&1 </dev/null | grep -q 'built without MPI'; then
+	have_mpi=1
+fi
+rm -f probe-mpi.json
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+n=0
+while IFS="	" read -r file line; do
+	case $line in
+	make\ * | *_SRC=* | NVBANDWIDTH=* | sbatch\ * | srun\ * | set\ * | out=* | status=* | echo\ * | exit\ *) continue ;;
+	mpirun\ *) [ $have_mpi = 1 ] || { echo "not run (no mpirun, or built without MPI): $line"; continue; } ;;
+	esac
+	cmd=$(printf '%s\n' "$line" | sed -e 's/--suite full/--suite quick/' -e 's/size=4G/size=64M/' \
+		-e 's/size=64M --reps 30$/size=16M --reps 15/' -e 's/-np 64/-np 1/' \
+		-e 's|/var/lib/node_exporter/textfile/|textfile/|' -e 's|/shared/fleet/|shared/fleet/|g' \
+		-e 's|/sys/kernel/mm/transparent_hugepage/enabled|thp-enabled|g' \
+		-e 's/--reps auto --ci 1$/& size=4M kernels=read stores=temporal pages=4k threads=1 --budget 1/')
+	case $cmd in
+	*--label*--suite* | *--suite*--label*) cmd="$cmd --reps 6 --warmups 0 --only cpu.first_touch" ;;
+	*--suite*) cmd="$cmd --reps 6 --warmups 0 --only cpu.wake" ;;
+	esac
+	case $cmd in *today.json*) [ -f today.json ] || cp stock-again.json today.json ;; esac
+	t0=$(date +%s)
+	sh -c "$cmd" </dev/null >out.txt 2>err.txt
+	rc=$?
+	[ -n "${EXAMPLES_TIMES:-}" ] && echo "$(($(date +%s) - t0)) s: $cmd" >&2
+	n=$((n + 1))
+	# what each exit means is the command's own (its --help): 1 is a
+	# finding for doctor, check, phantom and a fleet; 3 is compare's and
+	# ab's "compared, no trusted verdict" (this machine is shared: a
+	# control may move, legs run under different load)
+	case $rc:$cmd in
+	0:*) ;;
+	1:*" doctor"* | 1:*" check"* | 1:*" phantom "* | 1:*" fleet "*) ;;
+	3:*" compare "* | 3:*" ab "*) tail -n 1 out.txt | grep -q '^no trusted verdict (' ||
+		fail "$file: '$line' exited 3: $(tail -n 1 out.txt)" ;;
+	2:*" check") grep -q 'no reference values for this kind of machine' err.txt ||
+		fail "$file: '$line' exited 2: $(cat err.txt)"
+		echo "no reference values for this machine's kind: $line" ;;
+	*) fail "$file: '$line' (as '$cmd') exited $rc: $(tail -n 3 err.txt)" ;;
+	esac
+done <examples.txt
+[ "$n" -ge 30 ] || fail "only $n examples ran"
+[ -s stock.html ] && [ -s compare.html ] && [ -s fleet.html ] && [ -s textfile/mempath.prom ] ||
+	fail "an example's output is missing: $(ls)"
+[ -s thp-enabled ] || fail "ab's setup commands did not run"
+exit 0
