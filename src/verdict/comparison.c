@@ -356,7 +356,7 @@ static int is_speed(enum unit u)
 	}
 }
 
-char *comparison_headline(const struct comparison *c)
+static char *headline(const struct comparison *c)
 {
 	const struct compare_row *best = NULL;
 	double best_log = 0, r = 0, lo = NAN, hi = NAN;
@@ -415,4 +415,13 @@ char *comparison_headline(const struct comparison *c)
 			 is_speed(best->unit) ? (r >= 1 ? "faster" : "slower")
 					      : (r >= 1 ? "better" : "worse"),
 			 best->key, ci, rest);
+}
+
+char *comparison_headline(const struct comparison *c)
+{
+	/* labels and metric names come from the files: their control
+	 * characters as text, like every line printed */
+	char *raw = headline(c), *safe = raw ? util_escape_controls(raw) : NULL;
+	free(raw);
+	return safe;
 }

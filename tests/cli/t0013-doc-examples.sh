@@ -1,7 +1,8 @@
 # basics: every example command in README.md and docs/*.md (the ```sh
 # blocks) runs as written, in order, in one directory: each is accepted (never
 # a usage error or a crash) and ends as its command documents. Left out: the
-# make and reference-tool lines (make test runs those targets), a block that is
+# make and reference-tool lines (make test runs those targets; the topology
+# lab's tests/lab/lab.sh lines are make test-topology's), a block that is
 # a script (`#!`, docs/fleet.md's sbatch file: t7004 runs it) and lines of
 # launchers that are not here (sbatch, srun; mpirun without MPI).
 # Substitutions, so that the examples take seconds, not hours; each keeps
@@ -21,8 +22,9 @@
 #                          THP mode, which tests beside this one measure)
 # and what the examples assume is there: build/mempath and mempath (the binary
 # under test), llama-bench (tests/data/llama-replay.sh, its recorded output),
-# model.gguf, docs/, h200.json (docs/results' H200 run), nodes/ (two nodes'
-# files), today.json (a copy of the stock-again.json an example wrote before).
+# model.gguf, docs/ and tests/ (the repository's: recorded trees), h200.json
+# (docs/results' H200 run), nodes/ (two nodes' files), today.json (a copy of
+# the stock-again.json an example wrote before).
 . "$top/tests/cli/lib.sh"
 mkdir -p build bin textfile shared/fleet nodes
 ln -s "$MEMPATH" build/mempath
@@ -33,6 +35,7 @@ PATH=$PWD/bin:$PATH
 export PATH MEMPATH_HISTORY=$PWD/history.db XDG_CACHE_HOME=$PWD/cache
 : >model.gguf
 ln -s "$top/docs" docs
+ln -s "$top/tests" tests
 cp "$top/docs/results/h200-2026-11-30.json" h200.json
 cp "$top/docs/results/vm-quick-2026-11-30.json" nodes/vm.json
 sed 's/"hostname": *"vm"/"hostname": "node-2"/' nodes/vm.json >nodes/node-2.json
@@ -61,6 +64,7 @@ n=0
 while IFS="	" read -r file line; do
 	case $line in
 	make\ * | *_SRC=* | NVBANDWIDTH=* | sbatch\ * | srun\ * | set\ * | out=* | status=* | echo\ * | exit\ *) continue ;;
+	*tests/lab/lab.sh*) continue ;; # the lab's guests: make test-topology boots them
 	mpirun\ *) [ $have_mpi = 1 ] || { echo "not run (no mpirun, or built without MPI): $line"; continue; } ;;
 	esac
 	cmd=$(printf '%s\n' "$line" | sed -e 's/--suite full/--suite quick/' -e 's/size=4G/size=64M/' \
