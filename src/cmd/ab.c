@@ -385,7 +385,7 @@ static int ab_main(void *p, const struct cmd_line *l)
 		.rounds = o->rounds,
 		.order = o->order};
 	struct compare_opts co;
-	struct ab_auto ar;
+	struct ab_auto ar = {.max = 0}; /* freed at out: even before it starts */
 	char **leg_paths = NULL, *note = NULL;
 	const char **expect = NULL;
 	size_t n_run = 0;
