@@ -62,20 +62,12 @@ int reaper_family_stopped(pid_t pid)
 	size_t n = 1;
 	todo[0] = pid;
 	for (size_t k = 0; k < n; k++) {
-		char path[64], *kids, *p, *end;
+		char path[64];
 		if (k > 0 && state_of(todo[k]) == 'T')
 			return 1;
 		snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)todo[k],
 			 (int)todo[k]);
-		if (!(kids = read_file_str(path, NULL)))
-			continue;
-		for (p = kids; n < ARRAY_SIZE(todo); p = end) {
-			long v = strtol(p, &end, 10);
-			if (end == p)
-				break;
-			todo[n++] = (pid_t)v;
-		}
-		free(kids);
+		n = read_pids_append(path, todo, n, ARRAY_SIZE(todo));
 	}
 	return 0;
 }

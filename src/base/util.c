@@ -193,6 +193,21 @@ char *xasprintf(const char *fmt, ...)
 	return s;
 }
 
+size_t read_pids_append(const char *path, pid_t *out, size_t n, size_t cap)
+{
+	char *text = read_file_str(path, NULL), *p, *end;
+	if (!text)
+		return n;
+	for (p = text; n < cap; p = end) {
+		long v = strtol(p, &end, 10);
+		if (end == p)
+			break;
+		out[n++] = (pid_t)v;
+	}
+	free(text);
+	return n;
+}
+
 char *read_file_str(const char *path, size_t *len_out)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);

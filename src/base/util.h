@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 /* A macro's value as a string literal: STR(NOISE_BUSY_CPUS) is "0.25". */
@@ -45,6 +46,10 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Reads a whole (small, /proc or /sys) file; NUL-terminated, caller frees.
  * Returns NULL without printing when the file cannot be read. */
 char *read_file_str(const char *path, size_t *len_out);
+/* The numbers listed in the file at path (a /proc TASK/children file: pids
+ * apart by spaces) appended to out[n..cap); the new count (n when the file
+ * cannot be read). */
+size_t read_pids_append(const char *path, pid_t *out, size_t n, size_t cap);
 /* First line of a file, trailing newline stripped; NULL if unreadable. */
 char *read_line_str(const char *path);
 /* Strips leading and trailing whitespace in place; returns s. */

@@ -145,20 +145,12 @@ static long long own_ticks(pid_t pid, unsigned long long *wait_ns, int *pids, si
 		if (!(d = opendir(path)))
 			continue;
 		while ((e = readdir(d)) && n < ARRAY_SIZE(todo)) {
-			char cpath[400], *kids, *p, *end;
+			char cpath[400];
 			if (!isdigit((unsigned char)e->d_name[0]))
 				continue;
 			*wait_ns += task_wait_ns(path, e->d_name);
 			snprintf(cpath, sizeof(cpath), "%s/%s/children", path, e->d_name);
-			if (!(kids = read_file_str(cpath, NULL)))
-				continue;
-			for (p = kids; n < ARRAY_SIZE(todo); p = end) {
-				long v = strtol(p, &end, 10);
-				if (end == p)
-					break;
-				todo[n++] = (pid_t)v;
-			}
-			free(kids);
+			n = read_pids_append(cpath, todo, n, ARRAY_SIZE(todo));
 		}
 		closedir(d);
 	}
