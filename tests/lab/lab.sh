@@ -39,6 +39,7 @@ done
 case $jobs in '' | *[!0-9]* | 0) echo "lab: --jobs takes a count, not '$jobs'" >&2; exit 2 ;; esac
 skip() {
 	echo "lab: skipped: $*"
+	echo "lab: 0 passed, 0 failed, 1 skipped"
 	exit 77
 }
 
@@ -276,4 +277,5 @@ for item in $list; do
 	n=$((n + 1))
 done
 echo "lab: $((n - fails)) of $n guests passed (results under $out)"
+echo "lab: $((n - fails)) passed, $fails failed" # the runner's closing line
 [ $fails -eq 0 ]
