@@ -115,7 +115,9 @@ EOF
 if [ "$(id -u)" = 0 ] && command -v su >/dev/null && su nobody -s /bin/sh -c true 2>/dev/null; then
 	# a folder another user can reach (this test's own may sit in one he cannot)
 	pub=$(mktemp -d /tmp/mempath-t4019.XXXXXX) && chmod 755 "$pub" && mkdir "$pub/ro" && chmod 555 "$pub/ro"
-	su nobody -s /bin/sh -c "'$MEMPATH' history list --db '$pub/ro/h.db'" >out.txt 2>err.txt
+	# and the binary where he can run it (the checkout may sit in a 0700 folder)
+	cp "$MEMPATH" "$pub/mempath" && chmod 755 "$pub/mempath"
+	su nobody -s /bin/sh -c "'$pub/mempath' history list --db '$pub/ro/h.db'" >out.txt 2>err.txt
 	rm -rf "$pub"
 	grep -q "its folder '.*/ro' is not writable (Permission denied)" err.txt || fail "read-only folder: $(cat err.txt)"
 else

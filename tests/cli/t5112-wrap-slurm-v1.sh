@@ -45,11 +45,13 @@ int main(void)
 S
 "$cc" -O2 -o alloc alloc.c || fail "cannot build alloc.c"
 chmod 777 .
+# the binary where uid 65534 can run it (the checkout may sit in a 0700 folder)
+cp "$MEMPATH" ./mempath && chmod 755 ./mempath
 # the child joins the task's groups, then becomes uid 65534 and runs wrap
 SLURM_JOB_ID=42 sh -c "echo \$\$ >'$own/$step/task_0/cgroup.procs' &&
 	{ [ ! -d '$cpu/$step' ] || echo \$\$ >'$cpu/$step/task_0/cgroup.procs'; } &&
 	exec setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=$PWD \
-		'$MEMPATH' wrap -n 2 -o w.json -- ./alloc" >w.txt 2>w.err ||
+		./mempath wrap -n 2 -o w.json -- ./alloc" >w.txt 2>w.err ||
 	fail "wrap exited $?: $(cat w.err)"
 grep -q "^wrap: cgroup: inside Slurm job 42, step 0: the step's cgroup $own/$step is read around each run (cgroup v1: no group of ours can be made under $own/$step/task_0: Permission denied)" w.err ||
 	fail "not said: $(grep cgroup w.err)"
