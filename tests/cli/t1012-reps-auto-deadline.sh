@@ -6,7 +6,7 @@
 # the 12 s timeout are left for them.
 . "$top/tests/cli/lib.sh"
 "$MEMPATH" probe cpu.stream size=1M kernels=read,write stores=temporal pages=4k threads=1 \
-	--reps auto --ci 0.001 --budget 1000 --timeout 12 -o a.json >a.txt 2>a.err ||
+	--reps auto --ci 0.00001 --budget 1000 --timeout 12 -o a.json >a.txt 2>a.err ||
 	fail "probe exited $?: $(cat a.err a.txt)"
 grep -q '^cpu.stream: --reps auto: each metric samples until .* past 8 s, 67% of the probe.s 12 s timeout' a.err ||
 	fail "no plan at the start: $(cat a.err)"
