@@ -280,6 +280,9 @@ struct gpu_backend {
 			    uint64_t seed, struct CUstream_st *s);
 	int (*launch_copy)(void *dst, const void *src, size_t bytes, const struct gpu_grid *g,
 			   struct CUstream_st *s);
+	int (*launch_read_l2)(const void *p, size_t chunk_bytes, unsigned regions,
+			      const struct gpu_grid *g, unsigned long long *out,
+			      struct CUstream_st *s);
 	int (*launch_sectors)(const void *base, uint64_t span, uint64_t distinct,
 			      uint64_t per_thread, uint64_t seed, const struct gpu_grid *g,
 			      unsigned long long *out, struct CUstream_st *s);
@@ -288,7 +291,7 @@ struct gpu_backend {
 			     unsigned long long *out, struct CUstream_st *s);
 	int (*launch_chain_build)(uint64_t *buf, const uint32_t *seq, uint64_t n,
 				  uint64_t stride_words, struct CUstream_st *s);
-	int (*launch_chase)(const uint64_t *buf, uint64_t steps, uint64_t *pos,
+	int (*launch_chase)(const uint64_t *buf, uint64_t steps, uint64_t *pos, unsigned threads,
 			    struct CUstream_st *s);
 	int (*launch_load_read)(const void *p, size_t bytes, unsigned blocks, size_t smem_bytes,
 				struct gpu_load_ctl *ctl, uint64_t max_ns, struct CUstream_st *s);

@@ -36,13 +36,13 @@ int gpu_chain_make(uint64_t *buf, uint64_t n, uint64_t node_bytes, enum mem_orde
 	return rc;
 }
 
-void gpu_chain_make_host(uint64_t *host, uint64_t n, uint64_t node_bytes, enum mem_order order,
-			 uint64_t group_nodes, uint64_t seed)
+void gpu_chain_make_host(uint64_t *host, uint64_t dev, uint64_t n, uint64_t node_bytes,
+			 enum mem_order order, uint64_t group_nodes, uint64_t seed)
 {
 	uint64_t *seq = xmalloc(n * sizeof(*seq)), words = node_bytes / 8;
 
 	mem_chase_order(seq, n, order, group_nodes < n ? group_nodes : n, seed);
 	for (uint64_t i = 0; i < n; i++)
-		host[seq[i] * words] = seq[i + 1 < n ? i + 1 : 0] * words;
+		host[seq[i] * words] = dev + seq[i + 1 < n ? i + 1 : 0] * node_bytes;
 	free(seq);
 }

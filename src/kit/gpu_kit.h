@@ -54,14 +54,16 @@ void gpu_extra_note(struct probe_result *res, const char *key, const char *text)
 /* A pointer-chase cycle through n nodes node_bytes apart in buf (n *
  * node_bytes of device memory on the current device) in the given order
  * (mem_chase_order): random, page-local within groups of group_nodes, or
- * the fixed stride (node i then i + 1); n < 2^32. Synchronous; 0 or -1. */
+ * the fixed stride (node i then i + 1); n < 2^32. A node's first word holds
+ * the next node's address. Synchronous; 0 or -1. */
 int gpu_chain_make(uint64_t *buf, uint64_t n, uint64_t node_bytes, enum mem_order order,
 		   uint64_t group_nodes, uint64_t seed);
 /* The same cycle written by the host through host (host-visible memory:
- * pinned, registered or managed), for a device that reads it at the same
- * offsets. Word i of a node holds the next node's word index. */
-void gpu_chain_make_host(uint64_t *host, uint64_t n, uint64_t node_bytes, enum mem_order order,
-			 uint64_t group_nodes, uint64_t seed);
+ * pinned, registered or managed), for a device that reads it at dev, the
+ * device's address of host[0]. A node's first word holds the next node's
+ * address as the device sees it (the chase kernel's hop is that one load). */
+void gpu_chain_make_host(uint64_t *host, uint64_t dev, uint64_t n, uint64_t node_bytes,
+			 enum mem_order order, uint64_t group_nodes, uint64_t seed);
 
 /* ---- the GPU timing loop (gpu_timing.c) -------------------------------- */
 

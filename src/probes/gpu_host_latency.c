@@ -67,7 +67,7 @@ static int enqueue(void *arg, unsigned k, struct CUstream_st *s, uint64_t iters)
 	struct ghl *g = arg;
 
 	for (uint64_t i = 0; i < iters; i++)
-		if (GPU_CHECK(gpu->launch_chase(g->dev, g->steps, (uint64_t *)g->pos, s)))
+		if (GPU_CHECK(gpu->launch_chase(g->dev, g->steps, (uint64_t *)g->pos, 1, s)))
 			return -1;
 	return 0;
 }
@@ -100,22 +100,30 @@ static int make_chain(int m, int o, uint64_t bytes, struct mem_buf *map, void **
 		if (gpu->malloc_host(&p, bytes, 1))
 			return -1;
 		*mem = p;
-		gpu_chain_make_host(p, g->nodes, NODE_BYTES, orders[o], g->nodes, seed);
-		return gpu->host_device_ptr(p, (void **)&g->dev);
+		if (gpu->host_device_ptr(p, (void **)&g->dev))
+			return -1;
+		gpu_chain_make_host(p, (uint64_t)(uintptr_t)g->dev, g->nodes, NODE_BYTES, orders[o],
+				    g->nodes, seed);
+		return 0;
 	case M_REGISTERED:
+		/* Registered first: the chain holds the device's addresses of it. */
 		if (mem_map(map, bytes, MEM_PAGES_4K, 0))
 			return gpu_error("cannot map %" PRIu64 " bytes", bytes);
-		gpu_chain_make_host(map->addr, g->nodes, NODE_BYTES, orders[o], g->nodes, seed);
 		if (gpu->host_register(map->addr, bytes))
 			return -1;
 		*mem = map->addr;
-		return gpu->host_device_ptr(map->addr, (void **)&g->dev);
+		if (gpu->host_device_ptr(map->addr, (void **)&g->dev))
+			return -1;
+		gpu_chain_make_host(map->addr, (uint64_t)(uintptr_t)g->dev, g->nodes, NODE_BYTES,
+				    orders[o], g->nodes, seed);
+		return 0;
 	case M_MANAGED:
 		if (gpu->malloc_managed(&p, bytes))
 			return -1;
 		*mem = p;
-		gpu_chain_make_host(p, g->nodes, NODE_BYTES, orders[o], g->nodes, seed);
 		g->dev = p;
+		gpu_chain_make_host(p, (uint64_t)(uintptr_t)p, g->nodes, NODE_BYTES, orders[o],
+				    g->nodes, seed);
 		return 0;
 	default:
 		if (gpu->malloc(&p, bytes))
@@ -154,7 +162,7 @@ static int migrate(struct probe_ctx *ctx, struct ghl *g, void *mem, uint64_t byt
 	int rc = -1;
 
 	if (gpu->event_create(&e0) || gpu->event_create(&e1) || gpu->event_record(e0, NULL) ||
-	    GPU_CHECK(gpu->launch_chase(g->dev, g->nodes, (uint64_t *)g->pos, NULL)) ||
+	    GPU_CHECK(gpu->launch_chase(g->dev, g->nodes, (uint64_t *)g->pos, 1, NULL)) ||
 	    gpu->event_record(e1, NULL) || gpu->event_elapsed_ns(e0, e1, &ns) ||
 	    (g->prefetch && gpu->prefetch_async(mem, bytes, 1, NULL)) || gpu->device_sync())
 		goto out;

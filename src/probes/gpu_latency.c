@@ -29,7 +29,7 @@
 #include "results/results.h"
 
 struct glat_opts {
-	uint64_t min_bytes, max_bytes, steps, factor;
+	uint64_t min_bytes, max_bytes, steps, factor, threads;
 	uint32_t orders;
 };
 
@@ -39,6 +39,9 @@ static const struct opt glat_opt_rows[] = {
 		 "largest chain (capped by free device memory)"),
 	OPT_UINT("factor", struct glat_opts, factor, "2", "size step (x factor)"),
 	OPT_UINT("steps", struct glat_opts, steps, "65536", "dependent loads per launch"),
+	OPT_UINT("threads", struct glat_opts, threads, "1",
+		 "threads of one block, each walking the same chain (1: the latency alone; "
+		 "gpu-benches' gpu-latency runs 64); above 1 the metrics carry a threads label"),
 	OPT_LIST("orders", struct glat_opts, orders, "random|local|stride", "all",
 		 "random: one random cycle; local: random within 256 KiB groups; stride: node i "
 		 "then i + 1 (nvbandwidth's chain)"),
@@ -51,6 +54,7 @@ static const struct opt glat_opt_rows[] = {
 struct glat {
 	uint64_t *buf;
 	uint64_t steps;
+	unsigned threads;
 	unsigned long long *pos;
 };
 
@@ -60,7 +64,8 @@ static int enqueue(void *arg, unsigned k, struct CUstream_st *s, uint64_t iters)
 	struct glat *g = arg;
 
 	for (uint64_t i = 0; i < iters; i++)
-		if (GPU_CHECK(gpu->launch_chase(g->buf, g->steps, (uint64_t *)g->pos, s)))
+		if (GPU_CHECK(
+			    gpu->launch_chase(g->buf, g->steps, (uint64_t *)g->pos, g->threads, s)))
 			return -1;
 	return 0;
 }
@@ -128,7 +133,7 @@ static int glat_run(struct probe_ctx *ctx, const void *opts)
 	const struct gpu_backend *gpu = gpu_backend();
 	const struct glat_opts *o = opts;
 	struct gpu_props props;
-	struct glat g = {.steps = o->steps};
+	struct glat g = {.steps = o->steps, .threads = (unsigned)o->threads};
 	struct gpu_work w = {.enqueue = enqueue, .arg = &g, .n_streams = 1, .gated = 1};
 	uint64_t free_b, total_b, margin, max = o->max_bytes, sizes[64];
 	size_t n = 0;
@@ -193,13 +198,15 @@ static int glat_run(struct probe_ctx *ctx, const void *opts)
 				rc = gpu_fail(ctx->res, sz);
 				goto out;
 			}
+			snprintf(buf, sizeof(buf), "%u", g.threads);
 			m = probe_add_metric(
 				ctx->res, "latency", UNIT_NS, BETTER_LOWER,
-				"dependent 8 B loads by one thread, nodes 128 B apart "
-				"(order random, page-local, or stride: in address "
-				"order); ns per load from CUDA events over launches of "
-				"`steps` loads",
-				"size", sz, "order", oname, NULL);
+				"dependent 8 B loads by one thread (or threads= of one block, "
+				"each walking the chain), nodes 128 B apart (order random, "
+				"page-local, or stride: in address order); ns per load from "
+				"CUDA events over launches of `steps` loads",
+				"size", sz, "order", oname, g.threads > 1 ? "threads" : NULL, buf,
+				NULL);
 			gpu_samples_record(&s, m, (double)g.steps, MEASURE_TIME_PER, 1, -1);
 			gpu_samples_free(&s);
 		}
@@ -209,6 +216,16 @@ out:
 	gpu->sampler_stop(smp, ctx->res, "probe");
 	gpu->free(g.buf);
 	return rc;
+}
+
+static int glat_check(const void *opts, char *why, size_t len)
+{
+	const struct glat_opts *o = opts;
+
+	if (o->threads >= 1 && o->threads <= 1024)
+		return 0;
+	snprintf(why, len, "threads: 1 to 1024 (one block)");
+	return -1;
 }
 
 const struct probe probe_gpu_latency = {
@@ -221,5 +238,6 @@ const struct probe probe_gpu_latency = {
 	.quick_opts = "max=256M factor=4 steps=16384",
 	.timeout_s = 600,
 	.supported = glat_supported,
+	.check = glat_check,
 	.run = glat_run,
 };

@@ -143,7 +143,7 @@ static int enqueue(void *arg, unsigned k, struct CUstream_st *s, uint64_t iters)
 			break;
 		case K_CHASE:
 			rc = GPU_CHECK(gpu->launch_chase(g->a->chain[g->v->order], g->o->steps,
-							 (uint64_t *)g->b->pos, s));
+							 (uint64_t *)g->b->pos, 1, s));
 			break;
 		}
 		if (rc)

@@ -23,7 +23,9 @@ extern "C" {
 struct CUstream_st;
 
 /* A launch shape. unroll: independent 16-byte accesses each thread has in
- * flight (1, 2, 4 or 8; others round down to one of these). */
+ * flight (1, 2, 4 or 8; others round down to one of these). blocks = 0 asks
+ * read, write and copy for the chunked layout (stream.cu): one block per
+ * unroll x threads accesses, as many as the buffer needs. */
 struct gpu_grid {
 	unsigned blocks, threads, unroll;
 };
@@ -61,6 +63,11 @@ int gpu_launch_write(void *p, size_t bytes, const struct gpu_grid *g, int stream
 /* dst = src over bytes with 16-byte loads and stores. */
 int gpu_launch_copy(void *dst, const void *src, size_t bytes, const struct gpu_grid *g,
 		    struct CUstream_st *s);
+/* L2-resident reads: block b of g reads chunk b % regions (chunk_bytes each,
+ * a multiple of 16) of p through the L2 only (ld.global.cg), XOR-reduced
+ * into *out as gpu_launch_read does. */
+int gpu_launch_read_l2(const void *p, size_t chunk_bytes, unsigned regions,
+		       const struct gpu_grid *g, unsigned long long *out, struct CUstream_st *s);
 
 /* --- random.cu --- */
 
@@ -83,12 +90,13 @@ int gpu_launch_blocks(const void *base, uint64_t span, uint64_t block_bytes, uin
 /* --- chase.cu --- */
 
 /* Builds a pointer chain: node seq[i] (at word seq[i] * stride_words) holds
- * the word index of node seq[(i + 1) % n]. */
+ * the address of node seq[(i + 1) % n]. */
 int gpu_launch_chain_build(uint64_t *buf, const uint32_t *seq, uint64_t n, uint64_t stride_words,
 			   struct CUstream_st *s);
 /* One thread follows the chain for steps dependent loads, starting at word
  * *pos, and stores where it ended in *pos. */
-int gpu_launch_chase(const uint64_t *buf, uint64_t steps, uint64_t *pos, struct CUstream_st *s);
+int gpu_launch_chase(const uint64_t *buf, uint64_t steps, uint64_t *pos, unsigned threads,
+		     struct CUstream_st *s);
 
 /* --- load.cu: a chase under load (gpu.loaded) --- */
 

@@ -98,7 +98,7 @@ static __global__ void k_chase_loaded(const uint64_t *buf, uint64_t steps, uint6
 				      unsigned long long wait_ns)
 {
 	unsigned long long t = now_ns(), t0, t1;
-	uint64_t p = *pos, i = 0;
+	uint64_t p = (uint64_t)(buf + *pos), i = 0; /* chase.cu: the chain holds addresses */
 
 	while (read_flag(&ctl->running) < wait_blocks) {
 		if (now_ns() - t > wait_ns) {
@@ -107,16 +107,15 @@ static __global__ void k_chase_loaded(const uint64_t *buf, uint64_t steps, uint6
 		}
 	}
 	t0 = now_ns();
-	for (; i + 4 <= steps; i += 4) {
-		p = buf[p];
-		p = buf[p];
-		p = buf[p];
-		p = buf[p];
+	for (; i + 8 <= steps; i += 8) {
+#pragma unroll
+		for (int k = 0; k < 8; k++)
+			p = *(const uint64_t *)p;
 	}
 	for (; i < steps; i++)
-		p = buf[p];
+		p = *(const uint64_t *)p;
 	t1 = now_ns();
-	*pos = p;
+	*pos = (p - (uint64_t)buf) / 8;
 	ctl->chase_t0 = t0;
 	ctl->chase_t1 = t1;
 	__threadfence();
