@@ -410,6 +410,7 @@ const struct gpu_backend gpu_backend_cuda = {
 	.launch_sleep = gpu_launch_sleep,
 	.launch_fma = gpu_launch_fma,
 	.launch_read = gpu_launch_read,
+	.launch_read_l2 = gpu_launch_read_l2,
 	.launch_write = gpu_launch_write,
 	.launch_copy = gpu_launch_copy,
 	.launch_sectors = gpu_launch_sectors,

@@ -3,8 +3,9 @@
  *   cudaMemcpyAsync device-to-device, each at the best launch shape of a sweep.
  * method: buffers >= 8x L2; a sweep of blocks per SM x threads x loads in flight (short samples)
  *   picks each kernel's best shape, which is then timed with CUDA events (gated, >= 10 samples
- *   of >= min_sample_ns); 16 B accesses, grid-stride, reads XOR-reduced and checked, copies
- *   verified word by word after every sample.
+ *   of >= min_sample_ns); 16 B accesses, grid-stride or chunked (bpsm=chunk: a block a chunk,
+ *   gpu-benches' layout, the faster writer on an H200: docs/design.md §8.18), reads XOR-reduced
+ *   and checked, copies verified word by word after every sample.
  * why this way: the fastest shape differs by chip, so a fixed shape under-reports; bytes are
  *   STREAM's rule (read: once, write: once, copy: read + write), and copies also in
  *   nvbandwidth's "bytes once" view, since tools disagree by exactly 2x there (docs/design.md
@@ -35,7 +36,9 @@ struct gstream_opts {
 static const struct opt gstream_opt_rows[] = {
 	OPT_SIZE("size", struct gstream_opts, size_bytes, "0",
 		 "bytes per buffer (2 buffers); 0 = max(16 x L2, 4G); raised to 8 x L2 if smaller"),
-	OPT_STR("bpsm", struct gstream_opts, bpsm, "1,2,4,8", "sweep: blocks per SM"),
+	OPT_STR("bpsm", struct gstream_opts, bpsm, "chunk,1,2,4,8",
+		"sweep: blocks per SM of a grid-stride grid; chunk: the chunked layout (one block "
+		"per threads x unroll accesses, as many blocks as the buffer needs)"),
 	OPT_STR("threads", struct gstream_opts, threads, "256,512,1024",
 		"sweep: threads per block"),
 	OPT_STR("unroll", struct gstream_opts, unroll, "2,4,8",
@@ -199,16 +202,41 @@ static int parse_list(struct probe_result *res, const char *name, const char *sp
 	return -1;
 }
 
+/* The bpsm list: blocks per SM, where "chunk" (the chunked layout) is 0. */
+static int parse_bpsm(struct probe_result *res, const char *spec, uint64_t *v, size_t *n)
+{
+	char rest[OPT_STR_MAX] = "", buf[OPT_STR_MAX], *save = NULL, *tok;
+	int chunk = 0;
+
+	snprintf(buf, sizeof(buf), "%s", spec);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		if (strcmp(tok, "chunk") == 0)
+			chunk = 1;
+		else
+			snprintf(rest + strlen(rest), sizeof(rest) - strlen(rest), "%s%s",
+				 rest[0] ? "," : "", tok);
+	*n = 0;
+	if (rest[0] && parse_list(res, "bpsm", rest, v + chunk, n))
+		return -1;
+	if (!chunk && !*n)
+		return parse_list(res, "bpsm", spec, v, n);
+	if (chunk) {
+		v[0] = 0;
+		++*n;
+	}
+	return 0;
+}
+
 /* Sweeps the shapes for kernel g->k and leaves the best in g->grid. */
 static int sweep(struct gstream *g, const struct gstream_opts *o)
 {
-	uint64_t bp[LIST_MAX], th[LIST_MAX], un[LIST_MAX];
+	uint64_t bp[LIST_MAX + 1], th[LIST_MAX], un[LIST_MAX];
 	size_t nb, nt, nu;
 	double best = -1;
 	struct gpu_grid best_grid = {0};
 	char buf[64], key[64];
 
-	if (parse_list(g->ctx->res, "bpsm", o->bpsm, bp, &nb) ||
+	if (parse_bpsm(g->ctx->res, o->bpsm, bp, &nb) ||
 	    parse_list(g->ctx->res, "threads", o->threads, th, &nt) ||
 	    parse_list(g->ctx->res, "unroll", o->unroll, un, &nu))
 		return -2;
@@ -246,8 +274,11 @@ static int sweep(struct gstream *g, const struct gstream_opts *o)
 		return -2;
 	}
 	g->grid = best_grid;
-	snprintf(buf, sizeof(buf), "%ux%ux%u", best_grid.blocks / g->props.sm_count,
-		 best_grid.threads, best_grid.unroll);
+	if (best_grid.blocks)
+		snprintf(buf, sizeof(buf), "%ux%ux%u", best_grid.blocks / g->props.sm_count,
+			 best_grid.threads, best_grid.unroll);
+	else
+		snprintf(buf, sizeof(buf), "chunkx%ux%u", best_grid.threads, best_grid.unroll);
 	snprintf(key, sizeof(key), "%s/%s", kinfo[g->k].kernel, kinfo[g->k].access);
 	json_object_set_new(json_object_get(gpu_extra(g->ctx->res), "best"), key, json_string(buf));
 	return 0;

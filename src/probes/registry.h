@@ -26,6 +26,7 @@
 	PROBE(cpu_numa)         \
 	PROBE(work_decode)      \
 	PROBE(gpu_stream)       \
+	PROBE(gpu_l2)           \
 	PROBE(gpu_random)       \
 	PROBE(gpu_latency)      \
 	PROBE(gpu_host_latency) \
