@@ -285,6 +285,10 @@ json_t *limits_derive(const json_t *host)
 		json_object_set_new(o, key, hbm_limit(d));
 		snprintf(key, sizeof(key), "gpu%zu.pcie", i);
 		json_object_set_new(o, key, pcie_limit(host, d));
+		snprintf(key, sizeof(key), "gpu%zu.l2", i);
+		json_object_set_new(o, key,
+				    unknown("no L2 rate among the machine's facts (NVML and the "
+					    "device properties give the L2's size only)"));
 		/* a peer path only where there is a peer or a link up */
 		if (json_array_size(devs) < 2 && int_of(d, "nvlinks_active") <= 0)
 			continue;
@@ -297,10 +301,10 @@ json_t *limits_derive(const json_t *host)
 /* The path kind a probe's metric runs on, or NULL. */
 static const char *kind_of(const char *probe, const char *metric)
 {
-	static const char *const map[][3] = {{"cpu.stream", "bandwidth", "dram"},
-					     {"gpu.stream", "bandwidth", "hbm"},
-					     {"gpu.copy", "copy_bw", "pcie"},
-					     {"gpu.p2p", "p2p_bw", "nvlink"}};
+	static const char *const map[][3] = {
+		{"cpu.stream", "bandwidth", "dram"}, {"gpu.stream", "bandwidth", "hbm"},
+		{"gpu.copy", "copy_bw", "pcie"},     {"gpu.copy", "sm_copy_bw", "pcie"},
+		{"gpu.l2", "l2_read_bw", "l2"},	     {"gpu.p2p", "p2p_bw", "nvlink"}};
 	for (size_t i = 0; i < ARRAY_SIZE(map); i++)
 		if (strcmp(probe, map[i][0]) == 0 && strcmp(metric, map[i][1]) == 0)
 			return map[i][2];

@@ -1,16 +1,21 @@
 /* gpu_copy.c - gpu.copy
  * measures: host<->device copy bandwidth (cudaMemcpyAsync) from pinned (cudaHostAlloc),
  *   pageable (plain mmap) and registered (cudaHostRegister) host memory, sizes swept, H2D, D2H
- *   and both at once on two streams.
+ *   and both at once on two streams; and the same copies driven by the SMs (our copy kernel
+ *   reading or writing host memory through its device mapping: nvbandwidth's _sm tests).
  * method: nvbandwidth's: each stream is held behind a spin kernel waiting on a host-mapped flag
  *   while warm-ups and the timed copies are queued, then released by one host store; CUDA
  *   events; streams of a bidirectional pair start together; the destination is poisoned before
  *   and checked word by word after every sample; host memory on the GPU's NUMA node.
  * why this way: queuing and launch cost never enter the time; pageable copies are staged by the
  *   driver through the calling thread, so they cannot be queued behind a gate (the host would
- *   block): they are timed ungated with events, and have no bidirectional variant.
+ *   block): they are timed ungated with events, and have no bidirectional variant. SM copies
+ *   need host memory the device can address (pinned, registered), every SM at full occupancy
+ *   for the requests in flight a PCIe round trip needs; they are sm_copy_bw, not copy_bw, so
+ *   the copy-engine figures keep their names.
  * cross-check: tools/gpu_crosscheck.cu (pinned cudaMemcpy with events), nvbandwidth
- *   host_to_device_memcpy_ce / device_to_host_memcpy_ce: medians should agree within a few %.
+ *   host_to_device_memcpy_ce / device_to_host_memcpy_ce (and _sm for sm_copy_bw): medians
+ *   should agree within a few %.
  */
 #include <inttypes.h>
 #include <numa.h>
@@ -31,6 +36,7 @@ struct gcopy_opts {
 	char sizes[OPT_STR_MAX];
 	uint32_t mems;
 	uint32_t dirs;
+	uint32_t engines;
 };
 
 static const struct opt gcopy_opt_rows[] = {
@@ -40,11 +46,15 @@ static const struct opt gcopy_opt_rows[] = {
 		 "host memory kinds"),
 	OPT_LIST("dirs", struct gcopy_opts, dirs, "h2d|d2h|bidir", "all",
 		 "directions (bidir: H2D and D2H at once on two streams)"),
+	OPT_LIST("engines", struct gcopy_opts, engines, "ce|sm", "all",
+		 "who copies: ce (cudaMemcpyAsync, the copy engines) or sm (our copy kernel over "
+		 "the host memory's device mapping; pinned and registered, h2d and d2h)"),
 	OPT_END,
 };
 
 enum { M_PINNED, M_PAGEABLE, M_REGISTERED, M_N };
 enum { D_H2D, D_D2H, D_BIDIR, D_N };
+enum { E_CE, E_SM, E_N };
 static const char *const mem_name[M_N] = {"pinned", "pageable", "registered"};
 static const char *const dir_name[D_N] = {"h2d", "d2h", "bidir"};
 
@@ -52,11 +62,13 @@ static const char *const dir_name[D_N] = {"h2d", "d2h", "bidir"};
 #define SEED_D2H 0xc0de2
 
 struct gcopy {
-	void *h_src, *h_dst; /* host: H2D source, D2H destination */
-	void *d_dst, *d_src; /* device: H2D destination, D2H source */
+	void *h_src, *h_dst;   /* host: H2D source, D2H destination */
+	void *d_dst, *d_src;   /* device: H2D destination, D2H source */
+	void *hd_src, *hd_dst; /* the host buffers as the device addresses them (SM copies) */
 	struct mem_buf mb_src, mb_dst;
+	struct gpu_grid grid; /* SM copies: every SM at full occupancy */
 	size_t size;
-	int dir;
+	int dir, engine;
 };
 
 /* Stream k of a bidirectional pair: 0 is H2D, 1 is D2H. */
@@ -66,10 +78,19 @@ static int enqueue(void *arg, unsigned k, struct CUstream_st *s, uint64_t iters)
 	struct gcopy *c = arg;
 	int h2d = c->dir == D_H2D || (c->dir == D_BIDIR && k == 0);
 
-	for (uint64_t i = 0; i < iters; i++)
-		if (h2d ? gpu->memcpy_async(c->d_dst, c->h_src, c->size, s)
-			: gpu->memcpy_async(c->h_dst, c->d_src, c->size, s))
+	for (uint64_t i = 0; i < iters; i++) {
+		int rc;
+
+		if (c->engine == E_SM)
+			rc = GPU_CHECK(
+				h2d ? gpu->launch_copy(c->d_dst, c->hd_src, c->size, &c->grid, s)
+				    : gpu->launch_copy(c->hd_dst, c->d_src, c->size, &c->grid, s));
+		else
+			rc = h2d ? gpu->memcpy_async(c->d_dst, c->h_src, c->size, s)
+				 : gpu->memcpy_async(c->h_dst, c->d_src, c->size, s);
+		if (rc)
 			return -1;
+	}
 	return 0;
 }
 
@@ -140,6 +161,10 @@ static int host_alloc(struct gcopy *c, int mem, size_t bytes)
 			return -1;
 	}
 	host_fill(c->h_src, bytes, SEED_H2D);
+	c->hd_src = c->hd_dst = NULL;
+	if (mem != M_PAGEABLE && (gpu->host_device_ptr(c->h_src, &c->hd_src) ||
+				  gpu->host_device_ptr(c->h_dst, &c->hd_dst)))
+		return -1;
 	return 0;
 }
 
@@ -185,9 +210,21 @@ static int measure(struct probe_ctx *ctx, struct gcopy *c, int mem)
 				     "CUDA events, streams held behind a spin kernel while queued";
 
 	opt_format_size(c->size, sz, sizeof(sz));
-	progress("gpu.copy: %s %s %s", mem_name[mem], dir_name[c->dir], sz);
+	progress("gpu.copy: %s %s %s%s", mem_name[mem], dir_name[c->dir], sz,
+		 c->engine == E_SM ? " (SM)" : "");
 	if (gpu_measure(ctx, &w, &s))
 		return -1;
+	if (c->engine == E_SM) {
+		m = probe_add_metric(
+			ctx->res, "sm_copy_bw", UNIT_GB_S, BETTER_HIGHER,
+			"bytes copied once (GB = 1e9); own SM copy kernel (16 B loads "
+			"and stores, every SM at full occupancy) over the host memory's "
+			"device mapping; CUDA events, streams held behind a spin kernel",
+			"mem", mem_name[mem], "dir", dir_name[c->dir], "size", sz, NULL);
+		gpu_samples_record(&s, m, (double)c->size, MEASURE_RATE, 1e-9, -1);
+		gpu_samples_free(&s);
+		return 0;
+	}
 	m = probe_add_metric(ctx->res, "copy_bw", UNIT_GB_S, BETTER_HIGHER,
 			     c->dir == D_BIDIR ? "H2D + D2H bytes over the pair's span (first "
 						 "start to last end), GB = 1e9; gated, events"
@@ -254,6 +291,16 @@ static int gcopy_run(struct probe_ctx *ctx, const void *opts)
 	if (o->mems & (1u << M_PAGEABLE))
 		probe_result_add_param(ctx->res, "pageable_bidir",
 				       "not measured: pageable copies block the calling thread");
+	if (o->engines & (1u << E_SM))
+		probe_result_add_param(ctx->res, "sm_copies",
+				       "pinned and registered, h2d and d2h (pageable memory has no "
+				       "device mapping; no bidirectional pair)");
+	/* SM copies: every SM at full occupancy (gpu.p2p's SM copy shape). */
+	c.grid = (struct gpu_grid){(unsigned)props.sm_count *
+					   (unsigned)(props.max_threads_per_sm >= 1024
+							      ? props.max_threads_per_sm / 512
+							      : 1),
+				   512, 4};
 
 	smp = gpu->sampler_start(100);
 	if (gpu->malloc(&c.d_dst, max) || gpu->malloc(&c.d_src, max) ||
@@ -273,12 +320,18 @@ static int gcopy_run(struct probe_ctx *ctx, const void *opts)
 			if (!(o->dirs & (1u << d)) || (d == D_BIDIR && mem == M_PAGEABLE))
 				continue;
 			c.dir = d;
-			for (size_t i = 0; i < n; i++) {
-				c.size = sizes[i];
-				if (measure(ctx, &c, mem)) {
-					host_free(&c, mem);
-					rc = gpu_fail(ctx->res, mem_name[mem]);
-					goto out;
+			for (int e = 0; e < E_N; e++) {
+				if (!(o->engines & (1u << e)) ||
+				    (e == E_SM && (mem == M_PAGEABLE || d == D_BIDIR)))
+					continue;
+				c.engine = e;
+				for (size_t i = 0; i < n; i++) {
+					c.size = sizes[i];
+					if (measure(ctx, &c, mem)) {
+						host_free(&c, mem);
+						rc = gpu_fail(ctx->res, mem_name[mem]);
+						goto out;
+					}
 				}
 			}
 		}
@@ -310,7 +363,7 @@ static const struct receipt gcopy_receipts[] = {
 const struct probe probe_gpu_copy = {
 	.name = "gpu.copy",
 	.summary = "host<->device copies: pinned, pageable, registered; H2D, D2H, both at once; "
-		   "nvbandwidth-style gated timing",
+		   "copy engines and SM copies; nvbandwidth-style gated timing",
 	.flags = PROBE_GPU | PROBE_QUICK,
 	.opts = gcopy_opt_rows,
 	.opts_size = sizeof(struct gcopy_opts),

@@ -120,6 +120,10 @@ static void test_gpu_limits(void **state)
 	assert_true(fabs(gbps(l, "gpu1.pcie") - 15.8) < 0.05);
 	assert_non_null(json_object_get(json_object_get(l, "gpu1.hbm"), "unknown"));
 	assert_non_null(json_object_get(json_object_get(l, "gpu1.nvlink"), "unknown"));
+	/* no fact gives an L2 rate: unknown, with the reason */
+	assert_non_null(
+		strstr(json_string_value(json_object_get(json_object_get(l, "gpu0.l2"), "unknown")),
+		       "L2"));
 	assert_non_null(strstr(
 		json_string_value(json_object_get(json_object_get(l, "gpu0.hbm"), "formula")),
 		"6144 bit x 3201 MHz"));
@@ -129,6 +133,10 @@ static void test_gpu_limits(void **state)
 	assert_string_equal(key, "gpu0.hbm");
 	assert_non_null(limits_for(h, "gpu.copy", "copy_bw", "1", &key));
 	assert_string_equal(key, "gpu1.pcie");
+	assert_non_null(limits_for(h, "gpu.copy", "sm_copy_bw", NULL, &key));
+	assert_string_equal(key, "gpu0.pcie");
+	assert_non_null(limits_for(h, "gpu.l2", "l2_read_bw", NULL, &key));
+	assert_string_equal(key, "gpu0.l2");
 	assert_null(limits_for(h, "cpu.latency", "load_latency", NULL, &key));
 	json_decref(h);
 }
