@@ -14,18 +14,16 @@
 #include <unistd.h>
 
 #include "base/util.h"
-#include "gpu/backend.h"
+#include "machine/counters_gpu.h"
 #include "machine/tracecount.h"
 
 /* Readings kept at most (each one value per counter): past it a window is
  * unmarked rather than memory unbounded. */
 #define COUNTERS_MAX_MARKS 50000
 
-enum { SRC_VMSTAT, SRC_MTHP, SRC_IRQ, SRC_SW, SRC_TRACE, SRC_HW, SRC_GPU, SRC__N };
+enum { SRC_VMSTAT, SRC_MTHP, SRC_IRQ, SRC_SW, SRC_TRACE, SRC_HW, SRC_GPU, SRC_CUPTI, SRC__N };
 static const char *const src_names[SRC__N] = {"vmstat",	     "mthp",	 "interrupts", "software",
-					      "tracepoints", "hardware", "gpu"};
-static const char *const throttle_names[GPU_THROTTLE_N] = {
-	"power", "thermal", "sync_boost", "board_limit", "low_util", "reliability"};
+					      "tracepoints", "hardware", "gpu",	       "cupti"};
 
 static struct {
 	int open;
@@ -35,7 +33,7 @@ static struct {
 	/* vmstat and interrupts: a kept file and the counters' names in it */
 	int vm_fd, irq_fd;
 	size_t vm_first, vm_n, irq_first, irq_n, tp_first, gpu_first;
-	unsigned n_gpu; /* devices NVML read, 2 + GPU_THROTTLE_N counters each */
+	struct gpucount *gpu; /* NVML's and CUPTI's counters (counters_gpu.h) */
 	char **vm_key, **irq_key;
 	/* mthp stats files, software and hardware events: one fd a counter */
 	int *fd_of; /* counter index -> fd, -1 for those read otherwise */
@@ -314,56 +312,22 @@ static void open_trace(void)
 		add_counter(SRC_TRACE, "trace:%s%s", tracecount_name(C.tp, i), "");
 }
 
-/* NVML's link and throttle counters of every GPU, for GPU probes. */
-static void open_gpu(int gpu_probe)
+/* NVML's link and throttle counters of every GPU, for GPU probes; CUPTI's
+ * unified-memory counters, for probes of unified memory. */
+static void open_gpu(unsigned what)
 {
-	const struct gpu_backend *g = gpu_backend();
-	char why[192] = "";
-	int n;
+	char *why[GPUCOUNT_N];
 
-	if (!gpu_probe) {
-		unavailable(SRC_GPU, "not a GPU probe");
-		return;
-	}
-	if (!g) {
-		unavailable(SRC_GPU, "%s", gpu_unsupported_reason());
-		return;
-	}
-	if ((n = g->link_devices(why, sizeof(why))) <= 0) {
-		unavailable(SRC_GPU, "%s", n == 0 ? "NVML sees no GPU" : why);
-		return;
-	}
+	C.gpu = gpucount_open((what & COUNTERS_GPU) != 0, (what & COUNTERS_UM) != 0, why);
+	C.why[SRC_GPU] = why[GPUCOUNT_NVML];
+	C.why[SRC_CUPTI] = why[GPUCOUNT_CUPTI];
 	C.gpu_first = C.names.n;
-	C.n_gpu = (unsigned)n;
-	for (unsigned d = 0; d < C.n_gpu; d++) {
-		char dev[16];
-		snprintf(dev, sizeof(dev), "gpu%u", d);
-		add_counter(SRC_GPU, "%s:%s", dev, "pcie_tx_bytes");
-		add_counter(SRC_GPU, "%s:%s", dev, "pcie_rx_bytes");
-		for (int k = 0; k < GPU_THROTTLE_N; k++) {
-			char name[48];
-			snprintf(name, sizeof(name), "throttle_%s_ns", throttle_names[k]);
-			add_counter(SRC_GPU, "%s:%s", dev, name);
-		}
-	}
+	for (size_t i = 0; i < gpucount_n(C.gpu); i++)
+		add_counter(gpucount_source(C.gpu, i) == GPUCOUNT_CUPTI ? SRC_CUPTI : SRC_GPU,
+			    "%s%s", gpucount_name(C.gpu, i), "");
 }
 
-static void read_gpu(int64_t *row)
-{
-	const struct gpu_backend *g = gpu_backend();
-	for (unsigned d = 0; g && d < C.n_gpu; d++) {
-		struct gpu_link_counters lc;
-		int64_t *r = row + C.gpu_first + d * (2 + GPU_THROTTLE_N);
-		if (g->link_counters(d, &lc) != 0)
-			continue;
-		r[0] = lc.pcie_tx_bytes;
-		r[1] = lc.pcie_rx_bytes;
-		for (int k = 0; k < GPU_THROTTLE_N; k++)
-			r[2 + k] = lc.throttle_ns[k];
-	}
-}
-
-void counters_open(int gpu_probe)
+void counters_open(unsigned what)
 {
 	static const uint32_t sw_type[] = {PERF_TYPE_SOFTWARE, PERF_TYPE_SOFTWARE,
 					   PERF_TYPE_SOFTWARE};
@@ -389,7 +353,7 @@ void counters_open(int gpu_probe)
 	open_own(SRC_SW, sw_type, sw_config, sw_names, ARRAY_SIZE(sw_names));
 	open_trace(); /* after the interrupts: their device lines */
 	open_own(SRC_HW, hw_type, hw_config, hw_names, ARRAY_SIZE(hw_names));
-	open_gpu(gpu_probe);
+	open_gpu(what);
 	metric_set_clock(counters_mark);
 	counters_mark(); /* the readings start at the probe's start */
 }
@@ -450,7 +414,8 @@ double counters_mark(void)
 	read_text(SRC_IRQ, C.irq_fd, C.irq_first, C.irq_n, C.irq_key, row);
 	if (C.tp)
 		tracecount_read(C.tp, row + C.tp_first);
-	read_gpu(row);
+	if (C.gpu)
+		gpucount_read(C.gpu, row + C.gpu_first);
 	dt = time_now_ns() - t0;
 	now = (double)(t0 + dt) * 1e-9;
 	C.t[C.n_marks++] = now;
@@ -554,6 +519,7 @@ void counters_close(void)
 		if (C.fd_of[i] >= 0)
 			close(C.fd_of[i]);
 	tracecount_close(C.tp);
+	gpucount_close(C.gpu);
 	if (C.vm_fd >= 0)
 		close(C.vm_fd);
 	if (C.irq_fd >= 0)

@@ -15,8 +15,9 @@ thp, want_trace = sys.argv[1], sys.argv[2] == "trace"
 p = json.load(open("ft.json"))["probes"][0]
 src = {s["source"]: s for s in p["counter_sources"]}
 assert sorted(src) == sorted(["vmstat", "mthp", "interrupts", "software", "tracepoints",
-                              "hardware", "gpu", "readings"]), src
+                              "hardware", "gpu", "cupti", "readings"]), src
 assert src["gpu"]["why"] == "not a GPU probe", src["gpu"]
+assert src["cupti"]["why"] == "not a GPU probe", src["cupti"]
 assert src["readings"]["n"] > 0 and src["readings"]["mean_us"] > 0, src["readings"]
 for s in src.values():
     assert (s["state"] == "ok") == ("why" not in s), s
