@@ -270,7 +270,9 @@ struct gpu_backend {
 	/* Starts counting this process's unified-memory events through CUPTI's
 	 * Activity API (docs/design.md §4.20): call it after the driver is
 	 * initialised (unsupported_reason()) and before the first context, or
-	 * CUPTI may miss records. 0, or -1 with why (no libcupti, the CUPTI
+	 * CUPTI may miss records. The totals counted (bits 1 << enum
+	 * gpu_um_counter: every kind, or where CUPTI refuses one, the four of
+	 * bytes each way and faults), or -1 with why (no libcupti, the CUPTI
 	 * error's name and message). */
 	int (*um_open)(char *why, size_t len);
 	/* Flushes CUPTI's buffers and gives the totals since um_open (um.h).

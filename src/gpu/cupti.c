@@ -59,7 +59,7 @@ typedef void (*buf_completed_fn)(void *ctx, uint32_t stream, uint8_t *buf, size_
 				 size_t valid);
 
 static struct {
-	int open;
+	int open, counted; /* counted: the totals configured (1 << enum gpu_um_counter) */
 	void *lib;
 	char path[256];
 	pthread_mutex_t lock;
@@ -156,26 +156,45 @@ static int load(char *why, size_t len)
 	return 0;
 }
 
+/* Configures the counter kinds of `kinds` (bits 1 << kind); the mask of
+ * totals they count (um.h), or -1 with CUPTI's code in *rc. */
+static int configure(unsigned kinds, int *rc)
+{
+	struct um_config cfg[GPU_UM_KIND_N];
+	unsigned n = 0, counted = 0;
+
+	for (unsigned k = 1; k < GPU_UM_KIND_N; k++) /* scope and device: unused since CUDA 7 */
+		if (kinds & (1u << k)) {
+			cfg[n++] = (struct um_config){.scope = 2, .kind = k, .enable = 1};
+			counted |= 1u << gpu_um_total(k);
+		}
+	return (*rc = cu.configure(cfg, n)) == CUPTI_OK ? (int)counted : -1;
+}
+
 int cupti_um_open(char *why, size_t len)
 {
-	struct um_config cfg[GPU_UM_KIND_N - 1];
-	int rc;
+	/* every kind; where CUPTI refuses one, the four every platform has */
+	const unsigned core = 1u << GPU_UM_KIND_HTOD | 1u << GPU_UM_KIND_DTOH |
+			      1u << GPU_UM_KIND_CPU_PAGE_FAULT | 1u << GPU_UM_KIND_GPU_PAGE_FAULT;
+	int rc, counted;
 
 	if (cu.open)
-		return 0;
+		return cu.counted;
 	if (load(why, len))
 		return -1;
-	for (unsigned k = 1; k < GPU_UM_KIND_N; k++) /* scope and device: unused since CUDA 7 */
-		cfg[k - 1] = (struct um_config){.scope = 2, .kind = k, .enable = 1};
 	if ((rc = cu.register_cb(um_requested, um_completed)) != CUPTI_OK)
 		return cupti_failed(rc, "cuptiActivityRegisterCallbacks", why, len);
-	if ((rc = cu.configure(cfg, GPU_UM_KIND_N - 1)) != CUPTI_OK)
-		return cupti_failed(rc, "cuptiActivityConfigureUnifiedMemoryCounter", why, len);
+	if ((counted = configure((1u << GPU_UM_KIND_N) - 2, &rc)) < 0) {
+		int first = rc;
+		if ((counted = configure(core, &rc)) < 0)
+			return cupti_failed(first, "cuptiActivityConfigureUnifiedMemoryCounter",
+					    why, len);
+	}
 	if ((rc = cu.enable(GPU_UM_ACTIVITY_KIND)) != CUPTI_OK)
 		return cupti_failed(rc, "cuptiActivityEnable(UNIFIED_MEMORY_COUNTER)", why, len);
 	memset(&cu.t, 0, sizeof(cu.t));
 	cu.open = 1;
-	return 0;
+	return cu.counted = counted;
 }
 
 int cupti_um_read(struct gpu_um_totals *out)

@@ -13,23 +13,29 @@ const char *gpu_um_name(unsigned k)
 	return k < GPU_UM_N ? names[k] : NULL;
 }
 
+/* counter kind -> total, and whether the record adds its value (bytes,
+ * fault groups) or one (an event whose value is not a count) */
+static const struct {
+	int total, by_value;
+} to[GPU_UM_KIND_N] = {
+	[0] = {-1, 0},
+	[GPU_UM_KIND_HTOD] = {GPU_UM_HTOD_BYTES, 1},
+	[GPU_UM_KIND_DTOH] = {GPU_UM_DTOH_BYTES, 1},
+	[GPU_UM_KIND_CPU_PAGE_FAULT] = {GPU_UM_CPU_PAGE_FAULTS, 0},
+	[GPU_UM_KIND_GPU_PAGE_FAULT] = {GPU_UM_GPU_PAGE_FAULTS, 1},
+	[GPU_UM_KIND_THRASHING] = {GPU_UM_THRASHING, 0},
+	[GPU_UM_KIND_THROTTLING] = {GPU_UM_THROTTLING, 0},
+	[GPU_UM_KIND_REMOTE_MAP] = {GPU_UM_REMOTE_MAP, 0},
+	[GPU_UM_KIND_DTOD] = {GPU_UM_DTOD_BYTES, 1},
+};
+
+int gpu_um_total(unsigned kind)
+{
+	return kind < GPU_UM_KIND_N ? to[kind].total : -1;
+}
+
 void gpu_um_add(struct gpu_um_totals *t, const struct gpu_um_record *r)
 {
-	/* counter kind -> total, and whether the record adds its value (bytes,
-	 * fault groups) or one (an event whose value is not a count) */
-	static const struct {
-		int total, by_value;
-	} to[GPU_UM_KIND_N] = {
-		[0] = {-1, 0},
-		[GPU_UM_KIND_HTOD] = {GPU_UM_HTOD_BYTES, 1},
-		[GPU_UM_KIND_DTOH] = {GPU_UM_DTOH_BYTES, 1},
-		[GPU_UM_KIND_CPU_PAGE_FAULT] = {GPU_UM_CPU_PAGE_FAULTS, 0},
-		[GPU_UM_KIND_GPU_PAGE_FAULT] = {GPU_UM_GPU_PAGE_FAULTS, 1},
-		[GPU_UM_KIND_THRASHING] = {GPU_UM_THRASHING, 0},
-		[GPU_UM_KIND_THROTTLING] = {GPU_UM_THROTTLING, 0},
-		[GPU_UM_KIND_REMOTE_MAP] = {GPU_UM_REMOTE_MAP, 0},
-		[GPU_UM_KIND_DTOD] = {GPU_UM_DTOD_BYTES, 1},
-	};
 	int k;
 
 	if (r->kind != GPU_UM_ACTIVITY_KIND || r->counter_kind >= GPU_UM_KIND_N ||

@@ -61,6 +61,8 @@ struct gpu_um_totals {
 	uint64_t dropped; /* records CUPTI said it dropped (no buffer) */
 };
 
+/* The total a counter kind adds to (enum gpu_um_counter), -1 for none. */
+int gpu_um_total(unsigned kind);
 /* "gpu_page_faults", "cpu_page_faults", "htod_bytes", ...; NULL past the last. */
 const char *gpu_um_name(unsigned k);
 /* Adds one record to t (a record of another activity kind, or of a

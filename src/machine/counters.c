@@ -44,6 +44,7 @@ static struct {
 	int64_t *v; /* n_marks x names.n; -1: unreadable */
 	size_t n_marks, cap_marks;
 	uint64_t spent_ns, most_ns; /* the readings' own time: all, the longest */
+	uint64_t src_ns[SRC__N];    /* ... and each source's share */
 } C = {.vm_fd = -1, .irq_fd = -1};
 
 static const char *const vmstat_prefixes[] = {
@@ -318,7 +319,8 @@ static void open_gpu(unsigned what)
 {
 	char *why[GPUCOUNT_N];
 
-	C.gpu = gpucount_open((what & COUNTERS_GPU) != 0, (what & COUNTERS_UM) != 0, why);
+	C.gpu = gpucount_open((what & COUNTERS_GPU) != 0, (what & COUNTERS_UM) != 0, why,
+			      &C.missing[SRC_CUPTI]);
 	C.why[SRC_GPU] = why[GPUCOUNT_NVML];
 	C.why[SRC_CUPTI] = why[GPUCOUNT_CUPTI];
 	C.gpu_first = C.names.n;
@@ -388,7 +390,7 @@ static void read_text(int src, int fd, size_t first, size_t n, char **key, int64
 double counters_mark(void)
 {
 	int64_t *row;
-	uint64_t t0 = time_now_ns(), dt;
+	uint64_t t0 = time_now_ns(), t1 = t0, dt;
 	double now;
 
 	if (!C.open || C.n_marks >= COUNTERS_MAX_MARKS)
@@ -399,9 +401,19 @@ double counters_mark(void)
 		C.v = xrealloc(C.v, C.cap_marks * (C.names.n ? C.names.n : 1) * sizeof(*C.v));
 	}
 	row = C.v + C.n_marks * C.names.n;
-	for (size_t i = 0; i < C.names.n; i++) {
+	for (size_t i = 0, src = SRC__N; i <= C.names.n; i++) {
 		uint64_t x;
 		const char *text;
+		if (i == C.names.n || (size_t)C.names.items[i].value != src) {
+			/* a source's counters are one run of names: time each run */
+			uint64_t t = time_now_ns();
+			if (src < SRC__N)
+				C.src_ns[src] += t - t1;
+			t1 = t;
+			if (i == C.names.n)
+				break;
+			src = (size_t)C.names.items[i].value;
+		}
 		row[i] = -1;
 		if (C.fd_of[i] < 0)
 			continue;
@@ -411,11 +423,15 @@ double counters_mark(void)
 			row[i] = (int64_t)x;
 	}
 	read_text(SRC_VMSTAT, C.vm_fd, C.vm_first, C.vm_n, C.vm_key, row);
+	C.src_ns[SRC_VMSTAT] += (dt = time_now_ns()) - t1;
 	read_text(SRC_IRQ, C.irq_fd, C.irq_first, C.irq_n, C.irq_key, row);
+	C.src_ns[SRC_IRQ] += (t1 = time_now_ns()) - dt;
 	if (C.tp)
 		tracecount_read(C.tp, row + C.tp_first);
+	C.src_ns[SRC_TRACE] += (dt = time_now_ns()) - t1;
 	if (C.gpu)
-		gpucount_read(C.gpu, row + C.gpu_first);
+		gpucount_read(C.gpu, row + C.gpu_first); /* NVML, CUPTI's flush */
+	C.src_ns[SRC_GPU] += time_now_ns() - dt;
 	dt = time_now_ns() - t0;
 	now = (double)(t0 + dt) * 1e-9;
 	C.t[C.n_marks++] = now;
@@ -484,6 +500,8 @@ static void attach_metric(struct metric *m)
 
 void counters_attach(struct probe_result *p)
 {
+	json_t *by;
+
 	if (!C.open)
 		return;
 	for (size_t i = 0; i < p->n_metrics; i++)
@@ -501,13 +519,19 @@ void counters_attach(struct probe_result *p)
 			json_object_set(e, "missing", C.missing[s]);
 		json_array_append_new(p->counter_sources, e);
 	}
-	/* what the readings cost, beside the samples' windows */
+	/* what the readings cost, beside the samples' windows, and by source */
+	by = json_object();
+	for (int s = 0; s < SRC__N; s++)
+		if (C.src_ns[s] && C.n_marks)
+			json_object_set_new(
+				by, src_names[s],
+				json_real((double)C.src_ns[s] / (double)C.n_marks * 1e-3));
 	json_array_append_new(
 		p->counter_sources,
-		json_pack("{s:s, s:s, s:I, s:f, s:f}", "source", "readings", "state", "ok", "n",
-			  (json_int_t)C.n_marks, "mean_us",
+		json_pack("{s:s, s:s, s:I, s:f, s:f, s:o}", "source", "readings", "state", "ok",
+			  "n", (json_int_t)C.n_marks, "mean_us",
 			  C.n_marks ? (double)C.spent_ns / (double)C.n_marks * 1e-3 : 0.0, "max_us",
-			  (double)C.most_ns * 1e-3));
+			  (double)C.most_ns * 1e-3, "by_source_us", by));
 }
 
 void counters_close(void)

@@ -14,10 +14,11 @@ static const char *const throttle_names[GPU_THROTTLE_N] = {
 	"power", "thermal", "sync_boost", "board_limit", "low_util", "reliability"};
 
 struct gpucount {
-	struct kv_list names; /* value: the source */
-	unsigned n_gpu;	      /* devices NVML read, 2 + GPU_THROTTLE_N counters each */
-	size_t um_first;      /* the first CUPTI counter */
-	int um;		      /* CUPTI counting */
+	struct kv_list names;		   /* value: the source */
+	unsigned n_gpu;			   /* devices NVML read, 2 + GPU_THROTTLE_N counters each */
+	size_t um_first;		   /* the first CUPTI counter */
+	int um;				   /* CUPTI counting */
+	unsigned um_total[GPU_UM_N], n_um; /* the totals counted, in order */
 };
 
 static void add(struct gpucount *g, int src, const char *a, const char *b)
@@ -51,22 +52,30 @@ static void open_nvml(struct gpucount *g, char **why)
 	}
 }
 
-static void open_cupti(struct gpucount *g, char **why)
+static void open_cupti(struct gpucount *g, char **why, json_t **missing)
 {
 	const struct gpu_backend *b = gpu_backend();
 	char err[384] = "";
+	int counted = b->um_open(err, sizeof(err));
 
-	if (b->um_open(err, sizeof(err)) != 0) {
+	if (counted < 0) {
 		*why = xstrdup(*err ? err : "CUPTI could not be opened");
 		return;
 	}
 	g->um = 1;
 	g->um_first = g->names.n;
 	for (unsigned k = 0; k < GPU_UM_N; k++)
-		add(g, GPUCOUNT_CUPTI, "cupti", gpu_um_name(k));
+		if (counted & (1 << k)) {
+			g->um_total[g->n_um++] = k;
+			add(g, GPUCOUNT_CUPTI, "cupti", gpu_um_name(k));
+		} else { /* a kind CUPTI refused here: absent, and said so */
+			if (!*missing)
+				*missing = json_array();
+			json_array_append_new(*missing, json_string(gpu_um_name(k)));
+		}
 }
 
-struct gpucount *gpucount_open(int gpu_probe, int um, char *why[GPUCOUNT_N])
+struct gpucount *gpucount_open(int gpu_probe, int um, char *why[GPUCOUNT_N], json_t **missing)
 {
 	struct gpucount *g = xcalloc(1, sizeof(*g));
 	const char *no = !gpu_probe	  ? "not a GPU probe"
@@ -74,6 +83,7 @@ struct gpucount *gpucount_open(int gpu_probe, int um, char *why[GPUCOUNT_N])
 					  : NULL;
 
 	why[GPUCOUNT_NVML] = why[GPUCOUNT_CUPTI] = NULL;
+	*missing = NULL;
 	if (!no && gpu_backend()->unsupported_reason())
 		no = gpu_backend()->unsupported_reason(); /* initialises the driver */
 	if (no) {
@@ -83,7 +93,7 @@ struct gpucount *gpucount_open(int gpu_probe, int um, char *why[GPUCOUNT_N])
 	}
 	open_nvml(g, &why[GPUCOUNT_NVML]);
 	if (um)
-		open_cupti(g, &why[GPUCOUNT_CUPTI]);
+		open_cupti(g, &why[GPUCOUNT_CUPTI], missing);
 	else
 		why[GPUCOUNT_CUPTI] = xstrdup("not a unified-memory probe");
 	return g;
@@ -122,8 +132,8 @@ void gpucount_read(struct gpucount *g, int64_t *row)
 			r[2 + k] = lc.throttle_ns[k];
 	}
 	if (g->um && b->um_read(&t) == 0)
-		for (unsigned k = 0; k < GPU_UM_N; k++)
-			row[g->um_first + k] = t.v[k];
+		for (unsigned k = 0; k < g->n_um; k++)
+			row[g->um_first + k] = t.v[g->um_total[k]];
 }
 
 void gpucount_close(struct gpucount *g)

@@ -9,6 +9,7 @@
 #ifndef MEMPATH_COUNTERS_GPU_H
 #define MEMPATH_COUNTERS_GPU_H
 
+#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,8 +19,10 @@ struct gpucount;
 
 /* Opens the sources: NVML's when gpu_probe, CUPTI's when also um (call it
  * before the probe makes its GPU context: CUPTI asks so). Never NULL;
- * why[s] (a new string) says why source s is not read, NULL when it is. */
-struct gpucount *gpucount_open(int gpu_probe, int um, char *why[GPUCOUNT_N]);
+ * why[s] (a new string) says why source s is not read, NULL when it is;
+ * CUPTI's counters it could not count here go to *missing (a new array, or
+ * NULL). */
+struct gpucount *gpucount_open(int gpu_probe, int um, char *why[GPUCOUNT_N], json_t **missing);
 size_t gpucount_n(const struct gpucount *g);
 const char *gpucount_name(const struct gpucount *g, size_t i);
 /* GPUCOUNT_NVML or GPUCOUNT_CUPTI: the source of counter i */

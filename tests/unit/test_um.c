@@ -54,6 +54,14 @@ static void test_names(void **state)
 	for (unsigned k = 0; k < GPU_UM_N; k++)
 		assert_non_null(gpu_um_name(k));
 	assert_null(gpu_um_name(GPU_UM_N));
+	/* the total each counter kind adds to: what a configured kind counts */
+	assert_int_equal(gpu_um_total(GPU_UM_KIND_GPU_PAGE_FAULT), GPU_UM_GPU_PAGE_FAULTS);
+	assert_int_equal(gpu_um_total(GPU_UM_KIND_HTOD), GPU_UM_HTOD_BYTES);
+	assert_int_equal(gpu_um_total(GPU_UM_KIND_DTOD), GPU_UM_DTOD_BYTES);
+	assert_int_equal(gpu_um_total(0), -1);
+	assert_int_equal(gpu_um_total(GPU_UM_KIND_N), -1);
+	for (unsigned k = 1; k < GPU_UM_KIND_N; k++)
+		assert_true(gpu_um_total(k) >= 0 && gpu_um_total(k) < GPU_UM_N);
 }
 
 /* A 2 MiB managed buffer touched by the GPU then read back by the CPU, as
