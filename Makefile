@@ -33,8 +33,9 @@ CU_SRC     := $(wildcard src/gpu/kernels/*.cu)
 LDLIBS     += -L$(CUDA_HOME)/lib64 -lcudart_static -lstdc++
 BASE_CFLAGS += -I$(CUDA_HOME)/include -DMEMPATH_GPU=1
 else
-# no backend: gpu_backend() returns NULL and every GPU probe skips
-GPU_SRC    := src/gpu/backends.c
+# no backend: gpu_backend() returns NULL and every GPU probe skips (um.c is
+# plain C: the sums of CUPTI's unified-memory records, unit-tested everywhere)
+GPU_SRC    := src/gpu/backends.c src/gpu/um.c
 CU_SRC     :=
 endif
 # MPI=1 when an MPI C wrapper was found (Debian's openmpi, or the Open MPI an

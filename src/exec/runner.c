@@ -157,7 +157,8 @@ static json_t *probe_child(void *argp)
 	} else {
 		int rc;
 		if (a->o->counters)
-			counters_open((a->p->flags & (PROBE_GPU | PROBE_P2P)) != 0); /* §4.17 */
+			counters_open(((a->p->flags & (PROBE_GPU | PROBE_P2P)) ? COUNTERS_GPU : 0) |
+				      ((a->p->flags & PROBE_UM) ? COUNTERS_UM : 0)); /* §4.17 */
 		auto_arm(&ctx, runner_auto_deadline_s(a->p, a->o));
 		partial_res = &res;
 		partial_path = a->partial;

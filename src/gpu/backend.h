@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "gpu/kernels/launch.h"
+#include "gpu/um.h"
 
 struct CUevent_st; /* cudaEvent_t is `struct CUevent_st *` */
 struct probe_result;
@@ -263,6 +264,22 @@ struct gpu_backend {
 	 * any of them holds a context there}), or NULL with *why. NVML stays
 	 * initialised: other_procs_end() before the next fork. */
 	json_t *(*mem)(const int *pids, size_t n_pids, const char **why);
+
+	/* ---- CUPTI: loaded with dlopen, unified-memory counters ------------ */
+
+	/* Starts counting this process's unified-memory events through CUPTI's
+	 * Activity API (docs/design.md §4.20): call it after the driver is
+	 * initialised (unsupported_reason()) and before the first context, or
+	 * CUPTI may miss records. The totals counted (bits 1 << enum
+	 * gpu_um_counter: every kind, or where CUPTI refuses one, the four of
+	 * bytes each way and faults), or -1 with why (no libcupti, the CUPTI
+	 * error's name and message). */
+	int (*um_open)(char *why, size_t len);
+	/* Flushes CUPTI's buffers and gives the totals since um_open (um.h).
+	 * 0, or -1 when not open or the flush failed. */
+	int (*um_read)(struct gpu_um_totals *out);
+	/* Stops counting (the library stays loaded). */
+	void (*um_close)(void);
 
 	/* ---- kernel launchers (kernels/launch.h says what each does) -------- */
 

@@ -63,4 +63,10 @@ void nvml_release(void);
 int nvml_link_devices(char *why, size_t len);
 int nvml_link_counters(unsigned dev, struct gpu_link_counters *out);
 
+/* ---- cupti.c ------------------------------------------------------------ */
+
+int cupti_um_open(char *why, size_t len);
+int cupti_um_read(struct gpu_um_totals *out);
+void cupti_um_close(void);
+
 #endif

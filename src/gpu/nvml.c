@@ -477,6 +477,7 @@ struct gpu_sampler *nvml_sampler_start(unsigned period_ms)
 void nvml_sampler_stop(struct gpu_sampler *s, struct probe_result *res, const char *during)
 {
 	json_t *nvml, *o, *r;
+	double now;
 
 	if (!s)
 		return;
@@ -484,6 +485,11 @@ void nvml_sampler_stop(struct gpu_sampler *s, struct probe_result *res, const ch
 	s->stop = 1;
 	pthread_mutex_unlock(&s->lock);
 	pthread_join(s->thread, NULL); /* takes one last sample on its way out */
+	/* One window clock reading for all the series (docs/design.md §4.17):
+	 * their samples were taken over the whole probe, not in windows of
+	 * their own, and a reading each (a thousand and more per GPU probe, each
+	 * reading NVML's and CUPTI's counters) was seconds of nothing. */
+	now = metric_clock();
 	for (int k = 0; k < S_N; k++) {
 		struct metric *m;
 
@@ -492,7 +498,7 @@ void nvml_sampler_stop(struct gpu_sampler *s, struct probe_result *res, const ch
 		m = probe_add_metric(res, series[k].name, series[k].unit, BETTER_NONE,
 				     series[k].desc, "during", during, NULL);
 		for (size_t i = 0; i < s->n[k]; i++)
-			metric_add_sample(m, s->v[k][i]);
+			metric_add_sample_at(m, s->v[k][i], now, now);
 		free(s->v[k]);
 	}
 	if (s->n_reason_samples) {

@@ -17,6 +17,7 @@
 #define PROBE_GPU   0x02u /* suite gpu */
 #define PROBE_P2P   0x04u /* suite p2p */
 #define PROBE_QUICK 0x10u /* also in the quick suite (at quick sizes) */
+#define PROBE_UM    0x20u /* touches unified memory: CUPTI's counters (§4.20) */
 
 struct probe {
 	const char *name;    /* JSON name: "cpu.stream" */

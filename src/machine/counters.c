@@ -14,18 +14,16 @@
 #include <unistd.h>
 
 #include "base/util.h"
-#include "gpu/backend.h"
+#include "machine/counters_gpu.h"
 #include "machine/tracecount.h"
 
 /* Readings kept at most (each one value per counter): past it a window is
  * unmarked rather than memory unbounded. */
 #define COUNTERS_MAX_MARKS 50000
 
-enum { SRC_VMSTAT, SRC_MTHP, SRC_IRQ, SRC_SW, SRC_TRACE, SRC_HW, SRC_GPU, SRC__N };
+enum { SRC_VMSTAT, SRC_MTHP, SRC_IRQ, SRC_SW, SRC_TRACE, SRC_HW, SRC_GPU, SRC_CUPTI, SRC__N };
 static const char *const src_names[SRC__N] = {"vmstat",	     "mthp",	 "interrupts", "software",
-					      "tracepoints", "hardware", "gpu"};
-static const char *const throttle_names[GPU_THROTTLE_N] = {
-	"power", "thermal", "sync_boost", "board_limit", "low_util", "reliability"};
+					      "tracepoints", "hardware", "gpu",	       "cupti"};
 
 static struct {
 	int open;
@@ -35,7 +33,7 @@ static struct {
 	/* vmstat and interrupts: a kept file and the counters' names in it */
 	int vm_fd, irq_fd;
 	size_t vm_first, vm_n, irq_first, irq_n, tp_first, gpu_first;
-	unsigned n_gpu; /* devices NVML read, 2 + GPU_THROTTLE_N counters each */
+	struct gpucount *gpu; /* NVML's and CUPTI's counters (counters_gpu.h) */
 	char **vm_key, **irq_key;
 	/* mthp stats files, software and hardware events: one fd a counter */
 	int *fd_of; /* counter index -> fd, -1 for those read otherwise */
@@ -46,6 +44,7 @@ static struct {
 	int64_t *v; /* n_marks x names.n; -1: unreadable */
 	size_t n_marks, cap_marks;
 	uint64_t spent_ns, most_ns; /* the readings' own time: all, the longest */
+	uint64_t src_ns[SRC__N];    /* ... and each source's share */
 } C = {.vm_fd = -1, .irq_fd = -1};
 
 static const char *const vmstat_prefixes[] = {
@@ -314,56 +313,23 @@ static void open_trace(void)
 		add_counter(SRC_TRACE, "trace:%s%s", tracecount_name(C.tp, i), "");
 }
 
-/* NVML's link and throttle counters of every GPU, for GPU probes. */
-static void open_gpu(int gpu_probe)
+/* NVML's link and throttle counters of every GPU, for GPU probes; CUPTI's
+ * unified-memory counters, for probes of unified memory. */
+static void open_gpu(unsigned what)
 {
-	const struct gpu_backend *g = gpu_backend();
-	char why[192] = "";
-	int n;
+	char *why[GPUCOUNT_N];
 
-	if (!gpu_probe) {
-		unavailable(SRC_GPU, "not a GPU probe");
-		return;
-	}
-	if (!g) {
-		unavailable(SRC_GPU, "%s", gpu_unsupported_reason());
-		return;
-	}
-	if ((n = g->link_devices(why, sizeof(why))) <= 0) {
-		unavailable(SRC_GPU, "%s", n == 0 ? "NVML sees no GPU" : why);
-		return;
-	}
+	C.gpu = gpucount_open((what & COUNTERS_GPU) != 0, (what & COUNTERS_UM) != 0, why,
+			      &C.missing[SRC_CUPTI]);
+	C.why[SRC_GPU] = why[GPUCOUNT_NVML];
+	C.why[SRC_CUPTI] = why[GPUCOUNT_CUPTI];
 	C.gpu_first = C.names.n;
-	C.n_gpu = (unsigned)n;
-	for (unsigned d = 0; d < C.n_gpu; d++) {
-		char dev[16];
-		snprintf(dev, sizeof(dev), "gpu%u", d);
-		add_counter(SRC_GPU, "%s:%s", dev, "pcie_tx_bytes");
-		add_counter(SRC_GPU, "%s:%s", dev, "pcie_rx_bytes");
-		for (int k = 0; k < GPU_THROTTLE_N; k++) {
-			char name[48];
-			snprintf(name, sizeof(name), "throttle_%s_ns", throttle_names[k]);
-			add_counter(SRC_GPU, "%s:%s", dev, name);
-		}
-	}
+	for (size_t i = 0; i < gpucount_n(C.gpu); i++)
+		add_counter(gpucount_source(C.gpu, i) == GPUCOUNT_CUPTI ? SRC_CUPTI : SRC_GPU,
+			    "%s%s", gpucount_name(C.gpu, i), "");
 }
 
-static void read_gpu(int64_t *row)
-{
-	const struct gpu_backend *g = gpu_backend();
-	for (unsigned d = 0; g && d < C.n_gpu; d++) {
-		struct gpu_link_counters lc;
-		int64_t *r = row + C.gpu_first + d * (2 + GPU_THROTTLE_N);
-		if (g->link_counters(d, &lc) != 0)
-			continue;
-		r[0] = lc.pcie_tx_bytes;
-		r[1] = lc.pcie_rx_bytes;
-		for (int k = 0; k < GPU_THROTTLE_N; k++)
-			r[2 + k] = lc.throttle_ns[k];
-	}
-}
-
-void counters_open(int gpu_probe)
+void counters_open(unsigned what)
 {
 	static const uint32_t sw_type[] = {PERF_TYPE_SOFTWARE, PERF_TYPE_SOFTWARE,
 					   PERF_TYPE_SOFTWARE};
@@ -389,7 +355,7 @@ void counters_open(int gpu_probe)
 	open_own(SRC_SW, sw_type, sw_config, sw_names, ARRAY_SIZE(sw_names));
 	open_trace(); /* after the interrupts: their device lines */
 	open_own(SRC_HW, hw_type, hw_config, hw_names, ARRAY_SIZE(hw_names));
-	open_gpu(gpu_probe);
+	open_gpu(what);
 	metric_set_clock(counters_mark);
 	counters_mark(); /* the readings start at the probe's start */
 }
@@ -424,7 +390,7 @@ static void read_text(int src, int fd, size_t first, size_t n, char **key, int64
 double counters_mark(void)
 {
 	int64_t *row;
-	uint64_t t0 = time_now_ns(), dt;
+	uint64_t t0 = time_now_ns(), t1 = t0, dt;
 	double now;
 
 	if (!C.open || C.n_marks >= COUNTERS_MAX_MARKS)
@@ -435,9 +401,19 @@ double counters_mark(void)
 		C.v = xrealloc(C.v, C.cap_marks * (C.names.n ? C.names.n : 1) * sizeof(*C.v));
 	}
 	row = C.v + C.n_marks * C.names.n;
-	for (size_t i = 0; i < C.names.n; i++) {
+	for (size_t i = 0, src = SRC__N; i <= C.names.n; i++) {
 		uint64_t x;
 		const char *text;
+		if (i == C.names.n || (size_t)C.names.items[i].value != src) {
+			/* a source's counters are one run of names: time each run */
+			uint64_t t = time_now_ns();
+			if (src < SRC__N)
+				C.src_ns[src] += t - t1;
+			t1 = t;
+			if (i == C.names.n)
+				break;
+			src = (size_t)C.names.items[i].value;
+		}
 		row[i] = -1;
 		if (C.fd_of[i] < 0)
 			continue;
@@ -447,10 +423,15 @@ double counters_mark(void)
 			row[i] = (int64_t)x;
 	}
 	read_text(SRC_VMSTAT, C.vm_fd, C.vm_first, C.vm_n, C.vm_key, row);
+	C.src_ns[SRC_VMSTAT] += (dt = time_now_ns()) - t1;
 	read_text(SRC_IRQ, C.irq_fd, C.irq_first, C.irq_n, C.irq_key, row);
+	C.src_ns[SRC_IRQ] += (t1 = time_now_ns()) - dt;
 	if (C.tp)
 		tracecount_read(C.tp, row + C.tp_first);
-	read_gpu(row);
+	C.src_ns[SRC_TRACE] += (dt = time_now_ns()) - t1;
+	if (C.gpu)
+		gpucount_read(C.gpu, row + C.gpu_first); /* NVML, CUPTI's flush */
+	C.src_ns[SRC_GPU] += time_now_ns() - dt;
 	dt = time_now_ns() - t0;
 	now = (double)(t0 + dt) * 1e-9;
 	C.t[C.n_marks++] = now;
@@ -519,6 +500,8 @@ static void attach_metric(struct metric *m)
 
 void counters_attach(struct probe_result *p)
 {
+	json_t *by;
+
 	if (!C.open)
 		return;
 	for (size_t i = 0; i < p->n_metrics; i++)
@@ -536,13 +519,19 @@ void counters_attach(struct probe_result *p)
 			json_object_set(e, "missing", C.missing[s]);
 		json_array_append_new(p->counter_sources, e);
 	}
-	/* what the readings cost, beside the samples' windows */
+	/* what the readings cost, beside the samples' windows, and by source */
+	by = json_object();
+	for (int s = 0; s < SRC__N; s++)
+		if (C.src_ns[s] && C.n_marks)
+			json_object_set_new(
+				by, src_names[s],
+				json_real((double)C.src_ns[s] / (double)C.n_marks * 1e-3));
 	json_array_append_new(
 		p->counter_sources,
-		json_pack("{s:s, s:s, s:I, s:f, s:f}", "source", "readings", "state", "ok", "n",
-			  (json_int_t)C.n_marks, "mean_us",
+		json_pack("{s:s, s:s, s:I, s:f, s:f, s:o}", "source", "readings", "state", "ok",
+			  "n", (json_int_t)C.n_marks, "mean_us",
 			  C.n_marks ? (double)C.spent_ns / (double)C.n_marks * 1e-3 : 0.0, "max_us",
-			  (double)C.most_ns * 1e-3));
+			  (double)C.most_ns * 1e-3, "by_source_us", by));
 }
 
 void counters_close(void)
@@ -554,6 +543,7 @@ void counters_close(void)
 		if (C.fd_of[i] >= 0)
 			close(C.fd_of[i]);
 	tracecount_close(C.tp);
+	gpucount_close(C.gpu);
 	if (C.vm_fd >= 0)
 		close(C.vm_fd);
 	if (C.irq_fd >= 0)

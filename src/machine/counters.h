@@ -20,6 +20,9 @@
  *   gpu         GPU probes: NVML's PCIe bytes each way and the time each
  *               clock-limiting policy held the clocks down, per GPU
  *               ("gpu0:pcie_rx_bytes", "gpu0:throttle_power_ns")
+ *   cupti       probes of unified memory: CUPTI's unified-memory counters of
+ *               the process ("cupti:gpu_page_faults", "cupti:htod_bytes",
+ *               docs/design.md §4.20); counters_gpu.h has both GPU sources
  * Counter names carry their source: "vmstat:thp_fault_alloc",
  * "mthp:64kB:anon_fault_alloc", "irq:TLB", "irq:343:nvidia",
  * "sw:page-faults", "trace:tlb:tlb_flush:remote_shootdown", "hw:cycles".
@@ -35,9 +38,15 @@
 /* Device lines of /proc/interrupts that are counted (name prefixes). */
 #define COUNTERS_IRQ_DEVICES "nvidia"
 
-/* Opens every source in this process (the gpu source for a GPU probe) (its threads made later are
- * counted too) and installs the window clock. Idempotent; counters_close() undoes. */
-void counters_open(int gpu_probe);
+/* What counters_open() reads beside the kernel's and the CPU's counters. */
+#define COUNTERS_GPU 0x1u /* a GPU probe: the gpu source */
+#define COUNTERS_UM  0x2u /* ... of unified memory: the cupti source too */
+
+/* Opens every source in this process (its threads made later are counted
+ * too; `what`: COUNTERS_GPU, COUNTERS_UM) and installs the window clock.
+ * Call it before the probe makes a GPU context. Idempotent;
+ * counters_close() undoes. */
+void counters_open(unsigned what);
 /* One reading of every open source; returns its time (monotonic seconds).
  * The window clock: before counters_open(), the plain time. */
 double counters_mark(void);

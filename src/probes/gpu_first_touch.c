@@ -70,6 +70,17 @@ static void add(struct gft *f, struct metric *m, unsigned i, double v)
 		metric_add_sample(m, v);
 }
 
+/* The same, the sample's window given: from t0 (metric_clock(), taken just
+ * before the work) to now, so that the counters around it (docs/design.md
+ * §4.17, CUPTI's unified-memory counters §4.20) hold that work alone. */
+static void add_since(struct gft *f, struct metric *m, unsigned i, double v, double t0)
+{
+	if (i < f->ctx->warmups)
+		metric_add_warmup(m, v);
+	else
+		metric_add_sample_at(m, v, t0, metric_clock());
+}
+
 /* GiB/s of bytes over the events' interval. */
 static int event_rate(struct gft *f, double *gib_s)
 {
@@ -143,16 +154,19 @@ static int run_managed(struct gft *f)
 		progress("gpu.first_touch: managed touch=%s prefetch=%s", touch[v], pf[v]);
 		for (unsigned i = 0; i < total; i++) {
 			void *p;
-			double r;
+			double r, t0;
 
 			if (gpu->malloc_managed(&p, f->bytes))
 				return -1;
 			if (v >= 2) {
-				double t = host_touch(p, f->bytes);
+				double t;
 
+				t0 = metric_clock();
+				t = host_touch(p, f->bytes);
 				if (v == 2) /* the same touch both times: recorded once */
-					add(f, cpu, i, t);
+					add_since(f, cpu, i, t, t0);
 			}
+			t0 = metric_clock();
 			if (gpu->event_record(f->e0, NULL) ||
 			    (pf[v][0] == 'y' && gpu->prefetch_async(p, f->bytes, 1, NULL)) ||
 			    (v < 2 ? GPU_CHECK(gpu->launch_write(p, f->bytes, &f->grid, 0, i, NULL))
@@ -162,9 +176,10 @@ static int run_managed(struct gft *f)
 				gpu->free(p);
 				return -1;
 			}
-			add(f, m[v], i, r);
+			add_since(f, m[v], i, r, t0);
+			t0 = metric_clock();
 			if (v == 0 && random_rate(f, p, 64, &r) == 0)
-				add(f, rnd, i, r);
+				add_since(f, rnd, i, r, t0);
 			if (gpu->free(p))
 				return -1;
 		}
@@ -341,7 +356,7 @@ const struct probe probe_gpu_first_touch = {
 	.name = "gpu.first_touch",
 	.summary = "first touch of managed, registered and system-allocated memory by GPU or "
 		   "CPU, with and without prefetch; random access afterwards",
-	.flags = PROBE_GPU | PROBE_QUICK,
+	.flags = PROBE_GPU | PROBE_QUICK | PROBE_UM,
 	.opts = gft_opt_rows,
 	.opts_size = sizeof(struct gft_opts),
 	.quick_opts = "size=512M",

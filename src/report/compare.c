@@ -41,6 +41,7 @@ static void head_lines(const struct comparison *c, FILE *f, const char *strong)
 int report_compare_term(const struct comparison *c, FILE *f)
 {
 	size_t kw = 6, cw[COMPARE_MAX_LEGS], ciw = 18, ncol = report_compare_ncols(c), n_missing;
+	size_t mw = report_compare_has_mechanism(c) ? strlen("mechanism") : 0;
 	char buf[512], *line, **missing;
 	head_lines(c, f, "");
 	fputs("compare:", f);
@@ -76,13 +77,18 @@ int report_compare_term(const struct comparison *c, FILE *f)
 	for (size_t i = 0; i < c->n_rows; i++) {
 		report_compare_ci(&c->rows[i], buf, sizeof(buf));
 		ciw = strlen(buf) > ciw ? strlen(buf) : ciw;
+		report_compare_mechanism(&c->rows[i], buf, sizeof(buf));
+		mw = mw && report_text_width(buf) > mw ? report_text_width(buf) : mw;
 	}
 	fputc('\n', f);
 	report_put_column(f, "metric", kw, 0);
 	for (size_t j = 0; j < ncol; j++)
 		fprintf(f, "  %*s", (int)cw[j], report_compare_col_name(c, j));
-	fprintf(f, "  %8s  %-*s  %8s  %9s  %s\n", "change", (int)ciw, report_compare_ci_name(c),
-		"p(adj)", "n A/B", "verdict");
+	fprintf(f, "  %8s  %-*s  %8s  %9s  ", "change", (int)ciw, report_compare_ci_name(c),
+		"p(adj)", "n A/B");
+	if (mw) /* the counters that moved with each WIN and LOSS (§5.15) */
+		report_put_column(f, "mechanism", mw + 2, 0);
+	fputs("verdict\n", f);
 	for (size_t i = 0; i < c->n_rows; i++) {
 		const struct compare_row *row = &c->rows[i];
 		char chg[32], ci[48], p[32], n[48];
@@ -97,8 +103,13 @@ int report_compare_term(const struct comparison *c, FILE *f)
 		report_compare_ci(row, ci, sizeof(ci));
 		report_compare_p(row->p_effect_adj, p, sizeof(p));
 		report_compare_n(row, n, sizeof(n));
+		fprintf(f, "  %8s  %-*s  %8s  %9s  ", chg, (int)ciw, ci, p, n);
+		if (mw) {
+			report_compare_mechanism(row, buf, sizeof(buf));
+			report_put_column(f, buf, mw + 2, 0);
+		}
 		report_compare_verdict(row, 1, buf, sizeof(buf));
-		fprintf(f, "  %8s  %-*s  %8s  %9s  %s\n", chg, (int)ciw, ci, p, n, buf);
+		fprintf(f, "%s\n", buf);
 	}
 	n_missing = report_compare_missing(c, &missing);
 	for (size_t i = 0; i < n_missing; i++) {
@@ -123,6 +134,43 @@ static const char *host_str(const struct run *r, const char *key)
 {
 	json_t *v = r->host ? json_object_get(r->host, key) : NULL;
 	return v && json_is_string(v) ? json_string_value(v) : "?";
+}
+
+/* The mechanism section: each WIN and LOSS's counters, ranked by the size
+ * of their change, their medians over the A and the B windows (§5.15). */
+static void md_mechanism(const struct comparison *c, FILE *f)
+{
+	if (!report_compare_has_mechanism(c))
+		return;
+	fputs("\nMechanism (the counters that moved with each WIN and LOSS, ranked by the size "
+	      "of the change; medians over the windows, §5.15):\n\n"
+	      "| metric | verdict | rank | counter | A | B | change |\n"
+	      "|---|---|---:|---|---:|---:|---:|\n",
+	      f);
+	for (size_t i = 0; i < c->n_rows; i++) {
+		const struct compare_row *row = &c->rows[i];
+		size_t k = 0;
+		if (!row->mechanism)
+			continue;
+		do {
+			const struct mech_counter *m = k < row->n_mech ? &row->mech[k] : NULL;
+			char chg[32] = "-";
+			fputs("| ", f);
+			report_md_cell(f, k ? "" : row->key);
+			fprintf(f, " | %s | ", k ? "" : verdict_name(row->verdict));
+			if (!m) { /* none moved, or a file with the text alone */
+				fputs("- | ", f);
+				report_md_cell(f, row->mechanism);
+				fputs(" | | | |\n", f);
+				continue;
+			}
+			if (m->a > 0)
+				report_compare_pct(m->b / m->a - 1, chg, sizeof(chg));
+			fprintf(f, "%zu | ", k + 1);
+			report_md_cell(f, m->name);
+			fprintf(f, " | %.0f | %.0f | %s |\n", m->a, m->b, chg);
+		} while (++k < row->n_mech);
+	}
 }
 
 int report_compare_md(const struct comparison *c, FILE *f)
@@ -166,10 +214,12 @@ int report_compare_md(const struct comparison *c, FILE *f)
 		report_md_cell(f, report_compare_col_name(c, j));
 		fputs(" |", f);
 	}
+	if (report_compare_has_mechanism(c))
+		fputs(" mechanism |", f);
 	fputs(" verdict |\n|---|", f);
 	for (size_t j = 0; j < report_compare_ncols(c); j++)
 		fputs("---:|", f);
-	fputs("---|\n", f);
+	fputs(report_compare_has_mechanism(c) ? "---|---|\n" : "---|\n", f);
 	for (size_t i = 0; i < c->n_rows; i++) {
 		const struct compare_row *row = &c->rows[i];
 		if (row->verdict == VERDICT_MISSING)
@@ -178,6 +228,11 @@ int report_compare_md(const struct comparison *c, FILE *f)
 		report_md_cell(f, row->key);
 		for (size_t j = 0; j < report_compare_ncols(c); j++) {
 			report_compare_col(c, row, j, buf, sizeof(buf), 1);
+			fputs(" | ", f);
+			report_md_cell(f, buf);
+		}
+		if (report_compare_has_mechanism(c)) {
+			report_compare_mechanism(row, buf, sizeof(buf));
 			fputs(" | ", f);
 			report_md_cell(f, buf);
 		}
@@ -229,19 +284,7 @@ int report_compare_md(const struct comparison *c, FILE *f)
 		report_md_cell(f, c->notes[i]);
 		fputc('\n', f);
 	}
-	for (size_t i = 0, any = 0; i < c->n_rows; i++) {
-		if (!c->rows[i].mechanism)
-			continue;
-		if (!any++)
-			fputs("\nMechanism (the counters that moved with each WIN and LOSS, "
-			      "§5.15):\n\n",
-			      f);
-		fputs("- ", f);
-		report_md_cell(f, c->rows[i].key);
-		fprintf(f, " %s: ", verdict_name(c->rows[i].verdict));
-		report_md_cell(f, c->rows[i].mechanism);
-		fputc('\n', f);
-	}
+	md_mechanism(c, f);
 	report_compare_wrap(c, REPORT_MD, f);
 	fputs("\nRaw samples: the legs' results files above.\n", f);
 	return 0;

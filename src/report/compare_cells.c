@@ -92,6 +92,34 @@ void report_compare_n(const struct compare_row *row, char *buf, size_t len)
 		snprintf(buf, len, "%zu/%zu", row->n_a, row->n_b);
 }
 
+int report_compare_has_mechanism(const struct comparison *c)
+{
+	for (size_t i = 0; i < c->n_rows; i++)
+		if (c->rows[i].mechanism)
+			return 1;
+	return 0;
+}
+
+void report_compare_mechanism(const struct compare_row *row, char *buf, size_t len)
+{
+	size_t at = 0, k;
+
+	snprintf(buf, len, "%s", !row->mechanism ? "-" : row->n_mech ? "" : "none moved");
+	if (!row->n_mech && row->mechanism && strncmp(row->mechanism, "none of", 7))
+		snprintf(buf, len, "%s", row->mechanism); /* a file with the text alone */
+	for (k = 0; k < row->n_mech && k < REPORT_MECH_CELL && at < len; k++) {
+		const struct mech_counter *m = &row->mech[k];
+		char chg[32];
+		if (m->a > 0)
+			report_compare_pct(m->b / m->a - 1, chg, sizeof(chg));
+		else
+			snprintf(chg, sizeof(chg), "%.0f -> %.0f", m->a, m->b);
+		at += (size_t)snprintf(buf + at, len - at, "%s%s %s", k ? ", " : "", m->name, chg);
+	}
+	if (row->n_mech > k && at < len)
+		snprintf(buf + at, len - at, ", %zu more", row->n_mech - k);
+}
+
 void report_compare_pct(double v, char *buf, size_t len)
 {
 	if (isnan(v))

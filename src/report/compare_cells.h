@@ -24,6 +24,14 @@ void report_compare_col(const struct comparison *c, const struct compare_row *ro
 /* The samples a verdict rests on, "A/B" ("30/30"), "-" when none. */
 void report_compare_n(const struct compare_row *row, char *buf, size_t len);
 void report_compare_verdict(const struct compare_row *row, int with_reason, char *buf, size_t len);
+/* The mechanism column (docs/design.md §5.15), shown where any row has a
+ * mechanism: the REPORT_MECH_CELL counters that moved most with the row's
+ * WIN or LOSS, ranked, each with its change ("sw:page-faults -99.0%,
+ * vmstat:thp_fault_alloc 0 -> 32, 3 more"; the section after the table
+ * names them all), "none moved", or "-" for a row without one. */
+#define REPORT_MECH_CELL 2
+int report_compare_has_mechanism(const struct comparison *c);
+void report_compare_mechanism(const struct compare_row *row, char *buf, size_t len);
 void report_compare_pct(double v, char *buf, size_t len);
 void report_compare_ci(const struct compare_row *row, char *buf, size_t len);
 /* The CI's heading: "95% CI", or the level a look of auto rounds tested at

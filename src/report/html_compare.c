@@ -238,7 +238,9 @@ static void verdict_table(FILE *f, const struct comparison *c)
 	fputs("<table>\n<tr><th>metric</th>", f);
 	for (size_t j = 0; j < report_compare_ncols(c); j++)
 		html_put(f, "<th>", report_compare_col_name(c, j), "</th>");
-	fputs("<th>verdict</th></tr>\n", f);
+	fputs(report_compare_has_mechanism(c) ? "<th>mechanism</th><th>verdict</th></tr>\n"
+					      : "<th>verdict</th></tr>\n",
+	      f);
 	for (size_t i = 0; i < c->n_rows; i++) {
 		const struct compare_row *row = &c->rows[i];
 
@@ -249,6 +251,10 @@ static void verdict_table(FILE *f, const struct comparison *c)
 		for (size_t j = 0; j < report_compare_ncols(c); j++) {
 			report_compare_col(c, row, j, buf, sizeof(buf), 1);
 			html_cell_num(f, buf);
+		}
+		if (report_compare_has_mechanism(c)) { /* §5.15 */
+			report_compare_mechanism(row, buf, sizeof(buf));
+			html_cell_text(f, buf);
 		}
 		report_compare_verdict(row, 1, buf, sizeof(buf));
 		fprintf(f, "<td class=\"v-%s\">", verdict_id(row->verdict));

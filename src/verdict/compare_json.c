@@ -75,8 +75,19 @@ static json_t *row_to_json(const struct comparison *c, const struct compare_row 
 	json_object_set_new(o, "threshold", num(row->threshold));
 	json_object_set_new(o, "verdict", json_string(verdict_id(row->verdict)));
 	json_object_set_new(o, "reason", row->reason ? json_string(row->reason) : json_null());
-	if (row->mechanism)
+	if (row->mechanism) {
+		json_t *mc = json_array();
 		json_object_set_new(o, "mechanism", json_string(row->mechanism));
+		for (size_t k = 0; k < row->n_mech; k++) /* the column: each counter, ranked */
+			json_array_append_new(
+				mc, json_pack("{s:s, s:o, s:o, s:o}", "counter", row->mech[k].name,
+					      "median_a", num(row->mech[k].a), "median_b",
+					      num(row->mech[k].b), "change",
+					      num(row->mech[k].a > 0
+							  ? row->mech[k].b / row->mech[k].a - 1
+							  : NAN)));
+		json_object_set_new(o, "mechanism_counters", mc);
+	}
 	if (row->control)
 		json_object_set_new(o, "moved", json_boolean(row->moved));
 	if (row->noisy)

@@ -153,6 +153,32 @@ static int options_from_json(struct rd *rd, json_t *op)
 
 /* A row of a comparison of rounds: the rounds used and left out, and the
  * samples of each variant in the rounds used. */
+/* "mechanism_counters": [{"counter", "median_a", "median_b", "change"}],
+ * ranked; absent in files written before it (the text alone). */
+static int mech_from_json(struct rd *rd, json_t *j, struct compare_row *row)
+{
+	json_t *a = json_object_get(j, "mechanism_counters"), *e;
+	size_t k;
+
+	if (!a)
+		return 0;
+	if (!json_is_array(a) || !row->mechanism)
+		return jrd_bad(&rd->j, "mechanism_counters", "is not an array beside a mechanism");
+	row->mech = xcalloc(json_array_size(a) + 1, sizeof(*row->mech));
+	json_array_foreach (a, k, e) {
+		struct mech_counter *m = &row->mech[row->n_mech];
+		if (!json_is_object(e))
+			return jrd_bad(&rd->j, "mechanism_counters", "holds a non-object");
+		if (jrd_strdup(&rd->j, e, "counter", 1, &m->name))
+			return -1;
+		row->n_mech++;
+		if (jrd_num(&rd->j, e, "median_a", 1, NAN, &m->a) ||
+		    jrd_num(&rd->j, e, "median_b", 1, NAN, &m->b))
+			return -1;
+	}
+	return 0;
+}
+
 static int rounds_from_json(struct rd *rd, json_t *j, struct compare_row *row)
 {
 	json_t *r = json_object_get(j, "rounds"), *n;
@@ -221,7 +247,8 @@ static int row_from_json(struct rd *rd, json_t *j, size_t i)
 	    jrd_bool(&rd->j, j, "moved", 0, &row->moved))
 		return -1;
 	row->moved &= row->control;
-	if (jrd_bool(&rd->j, j, "noisy", 0, &row->noisy) || rounds_from_json(rd, j, row))
+	if (jrd_bool(&rd->j, j, "noisy", 0, &row->noisy) || rounds_from_json(rd, j, row) ||
+	    mech_from_json(rd, j, row))
 		return -1;
 	legs = json_object_get(j, "legs");
 	if (!legs || !json_is_array(legs) || json_array_size(legs) != c->n_legs)

@@ -46,6 +46,9 @@ void comparison_free(struct comparison *c)
 		free(c->rows[i].reason);
 		free(c->rows[i].note);
 		free(c->rows[i].mechanism);
+		for (size_t k = 0; k < c->rows[i].n_mech; k++)
+			free(c->rows[i].mech[k].name);
+		free(c->rows[i].mech);
 	}
 	free(c->rows);
 	for (size_t i = 0; i < c->n_knob_diffs; i++)

@@ -120,6 +120,15 @@ struct compare_row {
 	char *note;	 /* while no rule has settled it: what one rule leaves for a later one
 			  * (the drift that widened the threshold, §5.12) */
 	char *mechanism; /* WIN, LOSS: the counters that moved with it (mechanism.h), or NULL */
+	struct mech_counter *mech; /* ... each of them, ranked (n_mech; none: none moved) */
+	size_t n_mech;
+};
+
+/* A counter that moved with a verdict: its medians over the A and the B
+ * windows (docs/design.md §5.15). */
+struct mech_counter {
+	char *name;
+	double a, b;
 };
 
 struct compare_summary {

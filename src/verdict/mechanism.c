@@ -109,6 +109,10 @@ static void row_mechanism(const struct comparison *c, struct compare_row *row)
 		text = t;
 	}
 	row->mechanism = text ? text : xasprintf("none of %zu counters moved", total);
+	row->mech = xcalloc(n + 1, sizeof(*row->mech));
+	for (size_t i = 0; i < n; i++)
+		row->mech[row->n_mech++] =
+			(struct mech_counter){xstrdup(mv[i].name), mv[i].a, mv[i].b};
 	free(mv);
 done:
 	json_decref(names);

@@ -16,7 +16,8 @@
 
 /* Sets row->mechanism of each WIN and LOSS row whose legs carry counters:
  * "vmstat:thp_fault_alloc 0 -> 128; sw:page-faults 65540 -> 170 (-99.7%)",
- * or "none of N counters moved". */
+ * or "none of N counters moved"; and row->mech, every counter that moved,
+ * ranked, with its medians (the mechanism column and section). */
 void mechanism_rows(struct comparison *c);
 
 #endif

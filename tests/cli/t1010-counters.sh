@@ -15,9 +15,12 @@ thp, want_trace = sys.argv[1], sys.argv[2] == "trace"
 p = json.load(open("ft.json"))["probes"][0]
 src = {s["source"]: s for s in p["counter_sources"]}
 assert sorted(src) == sorted(["vmstat", "mthp", "interrupts", "software", "tracepoints",
-                              "hardware", "gpu", "readings"]), src
+                              "hardware", "gpu", "cupti", "readings"]), src
 assert src["gpu"]["why"] == "not a GPU probe", src["gpu"]
+assert src["cupti"]["why"] == "not a GPU probe", src["cupti"]
 assert src["readings"]["n"] > 0 and src["readings"]["mean_us"] > 0, src["readings"]
+by = src["readings"]["by_source_us"]  # the mean by source: every source read has a share
+assert by["vmstat"] > 0 and by["interrupts"] > 0 and sum(by.values()) <= src["readings"]["mean_us"] * 1.01, by
 for s in src.values():
     assert (s["state"] == "ok") == ("why" not in s), s
 hw = src["hardware"]

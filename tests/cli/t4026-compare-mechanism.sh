@@ -2,7 +2,8 @@
 # fixtures whose samples carry per-window counters (tests/data/mech-*.json:
 # a THP A/B/A' of first touch): thp_fault_alloc and page faults moved (every
 # B window beyond every A window), the timer interrupts did not and are not
-# listed; in term, md, json and html, and read back by report; a comparison
+# listed; in term, md (a ranked table), json and html, and read back by
+# report (t4040: the mechanism column); a comparison
 # of files without counters has no mechanism (t4004's goldens hold that).
 . "$top/tests/cli/lib.sh"
 d="$top/tests/data"
@@ -18,8 +19,8 @@ grep -q '"mechanism": "sw:page-faults 16390 -> 170 (-99.0%); vmstat:thp_fault_al
 "$MEMPATH" report c.json >r.txt || fail "report of the comparison"
 grep -qxF "$want" r.txt || fail "report lost the mechanism"
 "$MEMPATH" report c.json --format md >r.md || fail "md"
-grep -q '^- cpu.first_touch touch_rate pages=default,touch=write WIN: sw:page-faults 16390 -> 170' r.md ||
-	fail "md: $(grep -i mechanism -A2 r.md)"
+grep -q '^| cpu.first_touch touch_rate pages=default,touch=write | WIN | 1 | sw:page-faults | 16390 | 170 | -99.0% |$' r.md ||
+	fail "md: $(grep -i mechanism -A4 r.md)"
 "$MEMPATH" report c.json --format html >r.html || fail "html"
 grep -q '<h2>Mechanism</h2>' r.html && grep -q 'vmstat:thp_fault_alloc 0 -&gt; 32' r.html ||
 	fail "html lacks the mechanism"

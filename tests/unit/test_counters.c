@@ -109,7 +109,7 @@ static void test_attach(void **state)
 	counters_close();
 	munmap(buf, pages * 4096);
 	assert_non_null(p.counter_sources);
-	assert_int_equal(json_array_size(p.counter_sources), 8); /* 7 and the readings */
+	assert_int_equal(json_array_size(p.counter_sources), 9); /* 8 and the readings */
 	assert_non_null(m->counters);
 	moved = json_object_get(m->counters, "moved");
 	assert_non_null(moved);
@@ -131,16 +131,50 @@ static void test_attach(void **state)
 		if (strcmp(json_string_value(json_object_get(hw, "state")), "ok"))
 			assert_non_null(json_object_get(hw, "why"));
 	}
+	{ /* not a GPU probe: neither GPU source is read, each says so */
+		json_t *gpu = json_array_get(p.counter_sources, 6),
+		       *cupti = json_array_get(p.counter_sources, 7);
+		assert_string_equal(json_string_value(json_object_get(cupti, "source")), "cupti");
+		assert_string_equal(json_string_value(json_object_get(gpu, "why")),
+				    "not a GPU probe");
+		assert_string_equal(json_string_value(json_object_get(cupti, "why")),
+				    "not a GPU probe");
+	}
+	probe_result_clear(&p);
+}
+
+/* A probe of unified memory: the cupti source is read, or says why not
+ * (built without CUDA, no GPU, no libcupti, CUPTI's error), never absent. */
+static void test_um_source(void **state)
+{
+	struct probe_result p;
+	struct metric *m;
+	json_t *cupti;
+
+	probe_result_init(&p, "t");
+	counters_open(COUNTERS_GPU | COUNTERS_UM);
+	m = probe_add_metric(&p, "x", UNIT_COUNT, BETTER_NONE, "d", NULL);
+	metric_add_warmup(m, 1);
+	metric_add_sample(m, 2);
+	counters_attach(&p);
+	counters_close();
+	cupti = json_array_get(p.counter_sources, 7);
+	assert_string_equal(json_string_value(json_object_get(cupti, "source")), "cupti");
+	if (strcmp(json_string_value(json_object_get(cupti, "state")), "ok")) {
+		const char *why = json_string_value(json_object_get(cupti, "why"));
+		assert_non_null(why);
+		assert_true(strlen(why) > 0);
+		assert_null(strstr(why, "not a"));
+	}
 	probe_result_clear(&p);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_interrupts_vm),
-		cmocka_unit_test(test_interrupts_gpu),
-		cmocka_unit_test(test_vmstat_kept),
-		cmocka_unit_test(test_attach),
+		cmocka_unit_test(test_interrupts_vm), cmocka_unit_test(test_interrupts_gpu),
+		cmocka_unit_test(test_vmstat_kept),   cmocka_unit_test(test_attach),
+		cmocka_unit_test(test_um_source),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

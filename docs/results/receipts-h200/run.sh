@@ -9,8 +9,9 @@
 #      counters over each window beside the bytes counted; held within 5%);
 #   2. cpu.stream size=256M (a 768 MiB working set): the DRAM receipt, which
 #      must fail naming the working set and the 300 MiB L3;
-#   3. gpu.first_touch managed: the counters recorded around its windows (the
-#      CUPTI unified-memory counters are not read by this build: it says so);
+#   3. gpu.first_touch managed: the counters recorded around its windows,
+#      CUPTI's unified-memory counters among them (§4.20; tests/cli/t2001
+#      asserts them);
 #   4. the counters' overhead bench (tools/bench-counters.sh), with tracefs;
 #   5. a THP A/B in 4 rounds of cpu.first_touch with --title, and findings of
 #      it; THP is put back to what it was before, whatever happens.
@@ -96,10 +97,10 @@ for s in p.get("counter_sources", []):
     print("source", s)
 for m in p["metrics"]:
     moved = m.get("counters", {}).get("moved", {})
-    print(m["name"], m["labels"], {k: v for k, v in moved.items() if k.startswith(("gpu", "irq:", "trace:"))})
+    print(m["name"], m["labels"], {k: v for k, v in moved.items() if k.startswith(("gpu", "irq:", "trace:", "cupti:"))})
 PY
 cat "$R/first-touch-counters.txt"
-say "INFO 3: gpu.first_touch managed: GPU page faults and migrated bytes are not read (CUPTI's unified-memory counters are not in this build); the PCIe bytes and nvidia interrupt lines around its windows are in first-touch-counters.txt"
+say "INFO 3: gpu.first_touch managed: $(grep -o "'source': 'cupti'[^}]*" "$R/first-touch-counters.txt"); the GPU page faults, migrated bytes, PCIe bytes and nvidia interrupt lines around its windows are in first-touch-counters.txt"
 fi
 
 if step 4; then
