@@ -11,6 +11,7 @@
 #include "report/doctor.h"
 #include "report/format.h"
 #include "report/html_curves.h"
+#include "report/html_heatmap.h"
 #include "report/html_page.h"
 #include "report/html_plot.h"
 #include "report/limit.h"
@@ -171,7 +172,8 @@ static void matrix_html(FILE *f, const struct matrix_table *t)
 	matrix_describe(t, buf, sizeof(buf));
 	html_put(f, " (", buf, "); rows src, columns dst</p>\n");
 	plot_heatmap(f, t);
-	fputs("<details><summary>numbers</summary>\n<table>\n<tr><th>D\\D</th>", f);
+	fputs("<details><summary>numbers</summary>\n<div class=\"tw\"><table>\n<tr><th>D\\D</th>",
+	      f);
 	for (size_t j = 0; j < t->n; j++)
 		html_put(f, "<th>", t->ids[j], "</th>");
 	fputs("</tr>\n", f);
@@ -196,7 +198,7 @@ static void matrix_html(FILE *f, const struct matrix_table *t)
 		}
 		fputs("</tr>\n", f);
 	}
-	fputs("</table>\n</details>\n", f);
+	fputs("</table></div>\n</details>\n", f);
 }
 
 /* Every metric that is not a matrix cell: median, p5, p95, CoV, n, unit. */
@@ -211,7 +213,8 @@ static void metric_table(FILE *f, const struct probe_result *p)
 	/* a long table after the plots, folded: the plots say it first */
 	fprintf(f, "<details%s><summary>numbers: %zu metrics</summary>\n",
 		p->n_metrics - n_cells <= 12 ? " open" : "", p->n_metrics - n_cells);
-	fputs("<table>\n<tr><th>metric</th><th>labels</th><th>median</th><th>p5</th>"
+	fputs("<div "
+	      "class=\"tw\"><table>\n<tr><th>metric</th><th>labels</th><th>median</th><th>p5</th>"
 	      "<th>p95</th><th>CoV</th><th>n</th><th>unit</th></tr>\n",
 	      f);
 	for (size_t k = 0; k < p->n_metrics; k++) {
@@ -238,7 +241,7 @@ static void metric_table(FILE *f, const struct probe_result *p)
 		html_cell_text(f, unit_name(m->unit));
 		fputs("</tr>\n", f);
 	}
-	fputs("</table>\n</details>\n", f);
+	fputs("</table></div>\n</details>\n", f);
 }
 
 static void probe_html(FILE *f, const json_t *host, const struct probe_result *p)

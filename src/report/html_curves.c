@@ -12,6 +12,7 @@
 #include "base/util.h"
 #include "machine/mem.h"
 #include "report/format.h"
+#include "report/html_page.h"
 #include "report/html_plot.h"
 
 /* Metrics that share a plot: one name and unit, not matrix cells. */
@@ -42,8 +43,8 @@ static int x_value(const char *key, const char *v, double *x)
 }
 
 /* The sweep label of the quantity at first, or NULL (bars): a label every
- * metric of it has, with a number in each, taking enough values to make a
- * line (3 sizes, 2 thread counts). */
+ * metric of it has, with a number in each, taking at least two values (the
+ * quick suite's two sizes are a curve on a log axis too). */
 static const char *sweep_label(const struct probe_result *p, size_t first)
 {
 	static const char *const keys[] = {"size", "span", "threads"};
@@ -65,7 +66,7 @@ static const char *sweep_label(const struct probe_result *p, size_t first)
 			if (ok && j == n_seen && n_seen < ARRAY_SIZE(seen))
 				seen[n_seen++] = x;
 		}
-		if (ok && n_seen >= (strcmp(keys[i], "threads") == 0 ? 2u : 3u))
+		if (ok && n_seen >= 2)
 			return keys[i];
 	}
 	return NULL;
@@ -224,6 +225,96 @@ static int point_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The value of label key in "k=v,k=v" into v; 0, or -1 when absent. */
+static int name_value(const char *name, const char *key, char *v, size_t len)
+{
+	size_t kl = strlen(key);
+
+	for (const char *p = name; p && *p; p = strchr(p, ','), p = p ? p + 1 : NULL)
+		if (strncmp(p, key, kl) == 0 && p[kl] == '=') {
+			snprintf(v, len, "%.*s", (int)strcspn(p + kl + 1, ","), p + kl + 1);
+			return 0;
+		}
+	return -1;
+}
+
+/* "k=v,k=v" of name but key. */
+static void name_without(const char *name, const char *key, char *out, size_t len)
+{
+	char *dup = xstrdup(name), *save = NULL;
+	size_t used = 0, kl = strlen(key);
+
+	out[0] = '\0';
+	for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		if (!(strncmp(t, key, kl) == 0 && t[kl] == '=') && used < len)
+			used += (size_t)snprintf(out + used, len - used, "%s%s", used ? "," : "",
+						 t);
+	free(dup);
+}
+
+/* Bandwidth against threads of every kernel in one plot is 16 lines in 8
+ * colours: one small plot per kernel instead, on one y scale, each line
+ * styled by the labels but the kernel, the same in every panel
+ * (docs/design.md §9.10). 1 when drawn; 0 when there are not two kernels. */
+static int panels_by(FILE *f, const struct plot_lines *all, const char *key)
+{
+	char vals[PLOT_MAX_SERIES][160], rest[PLOT_MAX_SERIES][160], buf[160];
+	struct plot_series styled[PLOT_MAX_SERIES], sub[PLOT_MAX_SERIES];
+	size_t nv = 0, nr = 0, i, k;
+	double lo = 0, hi = 0;
+	struct plot_lines pl;
+
+	for (i = 0; i < all->n; i++) {
+		if (name_value(all->s[i].name, key, buf, sizeof(buf)) != 0)
+			return 0;
+		for (k = 0; k < nv && strcmp(vals[k], buf) != 0; k++)
+			;
+		if (k == nv)
+			snprintf(vals[nv++], sizeof(vals[0]), "%s", buf);
+		name_without(all->s[i].name, key, buf, sizeof(buf));
+		for (k = 0; k < nr && strcmp(rest[k], buf) != 0; k++)
+			;
+		if (k == nr)
+			snprintf(rest[nr++], sizeof(rest[0]), "%s", buf);
+	}
+	if (nv < 2 || plot_lines_y_extent(all, &lo, &hi) != 0)
+		return 0;
+	memset(styled, 0, sizeof(styled));
+	for (k = 0; k < nr; k++)
+		snprintf(styled[k].name, sizeof(styled[k].name), "%.159s", rest[k]);
+	plot_styles(styled, nr);
+	snprintf(buf, sizeof(buf), ", one panel per %s (one scale; medians with their p5-p95 band)",
+		 key);
+	plot_panels_begin(f, all->title, buf);
+	for (size_t v = 0; v < nv; v++) {
+		char title[192];
+		size_t n = 0;
+
+		for (i = 0; i < all->n; i++) {
+			if (name_value(all->s[i].name, key, buf, sizeof(buf)) != 0 ||
+			    strcmp(buf, vals[v]) != 0)
+				continue;
+			sub[n] = all->s[i];
+			name_without(all->s[i].name, key, sub[n].name, sizeof(sub[n].name));
+			for (k = 0; k < nr && strcmp(rest[k], sub[n].name) != 0; k++)
+				;
+			sub[n].colour = styled[k].colour;
+			sub[n++].dash = styled[k].dash;
+		}
+		snprintf(title, sizeof(title), "%.30s=%.150s", key, vals[v]);
+		pl = *all;
+		pl.title = title;
+		pl.s = sub;
+		pl.n = n;
+		pl.panel_w = CHART_W / 2.0 - 6;
+		pl.y_lo = lo;
+		pl.y_hi = hi;
+		plot_lines(f, &pl);
+	}
+	plot_panels_end(f);
+	return 1;
+}
+
 int html_curve(FILE *f, const struct probe_result *p, size_t first)
 {
 	const struct metric *m0 = &p->metrics[first];
@@ -231,13 +322,15 @@ int html_curve(FILE *f, const struct probe_result *p, size_t first)
 	struct plot_series s[PLOT_MAX_SERIES];
 	struct plot_mark mk[48];
 	size_t n = 0, n_mk = 0;
-	int too_many = 0, latency;
+	int too_many = 0, latency, threads;
 	char title[160], y_title[96], name[160];
 	struct plot_lines pl;
 
-	/* facts (better=none: thp_backed, sizes used) read better as bars */
-	if (!key || m0->better == BETTER_NONE)
+	/* facts (better=none: thp_backed) against threads read better as bars;
+	 * against a size they are a curve (thp_saving) */
+	if (!key || (m0->better == BETTER_NONE && strcmp(key, "threads") == 0))
 		return 0;
+	threads = strcmp(key, "threads") == 0;
 	for (size_t k = first; k < p->n_metrics; k++) {
 		const struct metric *m = &p->metrics[k];
 		struct plot_series *ser;
@@ -255,9 +348,9 @@ int html_curve(FILE *f, const struct probe_result *p, size_t first)
 			break;
 		}
 		ser->pt = xrealloc(ser->pt, (ser->n + 1) * sizeof(*ser->pt));
-		ser->pt[ser->n++] = (struct plot_point){x, sum.median};
+		ser->pt[ser->n++] = (struct plot_point){x, sum.median, sum.p5, sum.p95};
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) /* gpu_marks reads the curve in order */
 		qsort(s[i].pt, s[i].n, sizeof(*s[i].pt), point_cmp);
 	plot_styles(s, n);
 	latency = strcmp(key, "size") == 0 && m0->unit == UNIT_NS && strstr(m0->name, "latency");
@@ -265,23 +358,22 @@ int html_curve(FILE *f, const struct probe_result *p, size_t first)
 		cpu_marks(p->extra, s, n, mk, &n_mk, ARRAY_SIZE(mk));
 	else if (latency)
 		gpu_marks(p->extra, s, n, mk, &n_mk, ARRAY_SIZE(mk));
-	snprintf(title, sizeof(title), "%s against %s", m0->name,
-		 strcmp(key, "threads") == 0 ? "threads" : key);
+	snprintf(title, sizeof(title), "%s against %s", m0->name, key);
 	snprintf(y_title, sizeof(y_title), "%s (%s)", m0->name, unit_name(m0->unit));
 	pl = (struct plot_lines){.title = title,
-				 .x_title = strcmp(key, "threads") == 0 ? "threads"
+				 .x_title = threads ? "threads"
 					    : strcmp(key, "span") == 0
 						    ? "span (bytes, log scale)"
 						    : "working set (bytes, log scale)",
 				 .y_title = y_title,
 				 .xs = PLOT_LOG2, /* threads double too: 1, 2, 4 ... max */
 				 .ys = PLOT_LOG10,
-				 .x_fmt = strcmp(key, "threads") == 0 ? PLOT_T_VALUE : PLOT_T_SIZE,
+				 .x_fmt = threads ? PLOT_T_VALUE : PLOT_T_SIZE,
 				 .s = s,
 				 .n = n,
 				 .marks = mk,
 				 .n_marks = n_mk};
-	if (!too_many && n > 0)
+	if (!too_many && n > 0 && !(threads && panels_by(f, &pl, "kernel")))
 		plot_lines(f, &pl);
 	for (size_t i = 0; i < n; i++)
 		free(s[i].pt);

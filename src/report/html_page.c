@@ -35,7 +35,13 @@ static const char page_style[] =
 	"td.v-unstable{background:#fff1c2}td.v-void,td.v-refused{background:#e4e4e4}\n"
 	"svg circle.v-win,svg text.v-win{fill:#1a7f37}svg circle.v-loss,svg "
 	"text.v-loss{fill:#c62828}"
-	"svg circle.v-unstable,svg text.v-unstable{fill:#c78400}\n";
+	"svg circle.v-unstable,svg text.v-unstable{fill:#c78400}\n"
+	"svg circle.v-same{fill:#0072b2}svg circle.v-void,svg circle.v-few,svg circle.v-fact,"
+	"svg circle.v-refused{fill:#fff;stroke:#555;stroke-width:1.5}\n"
+	"svg .spread{fill-opacity:.16;stroke:none}svg line.spread{stroke-width:7;"
+	"stroke-opacity:.22}\n"
+	".panels{display:flex;flex-wrap:wrap;column-gap:10px}.panels svg{margin:0 0 .8em}\n"
+	".tw{overflow-x:auto;max-width:100%;margin:.5em 0 1em}.tw table{margin:0}\n";
 
 /* before, then s escaped, then after: before and after are this file's own
  * markup, s is text from the file. */
