@@ -13,6 +13,7 @@
 #include "report/html_compare.h"
 #include "report/html_page.h"
 #include "report/html_plot.h"
+#include "report/html_wrap.h"
 #include "verdict/compare.h"
 
 /* The ratio axis' half-width: x2 by default; x4 or x10 only when a quarter
@@ -328,6 +329,7 @@ int report_compare_html(const struct comparison *c, FILE *f)
 	free(line);
 	forest_plot(f, c);
 	detail_table(f, c);
+	html_wrap_legs(f, c);
 	report_compare_wrap(c, REPORT_HTML, f);
 	for (size_t i = 0; i < c->n_rows; i++)
 		missing += c->rows[i].verdict == VERDICT_MISSING; /* controls too */

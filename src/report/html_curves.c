@@ -225,96 +225,6 @@ static int point_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The value of label key in "k=v,k=v" into v; 0, or -1 when absent. */
-static int name_value(const char *name, const char *key, char *v, size_t len)
-{
-	size_t kl = strlen(key);
-
-	for (const char *p = name; p && *p; p = strchr(p, ','), p = p ? p + 1 : NULL)
-		if (strncmp(p, key, kl) == 0 && p[kl] == '=') {
-			snprintf(v, len, "%.*s", (int)strcspn(p + kl + 1, ","), p + kl + 1);
-			return 0;
-		}
-	return -1;
-}
-
-/* "k=v,k=v" of name but key. */
-static void name_without(const char *name, const char *key, char *out, size_t len)
-{
-	char *dup = xstrdup(name), *save = NULL;
-	size_t used = 0, kl = strlen(key);
-
-	out[0] = '\0';
-	for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save))
-		if (!(strncmp(t, key, kl) == 0 && t[kl] == '=') && used < len)
-			used += (size_t)snprintf(out + used, len - used, "%s%s", used ? "," : "",
-						 t);
-	free(dup);
-}
-
-/* Bandwidth against threads of every kernel in one plot is 16 lines in 8
- * colours: one small plot per kernel instead, on one y scale, each line
- * styled by the labels but the kernel, the same in every panel
- * (docs/design.md §9.10). 1 when drawn; 0 when there are not two kernels. */
-static int panels_by(FILE *f, const struct plot_lines *all, const char *key)
-{
-	char vals[PLOT_MAX_SERIES][160], rest[PLOT_MAX_SERIES][160], buf[160];
-	struct plot_series styled[PLOT_MAX_SERIES], sub[PLOT_MAX_SERIES];
-	size_t nv = 0, nr = 0, i, k;
-	double lo = 0, hi = 0;
-	struct plot_lines pl;
-
-	for (i = 0; i < all->n; i++) {
-		if (name_value(all->s[i].name, key, buf, sizeof(buf)) != 0)
-			return 0;
-		for (k = 0; k < nv && strcmp(vals[k], buf) != 0; k++)
-			;
-		if (k == nv)
-			snprintf(vals[nv++], sizeof(vals[0]), "%s", buf);
-		name_without(all->s[i].name, key, buf, sizeof(buf));
-		for (k = 0; k < nr && strcmp(rest[k], buf) != 0; k++)
-			;
-		if (k == nr)
-			snprintf(rest[nr++], sizeof(rest[0]), "%s", buf);
-	}
-	if (nv < 2 || plot_lines_y_extent(all, &lo, &hi) != 0)
-		return 0;
-	memset(styled, 0, sizeof(styled));
-	for (k = 0; k < nr; k++)
-		snprintf(styled[k].name, sizeof(styled[k].name), "%.159s", rest[k]);
-	plot_styles(styled, nr);
-	snprintf(buf, sizeof(buf), ", one panel per %s (one scale; medians with their p5-p95 band)",
-		 key);
-	plot_panels_begin(f, all->title, buf);
-	for (size_t v = 0; v < nv; v++) {
-		char title[192];
-		size_t n = 0;
-
-		for (i = 0; i < all->n; i++) {
-			if (name_value(all->s[i].name, key, buf, sizeof(buf)) != 0 ||
-			    strcmp(buf, vals[v]) != 0)
-				continue;
-			sub[n] = all->s[i];
-			name_without(all->s[i].name, key, sub[n].name, sizeof(sub[n].name));
-			for (k = 0; k < nr && strcmp(rest[k], sub[n].name) != 0; k++)
-				;
-			sub[n].colour = styled[k].colour;
-			sub[n++].dash = styled[k].dash;
-		}
-		snprintf(title, sizeof(title), "%.30s=%.150s", key, vals[v]);
-		pl = *all;
-		pl.title = title;
-		pl.s = sub;
-		pl.n = n;
-		pl.panel_w = CHART_W / 2.0 - 6;
-		pl.y_lo = lo;
-		pl.y_hi = hi;
-		plot_lines(f, &pl);
-	}
-	plot_panels_end(f);
-	return 1;
-}
-
 int html_curve(FILE *f, const struct probe_result *p, size_t first)
 {
 	const struct metric *m0 = &p->metrics[first];
@@ -373,7 +283,7 @@ int html_curve(FILE *f, const struct probe_result *p, size_t first)
 				 .n = n,
 				 .marks = mk,
 				 .n_marks = n_mk};
-	if (!too_many && n > 0 && !(threads && panels_by(f, &pl, "kernel")))
+	if (!too_many && n > 0 && !(threads && plot_panels(f, &pl, "kernel", 1)))
 		plot_lines(f, &pl);
 	for (size_t i = 0; i < n; i++)
 		free(s[i].pt);

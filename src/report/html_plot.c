@@ -257,101 +257,6 @@ size_t plot_legend(FILE *f, double x, double y, double w, const struct plot_key 
 	return rows;
 }
 
-/* The index of v among the first n of seen (added when new); -1 when full. */
-static int index_of(char (*seen)[160], size_t *n, size_t max, const char *v)
-{
-	for (size_t i = 0; i < *n; i++)
-		if (strcmp(seen[i], v) == 0)
-			return (int)i;
-	if (*n == max)
-		return -1;
-	snprintf(seen[*n], sizeof(seen[*n]), "%s", v);
-	return (int)(*n)++;
-}
-
-/* s without the pair of label key ("pages=4k,order=random" without pages:
- * "order=random"); the key's pair into pair. */
-static void split_pair(const char *s, const char *key, char *pair, char *rest, size_t len)
-{
-	char *dup = xstrdup(s), *save = NULL;
-	size_t used = 0, kl = strlen(key);
-
-	pair[0] = rest[0] = '\0';
-	for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save))
-		if (strncmp(t, key, kl) == 0 && t[kl] == '=')
-			snprintf(pair, len, "%s", t);
-		else
-			used += (size_t)snprintf(rest + used, used < len ? len - used : 0, "%s%s",
-						 used ? "," : "", t);
-	free(dup);
-}
-
-/* The label keys of series 0 whose value is not the same in every series,
- * in order; returns how many (at most max). */
-static size_t varying_keys(const struct plot_series *s, size_t n, char (*keys)[64], size_t max)
-{
-	char *dup = xstrdup(n ? s[0].name : ""), *save = NULL, p0[160], pi[160], rest[160];
-	size_t k = 0;
-
-	for (char *t = strtok_r(dup, ",", &save); t && k < max; t = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(t, '=');
-		int varies = 0;
-
-		if (!eq)
-			continue;
-		*eq = '\0';
-		split_pair(s[0].name, t, p0, rest, sizeof(p0));
-		for (size_t i = 1; i < n && !varies; i++) {
-			split_pair(s[i].name, t, pi, rest, sizeof(pi));
-			varies = strcmp(p0, pi) != 0;
-		}
-		if (varies)
-			snprintf(keys[k++], sizeof(keys[0]), "%s", t);
-	}
-	free(dup);
-	return k;
-}
-
-/* Colour by everything but key, dash by key: 0 when that takes at most 8
- * colours and 4 dashes (and the styles are set), else -1. */
-static int style_by(struct plot_series *s, size_t n, const char *key)
-{
-	char pair[160], rest[160], seen_c[PLOT_MAX_SERIES][160], seen_d[PLOT_MAX_SERIES][160];
-	int c[PLOT_MAX_SERIES], d[PLOT_MAX_SERIES];
-	size_t nc = 0, nd = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		split_pair(s[i].name, key, pair, rest, sizeof(pair));
-		c[i] = index_of(seen_c, &nc, 8, rest);
-		d[i] = index_of(seen_d, &nd, 4, pair);
-		if (c[i] < 0 || d[i] < 0)
-			return -1;
-	}
-	for (size_t i = 0; i < n; i++) {
-		s[i].colour = c[i];
-		s[i].dash = d[i];
-	}
-	return 0;
-}
-
-void plot_styles(struct plot_series *s, size_t n)
-{
-	char keys[8][64];
-	size_t nk = varying_keys(s, n, keys, 8);
-
-	for (size_t i = 0; i < n; i++) {
-		s[i].colour = (int)i;
-		s[i].dash = i >= 12 ? 1 : 0;
-	}
-	/* the dash from the last key that allows it (order, pages), so the
-	 * colours go to what the reader compares first */
-	if (nk < 2)
-		return; /* one key that varies: a colour each */
-	for (size_t k = nk; k-- > 0;)
-		if (style_by(s, n, keys[k]) == 0)
-			return;
-}
-
 static int point_cmp(const void *a, const void *b)
 {
 	double x = ((const struct plot_point *)a)->x, y = ((const struct plot_point *)b)->x;
@@ -391,6 +296,15 @@ static int extent(const struct plot_lines *pl, double *x0, double *x1, double *y
 			any = 1;
 		}
 	return any ? 0 : -1;
+}
+
+int plot_lines_has_band(const struct plot_lines *pl)
+{
+	for (size_t i = 0; i < pl->n; i++)
+		for (size_t k = 0; k < pl->s[i].n; k++)
+			if (usable(pl, &pl->s[i].pt[k]) && has_band(&pl->s[i].pt[k]))
+				return 1;
+	return 0;
 }
 
 int plot_lines_y_extent(const struct plot_lines *pl, double *lo, double *hi)
@@ -511,17 +425,6 @@ static void marks(FILE *f, const struct plot_lines *pl, const struct plot_axis *
 			html_put(f, "", m->text, "</text>\n");
 		}
 	}
-}
-
-void plot_panels_begin(FILE *f, const char *title, const char *how)
-{
-	html_put(f, "<p><b>", title, "</b>");
-	html_put(f, "", how, "</p>\n<div class=\"panels\">\n");
-}
-
-void plot_panels_end(FILE *f)
-{
-	fputs("</div>\n", f);
 }
 
 int plot_lines(FILE *f, const struct plot_lines *pl)

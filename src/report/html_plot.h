@@ -124,10 +124,22 @@ void plot_styles(struct plot_series *s, size_t n);
  * value as hover text, the marks, and a legend naming the lines and the
  * band. Nothing when no point is finite; 1 when drawn. */
 int plot_lines(FILE *f, const struct plot_lines *pl);
+/* Has a point of pl a p5-p95 band? */
+int plot_lines_has_band(const struct plot_lines *pl);
 /* The y extent of the points of pl (bands included): 0, or -1 when none. */
 int plot_lines_y_extent(const struct plot_lines *pl, double *lo, double *hi);
 /* Small multiples: the caption (title in bold, then how), the <div> that
  * holds the panels side by side; and its end. */
 void plot_panels_begin(FILE *f, const char *title, const char *how);
 void plot_panels_end(FILE *f);
+/* The series of all as small multiples, one panel per value of label key
+ * (bandwidth against threads per kernel: 16 lines in 8 colours are 4 plots
+ * of 4), each line named and styled by its labels but key, alike in every
+ * panel; on one y scale when one_scale (so panels compare), else each its
+ * own (tokens/s of prefill and decode, 100 times apart). 1 when drawn; 0
+ * when key does not take two values or a series lacks it. */
+int plot_panels(FILE *f, const struct plot_lines *all, const char *key, int one_scale);
+/* s ("pages=4k,order=random") split at label key: the key's pair
+ * ("pages=4k", or "" when absent) and the rest ("order=random"). */
+void plot_split_label(const char *s, const char *key, char *pair, char *rest, size_t len);
 #endif
