@@ -147,7 +147,7 @@ static void metric_table(FILE *f, const struct probe_result *p)
  * move): a line saying so in place of a chart of empty bars. */
 static int all_zero(FILE *f, const struct probe_result *p, size_t first)
 {
-	size_t n = 0;
+	size_t n = 0, n_metrics = 0;
 
 	for (size_t k = first; k < p->n_metrics; k++) {
 		const struct metric *m = &p->metrics[k];
@@ -158,8 +158,9 @@ static int all_zero(FILE *f, const struct probe_result *p, size_t first)
 			if (m->samples[i] != 0)
 				return 0;
 		n += m->n_samples;
+		n_metrics++;
 	}
-	if (n == 0)
+	if (n == 0 || n_metrics < 2) /* one metric is no chart anyway */
 		return 0;
 	html_put(f, "<p><b>", p->metrics[first].name, "</b>: every sample 0 (not drawn)</p>\n");
 	return 1;

@@ -225,6 +225,11 @@ static int point_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static int is_time(enum unit u)
+{
+	return u == UNIT_NS || u == UNIT_US || u == UNIT_MS || u == UNIT_S;
+}
+
 int html_curve(FILE *f, const struct probe_result *p, size_t first)
 {
 	const struct metric *m0 = &p->metrics[first];
@@ -236,9 +241,9 @@ int html_curve(FILE *f, const struct probe_result *p, size_t first)
 	char title[160], y_title[96], name[160];
 	struct plot_lines pl;
 
-	/* facts (better=none: thp_backed) against threads read better as bars;
-	 * against a size they are a curve (thp_saving) */
-	if (!key || (m0->better == BETTER_NONE && strcmp(key, "threads") == 0))
+	/* facts (better=none: thp_backed, rss) read better as bars, but for a
+	 * time: thp_saving, the latency THP saves, is a curve against size */
+	if (!key || (m0->better == BETTER_NONE && !is_time(m0->unit)))
 		return 0;
 	threads = strcmp(key, "threads") == 0;
 	for (size_t k = first; k < p->n_metrics; k++) {

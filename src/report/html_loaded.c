@@ -171,7 +171,8 @@ int html_loaded(FILE *f, const struct probe_result *p, const char **lat, const c
 				 .n = n,
 				 .marks = mk,
 				 .n_marks = n_mk,
-				 .x_from_0 = 1};
+				 .x_from_0 = 1,
+				 .marks_are = "the latency with no load"};
 	drawn = n > 0 && plot_lines(f, &pl);
 	for (size_t i = 0; i < n; i++)
 		free(s[i].pt);

@@ -24,7 +24,7 @@ static const char page_style[] =
 	".st-ok{background:#dafbe1}.st-fail,.st-timeout{background:#ffd8d3}\n"
 	".warn{background:#ffd8d3;border-left:4px solid #c62828;padding:.4em .8em;"
 	"font-weight:bold}\n"
-	"svg{display:block;margin:.5em 0 1.5em;font:12px sans-serif}\n"
+	"svg{display:block;margin:.5em 0 1.5em;font:12px sans-serif;max-width:100%;height:auto}\n"
 	"svg .bar{fill:#8fb3dc}svg .wh{stroke:#222}svg .ax{stroke:#888}svg .band{fill:#e4e4e4}\n"
 	"svg .zero{stroke:#444;stroke-dasharray:4 3}svg circle{fill:#777}\n"
 	"svg .grid{stroke:#eee}svg .knee{stroke-width:1.2;stroke-dasharray:6 4}"

@@ -466,10 +466,14 @@ int plot_lines(FILE *f, const struct plot_lines *pl)
 		keys[nk++] = (struct plot_key){KEY_SPREAD, "p5-p95 of the samples", 7, 0, NULL};
 	if (!panel) {
 		html_put(f, "<p><b>", pl->title, "</b>");
-		fprintf(f, " (%s; one line per label set%s%s)</p>\n",
+		fprintf(f, " (%s; one line per label set%s",
 			ys == PLOT_LOG10 ? "log scale" : "linear scale",
-			spread ? ", the median with its p5-p95 band" : "",
-			pl->n_marks ? "; dotted and dashed marks: what the probe found" : "");
+			spread ? ", the median with its p5-p95 band" : "");
+		html_put(f, pl->n_marks ? "; dotted and dashed marks: " : "",
+			 !pl->n_marks	 ? ""
+			 : pl->marks_are ? pl->marks_are
+					 : "what the probe found",
+			 ")</p>\n");
 	}
 	h = bottom + AXIS_H + 18.0 * (double)plot_legend(NULL, left, 0, right - left, keys, nk) + 8;
 	html_svg_begin(f, w, h, pl->title);

@@ -110,6 +110,8 @@ struct plot_lines {
 	double y_lo, y_hi;
 	/* x from 0 on a linear axis (bandwidth: the unloaded end is 0) */
 	int x_from_0;
+	/* what the marks are, for the caption; NULL: "what the probe found" */
+	const char *marks_are;
 };
 
 /* Styles series named "k=v,k=v" so they read at a glance: when two or more

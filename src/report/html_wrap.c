@@ -104,6 +104,7 @@ static void draw(FILE *f, struct figure *g, int bars)
 		snprintf(mk.text, sizeof(mk.text), "median %s %s", v, g->unit);
 		pl.marks = &mk;
 		pl.n_marks = 1;
+		pl.marks_are = "the median";
 	}
 	if (pts >= 2 && !(has_label(g, "test") && plot_panels(f, &pl, "test", 0)))
 		plot_lines(f, &pl);
