@@ -40,7 +40,8 @@ static const char page_style[] =
 	"svg circle.v-refused{fill:#fff;stroke:#555;stroke-width:1.5}\n"
 	"svg .spread{fill-opacity:.16;stroke:none}svg line.spread{stroke-width:7;"
 	"stroke-opacity:.22}\n"
-	".panels{display:flex;flex-wrap:wrap;column-gap:10px}.panels svg{margin:0 0 .8em}\n"
+	".panels{display:flex;flex-wrap:wrap;align-items:flex-start;column-gap:10px}.panels "
+	"svg{margin:0 0 .8em}\n"
 	".tw{overflow-x:auto;max-width:100%;margin:.5em 0 1em}.tw table{margin:0}\n";
 
 /* before, then s escaped, then after: before and after are this file's own

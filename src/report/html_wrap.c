@@ -3,7 +3,7 @@
  *
  * Why per iteration: a tiered-memory kernel promotes hot pages while the
  * workload runs, so decode speed climbs run after run (4.26 -> 8.76 tok/s
- * over five iterations in seed 001's Table 1b) and a median alone hides
+ * over five iterations in the report of docs/design.md §10.8) and a median alone hides
  * whether a configuration had converged; a flat line says it had. The
  * samples of a metric are its counted runs in order, so a results file
  * holds the curve already; a comparison file holds each leg's runs in

@@ -1,7 +1,7 @@
 /* html_wrap.h - a workload's pictures (docs/design.md §9.11): its primary
  * figure (tokens/s where it reports one, else wall time) per configuration
  * with the spread over its runs, and per iteration, where convergence shows
- * (tiered memory promoting pages run after run: seed 001's Table 1b). */
+ * (tiered memory promoting pages run after run, §10.8). */
 #ifndef MEMPATH_REPORT_HTML_WRAP_H
 #define MEMPATH_REPORT_HTML_WRAP_H
 
