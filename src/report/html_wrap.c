@@ -137,6 +137,8 @@ static void from_metrics(FILE *f, const struct probe_result *p, int bars)
 			continue;
 		g.unit = unit_name(m->unit);
 		metric_labels_str(m, name, sizeof(name));
+		if (!name[0]) /* no labels: the legend names the figure */
+			snprintf(name, sizeof(name), "%s", m->name);
 		for (size_t i = 0; i < m->n_samples; i++)
 			add(&g, name, (double)(i + 1), m->samples[i]);
 	}
