@@ -148,6 +148,8 @@ int html_loaded(FILE *f, const struct probe_result *p, const char **lat, const c
 			continue;
 		}
 		mix_of(m, mix, sizeof(mix));
+		if (!mix[0]) /* one curve (gpu.loaded): the legend names the latency */
+			snprintf(mix, sizeof(mix), "%s", *lat);
 		if (!(ser = series_named(s, &n, mix)))
 			break;
 		ser->pt = xrealloc(ser->pt, (ser->n + 1) * sizeof(*ser->pt));
