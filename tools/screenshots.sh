@@ -1,15 +1,18 @@
 #!/bin/sh
 # tools/screenshots.sh [MEMPATH] - the pictures in docs/img/, made from the
-# committed results in docs/results/ with headless chromium: a run report,
-# a comparison report and a latency curve (README.md shows them).
+# committed results in docs/results/ with headless chromium: a run report, a
+# comparison report, and single plots cut from their pages: the latency
+# curve, cpu.loaded's latency against bandwidth, bandwidth against threads
+# per kernel and a workload's tokens/s per iteration (README.md shows them).
 set -eu
 bin=${1:-build/mempath}
 out=docs/img
+r=docs/results
 browser=""
 for b in chromium chromium-browser google-chrome; do
 	command -v "$b" >/dev/null 2>&1 && browser=$b && break
 done
-[ -n "$browser" ] || { echo "screenshots: no chromium (apt-get install chromium)" >&2; exit 1; }
+[ -n "$browser" ] || { echo "screenshots: no chromium (make deps CHROMIUM=1)" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 shot() { # shot PAGE.html OUT.png WIDTH HEIGHT
@@ -19,15 +22,28 @@ shot() { # shot PAGE.html OUT.png WIDTH HEIGHT
 		--user-data-dir="$tmp/profile" --window-size="$3,$4" --screenshot="$PWD/$2" \
 		"file://$1" 2>/dev/null
 }
+cut_plot() { # cut_plot PAGE.html CAPTION OUT.html: the page's head and that one plot
+	awk '/<body>/ { print; exit } { print }' "$1" >"$3"
+	# from the caption to the end of its <svg>, or of its panels
+	awk -v c="$2" 'index($0, c) { on = 1; panels = index($0, "one panel per") }
+		on { print } on && !panels && /<\/svg>/ { exit } on && panels && /^<\/div>$/ { exit }' \
+		"$1" >>"$3"
+	grep -q '</svg>' "$3" || { echo "screenshots: no plot '$2' in $1" >&2; exit 1; }
+	echo '</body></html>' >>"$3"
+}
 mkdir -p "$out"
-"$bin" report docs/results/vm-full-2026-11-30.json --format html -o "$tmp/run.html"
-"$bin" report docs/results/ab-thp-2026-11-30/run4/compare.json --format html -o "$tmp/cmp.html"
-# the latency curve alone: the page's head (its style) and that one plot
-awk '/<body>/ { print; exit } { print }' "$tmp/run.html" >"$tmp/curve.html"
-awk '/<p><b>load_latency against size<\/b>/ { on = 1 } on { print } on && /<\/svg>/ { exit }' \
-	"$tmp/run.html" >>"$tmp/curve.html"
-echo '</body></html>' >>"$tmp/curve.html"
+"$bin" report $r/vm-full-2026-11-30.json --format html -o "$tmp/run.html"
+"$bin" report $r/ab-thp-2026-11-30/run4/compare.json --format html -o "$tmp/cmp.html"
+"$bin" report $r/h200x2-refs-2026-11-30/cpu-loaded-full.json --format html -o "$tmp/loaded.html"
+"$bin" report $r/llama-h200x2-2026-11-30/thp/compare.json --format html -o "$tmp/wrap.html"
+cut_plot "$tmp/run.html" '<p><b>load_latency against size</b>' "$tmp/curve.html"
+cut_plot "$tmp/run.html" '<p><b>bandwidth against threads</b>' "$tmp/threads.html"
+cut_plot "$tmp/loaded.html" '<p><b>loaded_latency against injected_bw</b>' "$tmp/loaded1.html"
+cut_plot "$tmp/wrap.html" '<p><b>tokens_per_s per iteration</b>' "$tmp/iter.html"
 shot "$tmp/run.html" "$out/run-report.png" 1000 1400
 shot "$tmp/cmp.html" "$out/compare-report.png" 1000 1260
-shot "$tmp/curve.html" "$out/latency-curve.png" 920 470
+shot "$tmp/curve.html" "$out/latency-curve.png" 920 500
+shot "$tmp/threads.html" "$out/threads-panels.png" 920 780
+shot "$tmp/loaded1.html" "$out/loaded-latency.png" 920 480
+shot "$tmp/iter.html" "$out/wrap-iterations.png" 920 360
 ls -l "$out"

@@ -13,6 +13,7 @@
 #include "report/html_compare.h"
 #include "report/html_page.h"
 #include "report/html_plot.h"
+#include "report/html_wrap.h"
 #include "verdict/compare.h"
 
 /* The ratio axis' half-width: x2 by default; x4 or x10 only when a quarter
@@ -39,14 +40,6 @@ static double ratio_range(const struct comparison *c)
 	return steps[ARRAY_SIZE(steps) - 1];
 }
 
-/* A small triangle at x pointing left (dir -1) or right (+1); cls "arrow",
- * or "arrow lg" in the legend. */
-static void arrow(FILE *f, const char *cls, double x, double y, int dir)
-{
-	fprintf(f, "<path class=\"%s\" d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fZ\"/>\n", cls, x, y,
-		x - 7.0 * dir, y - 4.5, x - 7.0 * dir, y + 4.5);
-}
-
 /* One row: the threshold band, the CI (clipped with an arrow), the dot or,
  * beyond the axis, an arrow and the ratio as text. */
 static void forest_row(FILE *f, const struct compare_row *row, const struct plot_axis *a, double y)
@@ -68,9 +61,9 @@ static void forest_row(FILE *f, const struct compare_row *row, const struct plot
 
 		html_svg_line(f, "wh", plot_pos(a, lo), mid, plot_pos(a, hi), mid);
 		if (lo < a->lo)
-			arrow(f, "arrow", a->p0, mid, -1);
+			plot_arrow(f, "arrow", a->p0, mid, -1);
 		if (hi > a->hi)
-			arrow(f, "arrow", a->p1, mid, 1);
+			plot_arrow(f, "arrow", a->p1, mid, 1);
 	}
 	report_compare_pct(row->change, buf, sizeof(buf));
 	if (r >= a->lo && r <= a->hi) {
@@ -86,35 +79,44 @@ static void forest_row(FILE *f, const struct compare_row *row, const struct plot
 		snprintf(buf, sizeof(buf), "\u00d7%.3g", r);
 	else
 		snprintf(buf, sizeof(buf), "%s (no ratio)", "B \u2264 0");
-	arrow(f, "arrow", r > a->hi ? a->p1 : a->p0, mid, r > a->hi ? 1 : -1);
+	plot_arrow(f, "arrow", r > a->hi ? a->p1 : a->p0, mid, r > a->hi ? 1 : -1);
 	fprintf(f, "<text class=\"beyond v-%s\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">",
 		verdict_id(row->verdict), r > a->hi ? a->p1 - 10 : a->p0 + 10, mid + 4,
 		r > a->hi ? "end" : "start");
 	html_put(f, "", buf, "</text>\n");
 }
 
-/* The legend under the plot: what the colours, the band, the whisker and
- * the arrows mean. */
-static void forest_legend(const struct comparison *c, FILE *f, double x, double y)
+/* Is a dot of verdict v drawn: a row with a finite change. */
+static int drawn(const struct comparison *c, enum verdict v)
 {
-	static const enum verdict v[] = {VERDICT_WIN, VERDICT_LOSS, VERDICT_NOWIN,
-					 VERDICT_UNSTABLE};
+	for (size_t i = 0; i < c->n_rows; i++)
+		if (c->rows[i].verdict == v && isfinite(c->rows[i].change))
+			return 1;
+	return 0;
+}
 
-	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
-		fprintf(f, "<circle class=\"lg v-%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"/>\n",
-			verdict_id(v[i]), x + 4, y - 4);
-		html_svg_text(f, x + 12, y, "start", verdict_name(v[i]));
-		x += 30 + 7.0 * (double)strlen(verdict_name(v[i]));
-	}
-	fprintf(f, "<rect class=\"band lg\" x=\"%.1f\" y=\"%.1f\" width=\"20\" height=\"12\"/>\n",
-		x, y - 10);
-	html_svg_text(f, x + 26, y, "start", "practical threshold");
-	x += 150;
-	html_svg_line(f, "wh", x, y - 4, x + 20, y - 4);
-	html_svg_text(f, x + 26, y, "start", report_compare_ci_name(c));
-	x += 80;
-	arrow(f, "arrow lg", x + 7, y - 4, 1);
-	html_svg_text(f, x + 13, y, "start", "beyond the axis");
+/* The legend under the plot: every colour of a dot (WIN, LOSS, ~ and
+ * UNSTABLE always, the others where drawn: "no verdict" and VOID hollow, so
+ * they are not read as "~"), the band, the whisker and the arrows. The
+ * legend's rows, drawn when f. */
+static size_t forest_legend(const struct comparison *c, FILE *f, double x, double y, double w)
+{
+	static const enum verdict v[] = {VERDICT_WIN,	   VERDICT_LOSS, VERDICT_NOWIN,
+					 VERDICT_UNSTABLE, VERDICT_SAME, VERDICT_VOID,
+					 VERDICT_FEW,	   VERDICT_FACT, VERDICT_REFUSED};
+	struct plot_key k[ARRAY_SIZE(v) + 3];
+	char cls[ARRAY_SIZE(v)][32];
+	size_t n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++)
+		if (i < 4 || drawn(c, v[i])) {
+			snprintf(cls[i], sizeof(cls[i]), "v-%s", verdict_id(v[i]));
+			k[n++] = (struct plot_key){KEY_DOT, verdict_name(v[i]), 0, 0, cls[i]};
+		}
+	k[n++] = (struct plot_key){KEY_BAND, "practical threshold", 0, 0, "band"};
+	k[n++] = (struct plot_key){KEY_WHISKER, report_compare_ci_name(c), 0, 0, NULL};
+	k[n++] = (struct plot_key){KEY_ARROW, "beyond the axis", 0, 0, NULL};
+	return plot_legend(f, x, y, w, k, n);
 }
 
 /* One dot per judged metric at B/A (the ratio of medians) on a log axis
@@ -146,7 +148,10 @@ static void forest_plot(FILE *f, const struct comparison *c)
 	a.p1 = CHART_W - 40; /* room for the last tick's label */
 	fputs("<h2>Change per metric</h2>\n", f);
 	snprintf(title, sizeof(title), "B / A per metric with %s", report_compare_ci_name(c));
-	html_svg_begin(f, CHART_W, 8 + (double)n * ROW_H + AXIS_H + 24, title);
+	html_svg_begin(f, CHART_W,
+		       8 + (double)n * ROW_H + AXIS_H + 6 +
+			       18.0 * (double)forest_legend(c, NULL, 20, 0, CHART_W - 40),
+		       title);
 	for (size_t i = 0; i < c->n_rows; i++) {
 		const struct compare_row *row = &c->rows[i];
 
@@ -159,7 +164,7 @@ static void forest_plot(FILE *f, const struct comparison *c)
 	plot_axis_h(f, &a, y + 4,
 		    "B / A, the ratio of medians (log scale: \u00d70.5 and \u00d72 equally far "
 		    "from \u00d71)");
-	forest_legend(c, f, 20, y + 4 + AXIS_H + 12);
+	forest_legend(c, f, 20, y + 4 + AXIS_H + 12, CHART_W - 40);
 	fputs("</svg>\n", f);
 }
 
@@ -235,7 +240,7 @@ static void verdict_table(FILE *f, const struct comparison *c)
 {
 	char buf[1024];
 
-	fputs("<table>\n<tr><th>metric</th>", f);
+	fputs("<div class=\"tw\"><table>\n<tr><th>metric</th>", f);
 	for (size_t j = 0; j < report_compare_ncols(c); j++)
 		html_put(f, "<th>", report_compare_col_name(c, j), "</th>");
 	fputs(report_compare_has_mechanism(c) ? "<th>mechanism</th><th>verdict</th></tr>\n"
@@ -260,7 +265,7 @@ static void verdict_table(FILE *f, const struct comparison *c)
 		fprintf(f, "<td class=\"v-%s\">", verdict_id(row->verdict));
 		html_put(f, "", buf, "</td></tr>\n");
 	}
-	fputs("</table>\n", f);
+	fputs("</table></div>\n", f);
 }
 
 /* The statistics behind each judged verdict, as the Markdown details table. */
@@ -276,7 +281,9 @@ static void detail_table(FILE *f, const struct comparison *c)
 			continue;
 		if (!any++)
 			fprintf(f,
-				"<table>\n<tr><th>metric</th><th>change</th><th>%s</th><th>p</th>"
+				"<div "
+				"class=\"tw\"><table>\n<tr><th>metric</th><th>change</th><th>%s</"
+				"th><th>p</th>"
 				"<th>p adjusted</th><th>same-variant gap (p)</th><th>threshold</th>"
 				"<th>n per leg</th></tr>\n",
 				report_compare_ci_name(c));
@@ -305,7 +312,7 @@ static void detail_table(FILE *f, const struct comparison *c)
 		fputs("</td></tr>\n", f);
 	}
 	if (any)
-		fputs("</table>\n", f);
+		fputs("</table></div>\n", f);
 }
 
 int report_compare_html(const struct comparison *c, FILE *f)
@@ -328,6 +335,7 @@ int report_compare_html(const struct comparison *c, FILE *f)
 	free(line);
 	forest_plot(f, c);
 	detail_table(f, c);
+	html_wrap_legs(f, c);
 	report_compare_wrap(c, REPORT_HTML, f);
 	for (size_t i = 0; i < c->n_rows; i++)
 		missing += c->rows[i].verdict == VERDICT_MISSING; /* controls too */

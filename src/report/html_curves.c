@@ -12,6 +12,7 @@
 #include "base/util.h"
 #include "machine/mem.h"
 #include "report/format.h"
+#include "report/html_page.h"
 #include "report/html_plot.h"
 
 /* Metrics that share a plot: one name and unit, not matrix cells. */
@@ -42,8 +43,8 @@ static int x_value(const char *key, const char *v, double *x)
 }
 
 /* The sweep label of the quantity at first, or NULL (bars): a label every
- * metric of it has, with a number in each, taking enough values to make a
- * line (3 sizes, 2 thread counts). */
+ * metric of it has, with a number in each, taking at least two values (the
+ * quick suite's two sizes are a curve on a log axis too). */
 static const char *sweep_label(const struct probe_result *p, size_t first)
 {
 	static const char *const keys[] = {"size", "span", "threads"};
@@ -65,7 +66,7 @@ static const char *sweep_label(const struct probe_result *p, size_t first)
 			if (ok && j == n_seen && n_seen < ARRAY_SIZE(seen))
 				seen[n_seen++] = x;
 		}
-		if (ok && n_seen >= (strcmp(keys[i], "threads") == 0 ? 2u : 3u))
+		if (ok && n_seen >= 2)
 			return keys[i];
 	}
 	return NULL;
@@ -224,6 +225,11 @@ static int point_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static int is_time(enum unit u)
+{
+	return u == UNIT_NS || u == UNIT_US || u == UNIT_MS || u == UNIT_S;
+}
+
 int html_curve(FILE *f, const struct probe_result *p, size_t first)
 {
 	const struct metric *m0 = &p->metrics[first];
@@ -231,13 +237,15 @@ int html_curve(FILE *f, const struct probe_result *p, size_t first)
 	struct plot_series s[PLOT_MAX_SERIES];
 	struct plot_mark mk[48];
 	size_t n = 0, n_mk = 0;
-	int too_many = 0, latency;
+	int too_many = 0, latency, threads;
 	char title[160], y_title[96], name[160];
 	struct plot_lines pl;
 
-	/* facts (better=none: thp_backed, sizes used) read better as bars */
-	if (!key || m0->better == BETTER_NONE)
+	/* facts (better=none: thp_backed, rss) read better as bars, but for a
+	 * time: thp_saving, the latency THP saves, is a curve against size */
+	if (!key || (m0->better == BETTER_NONE && !is_time(m0->unit)))
 		return 0;
+	threads = strcmp(key, "threads") == 0;
 	for (size_t k = first; k < p->n_metrics; k++) {
 		const struct metric *m = &p->metrics[k];
 		struct plot_series *ser;
@@ -255,9 +263,9 @@ int html_curve(FILE *f, const struct probe_result *p, size_t first)
 			break;
 		}
 		ser->pt = xrealloc(ser->pt, (ser->n + 1) * sizeof(*ser->pt));
-		ser->pt[ser->n++] = (struct plot_point){x, sum.median};
+		ser->pt[ser->n++] = (struct plot_point){x, sum.median, sum.p5, sum.p95};
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) /* gpu_marks reads the curve in order */
 		qsort(s[i].pt, s[i].n, sizeof(*s[i].pt), point_cmp);
 	plot_styles(s, n);
 	latency = strcmp(key, "size") == 0 && m0->unit == UNIT_NS && strstr(m0->name, "latency");
@@ -265,23 +273,22 @@ int html_curve(FILE *f, const struct probe_result *p, size_t first)
 		cpu_marks(p->extra, s, n, mk, &n_mk, ARRAY_SIZE(mk));
 	else if (latency)
 		gpu_marks(p->extra, s, n, mk, &n_mk, ARRAY_SIZE(mk));
-	snprintf(title, sizeof(title), "%s against %s", m0->name,
-		 strcmp(key, "threads") == 0 ? "threads" : key);
+	snprintf(title, sizeof(title), "%s against %s", m0->name, key);
 	snprintf(y_title, sizeof(y_title), "%s (%s)", m0->name, unit_name(m0->unit));
 	pl = (struct plot_lines){.title = title,
-				 .x_title = strcmp(key, "threads") == 0 ? "threads"
+				 .x_title = threads ? "threads"
 					    : strcmp(key, "span") == 0
 						    ? "span (bytes, log scale)"
 						    : "working set (bytes, log scale)",
 				 .y_title = y_title,
 				 .xs = PLOT_LOG2, /* threads double too: 1, 2, 4 ... max */
 				 .ys = PLOT_LOG10,
-				 .x_fmt = strcmp(key, "threads") == 0 ? PLOT_T_VALUE : PLOT_T_SIZE,
+				 .x_fmt = threads ? PLOT_T_VALUE : PLOT_T_SIZE,
 				 .s = s,
 				 .n = n,
 				 .marks = mk,
 				 .n_marks = n_mk};
-	if (!too_many && n > 0)
+	if (!too_many && n > 0 && !(threads && plot_panels(f, &pl, "kernel", 1)))
 		plot_lines(f, &pl);
 	for (size_t i = 0; i < n; i++)
 		free(s[i].pt);

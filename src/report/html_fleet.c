@@ -86,7 +86,9 @@ static void flags_table(const struct fleet *fl, size_t g, FILE *f)
 		if (nd->group != g || nd->n_flags == 0)
 			continue;
 		if (!any++)
-			fputs("<table>\n<tr><th>node</th><th>probe</th><th>metric</th><th>labels</"
+			fputs("<div "
+			      "class=\"tw\"><table>\n<tr><th>node</th><th>probe</th><th>metric</"
+			      "th><th>labels</"
 			      "th>"
 			      "<th>value</th><th>group median</th><th>z</th><th>why</th></tr>\n",
 			      f);
@@ -107,7 +109,7 @@ static void flags_table(const struct fleet *fl, size_t g, FILE *f)
 		}
 	}
 	if (any)
-		fputs("</table>\n", f);
+		fputs("</table></div>\n", f);
 }
 
 /* Nodes x the metrics with a flag; flagged cells marked. */
@@ -119,7 +121,7 @@ static void nodes_table(const struct fleet *fl, size_t g, FILE *f)
 		nc += gr->stats[k].n_flagged > 0;
 	if (nc == 0)
 		return;
-	fputs("<table>\n<tr><th>node</th>", f);
+	fputs("<div class=\"tw\"><table>\n<tr><th>node</th>", f);
 	for (size_t k = 0; k < gr->n_stats; k++) {
 		char labels[256];
 		if (!gr->stats[k].n_flagged)
@@ -157,7 +159,7 @@ static void nodes_table(const struct fleet *fl, size_t g, FILE *f)
 		}
 		fputs("</tr>\n", f);
 	}
-	fputs("</table>\n", f);
+	fputs("</table></div>\n", f);
 }
 
 static void checks_table(const struct fleet *fl, size_t g, FILE *f)
@@ -171,7 +173,9 @@ static void checks_table(const struct fleet *fl, size_t g, FILE *f)
 			const struct fleet_check *ck = &nd->checks[k];
 			char labels[256], tol[32];
 			if (!any++)
-				fputs("<table>\n<tr><th>node</th><th>path</th><th>labels</th>"
+				fputs("<div "
+				      "class=\"tw\"><table>\n<tr><th>node</th><th>path</"
+				      "th><th>labels</th>"
 				      "<th>value</th><th>reference</th><th>tolerance</th>"
 				      "<th>check</th><th>means</th><th>source</th></tr>\n",
 				      f);
@@ -196,7 +200,7 @@ static void checks_table(const struct fleet *fl, size_t g, FILE *f)
 		}
 	}
 	if (any)
-		fputs("</table>\n", f);
+		fputs("</table></div>\n", f);
 }
 
 int report_fleet_html(const struct fleet *fl, FILE *f)

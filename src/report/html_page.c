@@ -24,7 +24,7 @@ static const char page_style[] =
 	".st-ok{background:#dafbe1}.st-fail,.st-timeout{background:#ffd8d3}\n"
 	".warn{background:#ffd8d3;border-left:4px solid #c62828;padding:.4em .8em;"
 	"font-weight:bold}\n"
-	"svg{display:block;margin:.5em 0 1.5em;font:12px sans-serif}\n"
+	"svg{display:block;margin:.5em 0 1.5em;font:12px sans-serif;max-width:100%;height:auto}\n"
 	"svg .bar{fill:#8fb3dc}svg .wh{stroke:#222}svg .ax{stroke:#888}svg .band{fill:#e4e4e4}\n"
 	"svg .zero{stroke:#444;stroke-dasharray:4 3}svg circle{fill:#777}\n"
 	"svg .grid{stroke:#eee}svg .knee{stroke-width:1.2;stroke-dasharray:6 4}"
@@ -35,7 +35,14 @@ static const char page_style[] =
 	"td.v-unstable{background:#fff1c2}td.v-void,td.v-refused{background:#e4e4e4}\n"
 	"svg circle.v-win,svg text.v-win{fill:#1a7f37}svg circle.v-loss,svg "
 	"text.v-loss{fill:#c62828}"
-	"svg circle.v-unstable,svg text.v-unstable{fill:#c78400}\n";
+	"svg circle.v-unstable,svg text.v-unstable{fill:#c78400}\n"
+	"svg circle.v-same{fill:#0072b2}svg circle.v-void,svg circle.v-few,svg circle.v-fact,"
+	"svg circle.v-refused{fill:#fff;stroke:#555;stroke-width:1.5}\n"
+	"svg .spread{fill-opacity:.16;stroke:none}svg line.spread{stroke-width:7;"
+	"stroke-opacity:.22}\n"
+	".panels{display:flex;flex-wrap:wrap;align-items:flex-start;column-gap:10px}.panels "
+	"svg{margin:0 0 .8em}\n"
+	".tw{overflow-x:auto;max-width:100%;margin:.5em 0 1em}.tw table{margin:0}\n";
 
 /* before, then s escaped, then after: before and after are this file's own
  * markup, s is text from the file. */

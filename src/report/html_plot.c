@@ -188,14 +188,57 @@ const char *plot_dash(size_t i)
 	return d[i % ARRAY_SIZE(d)];
 }
 
-size_t plot_legend(FILE *f, double x, double y, double w, const char *const *names,
-		   const int *colours, const int *dashes, size_t n)
+void plot_arrow(FILE *f, const char *cls, double x, double y, int dir)
+{
+	fprintf(f, "<path class=\"%s\" d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fZ\"/>\n", cls, x, y,
+		x - 7.0 * dir, y - 4.5, x - 7.0 * dir, y + 4.5);
+}
+
+/* One entry's mark, 26 px wide, its text's baseline at y. */
+static void key_mark(FILE *f, const struct plot_key *k, double x, double y)
+{
+	switch (k->kind) {
+	case KEY_LINE:
+		fprintf(f,
+			"<line class=\"lg\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			"stroke=\"%s\" stroke-width=\"2.5\" stroke-dasharray=\"%s\"/>\n",
+			x, y - 4, x + 26, y - 4, plot_colour((size_t)k->colour),
+			plot_dash((size_t)k->dash));
+		break;
+	case KEY_SPREAD:
+		fprintf(f,
+			"<rect class=\"spread lg\" x=\"%.1f\" y=\"%.1f\" width=\"26\" "
+			"height=\"10\" style=\"fill:%s\"/>\n",
+			x, y - 9, plot_colour((size_t)k->colour));
+		break;
+	case KEY_DOT:
+		fprintf(f, "<circle class=\"lg %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"/>\n", k->klass,
+			x + 13, y - 4);
+		break;
+	case KEY_BAND:
+		fprintf(f,
+			"<rect class=\"%s lg\" x=\"%.1f\" y=\"%.1f\" width=\"26\" "
+			"height=\"12\"/>\n",
+			k->klass, x, y - 10);
+		break;
+	case KEY_WHISKER:
+		html_svg_line(f, "wh lg", x, y - 4, x + 26, y - 4);
+		html_svg_line(f, "wh lg", x, y - 8, x, y);
+		html_svg_line(f, "wh lg", x + 26, y - 8, x + 26, y);
+		break;
+	case KEY_ARROW:
+		plot_arrow(f, "arrow lg", x + 16, y - 4, 1);
+		break;
+	}
+}
+
+size_t plot_legend(FILE *f, double x, double y, double w, const struct plot_key *k, size_t n)
 {
 	double cx = x;
 	size_t rows = n ? 1 : 0;
 
 	for (size_t i = 0; i < n; i++) {
-		double need = 34 + 6.6 * (double)strlen(names[i]) + 18;
+		double need = 32 + 6.6 * (double)strlen(k[i].name) + 18;
 
 		if (cx > x && cx + need > x + w) {
 			cx = x;
@@ -203,111 +246,15 @@ size_t plot_legend(FILE *f, double x, double y, double w, const char *const *nam
 			rows++;
 		}
 		if (f) {
+			key_mark(f, &k[i], cx, y);
 			fprintf(f,
-				"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-				"stroke=\"%s\" stroke-width=\"2.5\" stroke-dasharray=\"%s\"/>\n",
-				cx, y - 4, cx + 26, y - 4, plot_colour((size_t)colours[i]),
-				plot_dash((size_t)dashes[i]));
-			html_svg_text(f, cx + 32, y, "start", names[i]);
+				"<text class=\"key\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"start\">",
+				cx + 32, y);
+			html_put(f, "", k[i].name, "</text>\n");
 		}
 		cx += need;
 	}
 	return rows;
-}
-
-/* The index of v among the first n of seen (added when new); -1 when full. */
-static int index_of(char (*seen)[160], size_t *n, size_t max, const char *v)
-{
-	for (size_t i = 0; i < *n; i++)
-		if (strcmp(seen[i], v) == 0)
-			return (int)i;
-	if (*n == max)
-		return -1;
-	snprintf(seen[*n], sizeof(seen[*n]), "%s", v);
-	return (int)(*n)++;
-}
-
-/* s without the pair of label key ("pages=4k,order=random" without pages:
- * "order=random"); the key's pair into pair. */
-static void split_pair(const char *s, const char *key, char *pair, char *rest, size_t len)
-{
-	char *dup = xstrdup(s), *save = NULL;
-	size_t used = 0, kl = strlen(key);
-
-	pair[0] = rest[0] = '\0';
-	for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save))
-		if (strncmp(t, key, kl) == 0 && t[kl] == '=')
-			snprintf(pair, len, "%s", t);
-		else
-			used += (size_t)snprintf(rest + used, used < len ? len - used : 0, "%s%s",
-						 used ? "," : "", t);
-	free(dup);
-}
-
-/* The label keys of series 0 whose value is not the same in every series,
- * in order; returns how many (at most max). */
-static size_t varying_keys(const struct plot_series *s, size_t n, char (*keys)[64], size_t max)
-{
-	char *dup = xstrdup(n ? s[0].name : ""), *save = NULL, p0[160], pi[160], rest[160];
-	size_t k = 0;
-
-	for (char *t = strtok_r(dup, ",", &save); t && k < max; t = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(t, '=');
-		int varies = 0;
-
-		if (!eq)
-			continue;
-		*eq = '\0';
-		split_pair(s[0].name, t, p0, rest, sizeof(p0));
-		for (size_t i = 1; i < n && !varies; i++) {
-			split_pair(s[i].name, t, pi, rest, sizeof(pi));
-			varies = strcmp(p0, pi) != 0;
-		}
-		if (varies)
-			snprintf(keys[k++], sizeof(keys[0]), "%s", t);
-	}
-	free(dup);
-	return k;
-}
-
-/* Colour by everything but key, dash by key: 0 when that takes at most 8
- * colours and 4 dashes (and the styles are set), else -1. */
-static int style_by(struct plot_series *s, size_t n, const char *key)
-{
-	char pair[160], rest[160], seen_c[PLOT_MAX_SERIES][160], seen_d[PLOT_MAX_SERIES][160];
-	int c[PLOT_MAX_SERIES], d[PLOT_MAX_SERIES];
-	size_t nc = 0, nd = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		split_pair(s[i].name, key, pair, rest, sizeof(pair));
-		c[i] = index_of(seen_c, &nc, 8, rest);
-		d[i] = index_of(seen_d, &nd, 4, pair);
-		if (c[i] < 0 || d[i] < 0)
-			return -1;
-	}
-	for (size_t i = 0; i < n; i++) {
-		s[i].colour = c[i];
-		s[i].dash = d[i];
-	}
-	return 0;
-}
-
-void plot_styles(struct plot_series *s, size_t n)
-{
-	char keys[8][64];
-	size_t nk = varying_keys(s, n, keys, 8);
-
-	for (size_t i = 0; i < n; i++) {
-		s[i].colour = (int)i;
-		s[i].dash = i >= 12 ? 1 : 0;
-	}
-	/* the dash from the last key that allows it (order, pages), so the
-	 * colours go to what the reader compares first */
-	if (nk < 2)
-		return; /* one key that varies: a colour each */
-	for (size_t k = nk; k-- > 0;)
-		if (style_by(s, n, keys[k]) == 0)
-			return;
 }
 
 static int point_cmp(const void *a, const void *b)
@@ -317,7 +264,17 @@ static int point_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The data's extent: 0 when there is a finite point. */
+static int has_band(const struct plot_point *p)
+{
+	return isfinite(p->lo) && isfinite(p->hi) && p->hi > p->lo;
+}
+
+static int usable(const struct plot_lines *pl, const struct plot_point *p)
+{
+	return isfinite(p->x) && isfinite(p->y) && (pl->xs == PLOT_LINEAR || p->x > 0);
+}
+
+/* The data's extent, bands included: 0 when there is a finite point. */
 static int extent(const struct plot_lines *pl, double *x0, double *x1, double *y0, double *y1)
 {
 	int any = 0;
@@ -325,17 +282,72 @@ static int extent(const struct plot_lines *pl, double *x0, double *x1, double *y
 	for (size_t i = 0; i < pl->n; i++)
 		for (size_t k = 0; k < pl->s[i].n; k++) {
 			const struct plot_point *p = &pl->s[i].pt[k];
+			double lo = has_band(p) ? fmin(p->lo, p->y) : p->y;
+			double hi = has_band(p) ? fmax(p->hi, p->y) : p->y;
 
-			if (!isfinite(p->x) || !isfinite(p->y) ||
-			    (pl->xs != PLOT_LINEAR && p->x <= 0))
+			if (!usable(pl, p))
 				continue;
+			/* a log scale holds no p5 at or below 0: the band is cut there */
+			lo = pl->ys != PLOT_LINEAR && !(lo > 0) ? p->y : lo;
 			*x0 = any && *x0 < p->x ? *x0 : p->x;
 			*x1 = any && *x1 > p->x ? *x1 : p->x;
-			*y0 = any && *y0 < p->y ? *y0 : p->y;
-			*y1 = any && *y1 > p->y ? *y1 : p->y;
+			*y0 = any && *y0 < lo ? *y0 : lo;
+			*y1 = any && *y1 > hi ? *y1 : hi;
 			any = 1;
 		}
 	return any ? 0 : -1;
+}
+
+int plot_lines_has_band(const struct plot_lines *pl)
+{
+	for (size_t i = 0; i < pl->n; i++)
+		for (size_t k = 0; k < pl->s[i].n; k++)
+			if (usable(pl, &pl->s[i].pt[k]) && has_band(&pl->s[i].pt[k]))
+				return 1;
+	return 0;
+}
+
+int plot_lines_y_extent(const struct plot_lines *pl, double *lo, double *hi)
+{
+	double x0 = 0, x1 = 0;
+
+	return extent(pl, &x0, &x1, lo, hi);
+}
+
+/* The series' p5-p95 band: a polygon over its p95s and back under its p5s,
+ * in its colour and light; one point's band is a whisker. 1 when drawn. */
+static int band(FILE *f, const struct plot_lines *pl, const struct plot_series *s,
+		const struct plot_axis *ax, const struct plot_axis *ay)
+{
+	const char *c = plot_colour((size_t)s->colour);
+	size_t n = 0;
+
+	for (size_t k = 0; k < s->n; k++)
+		n += usable(pl, &s->pt[k]) && has_band(&s->pt[k]);
+	if (n == 0)
+		return 0;
+	if (n == 1) {
+		for (size_t k = 0; k < s->n; k++)
+			if (usable(pl, &s->pt[k]) && has_band(&s->pt[k]))
+				fprintf(f,
+					"<line class=\"spread\" x1=\"%.1f\" y1=\"%.1f\" "
+					"x2=\"%.1f\" "
+					"y2=\"%.1f\" style=\"stroke:%s\"/>\n",
+					plot_pos(ax, s->pt[k].x), plot_pos(ay, s->pt[k].lo),
+					plot_pos(ax, s->pt[k].x), plot_pos(ay, s->pt[k].hi), c);
+		return 1;
+	}
+	fprintf(f, "<polygon class=\"spread\" style=\"fill:%s\" points=\"", c);
+	for (size_t k = 0; k < s->n; k++)
+		if (usable(pl, &s->pt[k]) && has_band(&s->pt[k]))
+			fprintf(f, "%.1f,%.1f ", plot_pos(ax, s->pt[k].x),
+				plot_pos(ay, s->pt[k].hi));
+	for (size_t k = s->n; k-- > 0;)
+		if (usable(pl, &s->pt[k]) && has_band(&s->pt[k]))
+			fprintf(f, "%.1f,%.1f ", plot_pos(ax, s->pt[k].x),
+				plot_pos(ay, s->pt[k].lo));
+	fputs("\"/>\n", f);
+	return 1;
 }
 
 static void one_series(FILE *f, const struct plot_lines *pl, size_t i, const struct plot_axis *ax,
@@ -343,28 +355,36 @@ static void one_series(FILE *f, const struct plot_lines *pl, size_t i, const str
 {
 	struct plot_series *s = &pl->s[i];
 	const char *c = plot_colour((size_t)s->colour);
-	char xt[32], yt[32];
+	char xt[32], yt[64], sp[64];
 
-	qsort(s->pt, s->n, sizeof(*s->pt), point_cmp);
 	fprintf(f,
 		"<polyline class=\"ln\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" "
 		"stroke-dasharray=\"%s\" points=\"",
 		c, plot_dash((size_t)s->dash));
 	for (size_t k = 0; k < s->n; k++)
-		if (isfinite(s->pt[k].x) && isfinite(s->pt[k].y))
+		if (usable(pl, &s->pt[k]))
 			fprintf(f, "%.1f,%.1f ", plot_pos(ax, s->pt[k].x),
 				plot_pos(ay, s->pt[k].y));
 	fputs("\"/>\n", f);
 	for (size_t k = 0; k < s->n; k++) {
-		if (!isfinite(s->pt[k].x) || !isfinite(s->pt[k].y))
+		const struct plot_point *p = &s->pt[k];
+
+		if (!usable(pl, p))
 			continue;
-		tick_text(ax, s->pt[k].x, xt, sizeof(xt));
-		report_fmt_value(s->pt[k].y, yt, sizeof(yt));
+		tick_text(ax, p->x, xt, sizeof(xt));
+		report_fmt_value(p->y, yt, sizeof(yt));
 		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" style=\"fill:%s\"><title>",
-			plot_pos(ax, s->pt[k].x), plot_pos(ay, s->pt[k].y), c);
+			plot_pos(ax, p->x), plot_pos(ay, p->y), c);
 		html_put(f, "", s->name, ": ");
 		html_put(f, "", xt, " \u2192 ");
-		html_put(f, "", yt, "</title></circle>\n");
+		report_html_text(f, yt);
+		if (has_band(p)) {
+			report_fmt_value(p->lo, yt, sizeof(yt));
+			report_fmt_value(p->hi, sp, sizeof(sp));
+			html_put(f, " (p5 ", yt, " p95 ");
+			html_put(f, "", sp, ")");
+		}
+		fputs("</title></circle>\n", f);
 	}
 }
 
@@ -407,127 +427,66 @@ static void marks(FILE *f, const struct plot_lines *pl, const struct plot_axis *
 	}
 }
 
-void plot_lines(FILE *f, const struct plot_lines *pl)
+int plot_lines(FILE *f, const struct plot_lines *pl)
 {
-	const double left = 70, right = CHART_W - 24, top = 14, bottom = 14 + 300;
+	const int panel = pl->panel_w > 0;
+	const double w = panel ? pl->panel_w : CHART_W, left = panel ? 56 : 70,
+		     right = w - (panel ? 14 : 24), top = panel ? 26 : 14,
+		     bottom = top + (panel ? 180 : 300);
 	double x0 = 0, x1 = 0, y0 = 0, y1 = 0, h;
 	struct plot_axis ax, ay;
-	const char *names[PLOT_MAX_SERIES];
-	int colours[PLOT_MAX_SERIES], dashes[PLOT_MAX_SERIES];
+	struct plot_key keys[PLOT_MAX_SERIES + 1];
 	enum plot_scale ys;
-	size_t n = pl->n < PLOT_MAX_SERIES ? pl->n : PLOT_MAX_SERIES;
+	size_t n = pl->n < PLOT_MAX_SERIES ? pl->n : PLOT_MAX_SERIES, nk = 0;
+	int spread = 0;
 
 	if (extent(pl, &x0, &x1, &y0, &y1) != 0)
-		return;
+		return 0;
+	if (pl->y_hi > pl->y_lo) {
+		y0 = pl->y_lo;
+		y1 = pl->y_hi;
+	}
 	ys = pl->ys == PLOT_LOG10 && plot_wants_log(y0, y1) ? PLOT_LOG10 : PLOT_LINEAR;
 	if (ys == PLOT_LINEAR && y0 > 0)
 		y0 = 0; /* a linear scale from 0, so heights compare */
+	if (pl->x_from_0 && pl->xs == PLOT_LINEAR && x0 > 0)
+		x0 = 0;
 	if (plot_axis_make(&ax, pl->xs, pl->x_fmt, x0, x1, left, right) != 0 ||
 	    plot_axis_make(&ay, ys, PLOT_T_VALUE, y0, y1, bottom, top) != 0)
-		return;
+		return 0;
 	for (size_t i = 0; i < n; i++) {
-		names[i] = pl->s[i].name[0] ? pl->s[i].name : "(no labels)";
-		colours[i] = pl->s[i].colour;
-		dashes[i] = pl->s[i].dash;
+		qsort(pl->s[i].pt, pl->s[i].n, sizeof(*pl->s[i].pt), point_cmp);
+		for (size_t k = 0; k < pl->s[i].n; k++)
+			spread |= usable(pl, &pl->s[i].pt[k]) && has_band(&pl->s[i].pt[k]);
+		keys[nk++] = (struct plot_key){KEY_LINE,
+					       pl->s[i].name[0] ? pl->s[i].name : "(no labels)",
+					       pl->s[i].colour, pl->s[i].dash, NULL};
 	}
-	html_put(f, "<p><b>", pl->title, "</b>");
-	fprintf(f, " (%s; one line per label set%s)</p>\n",
-		ys == PLOT_LOG10 ? "log scale" : "linear scale",
-		pl->n_marks ? "; dotted and dashed marks: what the probe found" : "");
-	h = bottom + AXIS_H +
-	    18.0 * (double)plot_legend(NULL, left, 0, right - left, names, colours, dashes, n) + 8;
-	html_svg_begin(f, CHART_W, h, pl->title);
+	if (spread) /* grey here: each band is in its line's colour */
+		keys[nk++] = (struct plot_key){KEY_SPREAD, "p5-p95 of the samples", 7, 0, NULL};
+	if (!panel) {
+		html_put(f, "<p><b>", pl->title, "</b>");
+		fprintf(f, " (%s; one line per label set%s",
+			ys == PLOT_LOG10 ? "log scale" : "linear scale",
+			spread ? ", the median with its p5-p95 band" : "");
+		html_put(f, pl->n_marks ? "; dotted and dashed marks: " : "",
+			 !pl->n_marks	 ? ""
+			 : pl->marks_are ? pl->marks_are
+					 : "what the probe found",
+			 ")</p>\n");
+	}
+	h = bottom + AXIS_H + 18.0 * (double)plot_legend(NULL, left, 0, right - left, keys, nk) + 8;
+	html_svg_begin(f, w, h, pl->title);
+	if (panel)
+		html_svg_text(f, (left + right) / 2, 14, "middle", pl->title);
 	plot_axis_v(f, &ay, left, right, pl->y_title);
 	plot_axis_h(f, &ax, bottom, pl->x_title);
 	for (size_t i = 0; i < n; i++)
+		band(f, pl, &pl->s[i], &ax, &ay);
+	for (size_t i = 0; i < n; i++)
 		one_series(f, pl, i, &ax, &ay);
 	marks(f, pl, &ax, &ay);
-	plot_legend(f, left, bottom + AXIS_H + 14, right - left, names, colours, dashes, n);
+	plot_legend(f, left, bottom + AXIS_H + 14, right - left, keys, nk);
 	fputs("</svg>\n", f);
-}
-
-/* A cell's colour: light for the smallest value, dark blue for the largest. */
-static double shade(const struct plot_axis *a, double v)
-{
-	return 96 - 60 * (plot_pos(a, v) - a->p0) / (a->p1 - a->p0);
-}
-
-void plot_heatmap(FILE *f, const struct matrix_table *t)
-{
-	double lo = INFINITY, hi = -INFINITY, cell, x0 = 60, y0 = 24, w;
-	struct plot_axis a;
-	char buf[64], title[256];
-
-	for (size_t i = 0; i < t->n * t->n; i++)
-		if (isfinite(t->median[i])) {
-			lo = fmin(lo, t->median[i]);
-			hi = fmax(hi, t->median[i]);
-		}
-	if (!(lo <= hi))
-		return;
-	if (plot_axis_make(&a, plot_wants_log(lo, hi) ? PLOT_LOG10 : PLOT_LINEAR, PLOT_T_VALUE, lo,
-			   hi, 0, 1) != 0)
-		return;
-	/* The shades span the data, from 0 on a linear scale: a 3% spread
-	 * stays a 3% difference in shade, and a link at half the speed of
-	 * the others stands out. */
-	a.lo = a.sc == PLOT_LINEAR && lo > 0 ? 0 : lo;
-	a.hi = hi > a.lo ? hi : a.lo + 1;
-	lo = a.lo;
-	cell = fmin(64, 560.0 / (double)t->n);
-	w = x0 + cell * (double)t->n + 120;
-	snprintf(title, sizeof(title), "%s %s", t->name, t->labels);
-	html_svg_begin(f, fmax(w, 360), y0 + cell * (double)t->n + 40, title);
-	html_svg_text(f, x0 + cell * (double)t->n / 2, 12, "middle", "dst");
-	html_svg_text(f, 14, y0 + cell * (double)t->n / 2, "middle", "src");
-	for (size_t i = 0; i < t->n; i++) {
-		if (cell >= 12) {
-			html_svg_text(f, x0 + cell * ((double)i + 0.5), y0 - 4, "middle",
-				      t->ids[i]);
-			html_svg_text(f, x0 - 6, y0 + cell * ((double)i + 0.5) + 4, "end",
-				      t->ids[i]);
-		}
-		for (size_t j = 0; j < t->n; j++) {
-			double v = t->median[i * t->n + j], l = isfinite(v) ? shade(&a, v) : 90;
-			double cx = x0 + cell * (double)j, cy = y0 + cell * (double)i;
-
-			matrix_cell_text(t, i, j, buf, sizeof(buf));
-			fprintf(f,
-				"<rect class=\"cell\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-				"height=\"%.1f\"",
-				cx, cy, cell - 1, cell - 1);
-			if (isfinite(v))
-				fprintf(f, " style=\"fill:hsl(212,70%%,%.0f%%)\"", l);
-			else
-				fputs(" style=\"fill:#e4e4e4\"", f);
-			html_put(f, "><title>", t->ids[i], " \u2192 ");
-			html_put(f, "", t->ids[j], ": ");
-			html_put(f, "", buf, "</title></rect>\n");
-			if (cell >= 36) {
-				fprintf(f,
-					"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
-					"fill=\"%s\">",
-					cx + cell / 2, cy + cell / 2 + 4, l < 60 ? "#fff" : "#222");
-				html_put(f, "", buf, "</text>\n");
-			}
-		}
-	}
-	/* the colour bar: the scale of the shades, smallest to largest */
-	for (int k = 0; k < 10; k++) {
-		double v = a.sc == PLOT_LINEAR ? lo + (hi - lo) * k / 9.0
-					       : lo * pow(hi / lo, (double)k / 9.0);
-
-		fprintf(f,
-			"<rect x=\"%.1f\" y=\"%.1f\" width=\"16\" height=\"%.1f\" "
-			"style=\"fill:hsl(212,70%%,%.0f%%)\"/>\n",
-			x0 + cell * (double)t->n + 16, y0 + cell * (double)t->n * (9 - k) / 10.0,
-			cell * (double)t->n / 10.0, shade(&a, v));
-	}
-	report_fmt_value(hi, buf, sizeof(buf));
-	html_svg_text(f, x0 + cell * (double)t->n + 38, y0 + 10, "start", buf);
-	report_fmt_value(lo, buf, sizeof(buf));
-	html_svg_text(f, x0 + cell * (double)t->n + 38, y0 + cell * (double)t->n, "start", buf);
-	html_svg_text(f, x0 + cell * (double)t->n + 38, y0 + cell * (double)t->n / 2, "start",
-		      unit_name(t->unit));
-	fputs("</svg>\n", f);
+	return 1;
 }

@@ -1,6 +1,6 @@
 /* html_plot.h - the inline SVG plots of the HTML pages (docs/design.md
  * §9.5): axes on linear, log2 or log10 scales, lines of points with marks
- * (a cache knee, plateaus), bars, heatmaps, legends. Everything is drawn
+ * (a cache knee, plateaus) and bands of their spread, legends. Everything is drawn
  * from numbers already checked finite; text from a file goes through
  * report_html_text(). No scripts: hover text is SVG <title>. */
 #ifndef MEMPATH_REPORT_HTML_PLOT_H
@@ -49,16 +49,32 @@ int plot_wants_log(double lo, double hi);
 const char *plot_colour(size_t i);
 /* Dash patterns for lines: "" (solid) and three others; i wraps. */
 const char *plot_dash(size_t i);
-/* Legend entries from (x, y) on, wrapping at width w: a short line in each
- * colour and dash, then its name. Draws when f, and returns the rows it
- * takes either way. */
-size_t plot_legend(FILE *f, double x, double y, double w, const char *const *names,
-		   const int *colours, const int *dashes, size_t n);
+/* What a legend entry shows before its name: a short line in a colour and
+ * dash, a band of that colour (the p5-p95 spread), a dot of a CSS class (a
+ * verdict: "v-win"), a grey band of a class ("band": the practical
+ * threshold), a whisker, an arrow. */
+enum plot_key_kind { KEY_LINE, KEY_SPREAD, KEY_DOT, KEY_BAND, KEY_WHISKER, KEY_ARROW };
+
+struct plot_key {
+	enum plot_key_kind kind;
+	const char *name;
+	int colour, dash;  /* KEY_LINE, KEY_SPREAD */
+	const char *klass; /* KEY_DOT, KEY_BAND: the CSS class; KEY_ARROW: "arrow lg" */
+};
+
+/* Legend entries from (x, y) on, wrapping at width w. Draws when f, and
+ * returns the rows it takes either way. Every legend of every page is drawn
+ * here, so a colour on a page is always named under it. */
+size_t plot_legend(FILE *f, double x, double y, double w, const struct plot_key *k, size_t n);
+/* A small triangle at x pointing left (dir -1) or right (+1), of class cls. */
+void plot_arrow(FILE *f, const char *cls, double x, double y, int dir);
 
 #define PLOT_MAX_SERIES 16
 
+/* y is the median; lo..hi its p5-p95, drawn as a band around the line
+ * where hi > lo (0, 0: no band). */
 struct plot_point {
-	double x, y;
+	double x, y, lo, hi;
 };
 
 struct plot_series {
@@ -86,6 +102,16 @@ struct plot_lines {
 	size_t n;
 	const struct plot_mark *marks;
 	size_t n_marks;
+	/* 0: a full-width plot with its caption; else a panel of small
+	 * multiples this wide (its title inside, no caption). */
+	double panel_w;
+	/* y_hi > y_lo: the y range of every panel of a set, so they compare;
+	 * else from the data */
+	double y_lo, y_hi;
+	/* x from 0 on a linear axis (bandwidth: the unloaded end is 0) */
+	int x_from_0;
+	/* what the marks are, for the caption; NULL: "what the probe found" */
+	const char *marks_are;
 };
 
 /* Styles series named "k=v,k=v" so they read at a glance: when two or more
@@ -96,12 +122,26 @@ struct plot_lines {
 struct plot_series;
 void plot_styles(struct plot_series *s, size_t n);
 /* One line per series through its points (y may be on a log scale where
- * plot_wants_log), each point with its value as hover text, the marks, and a
- * legend. Nothing when no point is finite. */
-void plot_lines(FILE *f, const struct plot_lines *pl);
-/* A matrix as a heatmap: one square per cell shaded by its median (on a log
- * scale where plot_wants_log), its value inside when the square has room,
- * "-" squares grey, and a colour bar from the smallest to the largest value. */
-void plot_heatmap(FILE *f, const struct matrix_table *t);
-
+ * plot_wants_log), its p5-p95 as a band of its colour, each point with its
+ * value as hover text, the marks, and a legend naming the lines and the
+ * band. Nothing when no point is finite; 1 when drawn. */
+int plot_lines(FILE *f, const struct plot_lines *pl);
+/* Has a point of pl a p5-p95 band? */
+int plot_lines_has_band(const struct plot_lines *pl);
+/* The y extent of the points of pl (bands included): 0, or -1 when none. */
+int plot_lines_y_extent(const struct plot_lines *pl, double *lo, double *hi);
+/* Small multiples: the caption (title in bold, then how), the <div> that
+ * holds the panels side by side; and its end. */
+void plot_panels_begin(FILE *f, const char *title, const char *how);
+void plot_panels_end(FILE *f);
+/* The series of all as small multiples, one panel per value of label key
+ * (bandwidth against threads per kernel: 16 lines in 8 colours are 4 plots
+ * of 4), each line named and styled by its labels but key, alike in every
+ * panel; on one y scale when one_scale (so panels compare), else each its
+ * own (tokens/s of prefill and decode, 100 times apart). 1 when drawn; 0
+ * when key does not take two values or a series lacks it. */
+int plot_panels(FILE *f, const struct plot_lines *all, const char *key, int one_scale);
+/* s ("pages=4k,order=random") split at label key: the key's pair
+ * ("pages=4k", or "" when absent) and the rest ("order=random"). */
+void plot_split_label(const char *s, const char *key, char *pair, char *rest, size_t len);
 #endif
