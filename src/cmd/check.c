@@ -11,12 +11,14 @@
 #include "machine/virt.h"
 #include "probes/registry.h"
 #include "report/fleet.h"
+#include "report/report.h"
 #include "results/results_json.h"
 #include "verdict/fleet_judge.h"
 #include "verdict/reference.h"
 
 struct check_opts {
-	const char *refs, *format, *out;
+	const char *refs, *out;
+	enum report_format format;
 	unsigned reps, warmups, timeout_s;
 	int force, quiet, drift;
 };
@@ -24,7 +26,6 @@ struct check_opts {
 static void check_init(void *p)
 {
 	struct check_opts *o = p;
-	o->format = "term";
 	o->reps = RUNNER_REPS;
 	o->warmups = RUNNER_WARMUPS;
 }
@@ -32,8 +33,8 @@ static void check_init(void *p)
 static const struct arg check_args[] = {
 	ARG_STR("refs", 0, struct check_opts, refs, "DIR",
 		"reference values (default: $MEMPATH_REFS, else data/ of this tree)"),
-	ARG_CHOICE("format", 0, struct check_opts, format, "F", "term|md|json",
-		   "term (default), md or json"),
+	ARG_FORMAT("format", 0, struct check_opts, format, REPORT_DOC_CHECKS,
+		   "the report's format (default term)"),
 	ARG_STR("output", 'o', struct check_opts, out, "FILE",
 		"measuring here: also save the results file"),
 	ARG_COUNT("reps", 0, struct check_opts, reps, "N", 1, 100000,
@@ -105,7 +106,7 @@ static int drift_main(const struct ref_set *refs, const struct run *r)
 static int check_main(void *p, const struct cmd_line *l)
 {
 	struct check_opts *o = p;
-	enum report_format fmt = REPORT_TERM;
+	enum report_format fmt = o->format;
 	struct ref_set refs;
 	struct session s;
 	struct run *r = NULL;
@@ -122,7 +123,6 @@ static int check_main(void *p, const struct cmd_line *l)
 			     "here (without FILE); the report goes to stdout"),
 		       2;
 	kinds = xstrdup("");
-	report_format_parse(o->format, &fmt);
 	util_set_quiet(o->quiet);
 	dir = ref_dir(o->refs);
 	rc = ref_load(dir, &refs);

@@ -12,17 +12,13 @@
 #include "verdict/compare.h"
 
 struct compare_cmd_opts {
-	const char *legs, *primary, *format, *out;
+	const char *legs, *primary, *out;
+	enum report_format format;
 	double threshold, load_diff;
 	struct arg_strs controls, expect;
 	const char *summary_out;
 	int allow_diff, fail_on_loss, rounds;
 };
-
-static void compare_init(void *p)
-{
-	((struct compare_cmd_opts *)p)->format = "term";
-}
 
 static const struct arg compare_args[] = {
 	ARG_STR("legs", 0, struct compare_cmd_opts, legs, "P",
@@ -45,9 +41,10 @@ static const struct arg compare_args[] = {
 		  "knob K (e.g. thp_enabled) is the change; others must match"),
 	ARG_FLAG("allow-diff", 0, struct compare_cmd_opts, allow_diff,
 		 "give verdicts even when other knobs differ"),
-	ARG_CHOICE("format", 0, struct compare_cmd_opts, format, "F", "term|md|json|html",
-		   "term (default), md (a table: a column per leg, a verdict per\n"
-		   "metric), json (for 'report' later) or html (tables and a plot)"),
+	ARG_FORMAT("format", 0, struct compare_cmd_opts, format, REPORT_DOC_COMPARE,
+		   "the report's format (default term; md: a column per leg, a verdict\n"
+		   "per metric; json: a comparison file for 'report' later; html:\n"
+		   "tables and a plot)"),
 	ARG_STR("output", 'o', struct compare_cmd_opts, out, "FILE",
 		"write the report to FILE instead of stdout"),
 	ARG_STR("export-summary", 0, struct compare_cmd_opts, summary_out, "FILE",
@@ -61,7 +58,7 @@ static int compare_main(void *p, const struct cmd_line *l)
 {
 	struct compare_cmd_opts *co = p;
 	struct compare_opts o;
-	enum report_format fmt = REPORT_TERM;
+	enum report_format fmt = co->format;
 	const struct run **runs = NULL;
 	struct comparison *c = NULL;
 	size_t n = 0;
@@ -104,7 +101,6 @@ static int compare_main(void *p, const struct cmd_line *l)
 		rc = 1;
 		goto out;
 	}
-	report_format_parse(co->format, &fmt);
 	if (report_compare_write_file(c, fmt, co->out) != 0) {
 		rc = 1;
 		goto out;
@@ -161,6 +157,5 @@ const struct command command_compare = {
 		"different load, or knobs differ; the summary line says which).\n",
 	.args = compare_args,
 	.opts_size = sizeof(struct compare_cmd_opts),
-	.init = compare_init,
 	.run = compare_main,
 };

@@ -16,7 +16,8 @@
 #include "verdict/reference.h"
 
 struct fleet_opts {
-	const char *suite, *only, *label, *out, *format, *refs, *node_dir;
+	const char *suite, *only, *label, *out, *refs, *node_dir;
+	enum report_format format;
 	struct arg_strs opt;
 	unsigned reps, warmups, timeout_s, min_group;
 	double z, threshold;
@@ -28,7 +29,6 @@ static void fleet_init(void *p)
 	struct fleet_opts *o = p;
 	struct fleet_thresholds th;
 	fleet_thresholds_default(&th);
-	o->format = "term";
 	o->reps = RUNNER_REPS;
 	o->warmups = RUNNER_WARMUPS;
 	o->z = th.z;
@@ -57,8 +57,8 @@ static const struct arg fleet_args[] = {
 		"each node also writes its results to DIR/<host>-<rank>.json"),
 	ARG_STR("output", 'o', struct fleet_opts, out, "FILE",
 		"fleet file (default ./mempath-fleet-<time>.json)"),
-	ARG_CHOICE("format", 0, struct fleet_opts, format, "F", "term|md|json|csv|html",
-		   "report on stdout: term (default), md, json, csv, html"),
+	ARG_FORMAT("format", 0, struct fleet_opts, format, REPORT_DOC_FLEET,
+		   "the report's format on stdout (default term)"),
 	ARG_STR("refs", 0, struct fleet_opts, refs, "DIR",
 		"reference values (default: $MEMPATH_REFS, else data/ of this tree)"),
 	ARG_NUM("z", 0, struct fleet_opts, z, "Z", 1, 100,
@@ -169,10 +169,9 @@ static int load_refs(const char *dir, struct ref_set *refs)
 /* Writes the fleet file and the report; 1 when a node is flagged. */
 static int finish(struct fleet *fl, const struct fleet_opts *o)
 {
-	enum report_format fmt = REPORT_TERM;
+	enum report_format fmt = o->format;
 	char *path = o->out ? xstrdup(o->out) : session_default_path("fleet");
 	int rc = fleet_write_file(fl, path) == 0 ? 0 : 1;
-	report_format_parse(o->format, &fmt);
 	if (report_fleet_write(fl, fmt, stdout) != 0)
 		rc = 1;
 	fflush(stdout);

@@ -10,11 +10,13 @@
 #include <stdint.h>
 
 #include "cmd/args.h"
+#include "report/report.h"
 #include "results/results.h"
 #include "store/history.h"
 
 struct history_opts {
-	const char *db, *format, *kind, *host, *stable;
+	const char *db, *kind, *host, *stable;
+	enum report_format format;
 	unsigned limit;
 	double wait_s, threshold;
 	struct arg_strs controls, expect;

@@ -12,7 +12,8 @@
 
 struct probe_opts {
 	struct arg_strs opt;
-	const char *out, *format, *label;
+	const char *out, *label;
+	enum report_format format;
 	unsigned reps, warmups, timeout_s, budget_s;
 	double ci;
 	int quick, force, quiet;
@@ -21,7 +22,6 @@ struct probe_opts {
 static void probe_init(void *p)
 {
 	struct probe_opts *o = p;
-	o->format = "term";
 	o->reps = RUNNER_REPS;
 	o->warmups = RUNNER_WARMUPS;
 	o->ci = 0.01;
@@ -45,8 +45,8 @@ static const struct arg probe_args[] = {
 		  "timeout in seconds (default: the probe's, else 600)"),
 	ARG_STR("output", 'o', struct probe_opts, out, "FILE",
 		"results file (written only with -o)"),
-	ARG_CHOICE("format", 0, struct probe_opts, format, "F", "term|md|json|csv|html",
-		   "table format on stdout: term (default), md, json, csv, html"),
+	ARG_FORMAT("format", 0, struct probe_opts, format, REPORT_DOC_RUN,
+		   "the table's format on stdout (default term)"),
 	ARG_STR("label", 0, struct probe_opts, label, "L", "a name for this configuration"),
 	ARG_FLAG("force", 0, struct probe_opts, force, "allow sizes above 80% of MemAvailable"),
 	ARG_FLAG("quiet", 'q', struct probe_opts, quiet, "no progress lines on stderr"),
@@ -102,7 +102,6 @@ static int probe_check(const void *p, const struct cmd_line *l)
 static int probe_main(void *p, const struct cmd_line *l)
 {
 	struct probe_opts *o = p;
-	enum report_format fmt = REPORT_TERM;
 	const struct probe *pr = NULL;
 	char **kvs = xcalloc((size_t)l->argc + o->opt.n + 1, sizeof(char *));
 	size_t n_kvs = 0;
@@ -114,7 +113,6 @@ static int probe_main(void *p, const struct cmd_line *l)
 		free(kvs);
 		return 2;
 	}
-	report_format_parse(o->format, &fmt);
 	util_set_quiet(o->quiet);
 	session_show(&s, o->quiet, 0);
 	proc_signals_install();
@@ -128,7 +126,7 @@ static int probe_main(void *p, const struct cmd_line *l)
 		rc = 1;
 	if (session_end(&s) != 0)
 		rc = 1;
-	report_write(s.run, fmt, stdout);
+	report_write(s.run, o->format, stdout);
 	if (s.out_path && rc == 0)
 		fprintf(stderr, "results: %s\n", s.out_path);
 	if (rc == 0 && session_failed(&s))

@@ -12,7 +12,8 @@
 #include "store/history.h"
 
 struct run_opts {
-	const char *suite, *label, *out, *format, *only;
+	const char *suite, *label, *out, *only;
+	enum report_format format;
 	unsigned reps, warmups, timeout_s, budget_s;
 	double ci;
 	int force, quiet, history;
@@ -22,7 +23,6 @@ static void run_init(void *p)
 {
 	struct run_opts *o = p;
 	o->suite = "quick";
-	o->format = "term";
 	o->reps = RUNNER_REPS;
 	o->warmups = RUNNER_WARMUPS;
 	o->ci = 0.01;
@@ -46,8 +46,8 @@ static const struct arg run_args[] = {
 		  "warm-up samples per metric, kept but not counted (default 2)"),
 	ARG_COUNT("timeout", 0, struct run_opts, timeout_s, "S", 1, 100000,
 		  "per-probe timeout in seconds (default: the probe's, else 600)"),
-	ARG_CHOICE("format", 0, struct run_opts, format, "F", "term|md|json|csv|html",
-		   "table format on stdout: term (default), md, json, csv, html"),
+	ARG_FORMAT("format", 0, struct run_opts, format, REPORT_DOC_RUN,
+		   "the table's format on stdout (default term)"),
 	ARG_STR("only", 0, struct run_opts, only, "LIST", "run only these probes of the suite"),
 	ARG_FLAG("force", 0, struct run_opts, force, "allow sizes above 80% of MemAvailable"),
 	ARG_FLAG("quiet", 'q', struct run_opts, quiet, "no progress lines on stderr"),
@@ -149,14 +149,13 @@ static int run_probes(struct session *s)
 static int run_main(void *p, const struct cmd_line *l)
 {
 	struct run_opts *o = p;
-	enum report_format fmt = REPORT_TERM;
+	enum report_format fmt = o->format;
 	const struct probe **plan;
 	struct session s;
 	char *out_path;
 	int rc = 0;
 	if (run_check(o, l) != 0)
 		return 2;
-	report_format_parse(o->format, &fmt);
 	util_set_quiet(o->quiet);
 	memset(&s, 0, sizeof(s));
 	runner_opts_default(&s.ropts);

@@ -19,7 +19,8 @@
 
 struct wrap_opts {
 	unsigned n, warmup, timeout_s, sample_ms;
-	const char *parse, *out, *label, *format;
+	const char *parse, *out, *label;
+	enum report_format format;
 	struct arg_strs args;
 	int verbose, quiet, no_cgroup;
 };
@@ -30,7 +31,6 @@ static void wrap_init(void *p)
 	o->n = 6;
 	o->sample_ms = 1000;
 	o->parse = "auto";
-	o->format = "term";
 }
 
 static const struct arg wrap_args[] = {
@@ -59,8 +59,8 @@ static const struct arg wrap_args[] = {
 	ARG_STR("output", 'o', struct wrap_opts, out, "FILE",
 		"results file (default ./mempath-<label>-<time>.json)"),
 	ARG_STR("label", 'l', struct wrap_opts, label, "L", "a name for this configuration"),
-	ARG_CHOICE("format", 'f', struct wrap_opts, format, "F", "term|md",
-		   "table format: term (default) or md"),
+	ARG_FORMAT("format", 'f', struct wrap_opts, format, REPORT_DOC_RUN,
+		   "the table's format on stdout (default term)"),
 	ARG_FLAG("verbose", 'v', struct wrap_opts, verbose,
 		 "copy the command's output to stderr as it runs"),
 	ARG_FLAG("quiet", 'q', struct wrap_opts, quiet, "no progress lines on stderr"),
@@ -82,7 +82,7 @@ static int wrap_main(void *p, const struct cmd_line *l)
 				 .warmup = o->warmup,
 				 .timeout_s = o->timeout_s,
 				 .verbose = o->verbose};
-	enum report_format fmt = strcmp(o->format, "md") == 0 ? REPORT_MD : REPORT_TERM;
+	enum report_format fmt = o->format;
 	struct probe_result res;
 	struct session s;
 	char *out_path, **words = NULL, *copy;
