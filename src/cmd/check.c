@@ -7,6 +7,7 @@
 #include "base/proc.h"
 #include "base/util.h"
 #include "cmd/args.h"
+#include "cmd/groups.h"
 #include "exec/session.h"
 #include "machine/virt.h"
 #include "probes/registry.h"
@@ -19,15 +20,14 @@
 struct check_opts {
 	const char *refs, *out;
 	enum report_format format;
-	unsigned reps, warmups, timeout_s;
-	int force, quiet, drift;
+	struct sampling_args s;
+	int drift;
 };
 
 static void check_init(void *p)
 {
 	struct check_opts *o = p;
-	o->reps = RUNNER_REPS;
-	o->warmups = RUNNER_WARMUPS;
+	sampling_args_init(&o->s);
 }
 
 static const struct arg check_args[] = {
@@ -37,14 +37,7 @@ static const struct arg check_args[] = {
 		   "the report's format (default term)"),
 	ARG_STR("output", 'o', struct check_opts, out, "FILE",
 		"measuring here: also save the results file"),
-	ARG_COUNT("reps", 0, struct check_opts, reps, "N", 1, 100000,
-		  "counted samples per metric (default 10)"),
-	ARG_COUNT("warmups", 0, struct check_opts, warmups, "N", 0, 100000,
-		  "warm-up samples per metric (default 2)"),
-	ARG_COUNT("timeout", 0, struct check_opts, timeout_s, "S", 1, 100000,
-		  "per-probe timeout in seconds (default: the probe's, else 600)"),
-	ARG_FLAG("force", 0, struct check_opts, force, "allow sizes above 80% of MemAvailable"),
-	ARG_FLAG("quiet", 'q', struct check_opts, quiet, "no progress lines on stderr"),
+	ARGS_SAMPLING(struct check_opts, s),
 	ARG_FLAG("drift", 0, struct check_opts, drift,
 		 "with FILE: list every reference value (of every file in --refs) whose probe FILE "
 		 "ran but whose metric and label keys it lacks, exit 1 if any"),
@@ -123,7 +116,7 @@ static int check_main(void *p, const struct cmd_line *l)
 			     "here (without FILE); the report goes to stdout"),
 		       2;
 	kinds = xstrdup("");
-	util_set_quiet(o->quiet);
+	util_set_quiet(o->s.quiet);
 	dir = ref_dir(o->refs);
 	rc = ref_load(dir, &refs);
 	free(dir);
@@ -148,11 +141,7 @@ static int check_main(void *p, const struct cmd_line *l)
 			return rc;
 		}
 	} else {
-		runner_opts_default(&s.ropts);
-		s.ropts.reps = o->reps;
-		s.ropts.warmups = o->warmups;
-		s.ropts.timeout_s = o->timeout_s;
-		s.ropts.force = o->force;
+		sampling_args_runner(&o->s, &s.ropts);
 		s.out_path = o->out;
 		proc_signals_install();
 		progress("mempath: collecting the machine's fingerprint ...");

@@ -5,6 +5,7 @@
 
 #include "base/util.h"
 #include "cmd/args.h"
+#include "cmd/groups.h"
 #include "machine/noise.h"
 #include "report/report.h"
 #include "report/summary.h"
@@ -14,10 +15,9 @@
 struct compare_cmd_opts {
 	const char *legs, *primary, *out;
 	enum report_format format;
-	double threshold, load_diff;
-	struct arg_strs controls, expect;
+	struct verdict_args v;
 	const char *summary_out;
-	int allow_diff, fail_on_loss, rounds;
+	int fail_on_loss, rounds;
 };
 
 static const struct arg compare_args[] = {
@@ -26,32 +26,15 @@ static const struct arg compare_args[] = {
 	ARG_FLAG("rounds", 0, struct compare_cmd_opts, rounds,
 		 "the files are rounds: each pair in order is an A and a B leg\n"
 		 "measured together (ab --rounds records this itself)"),
-	ARG_PCT("threshold", 0, struct compare_cmd_opts, threshold, "PCT",
-		"smallest change that matters, in percent (default 0: 1% floor)"),
-	ARG_NUM("load-diff", 0, struct compare_cmd_opts, load_diff, "CPUS", 0, 4096,
-		"other CPUs by which the legs' load may differ before a verdict\n"
-		"is withheld (default " STR(NOISE_BUSY_CPUS) ")"),
-	ARG_STRS("control", 0, struct compare_cmd_opts, controls, "PAT",
-		 "a metric that must not move; PAT is GLOB[,KEY=GLOB...], GLOB\n"
-		 "matching 'probe' or 'probe:metric', KEY=GLOB a label or option:\n"
-		 "--control 'cpu.first_touch,pages=thp'"),
-	ARG_STR("primary", 0, struct compare_cmd_opts, primary, "PAT",
-		"the metric that matters: tested at alpha without correction"),
-	ARG_ITEMS("expect-diff", 0, struct compare_cmd_opts, expect, "K",
-		  "knob K (e.g. thp_enabled) is the change; others must match"),
-	ARG_FLAG("allow-diff", 0, struct compare_cmd_opts, allow_diff,
-		 "give verdicts even when other knobs differ"),
+	ARGS_VERDICT(struct compare_cmd_opts, v),
 	ARG_FORMAT("format", 0, struct compare_cmd_opts, format, REPORT_DOC_COMPARE,
 		   "the report's format (default term; md: a column per leg, a verdict\n"
 		   "per metric; json: a comparison file for 'report' later; html:\n"
 		   "tables and a plot)"),
 	ARG_STR("output", 'o', struct compare_cmd_opts, out, "FILE",
 		"write the report to FILE instead of stdout"),
-	ARG_STR("export-summary", 0, struct compare_cmd_opts, summary_out, "FILE",
-		"also write medians, mean +- sigma, p5..p95, the change with its\n"
-		"CI and the verdicts, no samples: FILE.json or FILE.csv"),
-	ARG_FLAG("fail-on-loss", 0, struct compare_cmd_opts, fail_on_loss,
-		 "exit 1 when a metric that is not a control reads LOSS"),
+	ARG_EXPORT_SUMMARY(struct compare_cmd_opts, summary_out),
+	ARG_FAIL_ON_LOSS(struct compare_cmd_opts, fail_on_loss),
 	ARG_END};
 
 static int compare_main(void *p, const struct cmd_line *l)
@@ -65,19 +48,8 @@ static int compare_main(void *p, const struct cmd_line *l)
 	int rc = 2;
 	compare_opts_default(&o);
 	o.legs = co->legs;
-	o.threshold = co->threshold;
 	o.rounds = co->rounds;
-	o.busy_cpus = co->load_diff;
-	o.allow_diff = co->allow_diff;
-	o.primary = co->primary;
-	o.controls = co->controls.v;
-	o.n_controls = co->controls.n;
-	o.expect_diff = co->expect.v;
-	o.n_expect_diff = co->expect.n;
-	for (size_t i = 0; i < co->controls.n; i++)
-		if (compare_pattern_check(co->controls.v[i], "--control") != 0)
-			return 2;
-	if (co->primary && compare_pattern_check(co->primary, "--primary") != 0)
+	if (verdict_args_apply(&co->v, &o) != 0)
 		return 2;
 	if (co->summary_out && report_summary_check_path(co->summary_out) != 0)
 		return 2;

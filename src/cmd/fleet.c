@@ -7,6 +7,7 @@
 
 #include "base/util.h"
 #include "cmd/args.h"
+#include "cmd/groups.h"
 #include "exec/mpi.h"
 #include "exec/session.h"
 #include "flow/fleet.h"
@@ -19,9 +20,10 @@ struct fleet_opts {
 	const char *suite, *only, *label, *out, *refs, *node_dir;
 	enum report_format format;
 	struct arg_strs opt;
-	unsigned reps, warmups, timeout_s, min_group;
+	struct sampling_args s;
+	unsigned min_group;
 	double z, threshold;
-	int quick, force, quiet;
+	int quick;
 };
 
 static void fleet_init(void *p)
@@ -29,8 +31,7 @@ static void fleet_init(void *p)
 	struct fleet_opts *o = p;
 	struct fleet_thresholds th;
 	fleet_thresholds_default(&th);
-	o->reps = RUNNER_REPS;
-	o->warmups = RUNNER_WARMUPS;
+	sampling_args_init(&o->s);
 	o->z = th.z;
 	o->threshold = th.practical;
 	o->min_group = th.min_group;
@@ -45,13 +46,7 @@ static const struct arg fleet_args[] = {
 		 "the probes' small sizes first (as the quick suite does)"),
 	ARG_STRS("opt", 0, struct fleet_opts, opt, "K=V",
 		 "a probe option for every probe that has it (the same as a bare K=V)"),
-	ARG_COUNT("reps", 0, struct fleet_opts, reps, "N", 1, 100000,
-		  "counted samples per metric (default 10)"),
-	ARG_COUNT("warmups", 0, struct fleet_opts, warmups, "N", 0, 100000,
-		  "warm-up samples per metric (default 2)"),
-	ARG_COUNT("timeout", 0, struct fleet_opts, timeout_s, "S", 1, 100000,
-		  "per-probe timeout in seconds (default: the probe's, else 600)"),
-	ARG_FLAG("force", 0, struct fleet_opts, force, "allow sizes above 80% of MemAvailable"),
+	ARGS_SAMPLING(struct fleet_opts, s),
 	ARG_STR("label", 0, struct fleet_opts, label, "L", "a name recorded in every node's run"),
 	ARG_STR("node-dir", 0, struct fleet_opts, node_dir, "DIR",
 		"each node also writes its results to DIR/<host>-<rank>.json"),
@@ -67,7 +62,6 @@ static const struct arg fleet_args[] = {
 		"and beyond this difference from the group median (default 5%)"),
 	ARG_COUNT("min-group", 0, struct fleet_opts, min_group, "N", 3, 1000000,
 		  "peers judge groups of at least N nodes (default 5)"),
-	ARG_FLAG("quiet", 'q', struct fleet_opts, quiet, "no progress lines on stderr"),
 	ARG_END};
 
 static int in_list(const char *list, const char *name)
@@ -215,7 +209,7 @@ static int fleet_main(void *p, const struct cmd_line *l)
 	char **kvs = xcalloc((size_t)l->argc + o->opt.n + 1, sizeof(char *));
 	size_t n_kvs = 0;
 	int rc = 0, merge = l->argc > 0 && strcmp(l->argv[0], "merge") == 0;
-	util_set_quiet(o->quiet);
+	util_set_quiet(o->s.quiet);
 	for (int i = merge; i < l->argc && !merge; i++) {
 		if (!strchr(l->argv[i], '='))
 			rc = error("unexpected argument '%s' (probe options are K=V; see "
@@ -237,11 +231,7 @@ static int fleet_main(void *p, const struct cmd_line *l)
 		return rc;
 	}
 	memset(&pl, 0, sizeof(pl));
-	runner_opts_default(&pl.ropts);
-	pl.ropts.reps = o->reps;
-	pl.ropts.warmups = o->warmups;
-	pl.ropts.timeout_s = o->timeout_s;
-	pl.ropts.force = o->force;
+	sampling_args_runner(&o->s, &pl.ropts);
 	pl.ropts.quick = o->quick || (!o->only && (!o->suite || !strcmp(o->suite, "quick")));
 	pl.suite = o->suite ? o->suite : o->only ? NULL : "quick";
 	pl.label = o->label;

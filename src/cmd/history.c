@@ -39,14 +39,7 @@ static const struct arg history_args[] = {
 		"list, trend: runs of this machine kind only; bless, check: this kind\n"
 		"instead of the file's own"),
 	ARG_STR("host", 0, struct history_opts, host, "H", "list, trend: runs of this host only"),
-	ARG_PCT("threshold", 0, struct history_opts, threshold, "PCT",
-		"check: smallest change that matters, as in 'compare'"),
-	ARG_STRS("control", 0, struct history_opts, controls, "PAT",
-		 "check: a metric that must not move, as in 'compare'"),
-	ARG_ITEMS("expect-diff", 0, struct history_opts, expect, "K",
-		  "check: knob K may differ from the baseline's"),
-	ARG_FLAG("allow-diff", 0, struct history_opts, allow_diff,
-		 "check: give verdicts even when other knobs differ"),
+	ARGS_VERDICT(struct history_opts, v), /* check's */
 	ARG_FLAG("changepoints", 0, struct history_opts, changepoints,
 		 "trend: where each series' level changed (segments, change with its\n"
 		 "CI, what changed in the fingerprint); check (no FILE): exit 1 when a\n"
@@ -262,8 +255,9 @@ static int options_fit(const struct history_opts *o, const char *sub)
 		return error("--changepoints applies to 'history trend' and 'history check'");
 	if (o->stable && strcmp(sub, "bless") != 0)
 		return error("--stable applies to 'history bless'");
-	if ((o->threshold > 0 || o->controls.n || o->expect.n || o->allow_diff) && !check)
-		return error("--threshold, --control, --expect-diff and --allow-diff apply to "
+	if (verdict_args_given(&o->v) && !check)
+		return error("--threshold, --load-diff, --control, --primary, --expect-diff and "
+			     "--allow-diff apply to "
 			     "'history check'");
 	if (list_like && !report_writer_of(o->format)->history)
 		return error("'history %s' writes %s, not %s", sub,

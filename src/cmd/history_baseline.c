@@ -127,9 +127,9 @@ int history_cmd_check(struct history *h, const struct history_opts *o, const str
 	if (l->argc != 2)
 		return error("history check needs one results file (see 'mempath history --help')"),
 		       2;
-	for (size_t i = 0; i < o->controls.n; i++)
-		if (compare_pattern_check(o->controls.v[i], "--control") != 0)
-			return 2;
+	compare_opts_default(&co);
+	if (verdict_args_apply(&o->v, &co) != 0)
+		return 2;
 	if (!(r = history_cmd_read_run(l->argv[1], NULL)))
 		return 2;
 	kind = o->kind ? xstrdup(o->kind) : history_kind(r->host);
@@ -176,16 +176,9 @@ int history_cmd_check(struct history *h, const struct history_opts *o, const str
 		}
 		goto out;
 	}
-	compare_opts_default(&co);
 	legs[n] = 'B';
 	legs[n + 1] = '\0';
 	co.legs = legs;
-	co.threshold = o->threshold;
-	co.allow_diff = o->allow_diff;
-	co.controls = o->controls.v;
-	co.n_controls = o->controls.n;
-	co.expect_diff = o->expect.v;
-	co.n_expect_diff = o->expect.n;
 	co.brief_missing = 1;
 	if (!r->label)
 		r->label = xstrdup("this run");

@@ -17,6 +17,7 @@
 #include "base/proc.h"
 #include "base/util.h"
 #include "cmd/args.h"
+#include "cmd/groups.h"
 #include "exec/session.h"
 #include "flow/phantom.h"
 #include "machine/mem.h"
@@ -82,8 +83,8 @@ static const struct arg phantom_args[] = {
 	ARG_STR("label", 'l', struct phantom_opts, label, "L", "a name for this configuration"),
 	ARG_FORMAT("format", 'f', struct phantom_opts, format, REPORT_DOC_RUN,
 		   "the table's format on stdout (default term)"),
-	ARG_FLAG("force", 0, struct phantom_opts, force, "allow sizes above 80% of MemAvailable"),
-	ARG_FLAG("quiet", 'q', struct phantom_opts, quiet, "no progress lines on stderr"),
+	ARG_FORCE(struct phantom_opts, force),
+	ARG_QUIET(struct phantom_opts, quiet),
 	ARG_END};
 
 static int phantom_main(void *p, const struct cmd_line *l)

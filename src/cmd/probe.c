@@ -6,6 +6,7 @@
 #include "base/suggest.h"
 #include "base/util.h"
 #include "cmd/args.h"
+#include "cmd/groups.h"
 #include "exec/session.h"
 #include "probes/registry.h"
 #include "report/report.h"
@@ -14,42 +15,26 @@ struct probe_opts {
 	struct arg_strs opt;
 	const char *out, *label;
 	enum report_format format;
-	unsigned reps, warmups, timeout_s, budget_s;
-	double ci;
-	int quick, force, quiet;
+	struct sampling_args s;
+	int quick;
 };
 
 static void probe_init(void *p)
 {
 	struct probe_opts *o = p;
-	o->reps = RUNNER_REPS;
-	o->warmups = RUNNER_WARMUPS;
-	o->ci = 0.01;
-	o->budget_s = 30;
+	sampling_args_init(&o->s);
 }
 
 static const struct arg probe_args[] = {
 	ARG_STRS("opt", 0, struct probe_opts, opt, "K=V",
 		 "a probe option (the same as a bare K=V argument)"),
 	ARG_FLAG("quick", 0, struct probe_opts, quick, "apply the probe's small sizes first"),
-	ARG_REPS("reps", 0, struct probe_opts, reps, "N", 1, 100000,
-		 "counted samples per metric (default 10); auto: at least 10, then\n"
-		 "more until the 95% CI of the median is within --ci (or --budget)"),
-	ARG_PCT("ci", 0, struct probe_opts, ci, "PCT",
-		"--reps auto: the CI of the median to reach, +-PCT (default 1)"),
-	ARG_COUNT("budget", 0, struct probe_opts, budget_s, "S", 1, 100000,
-		  "--reps auto: seconds a metric may sample for (default 30)"),
-	ARG_COUNT("warmups", 0, struct probe_opts, warmups, "N", 0, 100000,
-		  "warm-up samples per metric, kept but not counted (default 2)"),
-	ARG_COUNT("timeout", 0, struct probe_opts, timeout_s, "S", 1, 100000,
-		  "timeout in seconds (default: the probe's, else 600)"),
+	ARGS_SAMPLING_AUTO(struct probe_opts, s),
 	ARG_STR("output", 'o', struct probe_opts, out, "FILE",
 		"results file (written only with -o)"),
 	ARG_FORMAT("format", 0, struct probe_opts, format, REPORT_DOC_RUN,
 		   "the table's format on stdout (default term)"),
 	ARG_STR("label", 0, struct probe_opts, label, "L", "a name for this configuration"),
-	ARG_FLAG("force", 0, struct probe_opts, force, "allow sizes above 80% of MemAvailable"),
-	ARG_FLAG("quiet", 'q', struct probe_opts, quiet, "no progress lines on stderr"),
 	ARG_END};
 
 /* The probe's name first, then its name=value options (kvs: l->argc +
@@ -76,14 +61,8 @@ static int probe_line(const struct probe_opts *o, const struct cmd_line *l, cons
 		kvs[(*n_kvs)++] = (char *)o->opt.v[i];
 	if (!rc && !*pr)
 		rc = error("which probe? (see 'mempath list')");
-	runner_opts_default(ro);
-	ro->reps = o->reps ? o->reps : MEASURE_AUTO_MIN;
-	ro->auto_ci = o->reps ? 0 : o->ci;
-	ro->auto_budget_s = o->budget_s;
-	ro->warmups = o->warmups;
-	ro->timeout_s = o->timeout_s;
+	sampling_args_runner(&o->s, ro);
 	ro->quick = o->quick;
-	ro->force = o->force;
 	return rc || runner_check_opts(*pr, kvs, *n_kvs, ro) != 0 ? -1 : 0;
 }
 
@@ -113,8 +92,8 @@ static int probe_main(void *p, const struct cmd_line *l)
 		free(kvs);
 		return 2;
 	}
-	util_set_quiet(o->quiet);
-	session_show(&s, o->quiet, 0);
+	util_set_quiet(o->s.quiet);
+	session_show(&s, o->s.quiet, 0);
 	proc_signals_install();
 	if (session_begin(&s, l->all_argc, l->all_argv, o->label, NULL) != 0) {
 		run_free(s.run);
@@ -140,9 +119,7 @@ static int probe_main(void *p, const struct cmd_line *l)
 
 static unsigned probe_samples(const void *p)
 {
-	/* auto: at least MEASURE_AUTO_MIN */
-	return ((const struct probe_opts *)p)->reps ? ((const struct probe_opts *)p)->reps
-						    : MEASURE_AUTO_MIN;
+	return sampling_args_samples(&((const struct probe_opts *)p)->s);
 }
 
 const struct command command_probe = {

@@ -13,6 +13,7 @@
 #include "base/proc.h"
 #include "base/util.h"
 #include "cmd/args.h"
+#include "cmd/groups.h"
 #include "exec/session.h"
 #include "flow/wrap.h"
 #include "report/report.h"
@@ -63,7 +64,7 @@ static const struct arg wrap_args[] = {
 		   "the table's format on stdout (default term)"),
 	ARG_FLAG("verbose", 'v', struct wrap_opts, verbose,
 		 "copy the command's output to stderr as it runs"),
-	ARG_FLAG("quiet", 'q', struct wrap_opts, quiet, "no progress lines on stderr"),
+	ARG_QUIET(struct wrap_opts, quiet),
 	ARG_END};
 
 static void free_words(char **w, size_t n)
