@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/strvec.h"
 #include "base/util.h"
 #include "cmd/args.h"
 #include "cmd/groups.h"
@@ -206,8 +207,7 @@ static int fleet_main(void *p, const struct cmd_line *l)
 	struct fleet_thresholds th = {o->z, o->threshold, o->min_group};
 	struct ref_set refs = {0};
 	struct fleet *fl = NULL;
-	char **kvs = xcalloc((size_t)l->argc + o->opt.n + 1, sizeof(char *));
-	size_t n_kvs = 0;
+	struct strvec kvs = STRVEC_INIT;
 	int rc = 0, merge = l->argc > 0 && strcmp(l->argv[0], "merge") == 0;
 	util_set_quiet(o->s.quiet);
 	for (int i = merge; i < l->argc && !merge; i++) {
@@ -215,19 +215,19 @@ static int fleet_main(void *p, const struct cmd_line *l)
 			rc = error("unexpected argument '%s' (probe options are K=V; see "
 				   "'mempath fleet --help')",
 				   l->argv[i]);
-		kvs[n_kvs++] = l->argv[i];
+		strvec_push(&kvs, l->argv[i]);
 	}
 	for (size_t i = 0; i < o->opt.n; i++)
-		kvs[n_kvs++] = (char *)o->opt.v[i];
+		strvec_push(&kvs, o->opt.v[i]);
 	if (rc || load_refs(o->refs, &refs) != 0) {
 		ref_set_free(&refs);
-		free(kvs);
+		strvec_clear(&kvs);
 		return 2;
 	}
 	if (merge) {
 		rc = merge_main(o, l, &refs, &th);
 		ref_set_free(&refs);
-		free(kvs);
+		strvec_clear(&kvs);
 		return rc;
 	}
 	memset(&pl, 0, sizeof(pl));
@@ -240,7 +240,7 @@ static int fleet_main(void *p, const struct cmd_line *l)
 	pl.argv = l->all_argv;
 	pl.th = th;
 	pl.refs = &refs;
-	if (plan_items(o, kvs, n_kvs, &pl) != 0)
+	if (plan_items(o, kvs.v, kvs.n, &pl) != 0)
 		rc = 2;
 	else if (fleet_flow_mpi(&pl, &fl) != 0)
 		rc = mpi_get() ? 1 : 2; /* no MPI built in: use merge */
@@ -249,7 +249,7 @@ static int fleet_main(void *p, const struct cmd_line *l)
 	fleet_free(fl);
 	plan_free(&pl);
 	ref_set_free(&refs);
-	free(kvs);
+	strvec_clear(&kvs);
 	return rc;
 }
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base/proc.h"
+#include "base/strvec.h"
 #include "base/suggest.h"
 #include "base/util.h"
 #include "cmd/args.h"
@@ -37,20 +38,18 @@ static const struct arg probe_args[] = {
 	ARG_STR("label", 0, struct probe_opts, label, "L", "a name for this configuration"),
 	ARG_END};
 
-/* The probe's name first, then its name=value options (kvs: l->argc +
- * o->opt.n + 1 long), checked; ropts as the run takes them. 0, or -1 after
- * an error line. */
+/* The probe's name first, then its name=value options (into kvs), checked;
+ * ropts as the run takes them. 0, or -1 after an error line. */
 static int probe_line(const struct probe_opts *o, const struct cmd_line *l, const struct probe **pr,
-		      char **kvs, size_t *n_kvs, struct runner_opts *ro)
+		      struct strvec *kvs, struct runner_opts *ro)
 {
 	char hint[96];
 	int rc = 0;
 	*pr = NULL;
-	*n_kvs = 0;
 	for (int i = 0; i < l->argc && !rc; i++) {
 		const char *a = l->argv[i];
 		if (strchr(a, '='))
-			kvs[(*n_kvs)++] = (char *)a;
+			strvec_push(kvs, a);
 		else if (*pr)
 			rc = error("unexpected argument '%s' (see 'mempath probe --help')", a);
 		else if (!(*pr = probe_find(a)))
@@ -58,23 +57,22 @@ static int probe_line(const struct probe_opts *o, const struct cmd_line *l, cons
 				   suggest_phrase(probe_suggest(a), hint, sizeof(hint)));
 	}
 	for (size_t i = 0; i < o->opt.n; i++)
-		kvs[(*n_kvs)++] = (char *)o->opt.v[i];
+		strvec_push(kvs, o->opt.v[i]);
 	if (!rc && !*pr)
 		rc = error("which probe? (see 'mempath list')");
 	sampling_args_runner(&o->s, ro);
 	ro->quick = o->quick;
-	return rc || runner_check_opts(*pr, kvs, *n_kvs, ro) != 0 ? -1 : 0;
+	return rc || runner_check_opts(*pr, kvs->v, kvs->n, ro) != 0 ? -1 : 0;
 }
 
 static int probe_check(const void *p, const struct cmd_line *l)
 {
 	const struct probe_opts *o = p;
 	const struct probe *pr;
-	char **kvs = xcalloc((size_t)l->argc + o->opt.n + 1, sizeof(char *));
-	size_t n_kvs;
+	struct strvec kvs = STRVEC_INIT;
 	struct runner_opts ro;
-	int rc = probe_line(o, l, &pr, kvs, &n_kvs, &ro);
-	free(kvs);
+	int rc = probe_line(o, l, &pr, &kvs, &ro);
+	strvec_clear(&kvs);
 	return rc;
 }
 
@@ -82,14 +80,13 @@ static int probe_main(void *p, const struct cmd_line *l)
 {
 	struct probe_opts *o = p;
 	const struct probe *pr = NULL;
-	char **kvs = xcalloc((size_t)l->argc + o->opt.n + 1, sizeof(char *));
-	size_t n_kvs = 0;
+	struct strvec kvs = STRVEC_INIT;
 	struct session s;
 	int rc = 0;
 	memset(&s, 0, sizeof(s));
 	s.out_path = o->out;
-	if (probe_line(o, l, &pr, kvs, &n_kvs, &s.ropts) != 0) {
-		free(kvs);
+	if (probe_line(o, l, &pr, &kvs, &s.ropts) != 0) {
+		strvec_clear(&kvs);
 		return 2;
 	}
 	util_set_quiet(o->s.quiet);
@@ -97,11 +94,11 @@ static int probe_main(void *p, const struct cmd_line *l)
 	proc_signals_install();
 	if (session_begin(&s, l->all_argc, l->all_argv, o->label, NULL) != 0) {
 		run_free(s.run);
-		free(kvs);
+		strvec_clear(&kvs);
 		return 1;
 	}
 	s.total = 1;
-	if (session_run_probe(&s, pr, kvs, n_kvs) != 0)
+	if (session_run_probe(&s, pr, kvs.v, kvs.n) != 0)
 		rc = 1;
 	if (session_end(&s) != 0)
 		rc = 1;
@@ -113,7 +110,7 @@ static int probe_main(void *p, const struct cmd_line *l)
 	if (proc_signal_received())
 		rc = 130;
 	run_free(s.run);
-	free(kvs);
+	strvec_clear(&kvs);
 	return rc;
 }
 

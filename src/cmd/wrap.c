@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/proc.h"
+#include "base/strvec.h"
 #include "base/util.h"
 #include "cmd/args.h"
 #include "cmd/groups.h"
@@ -67,13 +68,6 @@ static const struct arg wrap_args[] = {
 	ARG_QUIET(struct wrap_opts, quiet),
 	ARG_END};
 
-static void free_words(char **w, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(w[i]);
-	free(w);
-}
-
 static int wrap_main(void *p, const struct cmd_line *l)
 {
 	struct wrap_opts *o = p;
@@ -86,7 +80,9 @@ static int wrap_main(void *p, const struct cmd_line *l)
 	enum report_format fmt = o->format;
 	struct probe_result res;
 	struct session s;
-	char *out_path, **words = NULL, *copy;
+	static char *const no_words[] = {NULL};
+	struct strvec words = STRVEC_INIT;
+	char *out_path;
 	json_t *knobs;
 	int rc, failed;
 	if (l->argc == 0)
@@ -95,19 +91,13 @@ static int wrap_main(void *p, const struct cmd_line *l)
 	workload_parse_mode(o->parse, &plan.mode);
 	plan.sample_ms = o->sample_ms;
 	plan.no_cgroup = o->no_cgroup;
-	if (o->args.n) { /* every word of every --args, in order (docs/design.md §11.5) */
-		words = xcalloc(1, sizeof(*words));
-		for (size_t i = 0; i < o->args.n; i++) {
-			char *save = NULL;
-			copy = xstrdup(o->args.v[i]);
-			for (char *t = strtok_r(copy, " \t\n", &save); t;
-			     t = strtok_r(NULL, " \t\n", &save)) {
-				words = xrealloc(words, (plan.n_args + 2) * sizeof(*words));
-				words[plan.n_args++] = xstrdup(t);
-			}
-			free(copy);
-		}
-		plan.args = words;
+	/* every word of every --args, in order (docs/design.md §11.5); given
+	 * with none, an empty list: still "given" */
+	for (size_t i = 0; i < o->args.n; i++)
+		strvec_split(&words, o->args.v[i], " \t\n");
+	if (o->args.n) {
+		plan.args = words.n ? words.v : no_words;
+		plan.n_args = words.n;
 	}
 	util_set_quiet(o->quiet);
 	out_path = o->out ? xstrdup(o->out) : session_default_path(o->label ? o->label : "wrap");
@@ -119,7 +109,7 @@ static int wrap_main(void *p, const struct cmd_line *l)
 	if (session_begin(&s, l->all_argc, l->all_argv, o->label, NULL) != 0) {
 		run_free(s.run);
 		free(out_path);
-		free_words(words, plan.n_args);
+		strvec_clear(&words);
 		return 1;
 	}
 	failed = wrap_flow(&plan, &res);
@@ -141,7 +131,7 @@ static int wrap_main(void *p, const struct cmd_line *l)
 	free(out_path);
 	if (knobs)
 		json_decref(knobs);
-	free_words(words, plan.n_args);
+	strvec_clear(&words);
 	return rc;
 }
 
