@@ -253,17 +253,27 @@ int report_history_write(const struct history_table *t, enum report_format fmt, 
 	return w->history ? w->history(t, f) : none(w, "the history");
 }
 
+int report_doctor_write(const struct doctor_doc *d, enum report_format fmt, FILE *f)
+{
+	const struct report_writer *w = report_writer_of(fmt);
+
+	return w->doctor ? w->doctor(d, f) : none(w, "the doctor's findings");
+}
+
 /* One thing to render, any kind. */
 struct render_arg {
 	const struct run *r;
 	const struct comparison *c;
 	const struct fleet *fl;
+	const struct doctor_doc *d;
 	enum report_format fmt;
 };
 
 static int render(const void *arg, FILE *f)
 {
 	const struct render_arg *a = arg;
+	if (a->d)
+		return report_doctor_write(a->d, a->fmt, f);
 	if (a->fl)
 		return report_fleet_write(a->fl, a->fmt, f);
 	if (a->c)
@@ -273,18 +283,24 @@ static int render(const void *arg, FILE *f)
 
 int report_write_file(const struct run *r, enum report_format fmt, const char *path)
 {
-	struct render_arg a = {r, NULL, NULL, fmt};
+	struct render_arg a = {r, NULL, NULL, NULL, fmt};
 	return write_rendered(path, render, &a);
 }
 
 int report_compare_write_file(const struct comparison *c, enum report_format fmt, const char *path)
 {
-	struct render_arg a = {NULL, c, NULL, fmt};
+	struct render_arg a = {NULL, c, NULL, NULL, fmt};
 	return write_rendered(path, render, &a);
 }
 
 int report_fleet_write_file(const struct fleet *fl, enum report_format fmt, const char *path)
 {
-	struct render_arg a = {NULL, NULL, fl, fmt};
+	struct render_arg a = {NULL, NULL, fl, NULL, fmt};
+	return write_rendered(path, render, &a);
+}
+
+int report_doctor_write_file(const struct doctor_doc *d, enum report_format fmt, const char *path)
+{
+	struct render_arg a = {NULL, NULL, NULL, d, fmt};
 	return write_rendered(path, render, &a);
 }

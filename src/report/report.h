@@ -72,6 +72,7 @@ int report_write(const struct run *r, enum report_format fmt, FILE *f);
 int report_compare_write(const struct comparison *c, enum report_format fmt, FILE *f);
 int report_fleet_write(const struct fleet *fl, enum report_format fmt, FILE *f);
 int report_history_write(const struct history_table *t, enum report_format fmt, FILE *f);
+int report_doctor_write(const struct doctor_doc *d, enum report_format fmt, FILE *f);
 /* The terminal table in pieces, as a run goes: the head as it starts, each
  * probe's block as the probe ends, the state (interrupted) at the end; the
  * pieces together are report_write's term table of the finished run. Text
@@ -85,6 +86,7 @@ int report_term_stream_end(const struct run *r, FILE *f);
 int report_write_file(const struct run *r, enum report_format fmt, const char *path);
 int report_compare_write_file(const struct comparison *c, enum report_format fmt, const char *path);
 int report_fleet_write_file(const struct fleet *fl, enum report_format fmt, const char *path);
+int report_doctor_write_file(const struct doctor_doc *d, enum report_format fmt, const char *path);
 
 /* A deep copy of j as fmt prints it: every string and key escaped by the
  * format's escapes (none: as they are), and every real as a file with
