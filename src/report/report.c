@@ -88,17 +88,19 @@ const char *report_format_names(unsigned docs, const char *sep)
 	/* one list a set of kinds and separator, made on first use: the usage,
 	 * the man page and the completions print them, none frees them */
 	static struct {
+		int used;
 		unsigned docs;
 		char sep[8];
 		char names[96];
 	} made[32];
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(made) && made[i].names[0]; i++)
+	for (i = 0; i < ARRAY_SIZE(made) && made[i].used; i++)
 		if (made[i].docs == docs && strcmp(made[i].sep, sep) == 0)
 			return made[i].names;
 	if (i == ARRAY_SIZE(made))
 		i = 0; /* more lists than any command line asks for: reuse a slot */
+	made[i].used = 1;
 	made[i].docs = docs;
 	snprintf(made[i].sep, sizeof(made[i].sep), "%s", sep);
 	made[i].names[0] = '\0';
