@@ -14,6 +14,7 @@
 #include "base/guard.h"
 #include "base/util.h"
 #include "cmd/args.h"
+#include "cmd/groups.h"
 #include "cmd/legs.h"
 #include "flow/ab.h"
 #include "flow/ab_auto.h"
@@ -100,12 +101,13 @@ static int lock_dir(const char *dir)
 }
 
 struct ab_opts {
-	const char *a, *b, *restore, *legs, *label_a, *label_b, *dir, *primary, *pending, *order;
+	const char *a, *b, *restore, *legs, *label_a, *label_b, *dir, *pending, *order;
 	const char *a_args, *b_args, *title, *summary_out;
 	unsigned setup_timeout_s, rounds, seed, max_rounds;
-	struct arg_strs a_env, b_env, controls, expect;
-	double threshold, margin, budget_s, load_diff;
-	int allow_diff, fail_on_loss;
+	struct arg_strs a_env, b_env;
+	struct verdict_args v;
+	double margin, budget_s;
+	int fail_on_loss;
 	int auto_rounds; /* --rounds auto (docs/design.md §5.13) */
 };
 
@@ -167,11 +169,11 @@ static char *ab_command_line(const struct ab_opts *o, const struct cmd_line *l)
 		shell_opt(&line, "--b-env", o->b_env.v[i]);
 	shell_opt(&line, "--a-args", o->a_args);
 	shell_opt(&line, "--b-args", o->b_args);
-	for (size_t i = 0; i < o->expect.n; i++)
-		shell_opt(&line, "--expect-diff", o->expect.v[i]);
-	for (size_t i = 0; i < o->controls.n; i++)
-		shell_opt(&line, "--control", o->controls.v[i]);
-	shell_opt(&line, "--primary", o->primary);
+	for (size_t i = 0; i < o->v.expect.n; i++)
+		shell_opt(&line, "--expect-diff", o->v.expect.v[i]);
+	for (size_t i = 0; i < o->v.controls.n; i++)
+		shell_opt(&line, "--control", o->v.controls.v[i]);
+	shell_opt(&line, "--primary", o->v.primary);
 	shell_opt(&line, "-o", o->dir);
 	shell_word(&line, "--");
 	for (int i = 0; i < l->argc; i++)
@@ -232,47 +234,21 @@ static const struct arg ab_args[] = {
 	ARG_STR("label-b", 0, struct ab_opts, label_b, "L", "run label of the B legs (default B)"),
 	ARG_STR("output", 'o', struct ab_opts, dir, "DIR",
 		"directory for the legs' results and logs (created)"),
-	ARG_PCT("threshold", 0, struct ab_opts, threshold, "PCT",
-		"as compare: smallest change that matters, in percent"),
-	ARG_NUM("load-diff", 0, struct ab_opts, load_diff, "CPUS", 0, 4096,
-		"as compare: other CPUs by which the legs' load may differ\n"
-		"before a verdict is withheld (default " STR(NOISE_BUSY_CPUS) ")"),
-	ARG_STRS("control", 0, struct ab_opts, controls, "PAT",
-		 "as compare: a metric that must not move"),
-	ARG_STR("primary", 0, struct ab_opts, primary, "PAT",
-		"as compare: the metric that matters"),
-	ARG_ITEMS("expect-diff", 0, struct ab_opts, expect, "K",
-		  "as compare: knob K is the change; others must match"),
-	ARG_FLAG("allow-diff", 0, struct ab_opts, allow_diff,
-		 "as compare: verdicts even when other knobs differ"),
-	ARG_STR("export-summary", 0, struct ab_opts, summary_out, "FILE",
-		"also write the comparison's medians, mean +- sigma, CI and\n"
-		"verdicts, no samples: FILE.json or FILE.csv (as compare)"),
-	ARG_FLAG("fail-on-loss", 0, struct ab_opts, fail_on_loss,
-		 "exit 1 when a metric that is not a control reads LOSS"),
+	ARGS_VERDICT(struct ab_opts, v),
+	ARG_EXPORT_SUMMARY(struct ab_opts, summary_out),
+	ARG_FAIL_ON_LOSS(struct ab_opts, fail_on_loss),
 	ARG_END};
 
 /* The options compare gets, checked before any leg runs. */
 static int compare_options(const struct ab_opts *o, struct compare_opts *co)
 {
 	compare_opts_default(co);
-	co->threshold = o->threshold;
-	co->busy_cpus = o->load_diff;
-	co->allow_diff = o->allow_diff;
-	co->primary = o->primary;
-	co->controls = o->controls.v;
-	co->n_controls = o->controls.n;
-	co->expect_diff = o->expect.v;
-	co->n_expect_diff = o->expect.n;
+	if (verdict_args_apply(&o->v, co) != 0)
+		return -1;
 	co->legs = o->legs;
 	co->rounds = o->rounds > 0;
 	if (o->auto_rounds)
 		co->margin = o->margin;
-	for (size_t i = 0; i < o->controls.n; i++)
-		if (compare_pattern_check(o->controls.v[i], "--control") != 0)
-			return -1;
-	if (o->primary && compare_pattern_check(o->primary, "--primary") != 0)
-		return -1;
 	if (strspn(o->legs, "AB") != strlen(o->legs) || !strchr(o->legs, 'A') ||
 	    !strchr(o->legs, 'B') || strlen(o->legs) > COMPARE_MAX_LEGS)
 		return error("bad --legs '%s' (A and B, both, at most %d legs: ABA, ABAB, ...)",

@@ -9,6 +9,7 @@
 #include "base/opt.h"
 #include "base/suggest.h"
 #include "base/util.h"
+#include "report/report.h"
 
 static void *field(void *opts, const struct arg *a)
 {
@@ -96,17 +97,22 @@ static int set_value(const struct arg *a, void *opts, const char *v)
 		*(double *)field(opts, a) = x / 100.0;
 		return 0;
 	}
-	case ARG_T_CHOICE: {
+	case ARG_T_CHOICE:
+	case ARG_T_FORMAT: {
+		const char *choices = args_choices(a);
 		char *list;
-		if (in_choices(a->choices, v)) {
-			*(const char **)field(opts, a) = v;
+		if (in_choices(choices, v)) {
+			if (a->type == ARG_T_FORMAT)
+				*(enum report_format *)field(opts, a) = report_writer_find(v)->fmt;
+			else
+				*(const char **)field(opts, a) = v;
 			return 0;
 		}
-		list = xcalloc(2 * strlen(a->choices) + 1, 1);
-		for (const char *c = a->choices; *c; c++)
+		list = xcalloc(2 * strlen(choices) + 1, 1);
+		for (const char *c = choices; *c; c++)
 			strcat(list, *c == '|' ? ", " : (char[]){*c, '\0'});
 		error("unknown %s '%s'%s (%s)", name, v,
-		      suggest_phrase(suggest_choice(v, a->choices, pick, sizeof(pick)), hint,
+		      suggest_phrase(suggest_choice(v, choices, pick, sizeof(pick)), hint,
 				     sizeof(hint)),
 		      list);
 		free(list);
@@ -264,7 +270,7 @@ static void put_indented(FILE *f, const char *text, int indent)
  * usage; a choice shows its choices as the value ("--format term|md"). */
 static void left_column(const struct arg *a, char *buf, size_t len)
 {
-	const char *meta = a->type == ARG_T_CHOICE ? a->choices : a->meta;
+	const char *meta = args_choices(a) ? args_choices(a) : a->meta;
 	if (!a->name)
 		snprintf(buf, len, "-%c%s%s", a->short_name, meta ? " " : "", meta ? meta : "");
 	else if (a->short_name)
@@ -328,6 +334,13 @@ void args_usage(const struct command *c, FILE *f)
 	}
 	if (c->tail)
 		fprintf(f, "\n%s", c->tail);
+}
+
+const char *args_choices(const struct arg *a)
+{
+	if (a->type == ARG_T_FORMAT)
+		return report_format_names(a->min, "|");
+	return a->type == ARG_T_CHOICE ? a->choices : NULL;
 }
 
 int args_meta_is_path(const char *meta)

@@ -33,6 +33,8 @@ enum arg_type {
 	ARG_T_SIZE,   /* uint64_t bytes: 4096, 64M, 1.5G (opt.h); min 1: not zero */
 	ARG_T_NUM,    /* double in [min, max] */
 	ARG_T_REPS,   /* unsigned: a whole number in [min, max], or "auto" (0) */
+	ARG_T_FORMAT, /* enum report_format: a format of the writer table with a
+		       * writer for any of the documents in min (enum report_doc) */
 };
 
 /* What ARG_T_STRS and ARG_T_ITEMS fill; args_free_strs() frees it. */
@@ -51,7 +53,8 @@ struct arg {
 	const char *meta;
 	const char *help; /* one line; "\n" starts an indented continuation */
 	const char *choices;
-	unsigned min, max; /* ARG_T_COUNT, ARG_T_NUM; min for ARG_T_SIZE */
+	unsigned min, max; /* ARG_T_COUNT, ARG_T_NUM; min for ARG_T_SIZE;
+			    * min: ARG_T_FORMAT's documents */
 };
 
 #define ARG_FLAG(n, s, st, f, h)                                       \
@@ -93,6 +96,13 @@ struct arg {
 #define ARG_REPS(n, s, st, f, m, lo, hi, h)                           \
 	{                                                             \
 		n, s, ARG_T_REPS, offsetof(st, f), m, h, NULL, lo, hi \
+	}
+/* --format F: the formats that have a writer for any of docs
+ * (REPORT_DOC_RUN | ...), read from report.h's writer table; the usage, the
+ * man page and the completions list them from there. */
+#define ARG_FORMAT(n, s, st, f, docs, h)                                   \
+	{                                                                  \
+		n, s, ARG_T_FORMAT, offsetof(st, f), "F", h, NULL, docs, 0 \
 	}
 #define ARG_END                                               \
 	{                                                     \
@@ -162,6 +172,9 @@ struct command {
 	const char *words;	       /* POS_WORDS: "bash|zsh" */
 };
 
+/* An option's choices, '|'-separated ("term|md|json"), or NULL when it has
+ * none: ARG_T_CHOICE's own, ARG_T_FORMAT's from the writer table. */
+const char *args_choices(const struct arg *a);
 /* Does an option's value name a file or folder (its meta: FILE, OUT, PATH,
  * DIR)? For the completions. */
 int args_meta_is_path(const char *meta);

@@ -7,43 +7,37 @@
 #include "base/proc.h"
 #include "base/util.h"
 #include "cmd/args.h"
+#include "cmd/groups.h"
 #include "exec/session.h"
 #include "machine/virt.h"
 #include "probes/registry.h"
 #include "report/fleet.h"
+#include "report/report.h"
 #include "results/results_json.h"
 #include "verdict/fleet_judge.h"
 #include "verdict/reference.h"
 
 struct check_opts {
-	const char *refs, *format, *out;
-	unsigned reps, warmups, timeout_s;
-	int force, quiet, drift;
+	const char *refs, *out;
+	enum report_format format;
+	struct sampling_args s;
+	int drift;
 };
 
 static void check_init(void *p)
 {
 	struct check_opts *o = p;
-	o->format = "term";
-	o->reps = RUNNER_REPS;
-	o->warmups = RUNNER_WARMUPS;
+	sampling_args_init(&o->s);
 }
 
 static const struct arg check_args[] = {
 	ARG_STR("refs", 0, struct check_opts, refs, "DIR",
 		"reference values (default: $MEMPATH_REFS, else data/ of this tree)"),
-	ARG_CHOICE("format", 0, struct check_opts, format, "F", "term|md|json",
-		   "term (default), md or json"),
+	ARG_FORMAT("format", 0, struct check_opts, format, REPORT_DOC_CHECKS,
+		   "the report's format (default term)"),
 	ARG_STR("output", 'o', struct check_opts, out, "FILE",
 		"measuring here: also save the results file"),
-	ARG_COUNT("reps", 0, struct check_opts, reps, "N", 1, 100000,
-		  "counted samples per metric (default 10)"),
-	ARG_COUNT("warmups", 0, struct check_opts, warmups, "N", 0, 100000,
-		  "warm-up samples per metric (default 2)"),
-	ARG_COUNT("timeout", 0, struct check_opts, timeout_s, "S", 1, 100000,
-		  "per-probe timeout in seconds (default: the probe's, else 600)"),
-	ARG_FLAG("force", 0, struct check_opts, force, "allow sizes above 80% of MemAvailable"),
-	ARG_FLAG("quiet", 'q', struct check_opts, quiet, "no progress lines on stderr"),
+	ARGS_SAMPLING(struct check_opts, s),
 	ARG_FLAG("drift", 0, struct check_opts, drift,
 		 "with FILE: list every reference value (of every file in --refs) whose probe FILE "
 		 "ran but whose metric and label keys it lacks, exit 1 if any"),
@@ -105,7 +99,7 @@ static int drift_main(const struct ref_set *refs, const struct run *r)
 static int check_main(void *p, const struct cmd_line *l)
 {
 	struct check_opts *o = p;
-	enum report_format fmt = REPORT_TERM;
+	enum report_format fmt = o->format;
 	struct ref_set refs;
 	struct session s;
 	struct run *r = NULL;
@@ -122,8 +116,7 @@ static int check_main(void *p, const struct cmd_line *l)
 			     "here (without FILE); the report goes to stdout"),
 		       2;
 	kinds = xstrdup("");
-	report_format_parse(o->format, &fmt);
-	util_set_quiet(o->quiet);
+	util_set_quiet(o->s.quiet);
 	dir = ref_dir(o->refs);
 	rc = ref_load(dir, &refs);
 	free(dir);
@@ -148,11 +141,7 @@ static int check_main(void *p, const struct cmd_line *l)
 			return rc;
 		}
 	} else {
-		runner_opts_default(&s.ropts);
-		s.ropts.reps = o->reps;
-		s.ropts.warmups = o->warmups;
-		s.ropts.timeout_s = o->timeout_s;
-		s.ropts.force = o->force;
+		sampling_args_runner(&o->s, &s.ropts);
 		s.out_path = o->out;
 		proc_signals_install();
 		progress("mempath: collecting the machine's fingerprint ...");

@@ -5,6 +5,7 @@
 
 #include "base/util.h"
 #include "cmd/args.h"
+#include "cmd/groups.h"
 #include "machine/noise.h"
 #include "report/report.h"
 #include "report/summary.h"
@@ -12,17 +13,12 @@
 #include "verdict/compare.h"
 
 struct compare_cmd_opts {
-	const char *legs, *primary, *format, *out;
-	double threshold, load_diff;
-	struct arg_strs controls, expect;
+	const char *legs, *primary, *out;
+	enum report_format format;
+	struct verdict_args v;
 	const char *summary_out;
-	int allow_diff, fail_on_loss, rounds;
+	int fail_on_loss, rounds;
 };
-
-static void compare_init(void *p)
-{
-	((struct compare_cmd_opts *)p)->format = "term";
-}
 
 static const struct arg compare_args[] = {
 	ARG_STR("legs", 0, struct compare_cmd_opts, legs, "P",
@@ -30,57 +26,30 @@ static const struct arg compare_args[] = {
 	ARG_FLAG("rounds", 0, struct compare_cmd_opts, rounds,
 		 "the files are rounds: each pair in order is an A and a B leg\n"
 		 "measured together (ab --rounds records this itself)"),
-	ARG_PCT("threshold", 0, struct compare_cmd_opts, threshold, "PCT",
-		"smallest change that matters, in percent (default 0: 1% floor)"),
-	ARG_NUM("load-diff", 0, struct compare_cmd_opts, load_diff, "CPUS", 0, 4096,
-		"other CPUs by which the legs' load may differ before a verdict\n"
-		"is withheld (default " STR(NOISE_BUSY_CPUS) ")"),
-	ARG_STRS("control", 0, struct compare_cmd_opts, controls, "PAT",
-		 "a metric that must not move; PAT is GLOB[,KEY=GLOB...], GLOB\n"
-		 "matching 'probe' or 'probe:metric', KEY=GLOB a label or option:\n"
-		 "--control 'cpu.first_touch,pages=thp'"),
-	ARG_STR("primary", 0, struct compare_cmd_opts, primary, "PAT",
-		"the metric that matters: tested at alpha without correction"),
-	ARG_ITEMS("expect-diff", 0, struct compare_cmd_opts, expect, "K",
-		  "knob K (e.g. thp_enabled) is the change; others must match"),
-	ARG_FLAG("allow-diff", 0, struct compare_cmd_opts, allow_diff,
-		 "give verdicts even when other knobs differ"),
-	ARG_CHOICE("format", 0, struct compare_cmd_opts, format, "F", "term|md|json|html",
-		   "term (default), md (a table: a column per leg, a verdict per\n"
-		   "metric), json (for 'report' later) or html (tables and a plot)"),
+	ARGS_VERDICT(struct compare_cmd_opts, v),
+	ARG_FORMAT("format", 0, struct compare_cmd_opts, format, REPORT_DOC_COMPARE,
+		   "the report's format (default term; md: a column per leg, a verdict\n"
+		   "per metric; json: a comparison file for 'report' later; html:\n"
+		   "tables and a plot)"),
 	ARG_STR("output", 'o', struct compare_cmd_opts, out, "FILE",
 		"write the report to FILE instead of stdout"),
-	ARG_STR("export-summary", 0, struct compare_cmd_opts, summary_out, "FILE",
-		"also write medians, mean +- sigma, p5..p95, the change with its\n"
-		"CI and the verdicts, no samples: FILE.json or FILE.csv"),
-	ARG_FLAG("fail-on-loss", 0, struct compare_cmd_opts, fail_on_loss,
-		 "exit 1 when a metric that is not a control reads LOSS"),
+	ARG_EXPORT_SUMMARY(struct compare_cmd_opts, summary_out),
+	ARG_FAIL_ON_LOSS(struct compare_cmd_opts, fail_on_loss),
 	ARG_END};
 
 static int compare_main(void *p, const struct cmd_line *l)
 {
 	struct compare_cmd_opts *co = p;
 	struct compare_opts o;
-	enum report_format fmt = REPORT_TERM;
+	enum report_format fmt = co->format;
 	const struct run **runs = NULL;
 	struct comparison *c = NULL;
 	size_t n = 0;
 	int rc = 2;
 	compare_opts_default(&o);
 	o.legs = co->legs;
-	o.threshold = co->threshold;
 	o.rounds = co->rounds;
-	o.busy_cpus = co->load_diff;
-	o.allow_diff = co->allow_diff;
-	o.primary = co->primary;
-	o.controls = co->controls.v;
-	o.n_controls = co->controls.n;
-	o.expect_diff = co->expect.v;
-	o.n_expect_diff = co->expect.n;
-	for (size_t i = 0; i < co->controls.n; i++)
-		if (compare_pattern_check(co->controls.v[i], "--control") != 0)
-			return 2;
-	if (co->primary && compare_pattern_check(co->primary, "--primary") != 0)
+	if (verdict_args_apply(&co->v, &o) != 0)
 		return 2;
 	if (co->summary_out && report_summary_check_path(co->summary_out) != 0)
 		return 2;
@@ -104,7 +73,6 @@ static int compare_main(void *p, const struct cmd_line *l)
 		rc = 1;
 		goto out;
 	}
-	report_format_parse(co->format, &fmt);
 	if (report_compare_write_file(c, fmt, co->out) != 0) {
 		rc = 1;
 		goto out;
@@ -161,6 +129,5 @@ const struct command command_compare = {
 		"different load, or knobs differ; the summary line says which).\n",
 	.args = compare_args,
 	.opts_size = sizeof(struct compare_cmd_opts),
-	.init = compare_init,
 	.run = compare_main,
 };

@@ -77,7 +77,7 @@ static void bash_values(FILE *f, const struct command *const *cmds, size_t n)
 		for (const struct arg *a = cmds[i]->args; a && a->type; a++) {
 			const char *action = NULL;
 
-			if (a->type == ARG_T_CHOICE)
+			if (args_choices(a))
 				action = "choice";
 			else if (args_meta_is_path(a->meta))
 				action = strcmp(a->meta, "DIR") == 0 ? "dirs" : "files";
@@ -90,7 +90,7 @@ static void bash_values(FILE *f, const struct command *const *cmds, size_t n)
 				fprintf(f, " | \"%s -%c\"", cmds[i]->name, a->short_name);
 			if (!strcmp(action, "choice")) {
 				fputs(") COMPREPLY=($(compgen -W \"", f);
-				words(f, a->choices);
+				words(f, args_choices(a));
 				fputs("\" -- \"$cur\")) ;;\n", f);
 			} else if (!strcmp(action, "probes")) {
 				fputs(") _mempath_list \"$_mempath_probes\" \"\" ;;\n", f);
@@ -280,9 +280,9 @@ static void zsh_action(FILE *f, const struct arg *a)
 	if (a->type == ARG_T_FLAG)
 		return;
 	fprintf(f, ":%s:", a->meta ? a->meta : "value");
-	if (a->type == ARG_T_CHOICE) {
+	if (args_choices(a)) {
 		fputc('(', f);
-		words(f, a->choices);
+		words(f, args_choices(a));
 		fputc(')', f);
 	} else if (args_meta_is_path(a->meta)) {
 		fputs(strcmp(a->meta, "DIR") == 0 ? "_files -/" : "_files", f);

@@ -91,14 +91,10 @@ static int measure_costs(struct session *s, struct doctor_report *rep)
 }
 
 struct doctor_opts {
-	const char *from, *root, *format, *out;
+	const char *from, *root, *out;
+	enum report_format format;
 	int measure;
 };
-
-static void doctor_init(void *p)
-{
-	((struct doctor_opts *)p)->format = "term";
-}
 
 static const struct arg doctor_args[] = {
 	ARG_STR("from", 0, struct doctor_opts, from, "FILE",
@@ -113,8 +109,8 @@ static const struct arg doctor_args[] = {
 		 "also run, at their quick sizes, the probes that measure what\n"
 		 "a warning costs here (THP: first touch unadvised vs THP;\n"
 		 "idle states: futex vs spin wake-up); JSON keeps their samples"),
-	ARG_CHOICE("format", 'f', struct doctor_opts, format, "F", "term|md|json",
-		   "term (default), md or json (schema mempath/doctor/1)"),
+	ARG_FORMAT("format", 'f', struct doctor_opts, format, REPORT_DOC_DOCTOR,
+		   "the report's format (default term; json: schema mempath/doctor/1)"),
 	ARG_STR("output", 'o', struct doctor_opts, out, "OUT",
 		"write the report to OUT (atomically) instead of stdout"),
 	ARG_END};
@@ -122,7 +118,7 @@ static const struct arg doctor_args[] = {
 static int doctor_main(void *p, const struct cmd_line *l)
 {
 	struct doctor_opts *o = p;
-	enum report_format fmt = REPORT_TERM;
+	enum report_format fmt = o->format;
 	struct doctor_report rep;
 	struct doctor_doc doc;
 	struct session s;
@@ -156,7 +152,6 @@ static int doctor_main(void *p, const struct cmd_line *l)
 		       : o->root ? sysinfo_collect_tree(o->root)
 				 : sysinfo_collect();
 	}
-	report_format_parse(o->format, &fmt);
 	/* The fingerprint may come from another machine's file: the term and md
 	 * reports read a copy with its strings escaped for the terminal or
 	 * Markdown, so the evidence quoted from it injects nothing. */
@@ -205,6 +200,5 @@ const struct command command_doctor = {
 		"report could not be written.\n",
 	.args = doctor_args,
 	.opts_size = sizeof(struct doctor_opts),
-	.init = doctor_init,
 	.run = doctor_main,
 };

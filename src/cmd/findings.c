@@ -8,21 +8,23 @@
 #include "base/util.h"
 #include "cmd/args.h"
 #include "report/findings.h"
+#include "report/report.h"
 #include "results/results_json.h"
 #include "verdict/compare_json.h"
 
 struct findings_opts {
-	const char *format, *out;
+	const char *out;
+	enum report_format format;
 };
 
 static void findings_init(void *p)
 {
-	((struct findings_opts *)p)->format = "md";
+	((struct findings_opts *)p)->format = REPORT_MD;
 }
 
 static const struct arg findings_args[] = {
-	ARG_CHOICE("format", 'f', struct findings_opts, format, "F", "md|html",
-		   "md (default) or html"),
+	ARG_FORMAT("format", 'f', struct findings_opts, format, REPORT_DOC_FINDINGS,
+		   "the document's format (default md)"),
 	ARG_STR("output", 'o', struct findings_opts, out, "OUT",
 		"write the document to OUT (atomically) instead of stdout"),
 	ARG_END};
@@ -101,7 +103,7 @@ static int findings_main(void *p, const struct cmd_line *l)
 			rc = 2;
 	d.fs = fs;
 	d.n = (size_t)l->argc;
-	d.fmt = strcmp(o->format, "html") == 0 ? REPORT_HTML : REPORT_MD;
+	d.fmt = o->format;
 	if (rc == 0)
 		rc = (o->out ? write_rendered(o->out, render, &d) : render(&d, stdout)) == 0 ? 0
 											     : 1;

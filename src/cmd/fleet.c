@@ -5,8 +5,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/strvec.h"
 #include "base/util.h"
 #include "cmd/args.h"
+#include "cmd/groups.h"
 #include "exec/mpi.h"
 #include "exec/session.h"
 #include "flow/fleet.h"
@@ -16,11 +18,13 @@
 #include "verdict/reference.h"
 
 struct fleet_opts {
-	const char *suite, *only, *label, *out, *format, *refs, *node_dir;
+	const char *suite, *only, *label, *out, *refs, *node_dir;
+	enum report_format format;
 	struct arg_strs opt;
-	unsigned reps, warmups, timeout_s, min_group;
+	struct sampling_args s;
+	unsigned min_group;
 	double z, threshold;
-	int quick, force, quiet;
+	int quick;
 };
 
 static void fleet_init(void *p)
@@ -28,9 +32,7 @@ static void fleet_init(void *p)
 	struct fleet_opts *o = p;
 	struct fleet_thresholds th;
 	fleet_thresholds_default(&th);
-	o->format = "term";
-	o->reps = RUNNER_REPS;
-	o->warmups = RUNNER_WARMUPS;
+	sampling_args_init(&o->s);
 	o->z = th.z;
 	o->threshold = th.practical;
 	o->min_group = th.min_group;
@@ -45,20 +47,14 @@ static const struct arg fleet_args[] = {
 		 "the probes' small sizes first (as the quick suite does)"),
 	ARG_STRS("opt", 0, struct fleet_opts, opt, "K=V",
 		 "a probe option for every probe that has it (the same as a bare K=V)"),
-	ARG_COUNT("reps", 0, struct fleet_opts, reps, "N", 1, 100000,
-		  "counted samples per metric (default 10)"),
-	ARG_COUNT("warmups", 0, struct fleet_opts, warmups, "N", 0, 100000,
-		  "warm-up samples per metric (default 2)"),
-	ARG_COUNT("timeout", 0, struct fleet_opts, timeout_s, "S", 1, 100000,
-		  "per-probe timeout in seconds (default: the probe's, else 600)"),
-	ARG_FLAG("force", 0, struct fleet_opts, force, "allow sizes above 80% of MemAvailable"),
+	ARGS_SAMPLING(struct fleet_opts, s),
 	ARG_STR("label", 0, struct fleet_opts, label, "L", "a name recorded in every node's run"),
 	ARG_STR("node-dir", 0, struct fleet_opts, node_dir, "DIR",
 		"each node also writes its results to DIR/<host>-<rank>.json"),
 	ARG_STR("output", 'o', struct fleet_opts, out, "FILE",
 		"fleet file (default ./mempath-fleet-<time>.json)"),
-	ARG_CHOICE("format", 0, struct fleet_opts, format, "F", "term|md|json|csv|html",
-		   "report on stdout: term (default), md, json, csv, html"),
+	ARG_FORMAT("format", 0, struct fleet_opts, format, REPORT_DOC_FLEET,
+		   "the report's format on stdout (default term)"),
 	ARG_STR("refs", 0, struct fleet_opts, refs, "DIR",
 		"reference values (default: $MEMPATH_REFS, else data/ of this tree)"),
 	ARG_NUM("z", 0, struct fleet_opts, z, "Z", 1, 100,
@@ -67,7 +63,6 @@ static const struct arg fleet_args[] = {
 		"and beyond this difference from the group median (default 5%)"),
 	ARG_COUNT("min-group", 0, struct fleet_opts, min_group, "N", 3, 1000000,
 		  "peers judge groups of at least N nodes (default 5)"),
-	ARG_FLAG("quiet", 'q', struct fleet_opts, quiet, "no progress lines on stderr"),
 	ARG_END};
 
 static int in_list(const char *list, const char *name)
@@ -169,10 +164,9 @@ static int load_refs(const char *dir, struct ref_set *refs)
 /* Writes the fleet file and the report; 1 when a node is flagged. */
 static int finish(struct fleet *fl, const struct fleet_opts *o)
 {
-	enum report_format fmt = REPORT_TERM;
+	enum report_format fmt = o->format;
 	char *path = o->out ? xstrdup(o->out) : session_default_path("fleet");
 	int rc = fleet_write_file(fl, path) == 0 ? 0 : 1;
-	report_format_parse(o->format, &fmt);
 	if (report_fleet_write(fl, fmt, stdout) != 0)
 		rc = 1;
 	fflush(stdout);
@@ -213,36 +207,31 @@ static int fleet_main(void *p, const struct cmd_line *l)
 	struct fleet_thresholds th = {o->z, o->threshold, o->min_group};
 	struct ref_set refs = {0};
 	struct fleet *fl = NULL;
-	char **kvs = xcalloc((size_t)l->argc + o->opt.n + 1, sizeof(char *));
-	size_t n_kvs = 0;
+	struct strvec kvs = STRVEC_INIT;
 	int rc = 0, merge = l->argc > 0 && strcmp(l->argv[0], "merge") == 0;
-	util_set_quiet(o->quiet);
+	util_set_quiet(o->s.quiet);
 	for (int i = merge; i < l->argc && !merge; i++) {
 		if (!strchr(l->argv[i], '='))
 			rc = error("unexpected argument '%s' (probe options are K=V; see "
 				   "'mempath fleet --help')",
 				   l->argv[i]);
-		kvs[n_kvs++] = l->argv[i];
+		strvec_push(&kvs, l->argv[i]);
 	}
 	for (size_t i = 0; i < o->opt.n; i++)
-		kvs[n_kvs++] = (char *)o->opt.v[i];
+		strvec_push(&kvs, o->opt.v[i]);
 	if (rc || load_refs(o->refs, &refs) != 0) {
 		ref_set_free(&refs);
-		free(kvs);
+		strvec_clear(&kvs);
 		return 2;
 	}
 	if (merge) {
 		rc = merge_main(o, l, &refs, &th);
 		ref_set_free(&refs);
-		free(kvs);
+		strvec_clear(&kvs);
 		return rc;
 	}
 	memset(&pl, 0, sizeof(pl));
-	runner_opts_default(&pl.ropts);
-	pl.ropts.reps = o->reps;
-	pl.ropts.warmups = o->warmups;
-	pl.ropts.timeout_s = o->timeout_s;
-	pl.ropts.force = o->force;
+	sampling_args_runner(&o->s, &pl.ropts);
 	pl.ropts.quick = o->quick || (!o->only && (!o->suite || !strcmp(o->suite, "quick")));
 	pl.suite = o->suite ? o->suite : o->only ? NULL : "quick";
 	pl.label = o->label;
@@ -251,7 +240,7 @@ static int fleet_main(void *p, const struct cmd_line *l)
 	pl.argv = l->all_argv;
 	pl.th = th;
 	pl.refs = &refs;
-	if (plan_items(o, kvs, n_kvs, &pl) != 0)
+	if (plan_items(o, kvs.v, kvs.n, &pl) != 0)
 		rc = 2;
 	else if (fleet_flow_mpi(&pl, &fl) != 0)
 		rc = mpi_get() ? 1 : 2; /* no MPI built in: use merge */
@@ -260,7 +249,7 @@ static int fleet_main(void *p, const struct cmd_line *l)
 	fleet_free(fl);
 	plan_free(&pl);
 	ref_set_free(&refs);
-	free(kvs);
+	strvec_clear(&kvs);
 	return rc;
 }
 

@@ -2,7 +2,6 @@
  * database (store/history.h), listed, shown, followed per metric, and
  * checked against the blessed baseline of their machine kind with the
  * verdict engine (verdict/compare.h). */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,7 +10,6 @@
 #include "base/util.h"
 #include "cmd/args.h"
 #include "cmd/history_cmd.h"
-#include "report/format.h"
 #include "report/report.h"
 #include "results/results_json.h"
 #include "store/history.h"
@@ -22,7 +20,6 @@ static void history_init(void *p)
 {
 	struct history_opts *o = p;
 
-	o->format = "term";
 	o->wait_s = 5;
 }
 
@@ -32,23 +29,17 @@ static const struct arg history_args[] = {
 		"$XDG_DATA_HOME/mempath/history.db, ~/.local/share when unset)"),
 	ARG_NUM("wait", 0, struct history_opts, wait_s, "S", 0, 3600,
 		"seconds to wait for a database another process holds (default 5)"),
-	ARG_CHOICE("format", 'f', struct history_opts, format, "F",
-		   "term|md|json|csv|html|openmetrics",
-		   "list, trend: term (default) or csv; show, check: as 'report'"),
+	ARG_FORMAT("format", 'f', struct history_opts, format,
+		   REPORT_DOC_HISTORY | REPORT_DOC_RUN | REPORT_DOC_COMPARE,
+		   "the format (default term); list and trend refuse one their tables\n"
+		   "lack, naming those they have; show and check: as 'report'"),
 	ARG_COUNT("limit", 'n', struct history_opts, limit, "N", 1, 1000000,
 		  "list: the newest N runs (default 50); trend: N points a series"),
 	ARG_STR("kind", 0, struct history_opts, kind, "K",
 		"list, trend: runs of this machine kind only; bless, check: this kind\n"
 		"instead of the file's own"),
 	ARG_STR("host", 0, struct history_opts, host, "H", "list, trend: runs of this host only"),
-	ARG_PCT("threshold", 0, struct history_opts, threshold, "PCT",
-		"check: smallest change that matters, as in 'compare'"),
-	ARG_STRS("control", 0, struct history_opts, controls, "PAT",
-		 "check: a metric that must not move, as in 'compare'"),
-	ARG_ITEMS("expect-diff", 0, struct history_opts, expect, "K",
-		  "check: knob K may differ from the baseline's"),
-	ARG_FLAG("allow-diff", 0, struct history_opts, allow_diff,
-		 "check: give verdicts even when other knobs differ"),
+	ARGS_VERDICT(struct history_opts, v), /* check's */
 	ARG_FLAG("changepoints", 0, struct history_opts, changepoints,
 		 "trend: where each series' level changed (segments, change with its\n"
 		 "CI, what changed in the fingerprint); check (no FILE): exit 1 when a\n"
@@ -120,9 +111,7 @@ static int h_add(struct history *h, const struct history_opts *o, const struct c
 
 		free(text);
 		if (id > 0)
-			fprintf(said.f, "%s run %lld: %s (%s, %s)\n",
-				dup ? "already kept as" : "added", (long long)id, l->argv[i],
-				r->label ? r->label : "-", r->start_time ? r->start_time : "?");
+			report_history_added(said.f, id, dup, l->argv[i], r->label, r->start_time);
 		else
 			rc = r ? 1 : 2; /* a bad file is input; a failed write is not */
 		run_free(r);
@@ -147,69 +136,24 @@ static int h_add(struct history *h, const struct history_opts *o, const struct c
 
 static int h_list(struct history *h, const struct history_opts *o, const struct cmd_line *l)
 {
+	struct history_table t = {.kind = HISTORY_TABLE_RUNS};
 	struct history_run *v;
 	size_t n;
-	int csv = strcmp(o->format, "csv") == 0;
+	int rc;
 
 	if (l->argc != 1)
 		return error("history list takes no argument (see 'mempath history --help')"), 2;
 	if (history_list(h, o->kind, o->host, o->limit_given ? o->limit : 50, &v, &n) != 0)
 		return 1;
-	if (csv)
-		printf("run,start_time,host,label,suite,probes,metrics,complete,baseline,kind,"
-		       "path\n");
-	else if (n)
-		printf("%6s  %-20s  %-12s  %-14s  %-6s  %6s  %s\n", "run", "start", "host", "label",
-		       "suite", "probes", "kind");
-	for (size_t i = 0; i < n; i++) {
-		if (csv) {
-			printf("%lld,", (long long)v[i].id);
-			report_csv_field(stdout, v[i].start_time ? v[i].start_time : "");
-			putchar(',');
-			report_csv_field(stdout, v[i].host ? v[i].host : "");
-			putchar(',');
-			report_csv_field(stdout, v[i].label ? v[i].label : "");
-			putchar(',');
-			report_csv_field(stdout, v[i].suite ? v[i].suite : "");
-			printf(",%lld,%lld,%s,%s,", (long long)v[i].n_probes,
-			       (long long)v[i].n_metrics, v[i].complete ? "yes" : "no",
-			       v[i].blessed ? "yes" : "no");
-			report_csv_field(stdout, v[i].kind ? v[i].kind : "");
-			putchar(',');
-			report_csv_field(stdout, v[i].path ? v[i].path : "");
-			putchar('\n');
-			continue;
-		}
-		{
-			char *host = report_term_escape(v[i].host ? v[i].host : "-");
-			char *label = report_term_escape(v[i].label ? v[i].label : "-");
-			char *kind = report_term_escape(v[i].kind ? v[i].kind : "?");
-
-			printf("%5lld%c  %-20s  ", (long long)v[i].id, v[i].blessed ? '*' : ' ',
-			       v[i].start_time ? v[i].start_time : "?");
-			report_put_column(stdout, host, 12, 0);
-			fputs("  ", stdout);
-			report_put_column(stdout, label, 14, 0);
-			printf("  %-6s  %6lld  %s%s\n", v[i].suite ? v[i].suite : "-",
-			       (long long)v[i].n_probes, kind,
-			       v[i].complete ? "" : "  (incomplete)");
-			free(host);
-			free(label);
-			free(kind);
-		}
-	}
-	if (!csv && n == 0)
-		printf("no runs kept yet ('mempath history add FILE...', or 'mempath run "
-		       "--history')\n");
-	else if (!csv)
-		printf("\n* the baseline of its machine kind ('mempath history bless')\n");
+	t.runs = v;
+	t.n_runs = n;
+	rc = report_history_write(&t, o->format, stdout) == 0 ? 0 : 1;
 	history_runs_free(v, n);
-	return 0;
+	return rc;
 }
 
 static int h_show(struct history *h, const struct history_opts *o, const struct cmd_line *l)
 {
-	enum report_format fmt = REPORT_TERM;
 	int64_t id = l->argc == 2 ? history_cmd_run_id(l->argv[1]) : 0;
 	struct run *r;
 	int rc;
@@ -218,66 +162,9 @@ static int h_show(struct history *h, const struct history_opts *o, const struct 
 		return error("history show needs a run number (see 'mempath history list')"), 2;
 	if (!(r = history_get(h, id)))
 		return 2;
-	report_format_parse(o->format, &fmt);
-	rc = report_write_file(r, fmt, NULL) == 0 ? 0 : 1;
+	rc = report_write_file(r, o->format, NULL) == 0 ? 0 : 1;
 	run_free(r);
 	return rc;
-}
-
-static void trend_rows(const char *probe, const char *metric, const struct history_point *p,
-		       size_t n, const char *unit, const char *better, int csv)
-{
-	for (size_t i = 0; i < n; i++) {
-		char med[32], p5[32], p95[32], vs[32] = "";
-		size_t first = i;
-
-		while (first > 0 && strcmp(p[first - 1].labels, p[i].labels) == 0)
-			first--;
-		if (csv) {
-			printf("%lld,%s,", (long long)p[i].run_id,
-			       p[i].start_time ? p[i].start_time : "");
-			report_csv_field(stdout, p[i].host ? p[i].host : "");
-			putchar(',');
-			report_csv_field(stdout, p[i].label ? p[i].label : "");
-			putchar(',');
-			report_csv_field(stdout, p[i].labels);
-			printf(",%.6g,%.6g,%.6g,%lld,%s,%s\n", p[i].median, p[i].p5, p[i].p95,
-			       (long long)p[i].n, unit, p[i].blessed ? "yes" : "no");
-			continue;
-		}
-		if (first == i) {
-			char *l = report_term_escape(p[i].labels[0] ? p[i].labels : "(no labels)");
-
-			printf("%s%s %s %s  (%s; %s)\n%6s  %-20s  %-12s  %-14s  %10s %10s %10s  "
-			       "%s\n",
-			       i ? "\n" : "", probe, metric, l, unit,
-			       !strcmp(better, "higher")  ? "higher is better"
-			       : !strcmp(better, "lower") ? "lower is better"
-							  : "a fact, not judged",
-			       "run", "start", "host", "label", "median", "p5", "p95", "vs first");
-			free(l);
-		}
-		report_fmt_value(p[i].median, med, sizeof(med));
-		report_fmt_value(p[i].p5, p5, sizeof(p5));
-		report_fmt_value(p[i].p95, p95, sizeof(p95));
-		if (i > first && isfinite(p[i].median) && p[first].median > 0)
-			snprintf(vs, sizeof(vs), "%+.1f%%",
-				 100 * (p[i].median / p[first].median - 1));
-		{
-			char *host = report_term_escape(p[i].host ? p[i].host : "-");
-			char *label = report_term_escape(p[i].label ? p[i].label : "-");
-
-			printf("%5lld%c  %-20s  ", (long long)p[i].run_id, p[i].blessed ? '*' : ' ',
-			       p[i].start_time ? p[i].start_time : "?");
-			report_put_column(stdout, host, 12, 0);
-			fputs("  ", stdout);
-			report_put_column(stdout, label, 14, 0);
-			printf("  %10s %10s %10s  %s\n", isfinite(p[i].median) ? med : "-",
-			       isfinite(p[i].p5) ? p5 : "-", isfinite(p[i].p95) ? p95 : "-", vs);
-			free(host);
-			free(label);
-		}
-	}
 }
 
 /* "; did you mean 'cpu.stream:bandwidth'?" for a trend that found nothing:
@@ -309,7 +196,7 @@ static int h_trend(struct history *h, const struct history_opts *o, const struct
 	const char *labels = NULL;
 	struct history_point *p;
 	size_t n;
-	int csv = strcmp(o->format, "csv") == 0, rc = 0;
+	int csv = o->format == REPORT_CSV, rc = 0;
 
 	if (l->argc != 2)
 		return error("history trend needs one metric, PROBE:METRIC[,LABEL=GLOB...] (see "
@@ -334,12 +221,17 @@ static int h_trend(struct history *h, const struct history_opts *o, const struct
 		      trend_hint(h, probe, metric, hint, sizeof(hint)));
 		rc = 2;
 	}
-	if (rc == 0 && csv)
-		printf("run,start_time,host,label,labels,median,p5,p95,n,unit,baseline\n");
-	if (rc == 0)
-		trend_rows(probe, metric, p, n, unit, better, csv);
-	if (rc == 0 && !csv)
-		printf("\n* the baseline of its machine kind\n");
+	if (rc == 0) {
+		struct history_table t = {.kind = HISTORY_TABLE_TREND,
+					  .probe = probe,
+					  .metric = metric,
+					  .unit = unit,
+					  .better = better,
+					  .points = p,
+					  .n_points = n};
+
+		rc = report_history_write(&t, o->format, stdout) == 0 ? 0 : 1;
+	}
 	history_points_free(p, n);
 	free(unit);
 	free(better);
@@ -363,11 +255,14 @@ static int options_fit(const struct history_opts *o, const char *sub)
 		return error("--changepoints applies to 'history trend' and 'history check'");
 	if (o->stable && strcmp(sub, "bless") != 0)
 		return error("--stable applies to 'history bless'");
-	if ((o->threshold > 0 || o->controls.n || o->expect.n || o->allow_diff) && !check)
-		return error("--threshold, --control, --expect-diff and --allow-diff apply to "
+	if (verdict_args_given(&o->v) && !check)
+		return error("--threshold, --load-diff, --control, --primary, --expect-diff and "
+			     "--allow-diff apply to "
 			     "'history check'");
-	if (list_like && strcmp(o->format, "term") != 0 && strcmp(o->format, "csv") != 0)
-		return error("'history %s' writes term or csv, not %s", sub, o->format);
+	if (list_like && !report_writer_of(o->format)->history)
+		return error("'history %s' writes %s, not %s", sub,
+			     report_format_names(REPORT_DOC_HISTORY, " or "),
+			     report_writer_of(o->format)->name);
 	return 0;
 }
 

@@ -90,15 +90,9 @@ int history_cmd_bless(struct history *h, const struct history_opts *o, const str
 	if (history_bless_set(h, ids, n, kind) != 0)
 		goto out;
 	if (n == 1 && first)
-		printf("run %lld (%s, %s) is the baseline of machine kind '%s'\n",
-		       (long long)ids[0], first->label ? first->label : "-",
-		       first->start_time ? first->start_time : "?", kind);
-	else {
-		printf("runs");
-		for (size_t i = 0; i < n; i++)
-			printf("%s %lld", i ? "," : "", (long long)ids[i]);
-		printf(" (%zu runs) are the baseline of machine kind '%s'\n", n, kind);
-	}
+		report_history_blessed(stdout, ids, 1, first->label, first->start_time, kind);
+	else
+		report_history_blessed(stdout, ids, n, NULL, NULL, kind);
 	rc = 0;
 out:
 	run_free(first);
@@ -121,22 +115,21 @@ int history_cmd_check(struct history *h, const struct history_opts *o, const str
 	char *names[COMPARE_MAX_LEGS] = {NULL}, legs[COMPARE_MAX_LEGS + 1];
 	struct compare_opts co;
 	struct comparison *c = NULL;
-	enum report_format fmt = REPORT_TERM;
 	char *kind;
 	int64_t *ids = NULL;
 	size_t n = 0;
 	int rc = 2;
 
 	if (o->changepoints && l->argc == 1)
-		return history_cmd_check_changes(h, o->kind, strcmp(o->format, "csv") == 0);
+		return history_cmd_check_changes(h, o->kind, o->format == REPORT_CSV);
 	if (o->changepoints)
 		return error("history check --changepoints judges the history itself: no FILE"), 2;
 	if (l->argc != 2)
 		return error("history check needs one results file (see 'mempath history --help')"),
 		       2;
-	for (size_t i = 0; i < o->controls.n; i++)
-		if (compare_pattern_check(o->controls.v[i], "--control") != 0)
-			return 2;
+	compare_opts_default(&co);
+	if (verdict_args_apply(&o->v, &co) != 0)
+		return 2;
 	if (!(r = history_cmd_read_run(l->argv[1], NULL)))
 		return 2;
 	kind = o->kind ? xstrdup(o->kind) : history_kind(r->host);
@@ -183,24 +176,16 @@ int history_cmd_check(struct history *h, const struct history_opts *o, const str
 		}
 		goto out;
 	}
-	compare_opts_default(&co);
 	legs[n] = 'B';
 	legs[n + 1] = '\0';
 	co.legs = legs;
-	co.threshold = o->threshold;
-	co.allow_diff = o->allow_diff;
-	co.controls = o->controls.v;
-	co.n_controls = o->controls.n;
-	co.expect_diff = o->expect.v;
-	co.n_expect_diff = o->expect.n;
 	co.brief_missing = 1;
 	if (!r->label)
 		r->label = xstrdup("this run");
 	runs[n] = r;
 	files[n] = l->argv[1];
 	c = compare_runs(runs, files, n + 1, &co);
-	report_format_parse(o->format, &fmt);
-	if (!c || report_compare_write_file(c, fmt, NULL) != 0) {
+	if (!c || report_compare_write_file(c, o->format, NULL) != 0) {
 		rc = 1;
 		goto out;
 	}

@@ -10,15 +10,18 @@
 #include <stdint.h>
 
 #include "cmd/args.h"
+#include "cmd/groups.h"
+#include "report/report.h"
 #include "results/results.h"
 #include "store/history.h"
 
 struct history_opts {
-	const char *db, *format, *kind, *host, *stable;
+	const char *db, *kind, *host, *stable;
+	enum report_format format;
 	unsigned limit;
-	double wait_s, threshold;
-	struct arg_strs controls, expect;
-	int allow_diff, limit_given, changepoints;
+	double wait_s;
+	struct verdict_args v; /* check */
+	int limit_given, changepoints;
 };
 
 /* A results file (a comparison is no run): NULL after an error line. With

@@ -58,7 +58,7 @@ static void block(FILE *f, const char *text)
 
 static void option(FILE *f, const struct arg *a)
 {
-	const char *meta = a->type == ARG_T_CHOICE ? a->choices : a->meta;
+	const char *meta = args_choices(a) ? args_choices(a) : a->meta;
 
 	fputs(".TP\n", f);
 	if (a->short_name)

@@ -17,6 +17,7 @@
 #include "base/proc.h"
 #include "base/util.h"
 #include "cmd/args.h"
+#include "cmd/groups.h"
 #include "exec/session.h"
 #include "flow/phantom.h"
 #include "machine/mem.h"
@@ -38,7 +39,8 @@ struct phantom_opts {
 	uint64_t cpu, gpu, tolerance, hog;
 	double hold_s, settle_s, interval_ms;
 	unsigned churn;
-	const char *holder, *out, *label, *format;
+	const char *holder, *out, *label;
+	enum report_format format;
 	int detach, force, quiet;
 };
 
@@ -49,7 +51,6 @@ static void phantom_init(void *p)
 	o->settle_s = 10;
 	o->interval_ms = 100;
 	o->churn = 1;
-	o->format = "term";
 }
 
 static const struct arg phantom_args[] = {
@@ -80,10 +81,10 @@ static const struct arg phantom_args[] = {
 	ARG_STR("output", 'o', struct phantom_opts, out, "FILE",
 		"results file (default ./mempath-<label>-<time>.json)"),
 	ARG_STR("label", 'l', struct phantom_opts, label, "L", "a name for this configuration"),
-	ARG_CHOICE("format", 'f', struct phantom_opts, format, "F", "term|md",
-		   "table format: term (default) or md"),
-	ARG_FLAG("force", 0, struct phantom_opts, force, "allow sizes above 80% of MemAvailable"),
-	ARG_FLAG("quiet", 'q', struct phantom_opts, quiet, "no progress lines on stderr"),
+	ARG_FORMAT("format", 'f', struct phantom_opts, format, REPORT_DOC_RUN,
+		   "the table's format on stdout (default term)"),
+	ARG_FORCE(struct phantom_opts, force),
+	ARG_QUIET(struct phantom_opts, quiet),
 	ARG_END};
 
 static int phantom_main(void *p, const struct cmd_line *l)
@@ -98,7 +99,7 @@ static int phantom_main(void *p, const struct cmd_line *l)
 				 .churn = po->churn,
 				 .hog = po->hog};
 	int sources = (po->cpu > 0) + (po->gpu > 0) + (l->argc > 0), rc;
-	enum report_format fmt = strcmp(po->format, "md") == 0 ? REPORT_MD : REPORT_TERM;
+	enum report_format fmt = po->format;
 	struct probe_result res;
 	struct session s;
 	const char *verdict;

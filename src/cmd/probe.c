@@ -3,69 +3,53 @@
 #include <string.h>
 
 #include "base/proc.h"
+#include "base/strvec.h"
 #include "base/suggest.h"
 #include "base/util.h"
 #include "cmd/args.h"
+#include "cmd/groups.h"
 #include "exec/session.h"
 #include "probes/registry.h"
 #include "report/report.h"
 
 struct probe_opts {
 	struct arg_strs opt;
-	const char *out, *format, *label;
-	unsigned reps, warmups, timeout_s, budget_s;
-	double ci;
-	int quick, force, quiet;
+	const char *out, *label;
+	enum report_format format;
+	struct sampling_args s;
+	int quick;
 };
 
 static void probe_init(void *p)
 {
 	struct probe_opts *o = p;
-	o->format = "term";
-	o->reps = RUNNER_REPS;
-	o->warmups = RUNNER_WARMUPS;
-	o->ci = 0.01;
-	o->budget_s = 30;
+	sampling_args_init(&o->s);
 }
 
 static const struct arg probe_args[] = {
 	ARG_STRS("opt", 0, struct probe_opts, opt, "K=V",
 		 "a probe option (the same as a bare K=V argument)"),
 	ARG_FLAG("quick", 0, struct probe_opts, quick, "apply the probe's small sizes first"),
-	ARG_REPS("reps", 0, struct probe_opts, reps, "N", 1, 100000,
-		 "counted samples per metric (default 10); auto: at least 10, then\n"
-		 "more until the 95% CI of the median is within --ci (or --budget)"),
-	ARG_PCT("ci", 0, struct probe_opts, ci, "PCT",
-		"--reps auto: the CI of the median to reach, +-PCT (default 1)"),
-	ARG_COUNT("budget", 0, struct probe_opts, budget_s, "S", 1, 100000,
-		  "--reps auto: seconds a metric may sample for (default 30)"),
-	ARG_COUNT("warmups", 0, struct probe_opts, warmups, "N", 0, 100000,
-		  "warm-up samples per metric, kept but not counted (default 2)"),
-	ARG_COUNT("timeout", 0, struct probe_opts, timeout_s, "S", 1, 100000,
-		  "timeout in seconds (default: the probe's, else 600)"),
+	ARGS_SAMPLING_AUTO(struct probe_opts, s),
 	ARG_STR("output", 'o', struct probe_opts, out, "FILE",
 		"results file (written only with -o)"),
-	ARG_CHOICE("format", 0, struct probe_opts, format, "F", "term|md|json|csv|html",
-		   "table format on stdout: term (default), md, json, csv, html"),
+	ARG_FORMAT("format", 0, struct probe_opts, format, REPORT_DOC_RUN,
+		   "the table's format on stdout (default term)"),
 	ARG_STR("label", 0, struct probe_opts, label, "L", "a name for this configuration"),
-	ARG_FLAG("force", 0, struct probe_opts, force, "allow sizes above 80% of MemAvailable"),
-	ARG_FLAG("quiet", 'q', struct probe_opts, quiet, "no progress lines on stderr"),
 	ARG_END};
 
-/* The probe's name first, then its name=value options (kvs: l->argc +
- * o->opt.n + 1 long), checked; ropts as the run takes them. 0, or -1 after
- * an error line. */
+/* The probe's name first, then its name=value options (into kvs), checked;
+ * ropts as the run takes them. 0, or -1 after an error line. */
 static int probe_line(const struct probe_opts *o, const struct cmd_line *l, const struct probe **pr,
-		      char **kvs, size_t *n_kvs, struct runner_opts *ro)
+		      struct strvec *kvs, struct runner_opts *ro)
 {
 	char hint[96];
 	int rc = 0;
 	*pr = NULL;
-	*n_kvs = 0;
 	for (int i = 0; i < l->argc && !rc; i++) {
 		const char *a = l->argv[i];
 		if (strchr(a, '='))
-			kvs[(*n_kvs)++] = (char *)a;
+			strvec_push(kvs, a);
 		else if (*pr)
 			rc = error("unexpected argument '%s' (see 'mempath probe --help')", a);
 		else if (!(*pr = probe_find(a)))
@@ -73,62 +57,52 @@ static int probe_line(const struct probe_opts *o, const struct cmd_line *l, cons
 				   suggest_phrase(probe_suggest(a), hint, sizeof(hint)));
 	}
 	for (size_t i = 0; i < o->opt.n; i++)
-		kvs[(*n_kvs)++] = (char *)o->opt.v[i];
+		strvec_push(kvs, o->opt.v[i]);
 	if (!rc && !*pr)
 		rc = error("which probe? (see 'mempath list')");
-	runner_opts_default(ro);
-	ro->reps = o->reps ? o->reps : MEASURE_AUTO_MIN;
-	ro->auto_ci = o->reps ? 0 : o->ci;
-	ro->auto_budget_s = o->budget_s;
-	ro->warmups = o->warmups;
-	ro->timeout_s = o->timeout_s;
+	sampling_args_runner(&o->s, ro);
 	ro->quick = o->quick;
-	ro->force = o->force;
-	return rc || runner_check_opts(*pr, kvs, *n_kvs, ro) != 0 ? -1 : 0;
+	return rc || runner_check_opts(*pr, kvs->v, kvs->n, ro) != 0 ? -1 : 0;
 }
 
 static int probe_check(const void *p, const struct cmd_line *l)
 {
 	const struct probe_opts *o = p;
 	const struct probe *pr;
-	char **kvs = xcalloc((size_t)l->argc + o->opt.n + 1, sizeof(char *));
-	size_t n_kvs;
+	struct strvec kvs = STRVEC_INIT;
 	struct runner_opts ro;
-	int rc = probe_line(o, l, &pr, kvs, &n_kvs, &ro);
-	free(kvs);
+	int rc = probe_line(o, l, &pr, &kvs, &ro);
+	strvec_clear(&kvs);
 	return rc;
 }
 
 static int probe_main(void *p, const struct cmd_line *l)
 {
 	struct probe_opts *o = p;
-	enum report_format fmt = REPORT_TERM;
 	const struct probe *pr = NULL;
-	char **kvs = xcalloc((size_t)l->argc + o->opt.n + 1, sizeof(char *));
-	size_t n_kvs = 0;
+	struct strvec kvs = STRVEC_INIT;
 	struct session s;
 	int rc = 0;
 	memset(&s, 0, sizeof(s));
 	s.out_path = o->out;
-	if (probe_line(o, l, &pr, kvs, &n_kvs, &s.ropts) != 0) {
-		free(kvs);
+	if (probe_line(o, l, &pr, &kvs, &s.ropts) != 0) {
+		strvec_clear(&kvs);
 		return 2;
 	}
-	report_format_parse(o->format, &fmt);
-	util_set_quiet(o->quiet);
-	session_show(&s, o->quiet, 0);
+	util_set_quiet(o->s.quiet);
+	session_show(&s, o->s.quiet, 0);
 	proc_signals_install();
 	if (session_begin(&s, l->all_argc, l->all_argv, o->label, NULL) != 0) {
 		run_free(s.run);
-		free(kvs);
+		strvec_clear(&kvs);
 		return 1;
 	}
 	s.total = 1;
-	if (session_run_probe(&s, pr, kvs, n_kvs) != 0)
+	if (session_run_probe(&s, pr, kvs.v, kvs.n) != 0)
 		rc = 1;
 	if (session_end(&s) != 0)
 		rc = 1;
-	report_write(s.run, fmt, stdout);
+	report_write(s.run, o->format, stdout);
 	if (s.out_path && rc == 0)
 		fprintf(stderr, "results: %s\n", s.out_path);
 	if (rc == 0 && session_failed(&s))
@@ -136,15 +110,13 @@ static int probe_main(void *p, const struct cmd_line *l)
 	if (proc_signal_received())
 		rc = 130;
 	run_free(s.run);
-	free(kvs);
+	strvec_clear(&kvs);
 	return rc;
 }
 
 static unsigned probe_samples(const void *p)
 {
-	/* auto: at least MEASURE_AUTO_MIN */
-	return ((const struct probe_opts *)p)->reps ? ((const struct probe_opts *)p)->reps
-						    : MEASURE_AUTO_MIN;
+	return sampling_args_samples(&((const struct probe_opts *)p)->s);
 }
 
 const struct command command_probe = {

@@ -13,18 +13,14 @@
 #include "verdict/compare_json.h"
 
 struct report_opts {
-	const char *format, *out;
+	const char *out;
+	enum report_format format;
 };
 
-static void report_init(void *p)
-{
-	((struct report_opts *)p)->format = "term";
-}
-
 static const struct arg report_args[] = {
-	ARG_CHOICE("format", 'f', struct report_opts, format, "F",
-		   "term|md|json|csv|html|openmetrics",
-		   "term (default), md, json, csv, html, or openmetrics (Prometheus,\n"
+	ARG_FORMAT("format", 'f', struct report_opts, format,
+		   REPORT_DOC_RUN | REPORT_DOC_COMPARE | REPORT_DOC_FLEET,
+		   "the report's format (default term; openmetrics: Prometheus,\n"
 		   "node_exporter's textfile collector)"),
 	ARG_STR("output", 'o', struct report_opts, out, "OUT",
 		"write the report to OUT (atomically) instead of stdout"),
@@ -33,7 +29,7 @@ static const struct arg report_args[] = {
 static int report_main(void *p, const struct cmd_line *l)
 {
 	struct report_opts *o = p;
-	enum report_format fmt = REPORT_TERM;
+	enum report_format fmt = o->format;
 	struct run *r = NULL;
 	struct comparison *cmp = NULL;
 	struct fleet *fl = NULL;
@@ -45,7 +41,6 @@ static int report_main(void *p, const struct cmd_line *l)
 		       2;
 	if (check_output_not_input(o->out, l->argv, 1) != 0)
 		return 2;
-	report_format_parse(o->format, &fmt);
 	j = results_load_file(l->argv[0]);
 	if (!j)
 		return 2;
@@ -100,6 +95,5 @@ const struct command command_report = {
 		"not be written, 2 bad usage or a file that cannot be read.\n",
 	.args = report_args,
 	.opts_size = sizeof(struct report_opts),
-	.init = report_init,
 	.run = report_main,
 };

@@ -6,27 +6,24 @@
 #include "base/suggest.h"
 #include "base/util.h"
 #include "cmd/args.h"
+#include "cmd/groups.h"
 #include "exec/session.h"
 #include "probes/registry.h"
 #include "report/report.h"
 #include "store/history.h"
 
 struct run_opts {
-	const char *suite, *label, *out, *format, *only;
-	unsigned reps, warmups, timeout_s, budget_s;
-	double ci;
-	int force, quiet, history;
+	const char *suite, *label, *out, *only;
+	enum report_format format;
+	struct sampling_args s;
+	int history;
 };
 
 static void run_init(void *p)
 {
 	struct run_opts *o = p;
 	o->suite = "quick";
-	o->format = "term";
-	o->reps = RUNNER_REPS;
-	o->warmups = RUNNER_WARMUPS;
-	o->ci = 0.01;
-	o->budget_s = 30;
+	sampling_args_init(&o->s);
 }
 
 static const struct arg run_args[] = {
@@ -35,22 +32,10 @@ static const struct arg run_args[] = {
 	ARG_STR("label", 0, struct run_opts, label, "L",
 		"a name for this configuration (stock, patched, ...)"),
 	ARG_STR("output", 'o', struct run_opts, out, "FILE", "results file path"),
-	ARG_REPS("reps", 0, struct run_opts, reps, "N", 1, 100000,
-		 "counted samples per metric (default 10); auto: at least 10, then\n"
-		 "more until the 95% CI of the median is within --ci (or --budget)"),
-	ARG_PCT("ci", 0, struct run_opts, ci, "PCT",
-		"--reps auto: the CI of the median to reach, +-PCT (default 1)"),
-	ARG_COUNT("budget", 0, struct run_opts, budget_s, "S", 1, 100000,
-		  "--reps auto: seconds a metric may sample for (default 30)"),
-	ARG_COUNT("warmups", 0, struct run_opts, warmups, "N", 0, 100000,
-		  "warm-up samples per metric, kept but not counted (default 2)"),
-	ARG_COUNT("timeout", 0, struct run_opts, timeout_s, "S", 1, 100000,
-		  "per-probe timeout in seconds (default: the probe's, else 600)"),
-	ARG_CHOICE("format", 0, struct run_opts, format, "F", "term|md|json|csv|html",
-		   "table format on stdout: term (default), md, json, csv, html"),
+	ARGS_SAMPLING_AUTO(struct run_opts, s),
+	ARG_FORMAT("format", 0, struct run_opts, format, REPORT_DOC_RUN,
+		   "the table's format on stdout (default term)"),
 	ARG_STR("only", 0, struct run_opts, only, "LIST", "run only these probes of the suite"),
-	ARG_FLAG("force", 0, struct run_opts, force, "allow sizes above 80% of MemAvailable"),
-	ARG_FLAG("quiet", 'q', struct run_opts, quiet, "no progress lines on stderr"),
 	ARG_FLAG("history", 0, struct run_opts, history,
 		 "keep the run in the history too ('mempath history'; the database:\n"
 		 "$MEMPATH_HISTORY, else $XDG_DATA_HOME/mempath/history.db)"),
@@ -109,16 +94,6 @@ static void print_probe(struct session *s, const struct probe_result *res, void 
 	fflush(stdout);
 }
 
-/* No stray argument; every name in --only a probe. 0, or -1 after an error
- * line. */
-static int run_check(const void *p, const struct cmd_line *l)
-{
-	const struct run_opts *o = p;
-	if (l->argc > 0)
-		return error("unexpected argument '%s' (see 'mempath run --help')", l->argv[0]);
-	return o->only ? check_only(o->only) : 0;
-}
-
 /* The suite's probes (and --only's) in table order; *n set. */
 static const struct probe **plan_of(const struct run_opts *o, size_t *n)
 {
@@ -130,6 +105,30 @@ static const struct probe **plan_of(const struct run_opts *o, size_t *n)
 		    (!o->only || in_list(o->only, probe_table[i]->name)))
 			plan[(*n)++] = probe_table[i];
 	return plan;
+}
+
+/* No stray argument; every name in --only a probe; every probe's options
+ * (its defaults, the quick suite's sizes) pass its check, before the
+ * fingerprint. 0, or -1 after an error line. */
+static int run_check(const void *p, const struct cmd_line *l)
+{
+	const struct run_opts *o = p;
+	const struct probe **plan;
+	struct runner_opts ro;
+	size_t n;
+	int rc = 0;
+
+	if (l->argc > 0)
+		return error("unexpected argument '%s' (see 'mempath run --help')", l->argv[0]);
+	if (o->only && check_only(o->only) != 0)
+		return -1;
+	sampling_args_runner(&o->s, &ro);
+	ro.quick = strcmp(o->suite, "quick") == 0;
+	plan = plan_of(o, &n);
+	for (size_t i = 0; i < n && rc == 0; i++)
+		rc = runner_check_opts(plan[i], NULL, 0, &ro);
+	free(plan);
+	return rc;
 }
 
 static int run_probes(struct session *s)
@@ -149,28 +148,21 @@ static int run_probes(struct session *s)
 static int run_main(void *p, const struct cmd_line *l)
 {
 	struct run_opts *o = p;
-	enum report_format fmt = REPORT_TERM;
+	enum report_format fmt = o->format;
 	const struct probe **plan;
 	struct session s;
 	char *out_path;
 	int rc = 0;
 	if (run_check(o, l) != 0)
 		return 2;
-	report_format_parse(o->format, &fmt);
-	util_set_quiet(o->quiet);
+	util_set_quiet(o->s.quiet);
 	memset(&s, 0, sizeof(s));
-	runner_opts_default(&s.ropts);
-	s.ropts.reps = o->reps ? o->reps : MEASURE_AUTO_MIN;
-	s.ropts.auto_ci = o->reps ? 0 : o->ci;
-	s.ropts.auto_budget_s = o->budget_s;
-	s.ropts.warmups = o->warmups;
-	s.ropts.timeout_s = o->timeout_s;
-	s.ropts.force = o->force;
+	sampling_args_runner(&o->s, &s.ropts);
 	s.ropts.quick = strcmp(o->suite, "quick") == 0;
 	plan = plan_of(o, &s.n_plan);
 	s.plan = plan;
 	s.total = (unsigned)s.n_plan;
-	session_show(&s, o->quiet, fmt == REPORT_TERM);
+	session_show(&s, o->s.quiet, fmt == REPORT_TERM);
 	if (fmt == REPORT_TERM)
 		s.on_probe = print_probe;
 	out_path = o->out ? xstrdup(o->out) : session_default_path(o->label ? o->label : o->suite);
@@ -222,9 +214,7 @@ static int run_main(void *p, const struct cmd_line *l)
 
 static unsigned run_samples(const void *p)
 {
-	/* auto: at least MEASURE_AUTO_MIN */
-	return ((const struct run_opts *)p)->reps ? ((const struct run_opts *)p)->reps
-						  : MEASURE_AUTO_MIN;
+	return sampling_args_samples(&((const struct run_opts *)p)->s);
 }
 
 const struct command command_run = {

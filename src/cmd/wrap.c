@@ -11,15 +11,18 @@
 #include <string.h>
 
 #include "base/proc.h"
+#include "base/strvec.h"
 #include "base/util.h"
 #include "cmd/args.h"
+#include "cmd/groups.h"
 #include "exec/session.h"
 #include "flow/wrap.h"
 #include "report/report.h"
 
 struct wrap_opts {
 	unsigned n, warmup, timeout_s, sample_ms;
-	const char *parse, *out, *label, *format;
+	const char *parse, *out, *label;
+	enum report_format format;
 	struct arg_strs args;
 	int verbose, quiet, no_cgroup;
 };
@@ -30,7 +33,6 @@ static void wrap_init(void *p)
 	o->n = 6;
 	o->sample_ms = 1000;
 	o->parse = "auto";
-	o->format = "term";
 }
 
 static const struct arg wrap_args[] = {
@@ -59,19 +61,12 @@ static const struct arg wrap_args[] = {
 	ARG_STR("output", 'o', struct wrap_opts, out, "FILE",
 		"results file (default ./mempath-<label>-<time>.json)"),
 	ARG_STR("label", 'l', struct wrap_opts, label, "L", "a name for this configuration"),
-	ARG_CHOICE("format", 'f', struct wrap_opts, format, "F", "term|md",
-		   "table format: term (default) or md"),
+	ARG_FORMAT("format", 'f', struct wrap_opts, format, REPORT_DOC_RUN,
+		   "the table's format on stdout (default term)"),
 	ARG_FLAG("verbose", 'v', struct wrap_opts, verbose,
 		 "copy the command's output to stderr as it runs"),
-	ARG_FLAG("quiet", 'q', struct wrap_opts, quiet, "no progress lines on stderr"),
+	ARG_QUIET(struct wrap_opts, quiet),
 	ARG_END};
-
-static void free_words(char **w, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(w[i]);
-	free(w);
-}
 
 static int wrap_main(void *p, const struct cmd_line *l)
 {
@@ -82,10 +77,12 @@ static int wrap_main(void *p, const struct cmd_line *l)
 				 .warmup = o->warmup,
 				 .timeout_s = o->timeout_s,
 				 .verbose = o->verbose};
-	enum report_format fmt = strcmp(o->format, "md") == 0 ? REPORT_MD : REPORT_TERM;
+	enum report_format fmt = o->format;
 	struct probe_result res;
 	struct session s;
-	char *out_path, **words = NULL, *copy;
+	static char *const no_words[] = {NULL};
+	struct strvec words = STRVEC_INIT;
+	char *out_path;
 	json_t *knobs;
 	int rc, failed;
 	if (l->argc == 0)
@@ -94,19 +91,13 @@ static int wrap_main(void *p, const struct cmd_line *l)
 	workload_parse_mode(o->parse, &plan.mode);
 	plan.sample_ms = o->sample_ms;
 	plan.no_cgroup = o->no_cgroup;
-	if (o->args.n) { /* every word of every --args, in order (docs/design.md §11.5) */
-		words = xcalloc(1, sizeof(*words));
-		for (size_t i = 0; i < o->args.n; i++) {
-			char *save = NULL;
-			copy = xstrdup(o->args.v[i]);
-			for (char *t = strtok_r(copy, " \t\n", &save); t;
-			     t = strtok_r(NULL, " \t\n", &save)) {
-				words = xrealloc(words, (plan.n_args + 2) * sizeof(*words));
-				words[plan.n_args++] = xstrdup(t);
-			}
-			free(copy);
-		}
-		plan.args = words;
+	/* every word of every --args, in order (docs/design.md §11.5); given
+	 * with none, an empty list: still "given" */
+	for (size_t i = 0; i < o->args.n; i++)
+		strvec_split(&words, o->args.v[i], " \t\n");
+	if (o->args.n) {
+		plan.args = words.n ? words.v : no_words;
+		plan.n_args = words.n;
 	}
 	util_set_quiet(o->quiet);
 	out_path = o->out ? xstrdup(o->out) : session_default_path(o->label ? o->label : "wrap");
@@ -118,7 +109,7 @@ static int wrap_main(void *p, const struct cmd_line *l)
 	if (session_begin(&s, l->all_argc, l->all_argv, o->label, NULL) != 0) {
 		run_free(s.run);
 		free(out_path);
-		free_words(words, plan.n_args);
+		strvec_clear(&words);
 		return 1;
 	}
 	failed = wrap_flow(&plan, &res);
@@ -140,7 +131,7 @@ static int wrap_main(void *p, const struct cmd_line *l)
 	free(out_path);
 	if (knobs)
 		json_decref(knobs);
-	free_words(words, plan.n_args);
+	strvec_clear(&words);
 	return rc;
 }
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/proc.h"
+#include "base/strvec.h"
 #include "base/util.h"
 #include "machine/noise.h"
 #include "machine/sysinfo.h"
@@ -156,6 +157,7 @@ int session_begin(struct session *s, int argc, char **argv, const char *label, c
 {
 	char now[32], *busy, plan[96];
 	json_t *gpu, *devices;
+	struct strvec cmd = STRVEC_INIT;
 	struct run *r = run_new();
 	s->run = r;
 	s->lock_path = NULL;
@@ -163,9 +165,9 @@ int session_begin(struct session *s, int argc, char **argv, const char *label, c
 		return -1;
 	r->tool_version = xstrdup(MEMPATH_VERSION);
 	r->git_hash = xstrdup(MEMPATH_GIT);
-	r->argv = xcalloc((size_t)argc + 1, sizeof(char *));
-	for (int i = 0; i < argc; i++)
-		r->argv[r->argc++] = xstrdup(argv[i]);
+	strvec_pushv(&cmd, argv, (size_t)argc);
+	r->argc = cmd.n;
+	r->argv = strvec_detach(&cmd);
 	r->label = label ? xstrdup(label) : NULL;
 	r->suite = suite ? xstrdup(suite) : NULL;
 	time_iso8601(now, sizeof(now));

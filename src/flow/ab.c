@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "base/proc.h"
+#include "base/strvec.h"
 #include "base/util.h"
 
 /* A child's end: its wait status (-1: could not run) and whether the
@@ -325,45 +326,35 @@ static char *leg_record(const struct ab_plan *p, size_t i, const struct ab_varia
 static int run_leg(const struct ab_plan *p, size_t i, const struct ab_variant *v, const char *exe,
 		   const char *path)
 {
-	char *label = safe_label(v->label), *st, **args, **env, reps[16];
+	char *label = safe_label(v->label), *st, *record;
 	char *out_log = xasprintf("%s/leg-%zu-%s.log", p->dir, i + 1, label);
+	struct strvec args = STRVEC_INIT, env = STRVEC_INIT;
 	struct ended e;
-	int fd, ok, n;
+	int fd, ok;
 	progress("ab: leg %zu/%zu (%c, %s): mempath %s ...", i + 1, strlen(p->legs), p->legs[i],
 		 v->label, p->argv[0]);
-	args = xcalloc((size_t)p->argc + 11, sizeof(*args));
-	args[0] = (char *)exe;
+	strvec_push(&args, exe);
 	/* Ours go right after the command name, so they come before any "--"
 	 * (wrap -n 5 -- CMD) and stay mempath's, not the workload's. */
-	args[1] = p->argv[0];
-	args[2] = "-o";
-	args[3] = (char *)path;
-	args[4] = "--label";
-	args[5] = (char *)v->label;
-	n = 6;
-	if (v->args) {
-		args[n++] = "--args";
-		args[n++] = (char *)v->args;
-	}
-	memcpy(args + n, p->argv + 1, (size_t)(p->argc - 1) * sizeof(*args));
-	n += p->argc - 1;
+	strvec_push(&args, p->argv[0]);
+	strvec_pushv(&args, (char *[]){"-o", (char *)path, "--label", (char *)v->label}, 4);
+	if (v->args)
+		strvec_pushv(&args, (char *[]){"--args", (char *)v->args}, 2);
+	strvec_pushv(&args, p->argv + 1, (size_t)(p->argc - 1));
 	/* last, so it overrides the user's own --reps: the rounds' share */
-	snprintf(reps, sizeof(reps), "%u", p->leg_reps);
 	if (p->leg_reps) {
-		args[n++] = "--reps";
-		args[n++] = reps;
+		strvec_push(&args, "--reps");
+		strvec_pushf(&args, "%u", p->leg_reps);
 	}
-	env = xcalloc(v->n_env + 2, sizeof(*env));
-	for (size_t k = 0; k < v->n_env; k++)
-		env[k] = v->env[k];
-	env[v->n_env] = leg_record(p, i, v);
+	strvec_pushv(&env, v->env, v->n_env);
+	strvec_push(&env, record = leg_record(p, i, v));
+	free(record);
 	fd = open(out_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	e = spawn_wait(args, env, v->n_env + 1, fd, 0, 1, 0);
+	e = spawn_wait(args.v, env.v, env.n, fd, 0, 1, 0);
 	if (fd >= 0)
 		close(fd);
-	free(env[v->n_env]);
-	free(env);
-	free(args);
+	strvec_clear(&env);
+	strvec_clear(&args);
 	ok = ended_ok(e);
 	if (!ok && !proc_signal_received()) {
 		st = status_str(e, 0);

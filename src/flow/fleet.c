@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "base/proc.h"
+#include "base/strvec.h"
 #include "base/util.h"
 #include "exec/mpi.h"
 #include "exec/session.h"
@@ -15,15 +16,17 @@
 
 static void fleet_head(struct fleet *f, const char *source, int argc, char **argv)
 {
+	struct strvec v = STRVEC_INIT;
 	char now[32];
+
 	time_iso8601(now, sizeof(now));
 	f->tool_version = xstrdup(MEMPATH_VERSION);
 	f->git_hash = xstrdup(MEMPATH_GIT);
 	f->created = xstrdup(now);
 	f->source = xstrdup(source);
-	f->argv = xcalloc((size_t)argc + 1, sizeof(char *));
-	for (int i = 0; i < argc; i++)
-		f->argv[f->argc++] = xstrdup(argv[i]);
+	strvec_pushv(&v, argv, (size_t)argc);
+	f->argc = v.n;
+	f->argv = strvec_detach(&v);
 }
 
 /* ---- one node ---- */

@@ -11,30 +11,26 @@
 #include "base/kv.h"
 #include "base/proc.h"
 #include "base/reaper.h"
+#include "base/strvec.h"
 #include "base/util.h"
 #include "workload/cgroup.h"
 #include "workload/llama.h"
 #include "workload/workload.h"
 
 /* The command that runs: the args where "{}" is, else after the command. */
-static char **expand(const struct wrap_plan *p, size_t *argc)
+static void expand(const struct wrap_plan *p, struct strvec *v)
 {
-	char **v = xcalloc(p->argc + p->n_args + 1, sizeof(*v));
-	size_t n = 0;
 	int placed = 0;
 	for (size_t i = 0; i < p->argc; i++) {
 		if (p->args && !placed && strcmp(p->argv[i], "{}") == 0) {
-			for (size_t k = 0; k < p->n_args; k++)
-				v[n++] = p->args[k];
+			strvec_pushv(v, p->args, p->n_args);
 			placed = 1;
 			continue;
 		}
-		v[n++] = p->argv[i];
+		strvec_push(v, p->argv[i]);
 	}
-	for (size_t k = 0; p->args && !placed && k < p->n_args; k++)
-		v[n++] = p->args[k];
-	*argc = n;
-	return v;
+	if (p->args && !placed)
+		strvec_pushv(v, p->args, p->n_args);
 }
 
 static char *joined(char *const *argv, size_t argc)
@@ -308,15 +304,20 @@ json_t *wrap_knobs(const struct probe_result *res)
 
 int wrap_flow(const struct wrap_plan *p, struct probe_result *res)
 {
-	size_t total = (size_t)p->warmup + p->n, done = 0, run_argc;
+	size_t total = (size_t)p->warmup + p->n, done = 0;
 	struct workload_iter *its = xcalloc(total + 1, sizeof(*its));
-	char **run_argv = expand(p, &run_argc);
-	char *cmd = joined(run_argv, run_argc);
+	struct strvec run = STRVEC_INIT;
+	char **run_argv, *cmd;
+	size_t run_argc;
 	struct cgroup_place place;
 	int have_place;
 	unsigned n_failed = 0;
 	struct around around;
 	int rc = 0;
+	expand(p, &run);
+	run_argv = run.v;
+	run_argc = run.n;
+	cmd = joined(run_argv, run_argc);
 	probe_result_init(res, "work.wrap");
 	res->minflt = res->majflt = 0; /* sums over the runs */
 	reaper_adopt();		       /* what a run leaves behind becomes ours to stop (§2.4) */
@@ -358,7 +359,7 @@ int wrap_flow(const struct wrap_plan *p, struct probe_result *res)
 	for (size_t i = 0; i < total; i++)
 		workload_iter_free(&its[i]);
 	free(its);
-	free(run_argv);
+	strvec_clear(&run);
 	free(cmd);
 	cgroup_place_free(&place);
 	return rc ? rc : (int)n_failed;

@@ -295,6 +295,25 @@ static int start_hog(struct probe_ctx *ctx, const struct decode_opts *o,
 	return 0;
 }
 
+/* The options together: a usage error before the fingerprint, not a failed
+ * probe in a results file (kit/probe.h). */
+static int decode_check(const void *opts, char *why, size_t len)
+{
+	const struct decode_opts *o = opts;
+	const char *bad = one_choice(o->pages) < 0    ? "pages takes one choice"
+			  : one_choice(o->policy) < 0 ? "policy takes one choice"
+			  : o->batch == 0	      ? "batch must be at least 1"
+			  : o->block < 4096 || o->block % 64
+				  ? "block must be at least 4K and a multiple of 64 B"
+			  : o->kv < o->block	   ? "kv must be at least block"
+			  : o->weights < (1 << 20) ? "weights must be at least 1M"
+						   : NULL;
+
+	if (bad)
+		snprintf(why, len, "%s", bad);
+	return bad ? -1 : 0;
+}
+
 static int decode_run(struct probe_ctx *ctx, const void *opts)
 {
 	const struct decode_opts *o = opts;
@@ -311,13 +330,7 @@ static int decode_run(struct probe_ctx *ctx, const void *opts)
 	struct rng r;
 	char buf[64];
 
-	if (pages < 0 || policy < 0 || o->batch == 0 || o->block < 4096 || o->block % 64 ||
-	    o->kv < o->block || o->weights < (1 << 20)) {
-		probe_result_set_status(ctx->res, STATUS_FAIL,
-					"bad options: pages and policy take one choice; batch > 0; "
-					"block >= 4K (64 B multiple); kv >= block; weights >= 1M");
-		return PROBE_FAIL;
-	}
+	/* decode_check said the options fit (before any fork) */
 	if (numa_policy_missing((enum numa_policy)policy)) {
 		probe_result_set_status(ctx->res, STATUS_SKIP, "policy=%s: %s",
 					numa_policy_name((enum numa_policy)policy),
@@ -445,5 +458,6 @@ const struct probe probe_work_decode = {
 	.opts = decode_opt_rows,
 	.opts_size = sizeof(struct decode_opts),
 	.quick_opts = "weights=64M kv=4M batch=4",
+	.check = decode_check,
 	.run = decode_run,
 };

@@ -10,6 +10,12 @@
 #include "base/util.h"
 #include "report/format.h"
 
+/* s from the file (NULL: none) escaped for the terminal: a new string. */
+static char *esc(const char *s, const char *none)
+{
+	return report_term_escape(s ? s : none);
+}
+
 int report_changes_newest_worse(const struct history_series *s)
 {
 	return s->n_c > 0 && s->c[s->n_c - 1].worse;
@@ -24,24 +30,27 @@ static void segment_line(FILE *f, const struct history_series *s, size_t from, s
 	for (size_t i = from; i < to; i++)
 		if (isfinite(s->p[i].median))
 			x[m++] = s->p[i].median;
+	char *t0 = esc(s->p[from].start_time, "?"), *t1 = esc(s->p[to - 1].start_time, "?");
+
 	report_fmt_value(m ? stats_median(x, m) : NAN, med, sizeof(med));
 	fprintf(f, "  segment: runs %lld-%lld (%zu), %s to %s, median %s\n",
-		(long long)s->p[from].run_id, (long long)s->p[to - 1].run_id, to - from,
-		s->p[from].start_time ? s->p[from].start_time : "?",
-		s->p[to - 1].start_time ? s->p[to - 1].start_time : "?", m ? med : "-");
+		(long long)s->p[from].run_id, (long long)s->p[to - 1].run_id, to - from, t0, t1,
+		m ? med : "-");
+	free(t0);
+	free(t1);
 	free(x);
 }
 
 static void change_line(FILE *f, const struct history_series *s, const struct history_change *c)
 {
-	char *what = report_term_escape(c->changed ? c->changed : "nothing recorded");
+	char *what = esc(c->changed, "nothing recorded"), *t = esc(s->p[c->cp.at].start_time, "?");
 
 	fprintf(f,
 		"  change at run %lld (%s): %+.1f%% [%+.1f%%, %+.1f%%] p=%.2g, %s; changed: %s\n",
-		(long long)s->p[c->cp.at].run_id,
-		s->p[c->cp.at].start_time ? s->p[c->cp.at].start_time : "?", 100 * c->cp.change,
-		100 * c->cp.ci_lo, 100 * c->cp.ci_hi, c->cp.p, c->worse ? "worse" : "better", what);
+		(long long)s->p[c->cp.at].run_id, t, 100 * c->cp.change, 100 * c->cp.ci_lo,
+		100 * c->cp.ci_hi, c->cp.p, c->worse ? "worse" : "better", what);
 	free(what);
+	free(t);
 }
 
 void report_changes_term(FILE *f, const char *probe, const char *metric, const char *unit,
@@ -50,16 +59,22 @@ void report_changes_term(FILE *f, const char *probe, const char *metric, const c
 {
 	for (size_t k = 0; k < n; k++) {
 		const struct history_series *se = &s[k];
-		char *labels, *kind;
+		char *labels, *kind, *pr, *me, *un;
 
 		if (only_worse && !report_changes_newest_worse(se))
 			continue;
-		labels = report_term_escape(se->labels[0] ? se->labels : "(no labels)");
-		kind = report_term_escape(se->kind);
-		fprintf(f, "%s %s %s  (%s; %s) on %s: %zu run(s), %zu change point(s)\n", probe,
-			metric, labels, unit, better, kind, se->n, se->n_c);
+		labels = esc(se->labels[0] ? se->labels : "(no labels)", "");
+		kind = esc(se->kind, "?");
+		pr = esc(probe, "?");
+		me = esc(metric, "?");
+		un = esc(unit, "?");
+		fprintf(f, "%s %s %s  (%s; %s) on %s: %zu run(s), %zu change point(s)\n", pr, me,
+			labels, un, better, kind, se->n, se->n_c);
 		free(labels);
 		free(kind);
+		free(pr);
+		free(me);
+		free(un);
 		if (only_worse) {
 			const struct history_change *c = &se->c[se->n_c - 1];
 

@@ -175,34 +175,3 @@ void report_doctor_traps(const json_t *host, enum report_format fmt, FILE *f)
 	}
 	doctor_report_free(&rep);
 }
-
-int report_doctor_write(const struct doctor_doc *d, enum report_format fmt, FILE *f)
-{
-	switch (fmt) {
-	case REPORT_TERM:
-		return report_doctor_term(d, f);
-	case REPORT_MD:
-		return report_doctor_md(d, f);
-	case REPORT_JSON:
-		return report_doctor_json(d, f);
-	default:
-		return error("doctor reports are term, md or json");
-	}
-}
-
-struct doctor_render {
-	const struct doctor_doc *d;
-	enum report_format fmt;
-};
-
-static int render(const void *arg, FILE *f)
-{
-	const struct doctor_render *a = arg;
-	return report_doctor_write(a->d, a->fmt, f);
-}
-
-int report_doctor_write_file(const struct doctor_doc *d, enum report_format fmt, const char *path)
-{
-	struct doctor_render a = {d, fmt};
-	return write_rendered(path, render, &a);
-}

@@ -21,10 +21,7 @@ int report_doctor_term(const struct doctor_doc *d, FILE *f);
 int report_doctor_md(const struct doctor_doc *d, FILE *f);
 int report_doctor_json(const struct doctor_doc *d, FILE *f);
 json_t *report_doctor_to_json(const struct doctor_doc *d);
-int report_doctor_write(const struct doctor_doc *d, enum report_format fmt, FILE *f);
-/* Rendered into memory, then written to path atomically (stdout when NULL).
- * 0, or -1 after an error line. */
-int report_doctor_write_file(const struct doctor_doc *d, enum report_format fmt, const char *path);
+/* In any format of the writer table: report_doctor_write(_file), report.h. */
 /* The doctor's warnings for a run's fingerprint, one line each (term, md,
  * html list items), for the header of a results report; nothing when none. */
 void report_doctor_traps(const json_t *host, enum report_format fmt, FILE *f);

@@ -2,17 +2,25 @@
 #include "report/findings.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
 #include "report/html_page.h"
 
+/* Text from a file: escaped for HTML, or for Markdown as one table cell, its
+ * controls as text (a title's markup is the author's: "same <twice>"). */
 static void put(FILE *f, enum report_format fmt, const char *s)
 {
-	if (fmt == REPORT_HTML)
+	char *e;
+
+	if (fmt == REPORT_HTML) {
 		report_html_text(f, s ? s : "");
-	else
-		report_md_cell(f, s ? s : "");
+		return;
+	}
+	e = report_term_escape(s ? s : "");
+	report_md_cell(f, e);
+	free(e);
 }
 
 static const json_t *leg_record(const struct finding *x)
@@ -238,10 +246,15 @@ static void finding_section(const struct finding *x, size_t i, enum report_forma
 			f,
 			cmd ? cmd
 			    : "(not recorded: this ab ran before mempath kept its command line)");
-	else
-		fputs(cmd ? cmd
-			  : "(not recorded: this ab ran before mempath kept its command line)",
-		      f);
+	else {
+		/* in a code block: markup shows as typed, controls as text */
+		char *e = report_term_escape(
+			cmd ? cmd
+			    : "(not recorded: this ab ran before mempath kept its command line)");
+
+		fputs(e, f);
+		free(e);
+	}
 	fputs(html ? "</pre>\n" : "\n```\n", f);
 }
 

@@ -1,4 +1,4 @@
-/* format.c - what every writer shares: the format names, numbers with a
+/* format.c - what every writer shares: numbers with a
  * sensible number of digits, and the escaping of text that came from a file
  * (results files are written on other machines) for each output format. */
 #include "report/format.h"
@@ -10,22 +10,6 @@
 #include "base/stats.h"
 #include "base/util.h"
 #include "results/results.h"
-
-int report_format_parse(const char *s, enum report_format *out)
-{
-	static const struct {
-		const char *name;
-		enum report_format fmt;
-	} names[] = {{"term", REPORT_TERM}, {"md", REPORT_MD},
-		     {"json", REPORT_JSON}, {"csv", REPORT_CSV},
-		     {"html", REPORT_HTML}, {"openmetrics", REPORT_OPENMETRICS}};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strcmp(s, names[i].name) == 0) {
-			*out = names[i].fmt;
-			return 0;
-		}
-	return -1;
-}
 
 void report_fmt_value(double v, char *buf, size_t len)
 {
@@ -233,21 +217,9 @@ static json_t *copy_json(json_t *j, char *(*esc)(const char *), int digits)
 	return json_incref(j);
 }
 
-static char *(*escaper(enum report_format fmt))(const char *)
+json_t *report_json_copy(json_t *j, char *(*esc)(const char *), int digits)
 {
-	return fmt == REPORT_TERM ? report_term_escape : fmt == REPORT_MD ? report_md_escape : NULL;
-}
-
-json_t *report_print_json(json_t *j, enum report_format fmt, int digits)
-{
-	return j ? copy_json(j, escaper(fmt), digits) : NULL;
-}
-
-json_t *report_escape_json(json_t *j, enum report_format fmt)
-{
-	if (!escaper(fmt) || !j)
-		return json_incref(j);
-	return copy_json(j, escaper(fmt), 0);
+	return j ? copy_json(j, esc, digits) : NULL;
 }
 
 void report_receipts(const struct probe_result *p, enum report_format fmt, FILE *f)

@@ -1,5 +1,6 @@
-/* format.h - the bottom of the writers: format names, number formatting and
- * escaping. Every writer may use it; it uses no writer. */
+/* format.h - the bottom of the writers: the formats, number formatting and
+ * escaping. Every writer may use it; it uses no writer (the formats' names
+ * and writers are report.h's writer table). */
 #ifndef MEMPATH_REPORT_FORMAT_H
 #define MEMPATH_REPORT_FORMAT_H
 
@@ -18,8 +19,6 @@ enum report_format {
 	REPORT_OPENMETRICS
 };
 
-/* "term" | "md" | "json" | "csv" | "html" | "openmetrics" -> format; 0 or -1 (no print). */
-int report_format_parse(const char *s, enum report_format *out);
 /* A value with a sensible number of significant digits. */
 void report_fmt_value(double v, char *buf, size_t len);
 /* s in a column of `width` characters (UTF-8 characters counted, not
@@ -63,13 +62,9 @@ char *report_md_escape(const char *s);
  * enough for every verdict, and few enough that a libm's last bits do not
  * reach the file. */
 #define REPORT_COMPARE_DIGITS 12
-/* A deep copy of j as fmt prints it: every string and key escaped for term
- * and md, and every real as a file with `digits` significant digits reads
- * it back (0: as it is), so what is printed from j is what is printed from
- * that file, to the last digit. */
-json_t *report_print_json(json_t *j, enum report_format fmt, int digits);
-/* A deep copy of j with every string and key escaped for fmt (term or md);
- * a new reference to j for the other formats, which escape as they write. */
-json_t *report_escape_json(json_t *j, enum report_format fmt);
+/* A deep copy of j: every string and key through esc (NULL: as they are),
+ * every real to `digits` significant digits (0: as it is). report.h's
+ * report_print_json and report_escape_json pick esc from the writer table. */
+json_t *report_json_copy(json_t *j, char *(*esc)(const char *), int digits);
 
 #endif

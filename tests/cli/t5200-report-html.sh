@@ -116,7 +116,7 @@ page p.html
 grep -q '<h2>cpu.first_touch <span class="st st-ok">ok</span>' p.html || fail "probe html: $(grep '<h2>' p.html)"
 expect_fail 2 "$MEMPATH" report "$d/p2p-4gpu.json" --format xml
 grep -q 'term, md, json, csv, html' err.txt || fail "report error does not list html: $(cat err.txt)"
-expect_fail 2 "$MEMPATH" compare "$d/cmp-aa-1.json" "$d/cmp-aa-2.json" --format csv
-grep -q 'term, md, json, html' err.txt || fail "compare error does not list html: $(cat err.txt)"
+expect_fail 2 "$MEMPATH" compare "$d/cmp-aa-1.json" "$d/cmp-aa-2.json" --format xml
+grep -q 'term, md, json, csv, html' err.txt || fail "compare error does not list html: $(cat err.txt)"
 "$MEMPATH" report --help | grep -q 'term|md|json|csv|html' || fail "report usage"
 exit 0

@@ -16,8 +16,6 @@ static FILE *devnull;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const enum report_format fmts[] = {REPORT_TERM, REPORT_MD, REPORT_JSON, REPORT_CSV,
-						  REPORT_HTML};
 	json_t *j = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES, NULL), *j2;
 	struct comparison *c, *back;
 	if (!j)
@@ -37,8 +35,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	json_decref(j2);
 	if (!devnull)
 		devnull = fopen("/dev/null", "w");
-	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
-		report_compare_write(c, fmts[i], devnull);
+	for (size_t i = 0; i < report_writers_len; i++) /* every format of the table */
+		report_compare_write(c, report_writers[i].fmt, devnull);
 	comparison_free(back);
 	comparison_free(c);
 	return 0;

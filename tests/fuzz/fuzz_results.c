@@ -18,8 +18,6 @@ static FILE *devnull;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const enum report_format fmts[] = {REPORT_TERM, REPORT_MD, REPORT_JSON, REPORT_CSV,
-						  REPORT_HTML};
 	json_t *j = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES, NULL), *j2;
 	struct run *r, *back;
 	if (!j)
@@ -41,15 +39,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	json_decref(j2);
 	if (!devnull)
 		devnull = fopen("/dev/null", "w");
-	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
-		report_write(r, fmts[i], devnull);
+	for (size_t i = 0; i < report_writers_len; i++) /* every format of the table */
+		report_write(r, report_writers[i].fmt, devnull);
 	if (json_is_object(r->host)) {
 		struct doctor_report d;
 		struct doctor_doc doc = {&d, r->host, "fuzz", "-", r};
 		if (doctor_check(r->host, &d) != 0)
 			abort(); /* any object is a fingerprint, if a poor one */
-		for (size_t i = 0; i < 3; i++)
-			report_doctor_write(&doc, fmts[i], devnull);
+		for (size_t i = 0; i < report_writers_len; i++)
+			if (report_writers[i].doctor)
+				report_doctor_write(&doc, report_writers[i].fmt, devnull);
 		doctor_report_free(&d);
 	}
 	run_free(back);
