@@ -579,7 +579,7 @@ const struct probe probe_cpu_latency = {
 	.flags = PROBE_CPU | PROBE_QUICK,
 	.opts = latency_opt_rows,
 	.opts_size = sizeof(struct latency_opts),
-	.quick_opts = "sizes=16K,256M",
+	.quick_opts = "sizes=16K,256K,4M,256M",
 	.run = latency_run,
 	.receipts = latency_receipts,
 };
