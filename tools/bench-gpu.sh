@@ -179,7 +179,7 @@ lat_row() { # lat_row PATH CELL MEMPATH REF_NAME REF
 		"$(share stream1g bandwidth kernel=write,access=default)"
 	bw_row "device-local copy (bytes once)" "gpu.stream memcpy_d2d bandwidth_once" \
 		"$(med stream bandwidth_once kernel=memcpy_d2d,access=default)" "nvbandwidth device_local_copy" \
-		"$(nvb_sum device_local_copy)" "-"
+		"$(nvb_sum device_local_copy)" "$(share stream bandwidth kernel=memcpy_d2d,access=default) (read + write)"
 	for s in 8M:8192 16M:16384 24M:24576; do
 		set -- $(gb_l2 "${s#*:}")
 		bw_row "L2 read, ${s%:*} set" "gpu.l2 size=${s%:*}" "$(med l2 l2_read_bw "size=${s%:*}")" \
