@@ -27,7 +27,7 @@ void runner_opts_default(struct runner_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->reps = RUNNER_REPS;
 	o->warmups = RUNNER_WARMUPS;
-	o->min_sample_ns = 50ull * 1000 * 1000;
+	o->min_sample_ns = RUNNER_SAMPLE_MS * 1000000ull;
 	/* MEMPATH_COUNTERS=off: no counters (the overhead bench's baseline) */
 	o->counters = !getenv("MEMPATH_COUNTERS") || strcmp(getenv("MEMPATH_COUNTERS"), "off");
 }
@@ -140,6 +140,11 @@ static json_t *probe_child(void *argp)
 		char val[256];
 		opt_format_value(opt, a->opts, val, sizeof(val));
 		probe_result_add_option(&res, opt->name, val);
+	}
+	if (a->o->min_sample_ns != RUNNER_SAMPLE_MS * 1000000ull) {
+		char ms[32];
+		snprintf(ms, sizeof(ms), "%.0f", (double)a->o->min_sample_ns / 1e6);
+		probe_result_add_param(&res, "sample_window_ms", ms);
 	}
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.res = &res;

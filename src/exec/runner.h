@@ -31,8 +31,9 @@ struct runner_opts {
 
 /* The samples a probe takes by default, after its warm-ups: one place, read
  * by runner_opts_default and every command's own defaults. */
-#define RUNNER_REPS    10
-#define RUNNER_WARMUPS 2
+#define RUNNER_REPS	 10
+#define RUNNER_WARMUPS	 2
+#define RUNNER_SAMPLE_MS 50 /* the shortest sample window */
 
 void runner_opts_default(struct runner_opts *o);
 

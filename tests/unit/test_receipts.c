@@ -113,24 +113,35 @@ static void test_link(void **state)
 
 	probe_result_init(&p, "gpu.copy");
 	p.counter_sources = json_pack("[{s:s,s:s}]", "source", "gpu", "state", "ok");
-	for (int k = 0; k < 2; k++) {
-		m = probe_add_metric(&p, "copy_bw", UNIT_GB_S, BETTER_HIGHER, "d", "k",
-				     k ? "b" : "a", NULL);
+	/* a: within 5%; b: 30% over; c: a counter that moved in steps of 3.2 GB
+	 * over windows of 0.8 GB (the H200's NVML counters at 50 ms windows):
+	 * it cannot tell; d: the same steps under windows of 64 GB: judged on
+	 * the total */
+	static const long long v[4][2] = {{1010000000, 1000000000},
+					  {1300000000, 1300000000},
+					  {0, 3200000000},
+					  {62400000000, 65600000000}};
+	static const double work[4] = {1e9, 1e9, 8e8, 6.4e10};
+	for (int k = 0; k < 4; k++) {
+		char key[2] = {(char)('a' + k), 0};
+		m = probe_add_metric(&p, "copy_bw", UNIT_GB_S, BETTER_HIGHER, "d", "k", key, NULL);
 		metric_add_sample(m, 50);
 		metric_add_sample(m, 50);
-		m->work = 1e9;
-		m->counters = k ? json_pack("{s:{s:[i,i]}}", "moved", "gpu0:pcie_rx_bytes",
-					    1300000000, 1300000000)
-				: json_pack("{s:{s:[i,i]}}", "moved", "gpu0:pcie_rx_bytes",
-					    1010000000, 1000000000);
+		m->work = work[k];
+		m->counters = json_pack("{s:{s:[I,I]}}", "moved", "gpu0:pcie_rx_bytes",
+					(json_int_t)v[k][0], (json_int_t)v[k][1]);
 	}
 	receipts_check(rows, &p, 0);
 	assert_string_equal(state_of(&p.metrics[0], 0, &ev), "held");
-	assert_string_equal(
-		ev, "gpu0:pcie_rx_bytes 1.005x the bytes counted, on average over 2 windows");
+	assert_string_equal(ev, "gpu0:pcie_rx_bytes 1.005x the bytes counted, over 2 windows");
 	assert_string_equal(state_of(&p.metrics[1], 0, &ev), "failed");
-	assert_string_equal(
-		ev, "gpu0:pcie_rx_bytes 1.300x the bytes counted, on average over 2 windows");
+	assert_string_equal(ev, "gpu0:pcie_rx_bytes 1.300x the bytes counted, over 2 windows");
+	assert_string_equal(state_of(&p.metrics[2], 0, &ev), "unknown");
+	assert_string_equal(ev, "gpu0:pcie_rx_bytes advances in steps of up to 3.20 GB, 400% of a "
+				"window's 0.80 GB: 2.000x the bytes counted over 2 windows, which "
+				"cannot tell 5%");
+	assert_string_equal(state_of(&p.metrics[3], 0, &ev), "held");
+	assert_string_equal(ev, "gpu0:pcie_rx_bytes 1.000x the bytes counted, over 2 windows");
 	probe_result_clear(&p);
 }
 
