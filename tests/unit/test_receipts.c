@@ -113,16 +113,17 @@ static void test_link(void **state)
 
 	probe_result_init(&p, "gpu.copy");
 	p.counter_sources = json_pack("[{s:s,s:s}]", "source", "gpu", "state", "ok");
-	/* a: within 5%; b: 30% over; c: a counter that moved in steps of 3.2 GB
-	 * over windows of 0.8 GB (the H200's NVML counters at 50 ms windows):
-	 * it cannot tell; d: the same steps under windows of 64 GB: judged on
-	 * the total */
-	static const long long v[4][2] = {{1010000000, 1000000000},
+	/* a: within 5%; b: 30% over; c: a counter that stood still in a window
+	 * (NVML's on the H200): it does not count as bytes cross; d: a counter
+	 * that moved in every window, in steps of 3.2 GB under windows of 64 GB:
+	 * judged on the mean; e: the same steps under 8 GB windows: too coarse */
+	static const long long v[5][2] = {{1010000000, 1000000000},
 					  {1300000000, 1300000000},
 					  {0, 3200000000},
-					  {62400000000, 65600000000}};
-	static const double work[4] = {1e9, 1e9, 8e8, 6.4e10};
-	for (int k = 0; k < 4; k++) {
+					  {62400000000, 65600000000},
+					  {6400000000, 9600000000}};
+	static const double work[5] = {1e9, 1e9, 8e8, 6.4e10, 8e9};
+	for (int k = 0; k < 5; k++) {
 		char key[2] = {(char)('a' + k), 0};
 		m = probe_add_metric(&p, "copy_bw", UNIT_GB_S, BETTER_HIGHER, "d", "k", key, NULL);
 		metric_add_sample(m, 50);
@@ -137,11 +138,14 @@ static void test_link(void **state)
 	assert_string_equal(state_of(&p.metrics[1], 0, &ev), "failed");
 	assert_string_equal(ev, "gpu0:pcie_rx_bytes 1.300x the bytes counted, over 2 windows");
 	assert_string_equal(state_of(&p.metrics[2], 0, &ev), "unknown");
-	assert_string_equal(ev, "gpu0:pcie_rx_bytes advances in steps of up to 3.20 GB, 400% of a "
-				"window's 0.80 GB: 2.000x the bytes counted over 2 windows, which "
-				"cannot tell 5%");
+	assert_string_equal(ev, "gpu0:pcie_rx_bytes stood still over a window of bytes copied (it "
+				"moved in steps of up to 3.20 GB; 2.000x the bytes counted over 2 "
+				"windows): it does not count the bytes as they cross");
 	assert_string_equal(state_of(&p.metrics[3], 0, &ev), "held");
 	assert_string_equal(ev, "gpu0:pcie_rx_bytes 1.000x the bytes counted, over 2 windows");
+	assert_string_equal(state_of(&p.metrics[4], 0, &ev), "unknown");
+	assert_non_null(
+		strstr(ev, "advances in steps of up to 3.20 GB, 40% of a window's 8.00 GB"));
 	probe_result_clear(&p);
 }
 
