@@ -403,7 +403,7 @@ double counters_mark(void)
 	row = C.v + C.n_marks * C.names.n;
 	for (size_t i = 0, src = SRC__N; i <= C.names.n; i++) {
 		uint64_t x;
-		const char *text;
+		char num[32];
 		if (i == C.names.n || (size_t)C.names.items[i].value != src) {
 			/* a source's counters are one run of names: time each run */
 			uint64_t t = time_now_ns();
@@ -417,9 +417,10 @@ double counters_mark(void)
 		row[i] = -1;
 		if (C.fd_of[i] < 0)
 			continue;
-		if (C.names.items[i].value == SRC_MTHP)
-			row[i] = (text = reread(C.fd_of[i])) ? strtoll(text, NULL, 10) : -1;
-		else if (read(C.fd_of[i], &x, sizeof(x)) == (ssize_t)sizeof(x))
+		if (C.names.items[i].value == SRC_MTHP) { /* one number: one pread */
+			ssize_t r = pread(C.fd_of[i], num, sizeof(num) - 1, 0);
+			row[i] = r > 0 ? (num[r] = '\0', strtoll(num, NULL, 10)) : -1;
+		} else if (read(C.fd_of[i], &x, sizeof(x)) == (ssize_t)sizeof(x))
 			row[i] = (int64_t)x;
 	}
 	read_text(SRC_VMSTAT, C.vm_fd, C.vm_first, C.vm_n, C.vm_key, row);

@@ -108,7 +108,7 @@ log "4. counters' overhead"
 BENCH_OUT="$R/counters-overhead.md" BENCH_COUNTERS_ROUNDS=6 \
 	BENCH_COUNTERS_STREAM="threads=max size=1G pages=thp kernels=copy,triad stores=temporal" \
 	sh tools/bench-counters.sh "$M" >"$R/bench.log" 2>&1
-say "INFO 4: $(grep -h '^cpu\.[a-z]*: median cost' "$R/counters-overhead.md" | tr '\n' ' ')"
+say "INFO 4: $(grep -h '^| cpu\.[a-z]* | [a-z_]* | .*%' "$R/counters-overhead.md" | cut -d'|' -f2-8 | tr '\n' ';')"
 fi
 
 if step 5; then
