@@ -51,6 +51,23 @@ static int verdict_parse(const char *s, enum verdict *out)
 	return -1;
 }
 
+/* Where the threshold came from, the rounds' spread and a CI too wide to
+ * say (§5.18, §5.19): each absent in files made before them. */
+static int threshold_from_json(struct rd *rd, json_t *j, struct compare_row *row)
+{
+	const char *from = NULL;
+	row->threshold_from = THRESHOLD_FROM__COUNT;
+	row->round_noise = NAN;
+	if (jrd_str(&rd->j, j, "threshold_from", 0, &from) ||
+	    (json_object_get(j, "round_noise") &&
+	     jrd_num(&rd->j, j, "round_noise", 1, NAN, &row->round_noise)) ||
+	    jrd_bool(&rd->j, j, "ci_too_wide", 0, &row->ci_wide))
+		return -1;
+	if (from && threshold_from_parse(from, &row->threshold_from) != 0)
+		return jrd_bad(&rd->j, "threshold_from", "is not min|given|gap|round_noise");
+	return 0;
+}
+
 static int legs_from_json(struct rd *rd, json_t *legs)
 {
 	struct comparison *c = rd->c;
@@ -221,7 +238,8 @@ static int row_from_json(struct rd *rd, json_t *j, size_t i)
 	    jrd_bool(&rd->j, j, "moved", 0, &row->moved))
 		return -1;
 	row->moved &= row->control;
-	if (jrd_bool(&rd->j, j, "noisy", 0, &row->noisy) || rounds_from_json(rd, j, row))
+	if (jrd_bool(&rd->j, j, "noisy", 0, &row->noisy) || rounds_from_json(rd, j, row) ||
+	    threshold_from_json(rd, j, row))
 		return -1;
 	legs = json_object_get(j, "legs");
 	if (!legs || !json_is_array(legs) || json_array_size(legs) != c->n_legs)

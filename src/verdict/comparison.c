@@ -26,6 +26,23 @@ const char *verdict_id(enum verdict v)
 	return v < VERDICT__COUNT ? verdict_ids[v] : "?";
 }
 
+static const char *const threshold_ids[] = {"min", "given", "gap", "round_noise"};
+
+const char *threshold_from_id(enum threshold_from f)
+{
+	return f < THRESHOLD_FROM__COUNT ? threshold_ids[f] : "?";
+}
+
+int threshold_from_parse(const char *s, enum threshold_from *f)
+{
+	for (int k = 0; k < THRESHOLD_FROM__COUNT; k++)
+		if (s && strcmp(s, threshold_ids[k]) == 0) {
+			*f = (enum threshold_from)k;
+			return 0;
+		}
+	return -1;
+}
+
 void compare_opts_default(struct compare_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -172,7 +189,7 @@ void comparison_summarize(struct comparison *c)
 		    (row->verdict != VERDICT_WIN && row->verdict != VERDICT_LOSS &&
 		     row->verdict != VERDICT_NOWIN && row->verdict != VERDICT_SAME) ||
 		    (c->opts.primary ? !row->primary : !geomean_unit(row->unit)) ||
-		    !(row->median_a > 0) || !(row->median_b > 0))
+		    !(row->median_a > 0) || !(row->median_b > 0) || row->ci_wide)
 			continue;
 		/* a comparison of rounds: the change as judged, from the rounds */
 		ratio = c->n_rounds && isfinite(row->change) ? 1 + row->change
@@ -183,6 +200,14 @@ void comparison_summarize(struct comparison *c)
 		s->n_geomean++;
 	}
 	s->geomean = s->n_geomean ? exp(log_sum / (double)s->n_geomean) : NAN;
+}
+
+const char *comparison_change_from(const struct comparison *c)
+{
+	return c->n_rounds ? "the geometric mean of the rounds' ratios of medians (B/A); "
+			     "A and B: the geometric means of the rounds' medians, whose ratio it "
+			     "is (facts: pooled medians)"
+			   : "the ratio of the pooled medians of B and A";
 }
 
 void comparison_add_note(struct comparison *c, char *text)
@@ -377,7 +402,8 @@ static char *headline(const struct comparison *c)
 
 		if (row->control)
 			continue;
-		unchanged += row->verdict == VERDICT_NOWIN;
+		/* a CI too wide to say is no "unchanged" (§5.19) */
+		unchanged += row->verdict == VERDICT_NOWIN && !row->ci_wide;
 		if ((row->verdict != VERDICT_WIN && row->verdict != VERDICT_LOSS) || !(ratio > 0) ||
 		    !isfinite(ratio))
 			continue;

@@ -10,6 +10,7 @@
 #include "base/stats.h"
 #include "base/util.h"
 #include "machine/noise.h"
+#include "verdict/threshold.h"
 
 static double busy_threshold(const struct comparison *c)
 {
@@ -160,10 +161,37 @@ static int round_noisy(const struct comparison *c, const struct compare_row *row
 	       gpu_apart(row, ja, jb) || gpu_apart(row, jb, ja);
 }
 
+/* The medians of the rounds used, and the change from them: the geometric
+ * means of each variant's medians (their ratio is the geometric mean of the
+ * rounds' ratios, the change: what the table prints beside it, §5.19) and
+ * the rounds' spread (threshold.h); NAN where a median is not > 0. */
+static void round_medians(struct compare_row *row, const double *med_a, const double *med_b,
+			  size_t n)
+{
+	double *la = xcalloc(n + 1, sizeof(*la)), *lb = xcalloc(n + 1, sizeof(*lb)), sa = 0, sb = 0;
+	int ok = n > 0;
+	for (size_t k = 0; k < n && ok; k++) {
+		ok = med_a[k] > 0 && med_b[k] > 0;
+		la[k] = log(med_a[k]);
+		lb[k] = log(med_b[k]);
+		sa += la[k];
+		sb += lb[k];
+	}
+	if (ok) {
+		row->median_a = exp(sa / (double)n);
+		row->median_b = exp(sb / (double)n);
+		row->round_noise = threshold_round_noise(la, n, lb, n);
+	}
+	free(la);
+	free(lb);
+}
+
 void rounds_stats(const struct comparison *c, struct compare_row *row)
 {
 	struct stratum *s = xcalloc(c->n_rounds + 1, sizeof(*s));
 	double *ratio = xcalloc(c->n_rounds + 1, sizeof(*ratio)), *a, *b, p, est, lo, hi;
+	double *med_a = xcalloc(c->n_rounds + 1, sizeof(*med_a)),
+	       *med_b = xcalloc(c->n_rounds + 1, sizeof(*med_b));
 	size_t n_ratio = 0, na = 0, nb = 0;
 	int undefined = 0;
 	row->rounds = row->rounds_out = 0;
@@ -175,6 +203,8 @@ void rounds_stats(const struct comparison *c, struct compare_row *row)
 			row->rounds_out++;
 			continue;
 		}
+		med_a[row->rounds] = row->median[ja];
+		med_b[row->rounds] = row->median[jb];
 		s[row->rounds++] = (struct stratum){row->m[ja]->samples, row->m[jb]->samples,
 						    row->m[ja]->n_samples, row->m[jb]->n_samples};
 		na += row->m[ja]->n_samples;
@@ -184,7 +214,8 @@ void rounds_stats(const struct comparison *c, struct compare_row *row)
 		else
 			undefined = 1;
 	}
-	/* pooled medians over the rounds used, for the table */
+	/* pooled medians over the rounds used where the rounds' own cannot be
+	 * averaged (a median of 0) */
 	a = xcalloc(na + 1, sizeof(*a));
 	b = xcalloc(nb + 1, sizeof(*b));
 	row->n_a = row->n_b = 0;
@@ -196,6 +227,7 @@ void rounds_stats(const struct comparison *c, struct compare_row *row)
 	}
 	row->median_a = row->n_a ? stats_median(a, row->n_a) : NAN;
 	row->median_b = row->n_b ? stats_median(b, row->n_b) : NAN;
+	round_medians(row, med_a, med_b, row->rounds);
 	stats_van_elteren(s, row->rounds, &p);
 	/* both must hold: B beyond A within the rounds (van Elteren, on the
 	 * samples) and the change the same across them (the t test of the
@@ -221,8 +253,9 @@ void rounds_stats(const struct comparison *c, struct compare_row *row)
 	}
 	row->drift = 0;
 	row->p_drift = NAN;
-	row->threshold = fmax(0.01, c->opts.threshold);
 	free(s);
+	free(med_a);
+	free(med_b);
 	free(ratio);
 	free(a);
 	free(b);
@@ -300,7 +333,8 @@ char *rounds_nowin_reason(const struct comparison *c, const struct compare_row *
 				 row->p_effect_adj);
 	if (isnan(row->ci_lo))
 		return xstrdup("no confidence interval");
-	return xasprintf("the CI [%+.1f, %+.1f]%% of the %zu rounds' ratios is within +-%.1f%%",
+	return xasprintf("the CI [%+.1f, %+.1f]%% of the %zu rounds' ratios is within +-%.1f%% "
+			 "(%s)",
 			 100.0 * row->ci_lo, 100.0 * row->ci_hi, row->rounds,
-			 100.0 * row->threshold);
+			 100.0 * row->threshold, threshold_source(row));
 }
