@@ -6,8 +6,10 @@
 # on the other CPU looks like to the meter); a memcpy hog pinned to CPU1
 # (cpu.stream copy, one thread, 256M); both on CPU1 - and per run the
 # latency, and what the meter recorded: other CPUs busy, memory PSI ("some"),
-# and its own chase (ns a hop). Prints a Markdown table of the medians per
-# load and, per signal, whether it separates the memcpy hog from the CPU hog.
+# its own chase (ns a hop), the CPU time the probe had, and per sample the
+# probe's threads waiting for a CPU. Prints a Markdown table of the medians
+# per load and, per signal, whether it separates the runs with the memcpy
+# hog from those without any, and its rank correlation with the latency.
 # Every hog is bounded by timeout and killed on exit. Writes OUT (default
 # noise-bandwidth-<time>/).
 set -u
@@ -56,38 +58,67 @@ echo "$order" | while read -r load i; do
 done
 
 python3 - "$out" <<'PY'
-import glob, json, os, statistics, sys
+import glob, json, statistics, sys
 out = sys.argv[1]
 loads = ("none", "cpu", "mem", "both")
+names = ("other CPUs busy", "memory PSI some", "meter's chase (ns a hop)",
+         "probe waiting for a CPU", "CPUs the probe had")
 rows = {}
 for load in loads:
     for f in sorted(glob.glob(f"{out}/{load}-*.json")):
         p = json.load(open(f))["probes"][0]
-        lat = [m["summary"]["median"] for m in p["metrics"] if m["name"] == "load_latency"]
         mean = p.get("noise", {}).get("mean", {})
-        if lat:
-            rows.setdefault(load, []).append((lat[0], mean.get("other_cpus"),
-                                               mean.get("psi_memory"), mean.get("mem_ns")))
+        for m in p["metrics"]:
+            if m["name"] != "load_latency":
+                continue
+            w = [x for x in (m.get("wait") or []) if x is not None]
+            rows.setdefault(load, []).append((m["summary"]["median"], mean.get("other_cpus"),
+                                               mean.get("psi_memory"), mean.get("mem_ns"),
+                                               statistics.mean(w) if w else None,
+                                               mean.get("own_cpus")))
 def med(v):
     v = [x for x in v if x is not None]
     return statistics.median(v) if v else float("nan")
+def ranks(v):  # ties share their mean rank
+    order = sorted(range(len(v)), key=lambda i: v[i])
+    r = [0.0] * len(v)
+    k = 0
+    while k < len(order):
+        e = k
+        while e + 1 < len(order) and v[order[e + 1]] == v[order[k]]:
+            e += 1
+        for j in range(k, e + 1):
+            r[order[j]] = (k + e) / 2
+        k = e + 1
+    return r
+def spearman(x, y):
+    if len(x) < 3:
+        return float("nan")
+    rx, ry = ranks(x), ranks(y)
+    mx, my = statistics.mean(rx), statistics.mean(ry)
+    num = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
+    den = (sum((a - mx) ** 2 for a in rx) * sum((b - my) ** 2 for b in ry)) ** 0.5
+    return num / den if den else float("nan")
 print()
-print("| load | runs | latency 64M (ns) | other CPUs busy | memory PSI some | meter's chase (ns a hop) |")
-print("|---|---:|---:|---:|---:|---:|")
+print("| load | runs | latency 64M (ns) | " + " | ".join(names) + " |")
+print("|---|---:|---:|" + "---:|" * len(names))
 for load in loads:
     r = rows.get(load, [])
-    print(f"| {load} | {len(r)} | {med([x[0] for x in r]):.1f} | {med([x[1] for x in r]):.2f} | "
-          f"{med([x[2] for x in r]):.4f} | {med([x[3] for x in r]):.1f} |")
-# does a signal tell the memcpy hog from the CPU hog, run by run?
+    cells = [f"{med([x[k] for x in r]):.3g}" for k in range(1, len(names) + 1)]
+    print(f"| {load} | {len(r)} | {med([x[0] for x in r]):.1f} | " + " | ".join(cells) + " |")
 print()
-names = ("other CPUs busy", "memory PSI some", "meter's chase")
+every = [x for load in loads for x in rows.get(load, [])]
 for k, name in enumerate(names, start=1):
-    cpu = [x[k] for x in rows.get("cpu", []) + rows.get("none", []) if x[k] is not None]
-    mem = [x[k] for x in rows.get("mem", []) + rows.get("both", []) if x[k] is not None]
-    if not cpu or not mem:
+    none = [x[k] for x in rows.get("none", []) if x[k] is not None]
+    mem = [x[k] for x in rows.get("mem", []) if x[k] is not None]
+    pairs = [(x[0], x[k]) for x in every if x[k] is not None]
+    if not none or not mem:
         print(f"- {name}: not recorded")
         continue
-    sep = min(mem) > max(cpu)
-    print(f"- {name}: without a memcpy hog {min(cpu):.4g}..{max(cpu):.4g}, with one "
-          f"{min(mem):.4g}..{max(mem):.4g}: {'separates' if sep else 'does not separate'}")
+    sep = min(mem) > max(none) or max(mem) < min(none)
+    rho = spearman([a for a, _ in pairs], [b for _, b in pairs])
+    corr = (f"rank correlation with the latency over all {len(pairs)} runs {rho:+.2f}"
+            if rho == rho else "the same in every run")
+    print(f"- {name}: no hog {min(none):.3g}..{max(none):.3g}, memcpy hog {min(mem):.3g}.."
+          f"{max(mem):.3g} ({'separates' if sep else 'overlaps'}); {corr}")
 PY

@@ -322,7 +322,8 @@ json_t *noise_meter_json(const struct noise_meter *m, double base_s)
 	json_t *o = json_object(), *t = json_array(), *other = json_array(), *steal = json_array(),
 	       *run = json_array(), *wait = json_array(), *gpu = json_array(), *psi[3],
 	       *mean = json_object(), *mem = json_array();
-	double sum_other = 0, sum_steal = 0, sum_wait = 0, sum_psi[3] = {0}, span = 0, sum_mem = 0;
+	double sum_other = 0, sum_steal = 0, sum_wait = 0, sum_psi[3] = {0}, span = 0, sum_mem = 0,
+	       sum_own = 0;
 	size_t n_mem = 0;
 	for (int k = 0; k < 3; k++)
 		psi[k] = json_array();
@@ -340,6 +341,7 @@ json_t *noise_meter_json(const struct noise_meter *m, double base_s)
 		json_array_append_new(wait, milli((b->wait - a->wait) / dt));
 		sum_wait += b->wait - a->wait;
 		sum_other += other_at(m, i) - other_at(m, i - 1) - (b->steal - a->steal);
+		sum_own += b->own - a->own;
 		sum_steal += b->steal - a->steal;
 		for (int k = 0; k < 3; k++) {
 			json_array_append_new(psi[k], milli((b->psi[k] - a->psi[k]) / dt));
@@ -392,6 +394,9 @@ json_t *noise_meter_json(const struct noise_meter *m, double base_s)
 						    json_real(sum_psi[k] / span));
 		if (n_mem)
 			json_object_set_new(mean, "mem_ns", json_real(sum_mem / (double)n_mem));
+		/* the CPUs the probe and the meter had: a probe of one thread
+		 * that reads under 1 lost CPU time to a neighbour on its CPU */
+		json_object_set_new(mean, "own_cpus", json_real(sum_own / span));
 	}
 	json_object_set_new(o, "mean", mean);
 	return o;

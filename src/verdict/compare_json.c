@@ -58,6 +58,8 @@ static json_t *row_to_json(const struct comparison *c, const struct compare_row 
 		/* only where the noise meter recorded it (§4.14) */
 		if (isfinite(row->busy[j]))
 			json_object_set_new(l, "busy", json_real(row->busy[j]));
+		if (isfinite(row->wait[j]))
+			json_object_set_new(l, "wait", json_real(row->wait[j]));
 		if (isfinite(row->gpu_others[j]))
 			json_object_set_new(l, "gpu_others", json_real(row->gpu_others[j]));
 		json_array_append_new(legs, l);

@@ -249,12 +249,14 @@ static int row_from_json(struct rd *rd, json_t *j, size_t i)
 		snprintf(rd->j.path + base, sizeof(rd->j.path) - base, ".legs[%zu]", k);
 		if (!json_is_object(l))
 			return jrd_bad(&rd->j, "", "is not an object");
-		row->busy[k] = row->gpu_others[k] = NAN;
+		row->busy[k] = row->wait[k] = row->gpu_others[k] = NAN;
 		if (jrd_num(&rd->j, l, "median", 1, NAN, &row->median[k]) ||
 		    jrd_count(&rd->j, l, "n", 1, &row->n[k]) ||
 		    jrd_num(&rd->j, l, "p_vs_b", 1, NAN, &row->p_vs_a[k]) ||
 		    (json_object_get(l, "busy") &&
 		     jrd_num(&rd->j, l, "busy", 1, NAN, &row->busy[k])) ||
+		    (json_object_get(l, "wait") &&
+		     jrd_num(&rd->j, l, "wait", 1, NAN, &row->wait[k])) ||
 		    (json_object_get(l, "gpu_others") &&
 		     jrd_num(&rd->j, l, "gpu_others", 1, NAN, &row->gpu_others[k])))
 			return -1;

@@ -131,6 +131,10 @@ struct compare_row {
 	/* Other CPUs busy (other processes plus steal) during the metric's
 	 * samples in each leg, from the noise meter (NAN: not recorded). */
 	double busy[COMPARE_MAX_LEGS];
+	/* The probe's threads waiting for a CPU during them (NAN: not recorded):
+	 * a neighbour on the probe's CPU under a load that keeps every CPU
+	 * busy, where busy no longer moves (§5.18). */
+	double wait[COMPARE_MAX_LEGS];
 	double gpu_others[COMPARE_MAX_LEGS]; /* most other GPU processes; NAN: not read */
 	int noisy;			     /* no verdict: its legs' load differed (§4.14) */
 	size_t rounds, rounds_out;	     /* rounds the verdict rests on, and left out */

@@ -43,6 +43,19 @@ static void add_leg(struct legs *l, char v, const double *x, size_t n)
 	l->pattern[l->n] = '\0';
 }
 
+/* The last leg added ran with `busy` other CPUs busy and the probe
+ * waiting for a CPU `wait` of the time, in every sample. */
+static void set_load(struct legs *l, double busy, double wait)
+{
+	struct metric *m = &l->r[l->n - 1]->probes[0].metrics[0];
+	m->busy = xcalloc(m->cap_samples, sizeof(*m->busy));
+	m->wait = xcalloc(m->cap_samples, sizeof(*m->wait));
+	for (size_t i = 0; i < m->n_samples; i++) {
+		m->busy[i] = busy;
+		m->wait[i] = wait;
+	}
+}
+
 /* Rounds in the order ABBA...: round k's A leg at level[k], its B leg at
  * level[k] * effect[k]; 4 samples a leg spread +-0.1%. */
 static struct comparison *rounds_case(struct legs *l, const double *level, const double *effect,
@@ -204,6 +217,56 @@ static void test_threshold_from_gap(void **state)
 	legs_free(c, &l);
 }
 
+/* A machine whose CPUs are all busy in every leg (the other CPUs busy
+ * cannot move) while a neighbour takes the probe's CPU in one leg: the
+ * probe's waiting tells. A/B/A': UNSTABLE; rounds: that round left out. */
+static void test_wait_is_load(void **state)
+{
+	double a[8], b[8];
+	struct legs l = {.n = 0};
+	struct compare_opts o;
+	struct comparison *c;
+	const struct compare_row *row;
+	for (int i = 0; i < 8; i++) {
+		a[i] = 100 * (1 + 0.001 * i);
+		b[i] = 130 * (1 + 0.001 * i);
+	}
+	add_leg(&l, 'A', a, 8);
+	set_load(&l, 1.8, 0.1);
+	add_leg(&l, 'B', b, 8);
+	set_load(&l, 1.8, 0.7);
+	add_leg(&l, 'A', a, 8);
+	set_load(&l, 1.8, 0.1);
+	compare_opts_default(&o);
+	o.legs = "ABA";
+	c = compare_runs((const struct run *const *)l.r, l.files, 3, &o);
+	row = &c->rows[0];
+	assert_int_equal(row->verdict, VERDICT_UNSTABLE);
+	assert_true(row->noisy);
+	assert_non_null(strstr(row->reason, "the probe waited for a CPU 0.70 of the time during "
+					    "B, 0.10 during A"));
+	legs_free(c, &l);
+
+	memset(&l, 0, sizeof(l));
+	for (unsigned k = 0; k < 4; k++)
+		for (int s = 0; s < 2; s++) {
+			int is_b = (k % 2 == 0) == (s == 1);
+			add_leg(&l, is_b ? 'B' : 'A', is_b ? b : a, 4);
+			set_load(&l, 1.8, is_b && k == 1 ? 0.8 : 0.2);
+		}
+	o.rounds = 1;
+	o.legs = l.pattern;
+	c = compare_runs((const struct run *const *)l.r, l.files, l.n, &o);
+	row = &c->rows[0];
+	assert_int_equal(row->rounds, 3);
+	assert_int_equal(row->rounds_out, 1);
+	assert_int_equal(row->verdict, VERDICT_WIN);
+	assert_non_null(strstr(row->reason, "1 of 4 rounds left out, their legs' load differed "
+					    "(round 2: the probe waited for a CPU 0.80 of the time "
+					    "during B r2, 0.20 during A r2)"));
+	legs_free(c, &l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -212,6 +275,7 @@ int main(void)
 		cmocka_unit_test(test_rounds_medians_match_change),
 		cmocka_unit_test(test_ci_too_wide),
 		cmocka_unit_test(test_threshold_from_gap),
+		cmocka_unit_test(test_wait_is_load),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
