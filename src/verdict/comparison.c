@@ -292,6 +292,18 @@ char *comparison_controls_line(const struct comparison *c)
 	return s;
 }
 
+/* The B variant's name: its first leg's ("patched", "B'"); of rounds, its
+ * label or "B", not one round's leg ("B r1"). */
+static const char *b_name(const struct comparison *c)
+{
+	for (size_t j = 0; j < c->n_legs; j++)
+		if (c->legs[j].variant == 'B')
+			return !c->n_rounds	       ? c->legs[j].name
+			       : c->legs[j].run->label ? c->legs[j].run->label
+						       : "B";
+	return "B";
+}
+
 char *comparison_summary_line(const struct comparison *c)
 {
 	const struct compare_summary *s = &c->summary;
@@ -305,11 +317,7 @@ char *comparison_summary_line(const struct comparison *c)
 		{VERDICT_SAME, "SAME"},		  {VERDICT_VOID, "VOID"},
 		{VERDICT_FEW, "too few samples"}, {VERDICT_FACT, "fact(s)"},
 		{VERDICT_MISSING, "missing"},	  {VERDICT_REFUSED, "no verdict (knobs differ)"}};
-	for (size_t j = 0; j < c->n_legs; j++)
-		if (c->legs[j].variant == 'B') {
-			bname = c->legs[j].name;
-			break;
-		}
+	bname = b_name(c);
 	if (s->n_geomean)
 		snprintf(geo, sizeof(geo),
 			 "geomean %.3fx over the %zu %s metric%s with a verdict "
@@ -391,11 +399,7 @@ static char *headline(const struct comparison *c)
 
 	if (!comparison_trusted(c))
 		return NULL; /* the summary line says why */
-	for (size_t j = 0; j < c->n_legs; j++)
-		if (c->legs[j].variant == 'B') {
-			bname = c->legs[j].name;
-			break;
-		}
+	bname = b_name(c);
 	for (size_t i = 0; i < c->n_rows; i++) {
 		const struct compare_row *row = &c->rows[i];
 		double ratio = 1 + row->change;
