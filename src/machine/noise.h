@@ -26,17 +26,6 @@
  * load differed: measured on the 2-vCPU VM, docs/design.md §4.15. */
 #define NOISE_BUSY_CPUS 0.25
 
-/* The meter's own chase (docs/design.md §4.14, §5.18): at each reading,
- * NOISE_CHASE_HOPS dependent loads through a buffer of NOISE_CHASE_BYTES
- * whose lines are linked in one random cycle, from where the last reading
- * left off: a line is revisited after thousands of readings, so a hop costs
- * what the memory below the private caches costs now - the shared cache if
- * the buffer stayed in it, DRAM under a neighbour that sweeps the cache or
- * loads the memory bus. 256 hops a reading (tens of microseconds, 16 KiB
- * of lines every 0.1 s) do not load what they measure. */
-#define NOISE_CHASE_BYTES (16u << 20)
-#define NOISE_CHASE_HOPS  256
-
 struct noise_meter;
 
 /* Starts a meter watching `child` (and its threads and children) besides

@@ -7,7 +7,6 @@
 #include <sys/mman.h>
 
 #include "base/util.h"
-#include "machine/noise.h"
 
 /* One word a cache line: a line's first word is the index of the next. */
 #define LINE_WORDS (64 / sizeof(size_t))
