@@ -99,7 +99,7 @@ endif
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all run test test-plain test-unit test-asan test-topology test-llama bench bench-gpu deps check-style check-layers check-size format clean fuzz \
+.PHONY: all run test test-plain test-unit test-asan test-topology test-llama bench bench-rounds bench-gpu deps check-style check-layers check-size format clean fuzz \
 	install uninstall deb test-deb
 
 all: $(BIN)
@@ -220,16 +220,20 @@ LLAMA_SRC ?=
 test-llama: $(BIN)
 	@sh tests/llama/run.sh "$(LLAMA_SRC)" $(BUILD)
 
-# bench-rounds: verdicts on this busy machine, with a competing load switched on
-# mid-trial (root: it flips THP and puts it back); BENCH_ROUNDS_K trials a kind.
-BENCH_ROUNDS_K ?= 10
+# bench-rounds: verdicts on this busy machine under four loads (root: it flips
+# THP and puts it back); BENCH_ROUNDS_K trials of each design, kind and load
+# (4: 192 trials).
+BENCH_ROUNDS_K ?= 4
 bench: $(BIN)
 	@sh tools/bench.sh $(BIN)
 	@sh tools/bench-counters.sh $(BIN)
 	@sh tools/bench-compare.sh $(BIN)
 	@sh tools/bench-fleet.sh $(BIN)
 	@sh tools/bench-history.sh $(BIN)
-	@ROUNDS=6 sh tools/bench-rounds.sh $(BIN) $(BENCH_ROUNDS_K)
+	@sh tools/bench-rounds.sh $(BIN) $(BENCH_ROUNDS_K)
+
+bench-rounds: $(BIN)
+	@sh tools/bench-rounds.sh $(BIN) $(BENCH_ROUNDS_K)
 
 # GPU latencies beside nvbandwidth's latency tests (NVBANDWIDTH or one on PATH).
 bench-gpu: $(BIN)

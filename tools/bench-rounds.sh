@@ -1,171 +1,267 @@
 #!/bin/sh
-# tools/bench-rounds.sh BIN [K] - verdicts on a busy machine (docs/design.md
-# §4.14, §5.10, §5.11), measured here: K A/A trials and K trials of a known
-# effect (THP madvise -> always, which moves first touch of memory that does
-# not call madvise: cpu.first_touch pages=default), each as one A/B/A' and as
-# rounds, each without and with a competing load switched on in the middle
-# of the trial (a memory hog on one core, cpu.stream with one thread, for
-# half a leg at a random point). Prints per configuration the false WIN/LOSS
-# rate (A/A trials, and the controls of the THP trials) and the power (THP
-# trials whose pages=default touch rates read WIN in a trusted comparison),
-# and the noise meter's own cost. With BASE_BIN set (a mempath built before
-# the noise meter and rounds), its compare judges the same A/B/A' legs: the
-# "before". Writes everything under OUT (default bench-rounds-<time>/).
+# tools/bench-rounds.sh BIN [K] - verdicts on a busy machine, measured here
+# (docs/design.md §4.14, §5.10-§5.13, §5.18, §5.19), in the design of issue
+# 24's trial: A/A trials and trials of two known effects, each judged as one
+# A/B/A', as fixed rounds (--rounds $ROUNDS) and as auto rounds, under four
+# loads, all in a random order (seed SEED), K trials of every design, kind
+# and load. The kinds:
+#   aa-lat     A/A: cpu.latency sizes=256K,64M (4k pages, random order)
+#   aa-stream  A/A: cpu.stream threads=1 size=32M kernels=read,triad
+#   thp        THP madvise -> always: first touch of memory that does not ask
+#              for huge pages (cpu.first_touch pages=default touch_rate): a WIN
+#   lat        THP madvise -> never: a chase of 32 MiB on MADV_HUGEPAGE memory
+#              (cpu.latency sizes=32M pages=thp load_latency): a LOSS
+# The loads: none; a CPU hog pinned to CPU0 switched on mid-trial (at 30-70%
+# of the trial, until its end); a memcpy hog (cpu.stream copy, 256M, one
+# thread) pinned to CPU1 on for 35% of the trial at a random point; the same
+# hog 10 s on, 10 s off from a random phase. Every ab runs pinned to CPU0.
+# Before the trials each effect is measured on its own (4 alternating long
+# runs of each variant, no load of ours): the CI of a found effect must hold
+# it. Prints per design and load, and per design: trials, metrics judged,
+# false WIN/LOSS (A/A, trusted), trials abstained (exit 3), effects found
+# (trusted WIN or LOSS of the target metric) and those whose CI holds the
+# effect measured on its own, and the mean wall time a trial.
 #
 # Needs root and a writable /sys/kernel/mm/transparent_hugepage/enabled; it
-# puts back what it found there (trap on exit) and says so. Bounded: legs of
-# 32M, the hog stopped by timeout, K trials of each of 8 configurations.
+# puts back what it found there and stops every hog on exit (each hog is
+# also bounded by timeout). Environment: OUT (default bench-rounds-<time>/),
+# SEED, ROUNDS (4), MAX_ROUNDS (auto: 8), DESIGNS, KINDS, LOADS (subsets),
+# DEADLINE (seconds: no trial begun after it; 0 none).
 set -u
 bin=${1:?usage: bench-rounds.sh BIN [K]}
-k=${2:-${K:-10}}
+k=${2:-${K:-2}}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
 thp=/sys/kernel/mm/transparent_hugepage/enabled
 out=${OUT:-bench-rounds-$(date +%Y%m%d-%H%M%S)}
-size=${SIZE:-32M}
+seed=${SEED:-20261201}
 rounds=${ROUNDS:-4}
-if [ "$(id -u)" != 0 ] || [ ! -w $thp ]; then
-	echo "bench-rounds: skipped: needs root and a writable $thp"
+max_rounds=${MAX_ROUNDS:-8}
+designs=${DESIGNS:-aba rounds auto}
+kinds=${KINDS:-aa-lat aa-stream thp lat}
+loads=${LOADS:-none cpu0 mem35 mem10}
+deadline=${DEADLINE:-0}
+if [ "$(id -u)" != 0 ] || [ ! -w $thp ] || [ "$(nproc)" -lt 2 ] || ! command -v taskset >/dev/null; then
+	echo "bench-rounds: skipped: needs root, a writable $thp, 2 CPUs and taskset"
 	exit 0
 fi
 was=$(sed 's/.*\[\(.*\)\].*/\1/' $thp)
-hog=""
+loader=""
+stop_load() {
+	[ -n "$loader" ] && kill "$loader" 2>/dev/null && wait "$loader" 2>/dev/null
+	loader=""
+	if [ -f "$out/hog.pids" ]; then
+		for p in $(cat "$out/hog.pids"); do kill "$p" 2>/dev/null; done
+		rm -f "$out/hog.pids"
+	fi
+}
 restore() {
-	[ -n "$hog" ] && kill "$hog" 2>/dev/null
+	stop_load
 	echo "$was" >$thp
 	echo "bench-rounds: $thp put back to $(cat $thp)"
 }
 trap 'restore' EXIT
 trap 'exit 130' INT TERM
 mkdir -p "$out" || exit 1
-echo "bench-rounds: $k trials per configuration, legs of cpu.first_touch size=$size into $out/"
-echo "bench-rounds: machine: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), THP $was"
+t_start=$(date +%s)
+echo "bench-rounds: $k trials of each of: designs $designs; kinds $kinds; loads $loads; into $out/"
+echo "bench-rounds: machine: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), THP $was, $(date -u +%Y-%m-%dT%H:%MZ)"
 
-leg_cmd="probe cpu.first_touch size=$size pages=4k,default touch=write,populate --warmups 1"
-controls="--control cpu.first_touch,pages=4k"
-knob_a="echo madvise > $thp"
-knob_b="echo always > $thp"
+leg_cmd() {
+	case $1 in
+	aa-lat) echo "probe cpu.latency sizes=256K,64M pages=4k order=random" ;;
+	aa-stream) echo "probe cpu.stream threads=1 size=32M kernels=read,triad stores=temporal pages=4k" ;;
+	thp) echo "probe cpu.first_touch size=64M pages=default touch=write" ;;
+	lat) echo "probe cpu.latency sizes=32M pages=thp order=random" ;;
+	esac
+}
+knob_b() {
+	case $1 in thp) echo always ;; lat) echo never ;; *) echo "" ;; esac
+}
 
-# trial MODE KIND LOAD I: one ab into $out/MODE-KIND-LOAD-I; the hog, when
-# LOAD is hog, starts at a random point of the trial's expected span.
+# Each effect on its own: A B A B ... long runs, no hog of ours.
+effect() {
+	kind=$1 b=$(knob_b "$1")
+	for i in 1 2 3 4; do
+		for v in madvise "$b"; do
+			echo "$v" >$thp
+			# shellcheck disable=SC2046
+			taskset -c 0 "$bin" $(leg_cmd "$kind") --reps 20 --quiet \
+				-o "$out/effect-$kind-$i-$v.json" >/dev/null 2>&1
+		done
+	done
+	echo "$was" >$thp
+}
+for kind in $kinds; do
+	case $kind in thp | lat) effect "$kind" ;; esac
+done
+
+hog_mem() { # seconds
+	timeout "$1" taskset -c 1 "$bin" probe cpu.stream threads=1 size=256M kernels=copy \
+		--reps 100000 --quiet >/dev/null 2>&1 &
+	echo $! >>"$out/hog.pids"
+	wait $!
+}
+# load NAME SPAN R: the load of one trial, in the background; R in 0..1
+load() {
+	case $1 in
+	cpu0)
+		sleep "$(awk -v s="$2" -v r="$3" 'BEGIN { printf "%.1f", s * (0.3 + 0.4 * r) }')"
+		timeout 600 taskset -c 0 sh -c 'while :; do :; done' &
+		echo $! >>"$out/hog.pids"
+		wait $!
+		;;
+	mem35)
+		sleep "$(awk -v s="$2" -v r="$3" 'BEGIN { printf "%.1f", s * 0.65 * r }')"
+		hog_mem "$(awk -v s="$2" 'BEGIN { printf "%.1f", s * 0.35 }')"
+		;;
+	mem10)
+		[ "$(awk -v r="$3" 'BEGIN { print (r < 0.5) }')" = 1 ] && sleep 10
+		for _ in $(seq 1 30); do # at most 600 s
+			hog_mem 10
+			sleep 10
+		done
+		;;
+	esac
+}
+
+# trial DESIGN KIND LOAD I R
 trial() {
-	mode=$1 kind=$2 load=$3 i=$4
-	dir=$out/$mode-$kind-$load-$i
-	if [ "$mode" = aba ]; then
-		ab_plan="" leg_plan="--reps 10"
-	else
-		ab_plan="--rounds $rounds" leg_plan="--reps $((6 * rounds))"
-	fi
-	if [ "$kind" = thp ]; then
-		set -- --a "$knob_a" --b "$knob_b" --expect-diff thp_enabled $controls
+	design=$1 kind=$2 ld=$3 i=$4 r=$5
+	dir=$out/$design-$kind-$ld-$i
+	case $design in
+	aba) plan="" reps=10 ;;
+	rounds) plan="--rounds $rounds" reps=$((3 * rounds)) ;;
+	auto) plan="--rounds auto --max-rounds $max_rounds" reps=12 ;;
+	esac
+	b=$(knob_b "$kind")
+	if [ -n "$b" ]; then
+		set -- --a "echo madvise > $thp" --b "echo $b > $thp" --expect-diff thp_enabled
 	else
 		set -- --a true --b true
 	fi
+	span=$(cat "$out/span-$design" 2>/dev/null || echo 15)
 	t0=$(date +%s.%N)
-	# shellcheck disable=SC2086
-	"$bin" ab "$@" $ab_plan -o "$dir" -- $leg_cmd $leg_plan >"$dir.out" 2>"$dir.err" &
-	abpid=$!
-	if [ "$load" = hog ]; then
-		span=$(cat "$out/span-$mode" 2>/dev/null || echo 60)
-		legs=$([ "$mode" = aba ] && echo 3 || echo $((2 * rounds)))
-		seed=$((i * 100 + $([ "$mode" = aba ] && echo 0 || echo 10) + $([ "$kind" = aa ] && echo 0 || echo 1)))
-		# shellcheck disable=SC2046
-		set -- $(awk -v s="$span" -v l="$legs" -v seed="$seed" 'BEGIN { srand(seed);
-			printf "%.1f %.1f\n", s * (0.15 + 0.7 * rand()), s / l / 2 }')
-		sleep "$1"
-		if kill -0 $abpid 2>/dev/null; then
-			echo "$(date +%s.%N) $2" >"$dir.hog"
-			timeout "$2" "$bin" probe cpu.stream threads=1 size=256M kernels=copy \
-				--reps 100000 --quiet >/dev/null 2>&1 &
-			hog=$!
-		fi
+	if [ "$ld" != none ]; then
+		load "$ld" "$span" "$r" &
+		loader=$!
+		echo "$loader" >>"$out/hog.pids"
 	fi
-	wait $abpid
+	# shellcheck disable=SC2086,SC2046
+	taskset -c 0 "$bin" ab "$@" $plan -o "$dir" -- $(leg_cmd "$kind") --reps $reps \
+		>"$dir.out" 2>"$dir.err"
 	echo $? >"$dir.rc"
-	[ -n "$hog" ] && wait "$hog" 2>/dev/null
-	hog=""
+	stop_load
 	t1=$(date +%s.%N)
 	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f\n", b - a }' >"$dir.wall"
-	[ "$load" = none ] && [ ! -f "$out/span-$mode" ] && cp "$dir.wall" "$out/span-$mode"
-	# the "before": a mempath without the meter and rounds, on the same A/B/A' legs
-	if [ "$mode" = aba ] && [ -n "${BASE_BIN:-}" ] && [ -f "$dir/leg-3-A.json" ]; then
-		if [ "$kind" = thp ]; then
-			set -- --expect-diff thp_enabled $controls
-		else
-			set --
-		fi
-		"$BASE_BIN" compare "$@" --format json -o "$dir/compare-before.json" \
-			"$dir/leg-1-A.json" "$dir/leg-2-B.json" "$dir/leg-3-A.json" >/dev/null 2>&1
-	fi
-	echo "bench-rounds: $mode $kind $load $i: exit $(cat "$dir.rc"), $(cat "$dir.wall") s"
+	# the span of the design: the mean of its trials so far
+	cat "$out"/"$design"-*.wall | awk '{ s += $1; n++ } END { printf "%.1f\n", s / n }' \
+		>"$out/span-$design"
+	echo "bench-rounds: $design $kind $ld $i: exit $(cat "$dir.rc"), $(cat "$dir.wall") s"
 }
 
-for load in none hog; do
-	for i in $(seq 1 "$k"); do
-		for mode in aba rounds; do
-			for kind in aa thp; do
-				trial $mode $kind $load "$i"
-			done
-		done
-	done
+plan=$(for d in $designs; do for kd in $kinds; do for ld in $loads; do
+	for i in $(seq 1 "$k"); do echo "$d $kd $ld $i"; done
+done; done; done | awk -v s="$seed" 'BEGIN { srand(s) } { print rand() "\t" rand() "\t" $0 }' |
+	sort -n | cut -f2-)
+echo "$plan" | while IFS="	" read -r r line; do
+	# shellcheck disable=SC2086
+	set -- $line
+	if [ "$deadline" -gt 0 ] && [ $(($(date +%s) - t_start)) -ge "$deadline" ]; then
+		echo "bench-rounds: deadline of $deadline s reached: no more trials"
+		break
+	fi
+	trial "$1" "$2" "$3" "$4" "$r"
 done
 
-python3 - "$out" "$k" <<'PY'
-import glob, json, os, sys
-out, k = sys.argv[1], int(sys.argv[2])
-def rows(path):
-    d = json.load(open(path))
-    trusted = d["summary"].get("trusted", not d["summary"]["controls_moved"] and not d["refused"])
-    return d, trusted
-print()
-print("| configuration | trials | metrics judged | false WIN/LOSS (trusted) | false WIN/LOSS (any) | untrusted trials | THP found (trusted WIN) | s/trial |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|")
-meter = []
-for mode in ("aba", "rounds"):
-    for load in ("none", "hog"):
-        for which in (("after", "compare.json"),) + ((("before", "compare-before.json"),) if mode == "aba" else ()):
-            name, fname = which
-            n = false_t = false_any = untrusted = found = thp_trials = trials = 0
-            walls = []
-            for kind in ("aa", "thp"):
-                for i in range(1, k + 1):
-                    base = f"{out}/{mode}-{kind}-{load}-{i}"
-                    p = f"{base}/{fname}"
-                    if not os.path.exists(p):
-                        continue
-                    trials += 1
-                    walls.append(float(open(base + ".wall").read()))
-                    d, trusted = rows(p)
-                    untrusted += not trusted
-                    hit = 0
-                    for m in d["metrics"]:
-                        if m["better"] == "none" or m["verdict"] in ("missing", "fact"):
-                            continue
-                        target = kind == "thp" and m["labels"].get("pages") == "default"
-                        if target:
-                            hit += m["metric"] == "touch_rate" and m["verdict"] == "win"
-                            continue
-                        n += 1
-                        if m["verdict"] in ("win", "loss"):
-                            false_any += 1
-                            false_t += trusted
-                    if kind == "thp":
-                        thp_trials += 1
-                        found += trusted and hit == 2
-            if not trials:
-                continue
-            label = f"{mode} {name}, load {load}"
-            rate = lambda x: f"{x} ({100.0 * x / n:.1f}/100)" if n else "-"
-            print(f"| {label} | {trials} | {n} | {rate(false_t)} | {rate(false_any)} | {untrusted} | {found}/{thp_trials} | {sum(walls) / len(walls):.0f} |")
-for f in glob.glob(f"{out}/*/leg-*.json"):
-    try:
-        d = json.load(open(f))
-    except Exception:
-        continue
+python3 - "$out" "$was" <<'PY'
+import glob, json, math, os, statistics, sys
+out = sys.argv[1]
+def target(kind, m):
+    if kind == "thp":
+        return m["metric"] == "touch_rate" and m["labels"].get("pages") == "default"
+    if kind == "lat":
+        return m["metric"] == "load_latency" and m["labels"].get("size") == "32M"
+    return False
+def med(f, kind):
+    d = json.load(open(f))
     for p in d["probes"]:
-        nz = p.get("noise")
-        if nz and p.get("wall_s"):
-            meter.append((nz["meter_cpu_s"], p["wall_s"], len(nz["t"]) + 1))
-if meter:
-    cpu = sum(m[0] for m in meter); wall = sum(m[1] for m in meter); reads = sum(m[2] for m in meter)
-    print(f"\nnoise meter: {cpu:.2f} s of CPU over {wall:.0f} s of probes ({100 * cpu / wall:.2f}% of one CPU), {1e6 * cpu / reads:.0f} us a reading ({reads} readings)")
+        for m in p["metrics"]:
+            if target(kind, {"metric": m["name"], "labels": m.get("labels", {})}):
+                return m["summary"]["median"]
+    return None
+effect = {}
+for kind in ("thp", "lat"):
+    a, b = [], []
+    for f in sorted(glob.glob(f"{out}/effect-{kind}-*.json")):
+        v = med(f, kind)
+        if v is None:
+            continue
+        (a if f.endswith("-madvise.json") else b).append(v)
+    if len(a) >= 2 and len(b) >= 2:
+        ratios = [y / x for x, y in zip(a, b)]
+        lr = [math.log(x) for x in ratios]
+        m = statistics.mean(lr); s = statistics.stdev(lr) / math.sqrt(len(lr))
+        effect[kind] = (math.exp(m) - 1, math.exp(m - 3.18 * s) - 1, math.exp(m + 3.18 * s) - 1, len(ratios))
+for kind, (e, lo, hi, n) in effect.items():
+    print(f"effect measured on its own, {kind}: {100 * e:+.1f}% [{100 * lo:+.1f}, {100 * hi:+.1f}] (95% t interval of {n} A/B pairs of 20 samples)")
+cells = {}
+for rc in sorted(glob.glob(f"{out}/*.rc")):
+    base = rc[:-3]
+    name = os.path.basename(base)
+    parts = name.split("-")
+    design, load, i = parts[0], parts[-2], parts[-1]
+    kind = "-".join(parts[1:-2])
+    code = int(open(rc).read().strip() or 1)
+    wall = float(open(base + ".wall").read())
+    c = cells.setdefault((design, load), dict(trials=0, judged=0, false=0, abst=0, found=0, of=0, holds=0, walls=[], failed=0))
+    c["trials"] += 1
+    c["walls"].append(wall)
+    c["abst"] += code == 3
+    p = f"{base}/compare.json"
+    if not os.path.exists(p):
+        c["failed"] += 1
+        continue
+    d = json.load(open(p))
+    trusted = d["summary"]["trusted"] and code != 3
+    if kind in ("thp", "lat"):
+        c["of"] += 1
+    for m in d["metrics"]:
+        if m["control"] or m["better"] == "none" or m["verdict"] not in ("win", "loss", "nowin", "same"):
+            continue
+        if not trusted:
+            continue
+        if target(kind, m):
+            want = "win" if kind == "thp" else "loss"
+            if m["verdict"] == want:
+                c["found"] += 1
+                e = effect.get(kind)
+                lo, hi = m["ci95"]
+                if e and lo is not None and hi is not None and lo <= e[0] <= hi:
+                    c["holds"] += 1
+            continue
+        if kind.startswith("aa"):
+            c["judged"] += 1
+            c["false"] += m["verdict"] in ("win", "loss")
+def row(label, cs):
+    t = sum(c["trials"] for c in cs); j = sum(c["judged"] for c in cs); f = sum(c["false"] for c in cs)
+    a = sum(c["abst"] for c in cs); fo = sum(c["found"] for c in cs); of = sum(c["of"] for c in cs)
+    h = sum(c["holds"] for c in cs); w = [x for c in cs for x in c["walls"]]; bad = sum(c["failed"] for c in cs)
+    rate = f"{f} ({100.0 * f / j:.1f}/100)" if j else "-"
+    ab = f"{a} ({100.0 * a / t:.0f}%)" if t else "-"
+    print(f"| {label} | {t} | {j} | {rate} | {ab} | {fo}/{of} | {h}/{fo} | {statistics.mean(w):.0f} |" + (f" {bad} without a comparison" if bad else ""))
+hdr = "| {} | trials | judged (A/A) | false WIN/LOSS | abstained (exit 3) | effect found / of | CI holds the effect | s/trial |"
+print()
+print(hdr.format("design"))
+print("|---|---:|---:|---:|---:|---:|---:|---:|")
+for design in ("aba", "rounds", "auto"):
+    cs = [c for (d, l), c in cells.items() if d == design]
+    if cs:
+        row(design, cs)
+print()
+print(hdr.format("design, load"))
+print("|---|---:|---:|---:|---:|---:|---:|---:|")
+for design in ("aba", "rounds", "auto"):
+    for load in ("none", "cpu0", "mem35", "mem10"):
+        if (design, load) in cells:
+            row(f"{design}, {load}", [cells[(design, load)]])
 PY

@@ -329,8 +329,10 @@ static void say_machine(const struct ab_opts *o, const char *schedule)
 			snprintf(seed, sizeof(seed), ", seed %u", o->seed);
 		if (o->auto_rounds)
 			progress("ab: rounds auto: %d, then more until every metric that matters "
-				 "is decided, at most %u; order %s (%s%s)",
-				 SEQ_MIN_ROUNDS, o->rounds, o->order, schedule, seed);
+				 "is decided, at most %u (and up to %u more in place of rounds "
+				 "left out for their load); order %s (%s%s)",
+				 SEQ_MIN_ROUNDS, o->max_rounds, o->rounds - o->max_rounds, o->order,
+				 schedule, seed);
 		else
 			progress("ab: %u rounds, order %s (%s%s)", o->rounds, o->order, schedule,
 				 seed);
@@ -390,8 +392,8 @@ static int ab_main(void *p, const struct cmd_line *l)
 		error("--max-rounds, --budget and --margin are for --rounds auto");
 		goto out;
 	}
-	if (o->auto_rounds)
-		o->rounds = plan.rounds = o->max_rounds;
+	if (o->auto_rounds) /* and rounds to replace those left out for load */
+		o->rounds = plan.rounds = ab_auto_cap(o->max_rounds);
 	if (o->rounds && o->legs) {
 		error("--legs and --rounds: the rounds set the legs (--order abba or random)");
 		goto out;
@@ -436,7 +438,7 @@ static int ab_main(void *p, const struct cmd_line *l)
 			   &plan.leg_reps) != 0)
 		goto out;
 	if (o->auto_rounds) {
-		ab_auto_start(&ar, &co, o->rounds, o->budget_s);
+		ab_auto_start(&ar, &co, o->max_rounds, o->budget_s);
 		plan.go_on = ab_auto_go_on;
 		plan.go_on_ctx = &ar;
 	}

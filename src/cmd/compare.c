@@ -120,7 +120,10 @@ const struct command command_compare = {
 		"Rounds (files from ab --rounds, or --rounds): each round's A and B legs are\n"
 		"compared with each other, so load and drift between rounds cancel: van Elteren's\n"
 		"stratified rank test and the t test and interval of the per-round ratios, over\n"
-		"the rounds whose two legs ran under the same load.\n",
+		"the rounds whose two legs ran under the same load. The CI must clear max(1%,\n"
+		"--threshold, the rounds' spread of their medians); A and B are the geometric\n"
+		"means of the rounds' medians, whose ratio is the change. A CI whose bounds are\n"
+		"more than 10 times apart is too wide to say (~, with the reason).\n",
 	.examples = "mempath compare stock.json patched.json stock-again.json --control "
 		    "'cpu.first_touch,pages=thp'\n"
 		    "mempath compare stock.json patched.json --format html -o compare.html\n",

@@ -3,8 +3,10 @@
  * each comparing the legs so far at the alpha that look may spend; the
  * rounds end when every metric that matters is decided (WIN, LOSS, SAME
  * within the margin), when knobs differ, at the most rounds, or before a
- * round that would pass the time budget. The last look's options are the
- * final comparison's. */
+ * round that would pass the time budget. A round left out for its legs'
+ * load (in any metric that matters) is replaced by another: the looks and
+ * the most rounds count the rounds used, up to ab_auto_cap rounds run
+ * (§5.18). The last look's options are the final comparison's. */
 #ifndef MEMPATH_FLOW_AB_AUTO_H
 #define MEMPATH_FLOW_AB_AUTO_H
 
@@ -15,7 +17,9 @@
 
 struct ab_auto {
 	struct compare_opts co; /* the look's alpha, CI level and margin */
-	unsigned max, prev;	/* the most rounds; the round of the last look made */
+	unsigned max, prev;	/* the most rounds used; the rounds used at the last look */
+	unsigned cap, out;	/* the most rounds run; rounds left out for load so far */
+	unsigned look_r;	/* the round of the last look */
 	double budget_s;	/* 0: none */
 	double t0, alpha;	/* start; what the last look tested at */
 	char *why;		/* why the rounds ended, once they have */
@@ -24,8 +28,12 @@ struct ab_auto {
 	double alpha0;		/* the alpha spent over all the looks */
 };
 
+/* The rounds a plan of at most max rounds used schedules: max and half as
+ * many again to replace rounds left out for their load, at most
+ * COMPARE_MAX_LEGS / 2. */
+unsigned ab_auto_cap(unsigned max);
 /* Auto rounds from co (the comparison's options, margin set), at most max
- * rounds, within budget_s seconds (0: no budget). */
+ * rounds used, within budget_s seconds (0: no budget). */
 void ab_auto_start(struct ab_auto *a, const struct compare_opts *co, unsigned max, double budget_s);
 /* The flow's go_on (flow/ab.h): 1 for another round, 0 to end here. */
 int ab_auto_go_on(void *ctx, unsigned round, char *const *leg_paths);

@@ -12,14 +12,16 @@
 
 #include "base/util.h"
 #include "gpu/backend.h"
+#include "machine/noise_chase.h"
 
 static const char *const psi_files[] = {"/proc/pressure/cpu", "/proc/pressure/memory",
 					"/proc/pressure/io"};
 static const char *const psi_names[] = {"psi_cpu", "psi_memory", "psi_io"};
 
-/* One reading: cumulative seconds (CPU-seconds for the CPU figures). */
+/* One reading: cumulative seconds (CPU-seconds for the CPU figures); mem_ns:
+ * the meter's own chase at this reading (ns a hop; NAN: none). */
 struct reading {
-	double t, busy, steal, own, wait, psi[3], load1;
+	double t, busy, steal, own, wait, psi[3], load1, mem_ns;
 	long running;
 	int gpu_others; /* compute processes on the GPUs but ours; -1: not read */
 };
@@ -31,6 +33,9 @@ struct noise_meter {
 	long cpus;
 	struct reading *r;
 	size_t n, cap;
+	/* the chase (noise.h): NOISE_CHASE_BYTES of lines linked in a random
+	 * cycle, and where the last reading left it */
+	size_t *chase, at;
 };
 
 /* The machine's busy and steal CPU-seconds and runnable count from
@@ -206,6 +211,7 @@ static int read_one(struct noise_meter *m, struct reading *r)
 	for (int k = 0; k < 3; k++)
 		r->psi[k] = read_psi(psi_files[k]);
 	r->load1 = load1();
+	r->mem_ns = m->chase ? noise_chase_ns(m->chase, &m->at) : NAN;
 	r->t = (double)time_now_ns() * 1e-9;
 	m->meter_cpu_s += thread_cpu_s() - c0;
 	return 0;
@@ -221,6 +227,7 @@ struct noise_meter *noise_meter_start(pid_t child, int gpu)
 		m->hz = 100;
 	m->cap = 64;
 	m->r = xcalloc(m->cap, sizeof(*m->r));
+	m->chase = noise_chase_new();
 	if (read_one(m, &m->r[0]) != 0) {
 		noise_meter_free(m);
 		return NULL;
@@ -314,8 +321,10 @@ json_t *noise_meter_json(const struct noise_meter *m, double base_s)
 {
 	json_t *o = json_object(), *t = json_array(), *other = json_array(), *steal = json_array(),
 	       *run = json_array(), *wait = json_array(), *gpu = json_array(), *psi[3],
-	       *mean = json_object();
-	double sum_other = 0, sum_steal = 0, sum_wait = 0, sum_psi[3] = {0}, span = 0;
+	       *mean = json_object(), *mem = json_array();
+	double sum_other = 0, sum_steal = 0, sum_wait = 0, sum_psi[3] = {0}, span = 0, sum_mem = 0,
+	       sum_own = 0;
+	size_t n_mem = 0;
 	for (int k = 0; k < 3; k++)
 		psi[k] = json_array();
 	for (size_t i = 1; m && i < m->n; i++) {
@@ -332,6 +341,7 @@ json_t *noise_meter_json(const struct noise_meter *m, double base_s)
 		json_array_append_new(wait, milli((b->wait - a->wait) / dt));
 		sum_wait += b->wait - a->wait;
 		sum_other += other_at(m, i) - other_at(m, i - 1) - (b->steal - a->steal);
+		sum_own += b->own - a->own;
 		sum_steal += b->steal - a->steal;
 		for (int k = 0; k < 3; k++) {
 			json_array_append_new(psi[k], milli((b->psi[k] - a->psi[k]) / dt));
@@ -339,6 +349,14 @@ json_t *noise_meter_json(const struct noise_meter *m, double base_s)
 		}
 		json_array_append_new(run,
 				      b->running >= 0 ? json_integer(b->running) : json_null());
+		/* tenths of a ns a hop */
+		json_array_append_new(
+			mem, isfinite(b->mem_ns) ? json_integer((json_int_t)llround(10 * b->mem_ns))
+						 : json_null());
+		if (isfinite(b->mem_ns)) {
+			sum_mem += b->mem_ns;
+			n_mem++;
+		}
 		json_array_append_new(gpu, b->gpu_others >= 0 ? json_integer(b->gpu_others)
 							      : json_null());
 	}
@@ -349,7 +367,8 @@ json_t *noise_meter_json(const struct noise_meter *m, double base_s)
 			    json_string("t: ms from the probe's start (window end); "
 					"other, steal: thousandths of a CPU; wait: "
 					"thousandths of a thread (the probe's threads "
-					"waiting for a CPU); psi: thousandths of the time"));
+					"waiting for a CPU); psi: thousandths of the time; "
+					"mem_ns: tenths of a ns a hop of the meter's chase"));
 	json_object_set_new(o, "t", t);
 	json_object_set_new(o, "other", other);
 	json_object_set_new(o, "steal", steal);
@@ -357,6 +376,10 @@ json_t *noise_meter_json(const struct noise_meter *m, double base_s)
 	for (int k = 0; k < 3; k++)
 		json_object_set_new(o, psi_names[k], psi[k]);
 	json_object_set_new(o, "runnable", run);
+	if (n_mem)
+		json_object_set_new(o, "mem_ns", mem);
+	else
+		json_decref(mem);
 	if (m && m->gpu)
 		json_object_set_new(o, "gpu_others", gpu);
 	else
@@ -369,6 +392,11 @@ json_t *noise_meter_json(const struct noise_meter *m, double base_s)
 			if (isfinite(sum_psi[k]))
 				json_object_set_new(mean, psi_names[k],
 						    json_real(sum_psi[k] / span));
+		if (n_mem)
+			json_object_set_new(mean, "mem_ns", json_real(sum_mem / (double)n_mem));
+		/* the CPUs the probe and the meter had: a probe of one thread
+		 * that reads under 1 lost CPU time to a neighbour on its CPU */
+		json_object_set_new(mean, "own_cpus", json_real(sum_own / span));
 	}
 	json_object_set_new(o, "mean", mean);
 	return o;
@@ -383,6 +411,7 @@ void noise_meter_free(struct noise_meter *m)
 	if (g && g->other_procs_end)
 		g->other_procs_end();
 	free(m->r);
+	free(m->chase);
 	free(m);
 }
 

@@ -40,7 +40,8 @@ static void head_lines(const struct comparison *c, FILE *f, const char *strong)
 
 int report_compare_term(const struct comparison *c, FILE *f)
 {
-	size_t kw = 6, cw[COMPARE_MAX_LEGS], ciw = 18, ncol = report_compare_ncols(c), n_missing;
+	size_t kw = 6, cw[COMPARE_MAX_LEGS], ciw = 18, thw = 9, ncol = report_compare_ncols(c),
+	       n_missing;
 	size_t mw = report_compare_has_mechanism(c) ? strlen("mechanism") : 0;
 	char buf[512], *line, **missing;
 	head_lines(c, f, "");
@@ -79,19 +80,22 @@ int report_compare_term(const struct comparison *c, FILE *f)
 		ciw = strlen(buf) > ciw ? strlen(buf) : ciw;
 		report_compare_mechanism(&c->rows[i], buf, sizeof(buf));
 		mw = mw && report_text_width(buf) > mw ? report_text_width(buf) : mw;
+		report_compare_threshold(&c->rows[i], buf, sizeof(buf));
+		thw = strlen(buf) > thw ? strlen(buf) : thw;
 	}
+	fprintf(f, "change: %s\n", comparison_change_from(c));
 	fputc('\n', f);
 	report_put_column(f, "metric", kw, 0);
 	for (size_t j = 0; j < ncol; j++)
 		fprintf(f, "  %*s", (int)cw[j], report_compare_col_name(c, j));
-	fprintf(f, "  %8s  %-*s  %8s  %9s  ", "change", (int)ciw, report_compare_ci_name(c),
-		"p(adj)", "n A/B");
+	fprintf(f, "  %8s  %-*s  %-*s  %8s  %9s  ", "change", (int)ciw, report_compare_ci_name(c),
+		(int)thw, "threshold", "p(adj)", "n A/B");
 	if (mw) /* the counters that moved with each WIN and LOSS (§5.15) */
 		report_put_column(f, "mechanism", mw + 2, 0);
 	fputs("verdict\n", f);
 	for (size_t i = 0; i < c->n_rows; i++) {
 		const struct compare_row *row = &c->rows[i];
-		char chg[32], ci[48], p[32], n[48];
+		char chg[32], ci[48], th[48], p[32], n[48];
 		if (row->verdict == VERDICT_MISSING)
 			continue;
 		report_put_column(f, row->key, kw, 0);
@@ -101,9 +105,10 @@ int report_compare_term(const struct comparison *c, FILE *f)
 		}
 		report_compare_pct(row->change, chg, sizeof(chg));
 		report_compare_ci(row, ci, sizeof(ci));
+		report_compare_threshold(row, th, sizeof(th));
 		report_compare_p(row->p_effect_adj, p, sizeof(p));
 		report_compare_n(row, n, sizeof(n));
-		fprintf(f, "  %8s  %-*s  %8s  %9s  ", chg, (int)ciw, ci, p, n);
+		fprintf(f, "  %8s  %-*s  %-*s  %8s  %9s  ", chg, (int)ciw, ci, (int)thw, th, p, n);
 		if (mw) {
 			report_compare_mechanism(row, buf, sizeof(buf));
 			report_put_column(f, buf, mw + 2, 0);
@@ -246,7 +251,7 @@ int report_compare_md(const struct comparison *c, FILE *f)
 	free(line);
 	for (size_t i = 0; i < c->n_rows; i++) {
 		const struct compare_row *row = &c->rows[i];
-		char chg[32], ci[48], p[32], pa[32], pd[32];
+		char chg[32], ci[48], p[32], pa[32], pd[32], th[48];
 		if (isnan(row->p_effect))
 			continue;
 		if (!details++)
@@ -263,8 +268,9 @@ int report_compare_md(const struct comparison *c, FILE *f)
 		report_compare_p(row->p_drift_adj, pd, sizeof(pd));
 		fputs("| ", f);
 		report_md_cell(f, row->key);
-		fprintf(f, " | %s | %s | %s | %s | %.1f%% (%s) | %.1f%% |", chg, ci, p, pa,
-			100.0 * row->drift, pd, 100.0 * row->threshold);
+		report_compare_threshold(row, th, sizeof(th));
+		fprintf(f, " | %s | %s | %s | %s | %.1f%% (%s) | %s |", chg, ci, p, pa,
+			100.0 * row->drift, pd, th);
 		for (size_t j = 0; j < c->n_legs; j++)
 			fprintf(f, "%s%zu", j ? "/" : " ", row->n[j]);
 		fputs(" |\n", f);

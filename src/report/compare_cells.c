@@ -14,6 +14,7 @@
 #include "base/util.h"
 #include "machine/noise.h"
 #include "report/format.h"
+#include "verdict/threshold.h"
 
 /* "0.42 GiB/s"; "-" when the leg lacks the metric. */
 static void fmt_median(const struct compare_row *row, size_t j, char *buf, size_t len)
@@ -130,10 +131,22 @@ void report_compare_pct(double v, char *buf, size_t len)
 
 void report_compare_ci(const struct compare_row *row, char *buf, size_t len)
 {
-	if (isnan(row->ci_lo))
+	if (row->ci_wide) /* the reason beside the verdict says how wide (§5.19) */
+		snprintf(buf, len, "too wide to say");
+	else if (isnan(row->ci_lo))
 		snprintf(buf, len, "-");
 	else
 		snprintf(buf, len, "[%+.1f, %+.1f]%%", 100.0 * row->ci_lo, 100.0 * row->ci_hi);
+}
+
+void report_compare_threshold(const struct compare_row *row, char *buf, size_t len)
+{
+	if (row->threshold_from < THRESHOLD_FROM__COUNT)
+		threshold_text(row, buf, len);
+	else if (isfinite(row->threshold) && !isnan(row->p_effect)) /* a file before §5.18 */
+		snprintf(buf, len, "%.1f%%", 100.0 * row->threshold);
+	else
+		snprintf(buf, len, "-");
 }
 
 void report_compare_p(double p, char *buf, size_t len)
@@ -196,24 +209,30 @@ void report_compare_rules(const struct comparison *c, FILE *f, const char *prefi
 			"%srules: %zu rounds; van Elteren's stratified rank test within the "
 			"rounds, "
 			"alpha %g; t %s of the per-round ratios of medians; practical "
-			"threshold max(1%%, %.1f%%); a round whose legs' load differed by more "
+			"threshold max(1%%, %.1f%%, %g x the rounds' spread of their medians); a "
+			"round whose legs' load differed by more "
 			"than %.2f other CPUs is left out; fewer than %d samples per leg or %d "
 			"rounds: no verdict\n",
 			prefix, c->n_rounds, c->opts.alpha, report_compare_ci_name(c),
-			100.0 * c->opts.threshold, busy, COMPARE_MIN_ROUND_SAMPLES,
-			COMPARE_MIN_ROUNDS);
+			100.0 * c->opts.threshold, THRESHOLD_ROUND_NOISE_TIMES, busy,
+			COMPARE_MIN_ROUND_SAMPLES, COMPARE_MIN_ROUNDS);
 		if (c->opts.margin > 0)
 			fprintf(f, "%sSAME: two one-sided tests, the %.3g%% CI within +-%.1f%%\n",
 				prefix, 100.0 * (1 - 2 * c->opts.alpha), 100.0 * c->opts.margin);
-		return;
+	} else {
+		fprintf(f,
+			"%srules: two-sided Mann-Whitney U on raw samples, alpha %g; bootstrap "
+			"95%% "
+			"CI of the ratio of medians (%u resamples); practical threshold max(1%%, "
+			"same-variant gap, %.1f%%); fewer than %d samples per leg: no verdict; "
+			"legs "
+			"whose load differed by more than %.2f other CPUs: UNSTABLE\n",
+			prefix, c->opts.alpha, c->opts.bootstrap_iters, 100.0 * c->opts.threshold,
+			COMPARE_MIN_SAMPLES, busy);
 	}
 	fprintf(f,
-		"%srules: two-sided Mann-Whitney U on raw samples, alpha %g; bootstrap 95%% CI "
-		"of the ratio of medians (%u resamples); practical threshold max(1%%, "
-		"same-variant gap, %.1f%%); fewer than %d samples per leg: no verdict; legs "
-		"whose load differed by more than %.2f other CPUs: UNSTABLE\n",
-		prefix, c->opts.alpha, c->opts.bootstrap_iters, 100.0 * c->opts.threshold,
-		COMPARE_MIN_SAMPLES, busy);
+		"%schange: %s; a CI whose bounds are more than %g times apart is too wide to say\n",
+		prefix, comparison_change_from(c), THRESHOLD_CI_TOO_WIDE);
 }
 
 char *report_compare_leg_how(const struct run *r)

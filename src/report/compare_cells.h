@@ -34,6 +34,8 @@ int report_compare_has_mechanism(const struct comparison *c);
 void report_compare_mechanism(const struct compare_row *row, char *buf, size_t len);
 void report_compare_pct(double v, char *buf, size_t len);
 void report_compare_ci(const struct compare_row *row, char *buf, size_t len);
+/* "6.2% round noise": the threshold and what set it (§5.18); "-" if none. */
+void report_compare_threshold(const struct compare_row *row, char *buf, size_t len);
 /* The CI's heading: "95% CI", or the level a look of auto rounds tested at
  * ("99.9% CI"); a static string. */
 const char *report_compare_ci_name(const struct comparison *c);

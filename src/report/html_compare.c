@@ -292,7 +292,9 @@ static void detail_table(FILE *f, const struct comparison *c)
 		report_compare_pct(isfinite(row->change) ? row->change : NAN, buf, sizeof(buf));
 		html_cell_num(f, buf);
 		report_compare_ci(row, buf, sizeof(buf));
-		html_cell_num(f, isfinite(row->ci_lo) && isfinite(row->ci_hi) ? buf : "-");
+		html_cell_num(f, row->ci_wide || (isfinite(row->ci_lo) && isfinite(row->ci_hi))
+					 ? buf
+					 : "-");
 		report_compare_p(row->p_effect, buf, sizeof(buf));
 		html_cell_num(f, buf);
 		report_compare_p(row->p_effect_adj, buf, sizeof(buf));
@@ -302,10 +304,8 @@ static void detail_table(FILE *f, const struct comparison *c)
 			fprintf(f, "%.1f%% ", 100.0 * row->drift);
 		report_compare_p(row->p_drift_adj, buf, sizeof(buf));
 		fprintf(f, "(%s)</td>", buf);
-		if (isfinite(row->threshold))
-			fprintf(f, "<td class=\"n\">%.1f%%</td>", 100.0 * row->threshold);
-		else
-			fputs("<td class=\"n\">-</td>", f);
+		report_compare_threshold(row, buf, sizeof(buf));
+		html_cell_num(f, buf);
 		fputs("<td class=\"n\">", f);
 		for (size_t j = 0; j < c->n_legs; j++)
 			fprintf(f, "%s%zu", j ? "/" : "", row->n[j]);

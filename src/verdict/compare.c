@@ -10,6 +10,7 @@
 #include "base/stats.h"
 #include "base/util.h"
 #include "verdict/rounds.h"
+#include "verdict/threshold.h"
 
 /* Facts that must read the same in every leg of one variant: if they do not,
  * the legs did not measure the same thing and the probe's metrics that share
@@ -281,7 +282,6 @@ static void compute_stats(const struct comparison *c, struct compare_row *row)
 	}
 	/* Two pairs tested (ABAB): Bonferroni within the metric. */
 	row->p_drift = tested ? fmin(1.0, (double)tested * pmin) : NAN;
-	row->threshold = fmax(0.01, fmax(row->drift, c->opts.threshold));
 	free(a);
 	free(b);
 }
@@ -376,8 +376,9 @@ static char *nowin_reason(const struct compare_row *row, double alpha, int consi
 		return xasprintf("B is not beyond every A leg in one direction%s", widened);
 	if (isnan(row->ci_lo))
 		return xasprintf("no confidence interval%s", widened);
-	return xasprintf("the CI [%+.1f, %+.1f]%% is within +-%.1f%%%s", 100.0 * row->ci_lo,
-			 100.0 * row->ci_hi, 100.0 * row->threshold, widened);
+	return xasprintf("the CI [%+.1f, %+.1f]%% is within +-%.1f%% (%s)%s", 100.0 * row->ci_lo,
+			 100.0 * row->ci_hi, 100.0 * row->threshold, threshold_source(row),
+			 widened);
 }
 
 /* load: the legs (or too many rounds) were measured under different load
@@ -416,14 +417,6 @@ static void rule_drift(struct comparison *c, struct compare_row *row)
 	}
 }
 
-/* The one threshold test: B beyond A (Holm-adjusted) and the CI of the
- * change clear of the practical threshold on one side. */
-static int clears_threshold(const struct comparison *c, const struct compare_row *row)
-{
-	return row->p_effect_adj < c->opts.alpha && !isnan(row->ci_lo) &&
-	       (row->ci_lo > row->threshold || row->ci_hi < -row->threshold);
-}
-
 /* effect: WIN or LOSS when the change clears the threshold (and, in A/B/A,
  * B lies beyond every A leg in one direction, §5.4), else "~" saying why */
 static void rule_effect(struct comparison *c, struct compare_row *row)
@@ -433,7 +426,7 @@ static void rule_effect(struct comparison *c, struct compare_row *row)
 	row->note = NULL;
 	if (c->n_rounds) {
 		out = rounds_left_out(c, row);
-		if (clears_threshold(c, row)) {
+		if (threshold_cleared(c, row)) {
 			up = row->change > 0;
 			set_verdict(row,
 				    up == (row->better == BETTER_HIGHER) ? VERDICT_WIN
@@ -444,11 +437,14 @@ static void rule_effect(struct comparison *c, struct compare_row *row)
 		/* two one-sided tests: SAME when the change is within the margin */
 		same = c->opts.margin > 0 && row->eq_lo > -c->opts.margin &&
 		       row->eq_hi < c->opts.margin;
-		why = same ? xasprintf("within +-%.1f%%: the %.3g%% CI [%+.1f, %+.1f]%%",
-				       100.0 * c->opts.margin, 100.0 * (1 - 2 * c->opts.alpha),
-				       100.0 * row->eq_lo, 100.0 * row->eq_hi)
-			   : rounds_nowin_reason(c, row);
-		set_verdict(row, same ? VERDICT_SAME : VERDICT_NOWIN,
+		why = threshold_ci_too_wide(row)
+			      ? threshold_too_wide_reason(
+					c, row, c->opts.ci_level > 0 ? c->opts.ci_level : 0.95)
+		      : same ? xasprintf("within +-%.1f%%: the %.3g%% CI [%+.1f, %+.1f]%%",
+					 100.0 * c->opts.margin, 100.0 * (1 - 2 * c->opts.alpha),
+					 100.0 * row->eq_lo, 100.0 * row->eq_hi)
+			     : rounds_nowin_reason(c, row);
+		set_verdict(row, same && !row->ci_wide ? VERDICT_SAME : VERDICT_NOWIN,
 			    out ? xasprintf("%s; %s", why, out) : why);
 		if (out) {
 			free(why);
@@ -461,7 +457,7 @@ static void rule_effect(struct comparison *c, struct compare_row *row)
 		if (c->legs[j].variant == 'A' &&
 		    (row->median_b == row->median[j] || (row->median_b > row->median[j]) != up))
 			consistent = 0;
-	if (consistent && clears_threshold(c, row)) {
+	if (consistent && threshold_cleared(c, row)) {
 		int good = up == (row->better == BETTER_HIGHER);
 		/* The drift stays beside the verdict: it widened the threshold. */
 		set_verdict(row, good ? VERDICT_WIN : VERDICT_LOSS,
@@ -469,7 +465,10 @@ static void rule_effect(struct comparison *c, struct compare_row *row)
 		free(note);
 		return;
 	}
-	set_verdict(row, VERDICT_NOWIN, nowin_reason(row, c->opts.alpha, consistent, note));
+	set_verdict(row, VERDICT_NOWIN,
+		    threshold_ci_too_wide(row)
+			    ? threshold_too_wide_reason(c, row, 0.95)
+			    : nowin_reason(row, c->opts.alpha, consistent, note));
 	free(note);
 }
 
@@ -514,7 +513,8 @@ struct comparison *compare_runs(const struct run *const *runs, const char *const
 		struct compare_row *row = &c->rows[i];
 		row->verdict = PENDING;
 		row->p_drift = row->p_drift_adj = row->change = row->ci_lo = row->ci_hi = NAN;
-		row->eq_lo = row->eq_hi = NAN;
+		row->eq_lo = row->eq_hi = row->round_noise = NAN;
+		row->threshold_from = THRESHOLD_FROM__COUNT;
 		row->p_effect = row->p_effect_adj = NAN;
 		for (size_t j = 0; j < c->n_legs; j++) {
 			row->p_vs_a[j] = NAN;
@@ -545,10 +545,13 @@ struct comparison *compare_runs(const struct run *const *runs, const char *const
 	apply_rules(c, rules_before, ARRAY_SIZE(rules_before));
 	for (size_t i = 0; i < c->n_rows; i++) {
 		struct compare_row *row = &c->rows[i];
-		if (row->verdict == PENDING && c->n_rounds)
+		if (row->verdict != PENDING)
+			continue;
+		if (c->n_rounds)
 			rounds_stats(c, row);
-		else if (row->verdict == PENDING)
+		else
 			compute_stats(c, row);
+		threshold_set(c, row);
 	}
 	holm_families(c);
 	apply_rules(c, rules_after, ARRAY_SIZE(rules_after));

@@ -58,6 +58,8 @@ static json_t *row_to_json(const struct comparison *c, const struct compare_row 
 		/* only where the noise meter recorded it (§4.14) */
 		if (isfinite(row->busy[j]))
 			json_object_set_new(l, "busy", json_real(row->busy[j]));
+		if (isfinite(row->wait[j]))
+			json_object_set_new(l, "wait", json_real(row->wait[j]));
 		if (isfinite(row->gpu_others[j]))
 			json_object_set_new(l, "gpu_others", json_real(row->gpu_others[j]));
 		json_array_append_new(legs, l);
@@ -73,6 +75,15 @@ static json_t *row_to_json(const struct comparison *c, const struct compare_row 
 	json_object_set_new(o, "p_drift", num(row->p_drift));
 	json_object_set_new(o, "p_drift_adjusted", num(row->p_drift_adj));
 	json_object_set_new(o, "threshold", num(row->threshold));
+	/* what set it, where one was set (§5.18); the rounds' spread, the CI
+	 * too wide to say (§5.19): only where there is one */
+	if (row->threshold_from < THRESHOLD_FROM__COUNT)
+		json_object_set_new(o, "threshold_from",
+				    json_string(threshold_from_id(row->threshold_from)));
+	if (isfinite(row->round_noise))
+		json_object_set_new(o, "round_noise", json_real(row->round_noise));
+	if (row->ci_wide)
+		json_object_set_new(o, "ci_too_wide", json_true());
 	json_object_set_new(o, "verdict", json_string(verdict_id(row->verdict)));
 	json_object_set_new(o, "reason", row->reason ? json_string(row->reason) : json_null());
 	if (row->mechanism) {
@@ -190,6 +201,7 @@ json_t *comparison_to_json(const struct comparison *c)
 	json_object_set_new(o, "legs", legs);
 	if (c->n_rounds)
 		json_object_set_new(o, "rounds", json_integer((json_int_t)c->n_rounds));
+	json_object_set_new(o, "change_from", json_string(comparison_change_from(c)));
 	for (size_t k = 0; k < op->n_controls; k++)
 		json_array_append_new(controls, json_string(op->controls[k]));
 	for (size_t k = 0; k < op->n_expect_diff; k++)

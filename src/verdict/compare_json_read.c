@@ -51,6 +51,23 @@ static int verdict_parse(const char *s, enum verdict *out)
 	return -1;
 }
 
+/* Where the threshold came from, the rounds' spread and a CI too wide to
+ * say (§5.18, §5.19): each absent in files made before them. */
+static int threshold_from_json(struct rd *rd, json_t *j, struct compare_row *row)
+{
+	const char *from = NULL;
+	row->threshold_from = THRESHOLD_FROM__COUNT;
+	row->round_noise = NAN;
+	if (jrd_str(&rd->j, j, "threshold_from", 0, &from) ||
+	    (json_object_get(j, "round_noise") &&
+	     jrd_num(&rd->j, j, "round_noise", 1, NAN, &row->round_noise)) ||
+	    jrd_bool(&rd->j, j, "ci_too_wide", 0, &row->ci_wide))
+		return -1;
+	if (from && threshold_from_parse(from, &row->threshold_from) != 0)
+		return jrd_bad(&rd->j, "threshold_from", "is not min|given|gap|round_noise");
+	return 0;
+}
+
 static int legs_from_json(struct rd *rd, json_t *legs)
 {
 	struct comparison *c = rd->c;
@@ -248,7 +265,7 @@ static int row_from_json(struct rd *rd, json_t *j, size_t i)
 		return -1;
 	row->moved &= row->control;
 	if (jrd_bool(&rd->j, j, "noisy", 0, &row->noisy) || rounds_from_json(rd, j, row) ||
-	    mech_from_json(rd, j, row))
+	    mech_from_json(rd, j, row) || threshold_from_json(rd, j, row))
 		return -1;
 	legs = json_object_get(j, "legs");
 	if (!legs || !json_is_array(legs) || json_array_size(legs) != c->n_legs)
@@ -258,12 +275,14 @@ static int row_from_json(struct rd *rd, json_t *j, size_t i)
 		snprintf(rd->j.path + base, sizeof(rd->j.path) - base, ".legs[%zu]", k);
 		if (!json_is_object(l))
 			return jrd_bad(&rd->j, "", "is not an object");
-		row->busy[k] = row->gpu_others[k] = NAN;
+		row->busy[k] = row->wait[k] = row->gpu_others[k] = NAN;
 		if (jrd_num(&rd->j, l, "median", 1, NAN, &row->median[k]) ||
 		    jrd_count(&rd->j, l, "n", 1, &row->n[k]) ||
 		    jrd_num(&rd->j, l, "p_vs_b", 1, NAN, &row->p_vs_a[k]) ||
 		    (json_object_get(l, "busy") &&
 		     jrd_num(&rd->j, l, "busy", 1, NAN, &row->busy[k])) ||
+		    (json_object_get(l, "wait") &&
+		     jrd_num(&rd->j, l, "wait", 1, NAN, &row->wait[k])) ||
 		    (json_object_get(l, "gpu_others") &&
 		     jrd_num(&rd->j, l, "gpu_others", 1, NAN, &row->gpu_others[k])))
 			return -1;

@@ -26,6 +26,23 @@ const char *verdict_id(enum verdict v)
 	return v < VERDICT__COUNT ? verdict_ids[v] : "?";
 }
 
+static const char *const threshold_ids[] = {"min", "given", "gap", "round_noise"};
+
+const char *threshold_from_id(enum threshold_from f)
+{
+	return f < THRESHOLD_FROM__COUNT ? threshold_ids[f] : "?";
+}
+
+int threshold_from_parse(const char *s, enum threshold_from *f)
+{
+	for (int k = 0; k < THRESHOLD_FROM__COUNT; k++)
+		if (s && strcmp(s, threshold_ids[k]) == 0) {
+			*f = (enum threshold_from)k;
+			return 0;
+		}
+	return -1;
+}
+
 void compare_opts_default(struct compare_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -175,7 +192,7 @@ void comparison_summarize(struct comparison *c)
 		    (row->verdict != VERDICT_WIN && row->verdict != VERDICT_LOSS &&
 		     row->verdict != VERDICT_NOWIN && row->verdict != VERDICT_SAME) ||
 		    (c->opts.primary ? !row->primary : !geomean_unit(row->unit)) ||
-		    !(row->median_a > 0) || !(row->median_b > 0))
+		    !(row->median_a > 0) || !(row->median_b > 0) || row->ci_wide)
 			continue;
 		/* a comparison of rounds: the change as judged, from the rounds */
 		ratio = c->n_rounds && isfinite(row->change) ? 1 + row->change
@@ -186,6 +203,14 @@ void comparison_summarize(struct comparison *c)
 		s->n_geomean++;
 	}
 	s->geomean = s->n_geomean ? exp(log_sum / (double)s->n_geomean) : NAN;
+}
+
+const char *comparison_change_from(const struct comparison *c)
+{
+	return c->n_rounds ? "the geometric mean of the rounds' ratios of medians (B/A); "
+			     "A and B: the geometric means of the rounds' medians, whose ratio it "
+			     "is (facts: pooled medians)"
+			   : "the ratio of the pooled medians of B and A";
 }
 
 void comparison_add_note(struct comparison *c, char *text)
@@ -270,6 +295,18 @@ char *comparison_controls_line(const struct comparison *c)
 	return s;
 }
 
+/* The B variant's name: its first leg's ("patched", "B'"); of rounds, its
+ * label or "B", not one round's leg ("B r1"). */
+static const char *b_name(const struct comparison *c)
+{
+	for (size_t j = 0; j < c->n_legs; j++)
+		if (c->legs[j].variant == 'B')
+			return !c->n_rounds	       ? c->legs[j].name
+			       : c->legs[j].run->label ? c->legs[j].run->label
+						       : "B";
+	return "B";
+}
+
 char *comparison_summary_line(const struct comparison *c)
 {
 	const struct compare_summary *s = &c->summary;
@@ -283,11 +320,7 @@ char *comparison_summary_line(const struct comparison *c)
 		{VERDICT_SAME, "SAME"},		  {VERDICT_VOID, "VOID"},
 		{VERDICT_FEW, "too few samples"}, {VERDICT_FACT, "fact(s)"},
 		{VERDICT_MISSING, "missing"},	  {VERDICT_REFUSED, "no verdict (knobs differ)"}};
-	for (size_t j = 0; j < c->n_legs; j++)
-		if (c->legs[j].variant == 'B') {
-			bname = c->legs[j].name;
-			break;
-		}
+	bname = b_name(c);
 	if (s->n_geomean)
 		snprintf(geo, sizeof(geo),
 			 "geomean %.3fx over the %zu %s metric%s with a verdict "
@@ -369,18 +402,15 @@ static char *headline(const struct comparison *c)
 
 	if (!comparison_trusted(c))
 		return NULL; /* the summary line says why */
-	for (size_t j = 0; j < c->n_legs; j++)
-		if (c->legs[j].variant == 'B') {
-			bname = c->legs[j].name;
-			break;
-		}
+	bname = b_name(c);
 	for (size_t i = 0; i < c->n_rows; i++) {
 		const struct compare_row *row = &c->rows[i];
 		double ratio = 1 + row->change;
 
 		if (row->control)
 			continue;
-		unchanged += row->verdict == VERDICT_NOWIN;
+		/* a CI too wide to say is no "unchanged" (§5.19) */
+		unchanged += row->verdict == VERDICT_NOWIN && !row->ci_wide;
 		if ((row->verdict != VERDICT_WIN && row->verdict != VERDICT_LOSS) || !(ratio > 0) ||
 		    !isfinite(ratio))
 			continue;

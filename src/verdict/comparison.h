@@ -41,6 +41,20 @@ enum verdict {
 	VERDICT__COUNT
 };
 
+/* Where a row's practical threshold came from (verdict/threshold.h):
+ * 1%, --threshold, the gap between legs of one variant (A/B/A'), the
+ * rounds' spread. */
+enum threshold_from {
+	THRESHOLD_FROM_MIN = 0,
+	THRESHOLD_FROM_GIVEN,
+	THRESHOLD_FROM_GAP,
+	THRESHOLD_FROM_ROUNDS,
+	THRESHOLD_FROM__COUNT
+};
+/* "min", "given", "gap", "round_noise" (JSON); parse: 0, or -1. */
+const char *threshold_from_id(enum threshold_from f);
+int threshold_from_parse(const char *s, enum threshold_from *f);
+
 /* "WIN", "LOSS", "~", "UNSTABLE", "VOID", "too few samples", "fact",
  * "missing", "no verdict". */
 const char *verdict_name(enum verdict v);
@@ -99,18 +113,28 @@ struct compare_row {
 	const struct probe_result *pr[COMPARE_MAX_LEGS]; /* its probe in each leg, or NULL */
 	double median[COMPARE_MAX_LEGS];
 	size_t n[COMPARE_MAX_LEGS];
-	double median_a, median_b; /* pooled over the legs of each variant */
-	double change;		   /* median_b / median_a - 1; NAN when undefined */
-	double ci_lo, ci_hi;	   /* 95% bootstrap CI of change; NAN when undefined */
+	/* pooled over the legs of each variant; rounds: the geometric means
+	 * of the medians of the rounds used, so that median_b / median_a is
+	 * the change (§5.19) */
+	double median_a, median_b;
+	double change;	     /* median_b / median_a - 1; NAN when undefined */
+	double ci_lo, ci_hi; /* 95% bootstrap CI of change; NAN when undefined */
 	double eq_lo, eq_hi; /* rounds with a margin: the 1 - 2 alpha CI (two one-sided tests) */
 	double p_vs_a[COMPARE_MAX_LEGS]; /* pooled B against each A leg; NAN elsewhere */
 	double p_effect, p_effect_adj;	 /* largest p_vs_a (all must hold); Holm-adjusted */
 	double drift;			 /* largest |last/first - 1| within a variant; 0 if none */
 	double p_drift, p_drift_adj;	 /* first vs last leg of a variant; NAN if not tested */
 	double threshold;		 /* practical threshold used */
+	enum threshold_from threshold_from; /* what set it */
+	double round_noise; /* rounds: the spread of the rounds' medians (§5.18); NAN */
+	int ci_wide;	    /* the CI is too wide to say (§5.19) */
 	/* Other CPUs busy (other processes plus steal) during the metric's
 	 * samples in each leg, from the noise meter (NAN: not recorded). */
 	double busy[COMPARE_MAX_LEGS];
+	/* The probe's threads waiting for a CPU during them (NAN: not recorded):
+	 * a neighbour on the probe's CPU under a load that keeps every CPU
+	 * busy, where busy no longer moves (§5.18). */
+	double wait[COMPARE_MAX_LEGS];
 	double gpu_others[COMPARE_MAX_LEGS]; /* most other GPU processes; NAN: not read */
 	int noisy;			     /* no verdict: its legs' load differed (§4.14) */
 	size_t rounds, rounds_out;	     /* rounds the verdict rests on, and left out */
@@ -190,6 +214,11 @@ int comparison_trusted(const struct comparison *c);
 /* Fills c->summary from the rows' verdicts: counts, controls moved, and the
  * geomean (docs/design.md §5.11). */
 void comparison_summarize(struct comparison *c);
+/* What the change and the medians beside it are computed from (§5.19):
+ * "ratio of the pooled medians of B and A" or, of rounds, the geometric mean
+ * of the rounds' ratios of medians, with the medians the geometric means of
+ * the rounds' own. A static string. */
+const char *comparison_change_from(const struct comparison *c);
 /* Appends a note (shown before the table, kept in the file); takes text. */
 void comparison_add_note(struct comparison *c, char *text);
 /* "incomplete runs - verdicts rest on partial results: B (b.json)" or NULL

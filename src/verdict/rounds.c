@@ -10,6 +10,7 @@
 #include "base/stats.h"
 #include "base/util.h"
 #include "machine/noise.h"
+#include "verdict/threshold.h"
 
 static double busy_threshold(const struct comparison *c)
 {
@@ -94,12 +95,56 @@ static double gpu_most(const struct metric *m)
 	return most;
 }
 
+/* The probe's threads waiting for a CPU over m's samples, on average; NAN:
+ * not recorded. */
+static double wait_mean(const struct metric *m)
+{
+	double sum = 0;
+	size_t n = 0;
+	for (size_t i = 0; m->wait && i < m->n_samples; i++)
+		if (isfinite(m->wait[i])) {
+			sum += m->wait[i];
+			n++;
+		}
+	return n ? sum / (double)n : NAN;
+}
+
 void rounds_busy(const struct comparison *c, struct compare_row *row)
 {
 	for (size_t j = 0; j < c->n_legs; j++) {
 		row->busy[j] = row->m[j] ? metric_busy_mean(row->m[j], NULL) : NAN;
+		row->wait[j] = row->m[j] ? wait_mean(row->m[j]) : NAN;
 		row->gpu_others[j] = row->m[j] ? gpu_most(row->m[j]) : NAN;
 	}
+}
+
+/* The legs of most and least of a load figure v (other CPUs busy, the
+ * probe waiting for a CPU) among the legs where it was recorded: whether
+ * they differ by more than the threshold. */
+static int spread(const struct comparison *c, const double *v, size_t *hi, size_t *lo)
+{
+	*hi = *lo = c->n_legs;
+	for (size_t j = 0; j < c->n_legs; j++) {
+		if (!isfinite(v[j]))
+			continue;
+		if (*hi == c->n_legs || v[j] > v[*hi])
+			*hi = j;
+		if (*lo == c->n_legs || v[j] < v[*lo])
+			*lo = j;
+	}
+	return *hi < c->n_legs && v[*hi] - v[*lo] > busy_threshold(c);
+}
+
+/* "1.1 other CPUs busy during B r3, 0.1 during A r3" or "the probe waited
+ * for a CPU 0.8 of the time during B, 0.4 during A" (hi the leg of more). */
+static char *load_words(const struct comparison *c, const struct compare_row *row, int wait,
+			size_t hi, size_t lo)
+{
+	return wait ? xasprintf("the probe waited for a CPU %.2f of the time during %s, %.2f "
+				"during %s",
+				row->wait[hi], c->legs[hi].name, row->wait[lo], c->legs[lo].name)
+		    : xasprintf("%.1f other CPUs busy during %s, %.1f during %s", row->busy[hi],
+				c->legs[hi].name, row->busy[lo], c->legs[lo].name);
 }
 
 /* Leg a had other processes on the GPUs and leg b none? */
@@ -121,21 +166,20 @@ char *rounds_noise_reason(const struct comparison *c, struct compare_row *row)
 						 row->gpu_others[a] == 1 ? "" : "es",
 						 c->legs[a].name, c->legs[b].name);
 			}
-	for (size_t j = 0; j < c->n_legs; j++) {
-		if (!isfinite(row->busy[j]))
+	/* the other CPUs busy first; under a load that keeps every CPU busy
+	 * they no longer move, and the CPU a neighbour takes from the probe
+	 * (its threads waiting) still does (§5.18) */
+	for (int wait = 0; wait < 2; wait++) {
+		char *words, *why;
+		if (!spread(c, wait ? row->wait : row->busy, &hi, &lo))
 			continue;
-		if (hi == c->n_legs || row->busy[j] > row->busy[hi])
-			hi = j;
-		if (lo == c->n_legs || row->busy[j] < row->busy[lo])
-			lo = j;
+		row->noisy = 1;
+		words = load_words(c, row, wait, hi, lo);
+		why = xasprintf("%s (the legs' load may differ by %.2f)", words, busy_threshold(c));
+		free(words);
+		return why;
 	}
-	if (hi == c->n_legs || !(row->busy[hi] - row->busy[lo] > busy_threshold(c)))
-		return NULL;
-	row->noisy = 1;
-	return xasprintf("%.1f other CPUs busy during %s, %.1f during %s (the legs' load may "
-			 "differ by %.2f)",
-			 row->busy[hi], c->legs[hi].name, row->busy[lo], c->legs[lo].name,
-			 busy_threshold(c));
+	return NULL;
 }
 
 /* ---- rounds ---- */
@@ -157,13 +201,42 @@ static int round_noisy(const struct comparison *c, const struct compare_row *row
 {
 	return (isfinite(row->busy[ja]) && isfinite(row->busy[jb]) &&
 		fabs(row->busy[ja] - row->busy[jb]) > busy_threshold(c)) ||
+	       (isfinite(row->wait[ja]) && isfinite(row->wait[jb]) &&
+		fabs(row->wait[ja] - row->wait[jb]) > busy_threshold(c)) ||
 	       gpu_apart(row, ja, jb) || gpu_apart(row, jb, ja);
+}
+
+/* The medians of the rounds used, and the change from them: the geometric
+ * means of each variant's medians (their ratio is the geometric mean of the
+ * rounds' ratios, the change: what the table prints beside it, §5.19) and
+ * the rounds' spread (threshold.h); NAN where a median is not > 0. */
+static void round_medians(struct compare_row *row, const double *med_a, const double *med_b,
+			  size_t n)
+{
+	double *la = xcalloc(n + 1, sizeof(*la)), *lb = xcalloc(n + 1, sizeof(*lb)), sa = 0, sb = 0;
+	int ok = n > 0;
+	for (size_t k = 0; k < n && ok; k++) {
+		ok = med_a[k] > 0 && med_b[k] > 0;
+		la[k] = log(med_a[k]);
+		lb[k] = log(med_b[k]);
+		sa += la[k];
+		sb += lb[k];
+	}
+	if (ok) {
+		row->median_a = exp(sa / (double)n);
+		row->median_b = exp(sb / (double)n);
+		row->round_noise = threshold_round_noise(la, n, lb, n);
+	}
+	free(la);
+	free(lb);
 }
 
 void rounds_stats(const struct comparison *c, struct compare_row *row)
 {
 	struct stratum *s = xcalloc(c->n_rounds + 1, sizeof(*s));
 	double *ratio = xcalloc(c->n_rounds + 1, sizeof(*ratio)), *a, *b, p, est, lo, hi;
+	double *med_a = xcalloc(c->n_rounds + 1, sizeof(*med_a)),
+	       *med_b = xcalloc(c->n_rounds + 1, sizeof(*med_b));
 	size_t n_ratio = 0, na = 0, nb = 0;
 	int undefined = 0;
 	row->rounds = row->rounds_out = 0;
@@ -175,6 +248,8 @@ void rounds_stats(const struct comparison *c, struct compare_row *row)
 			row->rounds_out++;
 			continue;
 		}
+		med_a[row->rounds] = row->median[ja];
+		med_b[row->rounds] = row->median[jb];
 		s[row->rounds++] = (struct stratum){row->m[ja]->samples, row->m[jb]->samples,
 						    row->m[ja]->n_samples, row->m[jb]->n_samples};
 		na += row->m[ja]->n_samples;
@@ -184,7 +259,8 @@ void rounds_stats(const struct comparison *c, struct compare_row *row)
 		else
 			undefined = 1;
 	}
-	/* pooled medians over the rounds used, for the table */
+	/* pooled medians over the rounds used where the rounds' own cannot be
+	 * averaged (a median of 0) */
 	a = xcalloc(na + 1, sizeof(*a));
 	b = xcalloc(nb + 1, sizeof(*b));
 	row->n_a = row->n_b = 0;
@@ -196,6 +272,7 @@ void rounds_stats(const struct comparison *c, struct compare_row *row)
 	}
 	row->median_a = row->n_a ? stats_median(a, row->n_a) : NAN;
 	row->median_b = row->n_b ? stats_median(b, row->n_b) : NAN;
+	round_medians(row, med_a, med_b, row->rounds);
 	stats_van_elteren(s, row->rounds, &p);
 	/* both must hold: B beyond A within the rounds (van Elteren, on the
 	 * samples) and the change the same across them (the t test of the
@@ -221,8 +298,9 @@ void rounds_stats(const struct comparison *c, struct compare_row *row)
 	}
 	row->drift = 0;
 	row->p_drift = NAN;
-	row->threshold = fmax(0.01, c->opts.threshold);
 	free(s);
+	free(med_a);
+	free(med_b);
 	free(ratio);
 	free(a);
 	free(b);
@@ -235,20 +313,31 @@ static char *left_out(const struct comparison *c, const struct compare_row *row)
 	size_t wa = 0, wb = 0;
 	double worst = -1;
 	unsigned wr = 0;
+	int wait = 0;
+	char *words, *s;
 	for (unsigned r = 1; r <= c->n_rounds; r++) {
 		size_t ja, jb;
-		double d;
+		double d, db;
+		int by_wait = 0;
 		if (round_legs(c, row, r, &ja, &jb) != 0 || !round_noisy(c, row, ja, jb))
 			continue;
-		/* a GPU process seen on one side only outranks any CPU load */
-		d = gpu_apart(row, ja, jb) || gpu_apart(row, jb, ja)
-			    ? INFINITY
-			    : fabs(row->busy[ja] - row->busy[jb]);
+		db = fabs(row->busy[ja] - row->busy[jb]);
+		/* a GPU process seen on one side only outranks any CPU load; the
+		 * CPUs busy outrank the probe's waiting */
+		if (gpu_apart(row, ja, jb) || gpu_apart(row, jb, ja))
+			d = INFINITY;
+		else if (db > busy_threshold(c))
+			d = db;
+		else {
+			d = fabs(row->wait[ja] - row->wait[jb]);
+			by_wait = 1;
+		}
 		if (d > worst || !wr) {
 			worst = d;
 			wa = ja;
 			wb = jb;
 			wr = r;
+			wait = by_wait;
 		}
 	}
 	if (!wr)
@@ -261,15 +350,16 @@ static char *left_out(const struct comparison *c, const struct compare_row *row)
 				 row->gpu_others[with], row->gpu_others[with] == 1 ? "" : "es",
 				 c->legs[with].name, c->legs[none].name);
 	}
-	if (row->busy[wa] < row->busy[wb]) {
+	if ((wait ? row->wait[wa] < row->wait[wb] : row->busy[wa] < row->busy[wb])) {
 		size_t t = wa;
 		wa = wb;
 		wb = t;
 	}
-	return xasprintf("%zu of %zu rounds left out, their legs' load differed (round %u: %.1f "
-			 "other CPUs busy during %s, %.1f during %s)",
-			 row->rounds_out, row->rounds + row->rounds_out, wr, row->busy[wa],
-			 c->legs[wa].name, row->busy[wb], c->legs[wb].name);
+	words = load_words(c, row, wait, wa, wb);
+	s = xasprintf("%zu of %zu rounds left out, their legs' load differed (round %u: %s)",
+		      row->rounds_out, row->rounds + row->rounds_out, wr, words);
+	free(words);
+	return s;
 }
 
 char *rounds_left_out(const struct comparison *c, const struct compare_row *row)
@@ -300,7 +390,8 @@ char *rounds_nowin_reason(const struct comparison *c, const struct compare_row *
 				 row->p_effect_adj);
 	if (isnan(row->ci_lo))
 		return xstrdup("no confidence interval");
-	return xasprintf("the CI [%+.1f, %+.1f]%% of the %zu rounds' ratios is within +-%.1f%%",
+	return xasprintf("the CI [%+.1f, %+.1f]%% of the %zu rounds' ratios is within +-%.1f%% "
+			 "(%s)",
 			 100.0 * row->ci_lo, 100.0 * row->ci_hi, row->rounds,
-			 100.0 * row->threshold);
+			 100.0 * row->threshold, threshold_source(row));
 }

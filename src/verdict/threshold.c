@@ -1,0 +1,93 @@
+/* threshold.c - the practical threshold and a CI too wide to say
+ * (threshold.h; docs/design.md §5.18, §5.19). */
+#include "verdict/threshold.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/util.h"
+
+static const char *const from_text[] = {"min", "--threshold", "same-variant gap", "round noise"};
+
+double threshold_round_noise(const double *log_a, size_t na, const double *log_b, size_t nb)
+{
+	const double *v[2] = {log_a, log_b};
+	size_t n[2] = {na, nb};
+	double ss = 0;
+	if (!na || !nb || na + nb < 3)
+		return NAN;
+	for (int k = 0; k < 2; k++) {
+		double mean = 0;
+		for (size_t i = 0; i < n[k]; i++)
+			mean += v[k][i] / (double)n[k];
+		for (size_t i = 0; i < n[k]; i++)
+			ss += (v[k][i] - mean) * (v[k][i] - mean);
+	}
+	return exp(sqrt(ss / (double)(na + nb - 2))) - 1;
+}
+
+void threshold_set(const struct comparison *c, struct compare_row *row)
+{
+	double noise = THRESHOLD_ROUND_NOISE_TIMES * row->round_noise;
+	row->threshold = THRESHOLD_MIN;
+	row->threshold_from = THRESHOLD_FROM_MIN;
+	if (c->opts.threshold > row->threshold) {
+		row->threshold = c->opts.threshold;
+		row->threshold_from = THRESHOLD_FROM_GIVEN;
+	}
+	if (!c->n_rounds && row->drift > row->threshold) {
+		row->threshold = row->drift;
+		row->threshold_from = THRESHOLD_FROM_GAP;
+	}
+	if (c->n_rounds && noise > row->threshold) {
+		row->threshold = noise;
+		row->threshold_from = THRESHOLD_FROM_ROUNDS;
+	}
+}
+
+int threshold_cleared(const struct comparison *c, const struct compare_row *row)
+{
+	return row->p_effect_adj < c->opts.alpha && !isnan(row->ci_lo) &&
+	       (row->ci_lo > row->threshold || row->ci_hi < -row->threshold);
+}
+
+void threshold_text(const struct compare_row *row, char *buf, size_t len)
+{
+	if (!isfinite(row->threshold) || row->threshold_from >= THRESHOLD_FROM__COUNT)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.1f%% %s", 100.0 * row->threshold,
+			 from_text[row->threshold_from]);
+}
+
+const char *threshold_source(const struct compare_row *row)
+{
+	return row->threshold_from < THRESHOLD_FROM__COUNT ? from_text[row->threshold_from] : "?";
+}
+
+int threshold_ci_too_wide(struct compare_row *row)
+{
+	row->ci_wide =
+		isfinite(row->ci_lo) && isfinite(row->ci_hi) &&
+		(!(row->ci_lo > -1) || (1 + row->ci_hi) / (1 + row->ci_lo) > THRESHOLD_CI_TOO_WIDE);
+	return row->ci_wide;
+}
+
+char *threshold_too_wide_reason(const struct comparison *c, const struct compare_row *row,
+				double level)
+{
+	char span[48], over[48] = "";
+	if (row->ci_lo > -1)
+		snprintf(span, sizeof(span), "a factor of %.3g",
+			 (1 + row->ci_hi) / (1 + row->ci_lo));
+	else
+		snprintf(span, sizeof(span), "down to a ratio of 0");
+	if (c->n_rounds)
+		snprintf(over, sizeof(over), " over %zu round%s", row->rounds,
+			 row->rounds == 1 ? "" : "s");
+	return xasprintf("too wide to say: the %.3g%% CI [%+.1f, %+.1f]%% spans %s (more than "
+			 "%g)%s",
+			 100.0 * level, 100.0 * row->ci_lo, 100.0 * row->ci_hi, span,
+			 THRESHOLD_CI_TOO_WIDE, over);
+}

@@ -1,0 +1,50 @@
+/* threshold.h - the practical threshold a change must clear, where it came
+ * from, and a CI too wide to say anything (docs/design.md §5.2, §5.18,
+ * §5.19). One function sets every row's threshold, one tests it: the
+ * pipeline's effect rule (compare.c) is their only caller besides the
+ * statistics.
+ *
+ * The threshold is the largest of: 1% (the least change called a change),
+ * --threshold, and the machine's own noise between legs: in A/B/A' the
+ * largest gap between legs of one variant (A and A'), in rounds the
+ * rounds' spread (the pooled standard deviation of the log medians of the
+ * A legs about their mean and of the B legs about theirs, as a relative
+ * figure), so that an effect must exceed what the level of the machine did
+ * between rounds. */
+#ifndef MEMPATH_VERDICT_THRESHOLD_H
+#define MEMPATH_VERDICT_THRESHOLD_H
+
+#include "verdict/comparison.h"
+
+/* The least change called a change. */
+#define THRESHOLD_MIN 0.01
+/* How many times the rounds' spread an effect must exceed (§5.18). */
+#define THRESHOLD_ROUND_NOISE_TIMES 1.0
+/* A CI whose upper bound of the ratio is more than this many times its
+ * lower bound says nothing a reader can use (§5.19). */
+#define THRESHOLD_CI_TOO_WIDE 10.0
+
+/* The rounds' spread of the medians (see above) from the log medians of
+ * the A legs (a, na) and the B legs (b, nb); NAN with fewer than 3 legs in
+ * all or a variant of none. */
+double threshold_round_noise(const double *log_a, size_t na, const double *log_b, size_t nb);
+/* Sets row->threshold and row->threshold_from from the options, the drift
+ * (A/B/A') or the round noise (rounds). */
+void threshold_set(const struct comparison *c, struct compare_row *row);
+/* The one threshold test: p (Holm) below alpha and the CI of the change
+ * clear of the threshold on one side. */
+int threshold_cleared(const struct comparison *c, const struct compare_row *row);
+/* "6.2% round noise", "1.0% min", "5.1% same-variant gap", "10.0% --threshold";
+ * "-" where no threshold was set. */
+void threshold_text(const struct compare_row *row, char *buf, size_t len);
+/* "round noise", "min", ...: what set the threshold; "?" if nothing did. */
+const char *threshold_source(const struct compare_row *row);
+/* Whether the CI spans more than THRESHOLD_CI_TOO_WIDE (or reaches a ratio
+ * of 0): sets row->ci_wide. */
+int threshold_ci_too_wide(struct compare_row *row);
+/* "too wide to say: the 95% CI [-99.7, +13524]% spans a factor of 45000
+ * (more than 10) over 3 rounds", a new string. */
+char *threshold_too_wide_reason(const struct comparison *c, const struct compare_row *row,
+				double level);
+
+#endif
