@@ -6,7 +6,9 @@
 # loads, all in a random order (seed SEED), K trials of every design, kind
 # and load. The kinds:
 #   aa-lat     A/A: cpu.latency sizes=256K,64M (4k pages, random order)
-#   aa-stream  A/A: cpu.stream threads=1 size=32M kernels=read,triad
+#   aa-stream  A/A: cpu.stream threads=1 size=700M kernels=read,triad (3 arrays
+#              of 700M: the working set must be 4x the LLC for its receipt,
+#              and this VM reports an LLC of 480M; size=32M is VOID here)
 #   thp        THP madvise -> always: first touch of memory that does not ask
 #              for huge pages (cpu.first_touch pages=default touch_rate): a WIN
 #   lat        THP madvise -> never: a chase of 32 MiB on MADV_HUGEPAGE memory
@@ -26,7 +28,7 @@
 # puts back what it found there and stops every hog on exit (each hog is
 # also bounded by timeout). Environment: OUT (default bench-rounds-<time>/),
 # SEED, ROUNDS (4), MAX_ROUNDS (auto: 8), DESIGNS, KINDS, LOADS (subsets),
-# DEADLINE (seconds: no trial begun after it; 0 none).
+# STREAM_SIZE (700M), DEADLINE (seconds: no trial begun after it; 0 none).
 set -u
 bin=${1:?usage: bench-rounds.sh BIN [K]}
 k=${2:-${K:-2}}
@@ -69,7 +71,7 @@ echo "bench-rounds: machine: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg
 leg_cmd() {
 	case $1 in
 	aa-lat) echo "probe cpu.latency sizes=256K,64M pages=4k order=random" ;;
-	aa-stream) echo "probe cpu.stream threads=1 size=32M kernels=read,triad stores=temporal pages=4k" ;;
+	aa-stream) echo "probe cpu.stream threads=1 size=${STREAM_SIZE:-700M} kernels=read,triad stores=temporal pages=4k" ;;
 	thp) echo "probe cpu.first_touch size=64M pages=default touch=write" ;;
 	lat) echo "probe cpu.latency sizes=32M pages=thp order=random" ;;
 	esac
@@ -139,7 +141,7 @@ trial() {
 	else
 		set -- --a true --b true
 	fi
-	span=$(cat "$out/span-$design" 2>/dev/null || echo 15)
+	span=$(cat "$out/span-$design-$kind" 2>/dev/null || echo 15)
 	t0=$(date +%s.%N)
 	if [ "$ld" != none ]; then
 		load "$ld" "$span" "$r" &
@@ -153,9 +155,9 @@ trial() {
 	stop_load
 	t1=$(date +%s.%N)
 	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f\n", b - a }' >"$dir.wall"
-	# the span of the design: the mean of its trials so far
-	cat "$out"/"$design"-*.wall | awk '{ s += $1; n++ } END { printf "%.1f\n", s / n }' \
-		>"$out/span-$design"
+	# the span of the design and kind: the mean of its trials so far
+	cat "$out"/"$design-$kind"-*.wall | awk '{ s += $1; n++ } END { printf "%.1f\n", s / n }' \
+		>"$out/span-$design-$kind"
 	echo "bench-rounds: $design $kind $ld $i: exit $(cat "$dir.rc"), $(cat "$dir.wall") s"
 }
 
