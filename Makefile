@@ -160,6 +160,8 @@ RUN_OUT ?= mempath-quick-$(shell date +%Y%m%d-%H%M%S).json
 run: deps
 	@$(MAKE) --no-print-directory all
 	$(BIN) run --suite quick -o $(RUN_OUT)
+	@# each figure judged: by reference or limit where there is one, else its spread
+	@echo; $(BIN) check --brief $(RUN_OUT) || [ $$? -eq 1 ]
 	@# the traps that explain the numbers; exit 1 only means a warning was found
 	$(BIN) doctor || [ $$? -eq 1 ]
 	@echo

@@ -21,7 +21,7 @@ struct check_opts {
 	const char *refs, *out;
 	enum report_format format;
 	struct sampling_args s;
-	int drift;
+	int drift, brief;
 };
 
 static void check_init(void *p)
@@ -41,6 +41,9 @@ static const struct arg check_args[] = {
 	ARG_FLAG("drift", 0, struct check_opts, drift,
 		 "with FILE: list every reference value (of every file in --refs) whose probe FILE "
 		 "ran but whose metric and label keys it lacks, exit 1 if any"),
+	ARG_FLAG("brief", 0, struct check_opts, brief,
+		 "a line a path, then every other probe's headline figure and how steady it was "
+		 "(what make run prints; term only)"),
 	ARG_END};
 
 /* The probes the matching kinds name, each once, through one session. */
@@ -111,6 +114,8 @@ static int check_main(void *p, const struct cmd_line *l)
 	if (l->argc > 1)
 		return error("check takes at most one results file (see 'mempath check --help')"),
 		       2;
+	if (o->brief && fmt != REPORT_TERM)
+		return error("--brief is a terminal summary: leave --format out"), 2;
 	if (l->argc == 1 && o->out)
 		return error("check FILE measures nothing: -o saves the run that check measures "
 			     "here (without FILE); the report goes to stdout"),
@@ -192,7 +197,10 @@ static int check_main(void *p, const struct cmd_line *l)
 				ref_check_run(&refs.kinds[k], r, &checks, &n_checks);
 		what = xasprintf("%s (%s) against %s", report_jstr(r->host, "hostname"), key,
 				 kinds);
-		rc = report_checks(what, checks, n_checks, fmt, stdout) == 0 ? 0 : 1;
+		rc = (o->brief ? report_checks_brief(what, checks, n_checks, r, stdout)
+			       : report_checks(what, checks, n_checks, fmt, stdout)) == 0
+			     ? 0
+			     : 1;
 		free(what);
 		/* a path that could not be judged fails the check too */
 		for (size_t i = 0; i < n_checks; i++)
@@ -228,7 +236,8 @@ const struct command command_check = {
 		 "what the number means (one way or both, bytes counted once or read plus\n"
 		 "write).\n",
 	.examples = "mempath check\n"
-		    "mempath check h200.json\n",
+		    "mempath check h200.json\n"
+		    "mempath check --brief mempath-run.json\n",
 	.tail = "Exit status: 0 every path PASS or WARN, 1 a FAIL or INCONCLUSIVE (or a probe\n"
 		"could not run; --drift: a value drifted), 2 bad usage, a file that cannot be\n"
 		"read, or no reference values for this kind.\n",

@@ -20,6 +20,12 @@ int report_fleet_csv(const struct fleet *fl, FILE *f);
  * json (an object: what, checks, counts). */
 int report_checks(const char *what, const struct fleet_check *c, size_t n, enum report_format fmt,
 		  FILE *f);
+/* `check --brief` (make run's judgement, headlines.c): one term line a path
+ * (its status, value and reference or the reason it was not judged), then
+ * each probe of r that no path judged by its headline figure - its first
+ * metric with a better direction and samples - and that figure's spread. */
+int report_checks_brief(const char *what, const struct fleet_check *c, size_t n,
+			const struct run *r, FILE *f);
 
 /* What the writers share. A node's median of a group's metric (the first
  * probe of that name that ran and has the metric with exactly those labels),

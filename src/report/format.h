@@ -19,6 +19,11 @@ enum report_format {
 	REPORT_OPENMETRICS
 };
 
+/* A figure whose samples spread more than this (coefficient of variation)
+ * is flagged: its median moves by about that much from run to run, so a
+ * difference smaller than it says nothing (docs/design.md §9). */
+#define REPORT_COV_FLAG 0.10
+
 /* A value with a sensible number of significant digits. */
 void report_fmt_value(double v, char *buf, size_t len);
 /* s in a column of `width` characters (UTF-8 characters counted, not

@@ -23,10 +23,7 @@ static const char *host_str(const struct run *r, const char *key)
 #define NAME_MAX_W   32
 #define LABELS_MAX_W 56
 
-/* A figure whose samples spread more than this (coefficient of variation)
- * is flagged in the table: its median moves by about that much from run to
- * run, so a difference smaller than it says nothing (docs/design.md §9). */
-#define COV_FLAG 0.10
+#define COV_FLAG REPORT_COV_FLAG
 
 static void metric_rows(const struct probe_result *p, FILE *f, size_t *n_flagged)
 {

@@ -72,6 +72,7 @@ compare r1.json r2.json r3.json|term md
 fleet merge n1=r1.json n2=r2.json n3=r3.json -o f.json|term md json csv html openmetrics
 doctor --from r1.json|term md json
 check r1.json --refs refs|term md json
+check --brief r1.json --refs refs|-
 findings ab|md html
 EOF
 [ "$n" -ge 40 ] || fail "only $n command lines ran"
