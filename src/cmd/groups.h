@@ -38,7 +38,7 @@ struct sampling_args {
 #define ARG_SAMPLING_TIMEOUT(st, m)                                                                \
 	ARG_COUNT("timeout", 0, st, m.timeout_s, "S", 1, 100000,                                   \
 		  "per-probe timeout in seconds (default: the probe's, else 600)"),                \
-		ARG_COUNT("sample-ms", 0, st, m.sample_ms, "MS", 1, 600000,                        \
+		ARG_COUNT("window-ms", 0, st, m.sample_ms, "MS", 1, 600000,                        \
 			  "shortest sample window, ms (default " STR(                              \
 				  RUNNER_SAMPLE_MS) "); longer windows let counters that\n"        \
 						    "advance in steps (NVML's PCIe bytes) tell a " \

@@ -169,7 +169,7 @@ static const char *check(const struct receipt *r, const struct probe_result *p,
 		 * 2026-12-01.md): it cannot tell. One that moved in every window
 		 * is judged on the windows' mean, where its steps (the spread of
 		 * its readings) leave the mean within the tolerance; else longer
-		 * windows would tell (--sample-ms). */
+		 * windows would tell (--window-ms). */
 		x = sum / (double)n / m->work;
 		if (!(least > 0)) {
 			snprintf(ev, len,
@@ -192,7 +192,7 @@ static const char *check(const struct receipt *r, const struct probe_result *p,
 				100 * RECEIPT_LINK_TOLERANCE);
 			if (isfinite(w) && k > 0 && (size_t)k < len)
 				snprintf(ev + k, len - (size_t)k,
-					 " (windows of %.0f ms or more would: --sample-ms)",
+					 " (windows of %.0f ms or more would: --window-ms)",
 					 ceil(w * unc / RECEIPT_LINK_TOLERANCE * 2));
 			return "unknown";
 		}

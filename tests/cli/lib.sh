@@ -27,6 +27,30 @@ verdict_ok() {
 	[ "$1" -eq 0 ] && return 0
 	[ "$1" -eq 3 ] && tail -n 1 "$2" | grep -q '^no trusted verdict ([0-9]* controls\{0,1\} not checked: measured under different load): '
 }
+# busy_start, then busy_others: the CPUs the rest of the machine kept busy
+# in between (all CPUs' busy time from /proc/stat, less this test's own and
+# its children's, by `times`), as a number ("0.12"). A test whose assertion
+# is about figures measured here sets its tolerance from it: see fail_busy.
+busy_jiffies() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8; exit }' /proc/stat; }
+own_ticks() { times | awk -v hz="$(getconf CLK_TCK)" '
+	function s(t,   m) { m = t; sub(/m.*/, "", m); sub(/^[0-9.]*m/, "", t); sub(/s$/, "", t); return m * 60 + t }
+	{ t += s($1) + s($2) } END { printf "%.0f", t * hz }'; }
+busy_start() { busy_j0=$(busy_jiffies) busy_o0=$(own_ticks) busy_t0=$(date +%s%N); }
+busy_others() {
+	awk -v j0="$busy_j0" -v j1="$(busy_jiffies)" -v o0="$busy_o0" -v o1="$(own_ticks)" \
+		-v t0="$busy_t0" -v t1="$(date +%s%N)" -v hz="$(getconf CLK_TCK)" 'BEGIN {
+		w = (t1 - t0) / 1e9; v = w > 0 ? ((j1 - j0) - (o1 - o0)) / hz / w : 0
+		printf "%.2f", v < 0 ? 0 : v }'
+}
+# fail_busy MSG: fail, unless the rest of the machine kept more than half a
+# CPU busy since busy_start: then the figures were not this test's to judge,
+# and it is skipped, saying so (another make test beside this one).
+fail_busy() {
+	o=$(busy_others)
+	awk -v o="$o" 'BEGIN { exit !(o > 0.5) }' &&
+		skip "the rest of the machine kept $o CPUs busy beside it: not judged ($*)"
+	fail "$*"
+}
 # csv_value FILE PROBE METRIC LABELS: median from `mempath report --format csv`.
 csv_value() {
 	"$MEMPATH" report "$1" --format csv |
