@@ -15,6 +15,7 @@ mem=$(awk '$5 == "/sys/fs/cgroup/memory" && / - cgroup / { print $5 }' /proc/sel
 own=$mem$(sed -n 's/^[0-9]*:memory:\(.*\)/\1/p' /proc/self/cgroup)
 own=${own%/}
 [ -w "$own" ] || skip "our memory group $own is not writable"
+busy_start # the step's fault counts are read from the kernel: fail_busy
 cpu=/sys/fs/cgroup/cpuacct$(sed -n 's/^[0-9]*:cpuacct:\(.*\)/\1/p' /proc/self/cgroup)
 cpu=${cpu%/}
 step=slurm-t5112-$$/uid_65534/job_42/step_0
@@ -63,7 +64,11 @@ ls -d "$own/$step"/task_0/mempath-* "$own/$step"/mempath-* 2>/dev/null | grep -q
 awk '$1 == "cgroup" && $2 == "step" && $3 == "peak" && $5 >= 200 && $6 >= 200 { ok = 1 } END { exit !ok }' w.txt ||
 	fail "no step peak of 200 MiB: $(grep '^cgroup' w.txt)"
 grep -q '^cgroup peak ' w.txt && fail "the step's peak shown as the run's"
+# (each run's: on a machine where others read memory groups too - a second
+# make test beside this one - the kernel's lazily flushed counters can read
+# stale, and a run's faults land in the next run's delta: 27199 and 75475
+# for two runs of 51200 each, seen 2026-12-01; then not judged: fail_busy)
 awk '$1 == "cgroup" && $2 == "pgfault" && $4 > 50000 && $5 > 50000 { ok = 1 } END { exit !ok }' w.txt ||
-	fail "the run's faults not counted in the step: $(grep '^cgroup pgfault' w.txt)"
+	fail_busy "the run's faults not counted in the step: $(grep '^cgroup pgfault' w.txt)"
 grep -q '^cgroup: inside Slurm job 42, step 0' w.txt || fail "the report does not say which"
 exit 0
