@@ -184,6 +184,35 @@ static int one_size(struct probe_ctx *ctx, struct gl2 *g, uint64_t set, const ui
 	return 0;
 }
 
+/* Before the fingerprint: lists that parse, a chunk of 16 B words, sets of
+ * whole chunks (a usage error, exit 2, no results file). */
+static int gl2_check(const void *opts, char *why, size_t len)
+{
+	const struct gl2_opts *o = opts;
+	uint64_t v[LIST_MAX];
+	size_t n;
+
+	if (list_parse_sizes(o->threads, v, &n) || list_parse_sizes(o->unroll, v, &n)) {
+		snprintf(why, len, "threads, unroll: lists of positive numbers");
+		return -1;
+	}
+	if (o->chunk_bytes < 16 || o->chunk_bytes % 16) {
+		snprintf(why, len, "chunk: a positive multiple of 16 bytes");
+		return -1;
+	}
+	if (list_parse_sizes(o->sizes, v, &n)) {
+		snprintf(why, len, "sizes: a list of sizes (4M,8M)");
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (v[i] < o->chunk_bytes || v[i] % o->chunk_bytes) {
+			snprintf(why, len, "sizes: each a multiple of chunk (%" PRIu64 " bytes)",
+				 o->chunk_bytes);
+			return -1;
+		}
+	return 0;
+}
+
 static const char *gl2_supported(const void *opts)
 {
 	return gpu_unsupported_reason();
@@ -266,5 +295,6 @@ const struct probe probe_gpu_l2 = {
 	.quick_opts = "sizes=8M threads=1024 unroll=8",
 	.timeout_s = 120,
 	.supported = gl2_supported,
+	.check = gl2_check,
 	.run = gl2_run,
 };

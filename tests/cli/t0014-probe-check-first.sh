@@ -18,6 +18,13 @@ for bad in batch=0 block=1000 kv=4K\ block=8K weights=4K pages=4k,thp; do
 	none_written "probe work.decode $bad"
 done
 grep -q 'pages takes one choice' err.txt || fail "the reason is not said: $(cat err.txt)"
+# gpu.l2's (its check runs without a GPU too)
+for bad in chunk=10 sizes=700K threads=x; do
+	(cd out && expect_fail 2 "$MEMPATH" probe gpu.l2 $bad -o x.json)
+	mv out/err.txt out/out.txt . 2>/dev/null
+	grep -q "^mempath: error: gpu.l2: " err.txt || fail "probe gpu.l2 $bad: $(cat err.txt)"
+	none_written "probe gpu.l2 $bad"
+done
 (cd out && expect_fail 2 "$MEMPATH" probe work.decode --opt batch=0)
 mv out/err.txt out/out.txt . 2>/dev/null
 grep -q 'batch must be at least 1' err.txt || fail "--opt batch=0: $(cat err.txt)"
