@@ -121,7 +121,7 @@ int proc_ready(struct proc *p, double timeout_s, char *msg, size_t len);
 /* Runs fn(arg) in a child and returns the JSON it returned (sent over the
  * channel), or NULL: it failed, ran past timeout_s (then SIGKILL to its
  * group) or was stopped by SIGINT/SIGTERM/SIGHUP (passed on as SIGKILL).
- * For work that must not touch this process (a CUDA context, a probe that
+ * For work that must not touch this process (a GPU context, a probe that
  * may crash). With p, the child's status, rusage and times are left there
  * (p->pid 0: it could not start, error printed); proc_free(p) after. */
 json_t *proc_json(json_t *(*fn)(void *arg), void *arg, double timeout_s, struct proc *p);

@@ -1,30 +1,38 @@
 /* backend.h - the GPU backend table: everything mempath asks of a GPU.
  *
- * gpu_backend() (backends.c) returns the backend built in, today the CUDA one
- * (gpu_backend_cuda, filled by cuda.c from cuda_facts.c, cuda_info.c, peer.c,
- * nvml.c and kernels/ *.cu), or NULL when mempath was built without one (no
- * nvcc, or make GPU=0). Callers never include CUDA headers: the types they
- * need are here. What probes build on the table (timing loop, error checks,
- * chase chains, peer devices) is kit/gpu_kit.h and kit/gpu_peer.h.
+ * gpu_backend() (backends.c) returns the backend built in, chosen at build
+ * time (make GPU_BACKEND=..., docs/adding-a-backend.md): the CUDA one
+ * (gpu_backend_cuda, src/gpu/cuda/), the host-memory fake of the tests
+ * (tests/gpu_fake/), or NULL when mempath was built without one (no nvcc, or
+ * make GPU=0). Callers never include a vendor's headers: the types they need
+ * are here, in neutral words. Streams and events are opaque (struct
+ * gpu_stream, struct gpu_event: each backend casts them to its own handles);
+ * the words a results file quotes for the API (its name, its allocator's,
+ * its events') are the backend's (struct gpu_names). What probes build on the
+ * table (timing loop, error checks, chase chains, peer devices) is
+ * kit/gpu_kit.h and kit/gpu_peer.h.
  *
- * Never call any of this in a process that will fork probe children: CUDA
- * contexts do not survive fork. Probes run in children; sysinfo collects GPU
- * facts through runner_json_in_child().
+ * Never call any of this in a process that will fork probe children: GPU
+ * contexts (CUDA's) do not survive fork. Probes run in children; sysinfo
+ * collects GPU facts through runner_json_in_child().
  *
  * Device: every call works on the calling thread's current device, which is
- * device 0 of this process (the first one CUDA_VISIBLE_DEVICES leaves) unless
- * a probe picks another with set_device() (gpu.p2p); memory, streams and
- * events belong to the device current when they were made.
+ * device 0 of this process (CUDA: the first one CUDA_VISIBLE_DEVICES leaves)
+ * unless a probe picks another with set_device() (gpu.p2p); memory, streams
+ * and events belong to the device current when they were made.
  *
  * Errors: entries returning int give 0, or -1 after recording the failing
- * call's text and the backend's error name ("cudaMalloc(p, bytes):
- * cudaErrorMemoryAllocation") as the last GPU error (last_error()). The kernel
- * launchers instead return the launch's error code (0 = success); callers wrap
- * them in GPU_CHECK() (kit/gpu_kit.h), which records them the same way.
+ * call's text and the backend's error name (CUDA: "cudaMalloc(p, bytes):
+ * cudaErrorMemoryAllocation") as the last GPU error (last_error()). The
+ * kernel launchers instead return the launch's error code (0 = success);
+ * callers wrap them in GPU_CHECK() (kit/gpu_kit.h), which records them the
+ * same way.
  *
  * Ownership: memory from the *alloc entries is the caller's until the
  * matching free; streams and events likewise. JSON returned is a new
- * reference.
+ * reference. Entries a backend cannot provide still point at a function:
+ * one that records why and returns -1 (NULL for pointers), so a probe that
+ * needs it fails with that reason.
  */
 #ifndef MEMPATH_GPU_BACKEND_H
 #define MEMPATH_GPU_BACKEND_H
@@ -36,7 +44,10 @@
 #include "gpu/kernels/launch.h"
 #include "gpu/um.h"
 
-struct CUevent_st; /* cudaEvent_t is `struct CUevent_st *` */
+/* Opaque handles: the backend's own (CUDA: cudaStream_t, cudaEvent_t) cast
+ * to these; NULL is the backend's default stream. */
+struct gpu_stream;
+struct gpu_event;
 struct probe_result;
 
 /* Device facts. */
@@ -93,7 +104,45 @@ struct gpu_link_counters {
 	int64_t throttle_ns[GPU_THROTTLE_N];
 };
 
+/* The words a results file quotes for what the backend does: method texts,
+ * parameters and FAIL reasons name the API's calls and the device's
+ * instructions through these, never as literals, so a second backend's
+ * results speak its own API. Every field is set (the CUDA values, in
+ * brackets, are what results files have always said). */
+struct gpu_names {
+	const char *api;       /* the API, one word ("CUDA") */
+	const char *events;    /* how device work is timed ("CUDA events") */
+	const char *telemetry; /* the read-only device monitor ("NVML") */
+	/* the device's clocks: the ns timer kernels read ("%globaltimer"), the
+	 * cycle counter the chase does not use ("clock64") */
+	const char *timer, *cycle_clock;
+	/* 16 B accesses of the kernels: the default load of a read-only buffer
+	 * ("ld.global.nc"), streaming, evict-first ("ld.global.cs"), through the
+	 * L2 only ("ld.global.cg"); the default and streaming stores
+	 * ("st.global", "st.global.cs") */
+	const char *load, *load_streaming, *load_l2, *store, *store_streaming;
+	/* the API calls behind the entries of the same name ("cudaMalloc",
+	 * "cudaFree", "cudaMallocAsync", "cudaFreeAsync", "cudaHostAlloc",
+	 * "cudaMallocManaged", "cudaHostRegister", "cudaMemcpy",
+	 * "cudaMemcpyAsync", "cudaMemcpyPeerAsync", "cudaMemPrefetchAsync",
+	 * "cudaStreamSynchronize") */
+	const char *malloc, *free, *malloc_async, *free_async, *malloc_host, *malloc_managed,
+		*host_register, *memcpy, *memcpy_async, *memcpy_peer_async, *prefetch_async,
+		*stream_sync;
+	/* context_create's and context_reset's calls ("cudaSetDeviceFlags",
+	 * "cudaDeviceReset") */
+	const char *context_create, *context_reset;
+	/* peer entries' calls ("cudaDeviceCanAccessPeer",
+	 * "cudaDeviceEnablePeerAccess") and p2p_attr's attributes by enum
+	 * gpu_p2p_attr, the first with the call's name ("cudaDeviceGetP2PAttribute
+	 * AccessSupported", "NativeAtomicSupported", "PerformanceRank") */
+	const char *can_access_peer, *peer_enable, *p2p_attr[3];
+};
+
 struct gpu_backend {
+	/* What the results file says of this backend (struct gpu_names). */
+	struct gpu_names names;
+
 	/* ---- availability, errors ---------------------------------------- */
 
 	/* NULL when at least one device is usable, else why not ("no CUDA
@@ -147,7 +196,7 @@ struct gpu_backend {
 	 * stages it through host memory when the stream's device cannot map the
 	 * other's memory. */
 	int (*memcpy_peer_async)(void *dst, int dst_dev, const void *src, int src_dev, size_t bytes,
-				 struct CUstream_st *s);
+				 struct gpu_stream *s);
 
 	/* ---- context and scheduling ---------------------------------------- */
 
@@ -178,36 +227,36 @@ struct gpu_backend {
 	 * sets the pool's release threshold to UINT64_MAX (freed memory stays in
 	 * the pool), 0 sets it to 0; pool_trim() gives the pool's unused memory
 	 * back. */
-	int (*malloc_async)(void **p, size_t bytes, struct CUstream_st *s);
-	int (*free_async)(void *p, struct CUstream_st *s);
+	int (*malloc_async)(void **p, size_t bytes, struct gpu_stream *s);
+	int (*free_async)(void *p, struct gpu_stream *s);
 	int (*pool_keep)(int keep);
 	int (*pool_trim)(void);
 
 	/* ---- copies, streams, events --------------------------------------- */
 
 	int (*memcpy)(void *dst, const void *src, size_t bytes); /* synchronous, any direction */
-	int (*memcpy_async)(void *dst, const void *src, size_t bytes, struct CUstream_st *s);
-	int (*memset_async)(void *p, int value, size_t bytes, struct CUstream_st *s);
+	int (*memcpy_async)(void *dst, const void *src, size_t bytes, struct gpu_stream *s);
+	int (*memset_async)(void *p, int value, size_t bytes, struct gpu_stream *s);
 	/* cudaMemPrefetchAsync of managed memory to the device (to_device = 1) or
 	 * to the host. */
-	int (*prefetch_async)(const void *p, size_t bytes, int to_device, struct CUstream_st *s);
+	int (*prefetch_async)(const void *p, size_t bytes, int to_device, struct gpu_stream *s);
 
-	int (*stream_create)(struct CUstream_st **s); /* non-blocking stream */
-	int (*stream_destroy)(struct CUstream_st *s); /* NULL ok */
-	int (*stream_sync)(struct CUstream_st *s);
+	int (*stream_create)(struct gpu_stream **s); /* non-blocking stream */
+	int (*stream_destroy)(struct gpu_stream *s); /* NULL ok */
+	int (*stream_sync)(struct gpu_stream *s);
 	/* Work queued on s after this waits for e (cudaStreamWaitEvent). */
-	int (*stream_wait_event)(struct CUstream_st *s, struct CUevent_st *e);
+	int (*stream_wait_event)(struct gpu_stream *s, struct gpu_event *e);
 	int (*device_sync)(void);
 
-	int (*event_create)(struct CUevent_st **e);
-	int (*event_destroy)(struct CUevent_st *e); /* NULL ok */
-	int (*event_record)(struct CUevent_st *e, struct CUstream_st *s);
-	int (*event_sync)(struct CUevent_st *e);
+	int (*event_create)(struct gpu_event **e);
+	int (*event_destroy)(struct gpu_event *e); /* NULL ok */
+	int (*event_record)(struct gpu_event *e, struct gpu_stream *s);
+	int (*event_sync)(struct gpu_event *e);
 	/* Time from a to b, both complete (cudaEventElapsedTime), in ms. */
-	int (*event_elapsed_ms)(struct CUevent_st *a, struct CUevent_st *b, float *ms);
+	int (*event_elapsed_ms)(struct gpu_event *a, struct gpu_event *b, float *ms);
 	/* Waits for b, then the time from a to b in nanoseconds (event
 	 * resolution ~0.5 us). */
-	int (*event_elapsed_ns)(struct CUevent_st *a, struct CUevent_st *b, double *ns);
+	int (*event_elapsed_ns)(struct gpu_event *a, struct gpu_event *b, double *ns);
 
 	/* ---- device-side helpers ------------------------------------------- */
 
@@ -219,7 +268,7 @@ struct gpu_backend {
 	/* Fills device memory with pattern words (kernels/pattern.h) /
 	 * counts words differing from them (synchronous; *bad = 0 means the
 	 * data is intact). */
-	int (*pattern_fill)(void *p, size_t bytes, uint64_t seed, struct CUstream_st *s);
+	int (*pattern_fill)(void *p, size_t bytes, uint64_t seed, struct gpu_stream *s);
 	int (*pattern_verify)(const void *p, size_t bytes, uint64_t seed, uint64_t *bad);
 	/* The timing gate's two words ([0] release flag, [1] timed out) in
 	 * pinned host memory mapped for the device: host and device addresses.
@@ -229,7 +278,7 @@ struct gpu_backend {
 	/* ---- NVML: loaded with dlopen, read only ---------------------------- */
 
 	/* NULL when NVML answers for device 0, else why not. */
-	const char *(*nvml_unavailable)(void);
+	const char *(*telemetry_unavailable)(void);
 	/* Starts sampling device 0 every period_ms: SM and memory clocks,
 	 * power, temperature, utilisation, clock-event (throttle) reasons;
 	 * NULL (and nothing to do) when NVML is absent. */
@@ -284,37 +333,37 @@ struct gpu_backend {
 	/* ---- kernel launchers (kernels/launch.h says what each does) -------- */
 
 	int (*launch_gate)(volatile int *flag, int *timed_out, uint64_t timeout_ns,
-			   struct CUstream_st *s);
-	int (*launch_fill)(void *p, size_t bytes, uint64_t seed, struct CUstream_st *s);
+			   struct gpu_stream *s);
+	int (*launch_fill)(void *p, size_t bytes, uint64_t seed, struct gpu_stream *s);
 	int (*launch_verify)(const void *p, size_t bytes, uint64_t seed, unsigned long long *bad,
-			     struct CUstream_st *s);
-	int (*launch_sleep)(uint64_t ns, struct CUstream_st *s);
+			     struct gpu_stream *s);
+	int (*launch_sleep)(uint64_t ns, struct gpu_stream *s);
 	int (*launch_fma)(float *out, unsigned blocks, unsigned threads, unsigned iters,
-			  struct CUstream_st *s);
+			  struct gpu_stream *s);
 	int (*launch_read)(const void *p, size_t bytes, const struct gpu_grid *g, int streaming,
-			   unsigned long long *out, struct CUstream_st *s);
+			   unsigned long long *out, struct gpu_stream *s);
 	int (*launch_write)(void *p, size_t bytes, const struct gpu_grid *g, int streaming,
-			    uint64_t seed, struct CUstream_st *s);
+			    uint64_t seed, struct gpu_stream *s);
 	int (*launch_copy)(void *dst, const void *src, size_t bytes, const struct gpu_grid *g,
-			   struct CUstream_st *s);
+			   struct gpu_stream *s);
 	int (*launch_read_l2)(const void *p, size_t chunk_bytes, unsigned regions,
 			      const struct gpu_grid *g, unsigned long long *out,
-			      struct CUstream_st *s);
+			      struct gpu_stream *s);
 	int (*launch_sectors)(const void *base, uint64_t span, uint64_t distinct,
 			      uint64_t per_thread, uint64_t seed, const struct gpu_grid *g,
-			      unsigned long long *out, struct CUstream_st *s);
+			      unsigned long long *out, struct gpu_stream *s);
 	int (*launch_blocks)(const void *base, uint64_t span, uint64_t block_bytes,
 			     uint64_t per_warp, uint64_t seed, const struct gpu_grid *g,
-			     unsigned long long *out, struct CUstream_st *s);
+			     unsigned long long *out, struct gpu_stream *s);
 	int (*launch_chain_build)(uint64_t *buf, const uint32_t *seq, uint64_t n,
-				  uint64_t stride_words, struct CUstream_st *s);
+				  uint64_t stride_words, struct gpu_stream *s);
 	int (*launch_chase)(const uint64_t *buf, uint64_t steps, uint64_t *pos, unsigned threads,
-			    struct CUstream_st *s);
+			    struct gpu_stream *s);
 	int (*launch_load_read)(const void *p, size_t bytes, unsigned blocks, size_t smem_bytes,
-				struct gpu_load_ctl *ctl, uint64_t max_ns, struct CUstream_st *s);
+				struct gpu_load_ctl *ctl, uint64_t max_ns, struct gpu_stream *s);
 	int (*launch_chase_loaded)(const uint64_t *buf, uint64_t steps, uint64_t *pos,
 				   struct gpu_load_ctl *ctl, unsigned wait_blocks, uint64_t wait_ns,
-				   size_t smem_bytes, struct CUstream_st *s);
+				   size_t smem_bytes, struct gpu_stream *s);
 
 	/* ---- a process that holds device memory (phantom) -------------------- */
 

@@ -130,15 +130,15 @@ static int cuda_host_device_ptr(void *host, void **dev)
 	return CUDA_CHECK(cudaHostGetDevicePointer(dev, host, 0));
 }
 
-static int cuda_malloc_async(void **p, size_t bytes, struct CUstream_st *s)
+static int cuda_malloc_async(void **p, size_t bytes, struct gpu_stream *s)
 {
 	*p = NULL;
-	return CUDA_CHECK(cudaMallocAsync(p, bytes, s));
+	return CUDA_CHECK(cudaMallocAsync(p, bytes, CU_S(s)));
 }
 
-static int cuda_free_async(void *p, struct CUstream_st *s)
+static int cuda_free_async(void *p, struct gpu_stream *s)
 {
-	return CUDA_CHECK(cudaFreeAsync(p, s));
+	return CUDA_CHECK(cudaFreeAsync(p, CU_S(s)));
 }
 
 static int cuda_pool_keep(int keep)
@@ -168,46 +168,46 @@ static int cuda_memcpy(void *dst, const void *src, size_t bytes)
 	return CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault));
 }
 
-static int cuda_memcpy_async(void *dst, const void *src, size_t bytes, struct CUstream_st *s)
+static int cuda_memcpy_async(void *dst, const void *src, size_t bytes, struct gpu_stream *s)
 {
-	return CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, s));
+	return CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, CU_S(s)));
 }
 
-static int cuda_memset_async(void *p, int value, size_t bytes, struct CUstream_st *s)
+static int cuda_memset_async(void *p, int value, size_t bytes, struct gpu_stream *s)
 {
-	return CUDA_CHECK(cudaMemsetAsync(p, value, bytes, s));
+	return CUDA_CHECK(cudaMemsetAsync(p, value, bytes, CU_S(s)));
 }
 
-static int cuda_prefetch_async(const void *p, size_t bytes, int to_device, struct CUstream_st *s)
+static int cuda_prefetch_async(const void *p, size_t bytes, int to_device, struct gpu_stream *s)
 {
 #if CUDART_VERSION >= 13000
 	struct cudaMemLocation loc = {
 		.type = to_device ? cudaMemLocationTypeDevice : cudaMemLocationTypeHost, .id = 0};
 
-	return CUDA_CHECK(cudaMemPrefetchAsync(p, bytes, loc, 0, s));
+	return CUDA_CHECK(cudaMemPrefetchAsync(p, bytes, loc, 0, CU_S(s)));
 #else
-	return CUDA_CHECK(cudaMemPrefetchAsync(p, bytes, to_device ? 0 : cudaCpuDeviceId, s));
+	return CUDA_CHECK(cudaMemPrefetchAsync(p, bytes, to_device ? 0 : cudaCpuDeviceId, CU_S(s)));
 #endif
 }
 
-static int cuda_stream_create(struct CUstream_st **s)
+static int cuda_stream_create(struct gpu_stream **s)
 {
-	return CUDA_CHECK(cudaStreamCreateWithFlags(s, cudaStreamNonBlocking));
+	return CUDA_CHECK(cudaStreamCreateWithFlags((cudaStream_t *)s, cudaStreamNonBlocking));
 }
 
-static int cuda_stream_destroy(struct CUstream_st *s)
+static int cuda_stream_destroy(struct gpu_stream *s)
 {
-	return s ? CUDA_CHECK(cudaStreamDestroy(s)) : 0;
+	return s ? CUDA_CHECK(cudaStreamDestroy(CU_S(s))) : 0;
 }
 
-static int cuda_stream_sync(struct CUstream_st *s)
+static int cuda_stream_sync(struct gpu_stream *s)
 {
-	return CUDA_CHECK(cudaStreamSynchronize(s));
+	return CUDA_CHECK(cudaStreamSynchronize(CU_S(s)));
 }
 
-static int cuda_stream_wait_event(struct CUstream_st *s, struct CUevent_st *e)
+static int cuda_stream_wait_event(struct gpu_stream *s, struct gpu_event *e)
 {
-	return CUDA_CHECK(cudaStreamWaitEvent(s, e, 0));
+	return CUDA_CHECK(cudaStreamWaitEvent(CU_S(s), CU_E(e), 0));
 }
 
 static int cuda_device_sync(void)
@@ -215,36 +215,37 @@ static int cuda_device_sync(void)
 	return CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-static int cuda_event_create(struct CUevent_st **e)
+static int cuda_event_create(struct gpu_event **e)
 {
-	return CUDA_CHECK(cudaEventCreate(e));
+	return CUDA_CHECK(cudaEventCreate((cudaEvent_t *)e));
 }
 
-static int cuda_event_destroy(struct CUevent_st *e)
+static int cuda_event_destroy(struct gpu_event *e)
 {
-	return e ? CUDA_CHECK(cudaEventDestroy(e)) : 0;
+	return e ? CUDA_CHECK(cudaEventDestroy(CU_E(e))) : 0;
 }
 
-static int cuda_event_record(struct CUevent_st *e, struct CUstream_st *s)
+static int cuda_event_record(struct gpu_event *e, struct gpu_stream *s)
 {
-	return CUDA_CHECK(cudaEventRecord(e, s));
+	return CUDA_CHECK(cudaEventRecord(CU_E(e), CU_S(s)));
 }
 
-static int cuda_event_sync(struct CUevent_st *e)
+static int cuda_event_sync(struct gpu_event *e)
 {
-	return CUDA_CHECK(cudaEventSynchronize(e));
+	return CUDA_CHECK(cudaEventSynchronize(CU_E(e)));
 }
 
-static int cuda_event_elapsed_ms(struct CUevent_st *a, struct CUevent_st *b, float *ms)
+static int cuda_event_elapsed_ms(struct gpu_event *a, struct gpu_event *b, float *ms)
 {
-	return CUDA_CHECK(cudaEventElapsedTime(ms, a, b));
+	return CUDA_CHECK(cudaEventElapsedTime(ms, CU_E(a), CU_E(b)));
 }
 
-static int cuda_event_elapsed_ns(struct CUevent_st *a, struct CUevent_st *b, double *ns)
+static int cuda_event_elapsed_ns(struct gpu_event *a, struct gpu_event *b, double *ns)
 {
 	float ms = 0;
 
-	if (CUDA_CHECK(cudaEventSynchronize(b)) || CUDA_CHECK(cudaEventElapsedTime(&ms, a, b)))
+	if (CUDA_CHECK(cudaEventSynchronize(CU_E(b))) ||
+	    CUDA_CHECK(cudaEventElapsedTime(&ms, CU_E(a), CU_E(b))))
 		return -1;
 	*ns = (double)ms * 1e6;
 	return 0;
@@ -272,11 +273,11 @@ static int cuda_scratch_read(unsigned long long *v)
 	return CUDA_CHECK(cudaMemcpy(v, s, sizeof(*v), cudaMemcpyDeviceToHost));
 }
 
-static int cuda_pattern_fill(void *p, size_t bytes, uint64_t seed, struct CUstream_st *s)
+static int cuda_pattern_fill(void *p, size_t bytes, uint64_t seed, struct gpu_stream *s)
 {
 	if (CUDA_CHECK(gpu_launch_fill(p, bytes, seed, s)))
 		return -1;
-	return CUDA_CHECK(cudaStreamSynchronize(s));
+	return CUDA_CHECK(cudaStreamSynchronize(CU_S(s)));
 }
 
 static int cuda_pattern_verify(const void *p, size_t bytes, uint64_t seed, uint64_t *bad)
@@ -345,6 +346,34 @@ static int cuda_hold_memory(uint64_t bytes, double hold_s, int ready_fd, char *e
 
 /* The table gpu_backend() returns when mempath is built with CUDA (backends.c). */
 const struct gpu_backend gpu_backend_cuda = {
+	.names = {.api = "CUDA",
+		  .events = "CUDA events",
+		  .telemetry = "NVML",
+		  .timer = "%globaltimer",
+		  .cycle_clock = "clock64",
+		  .load = "ld.global.nc",
+		  .load_streaming = "ld.global.cs",
+		  .load_l2 = "ld.global.cg",
+		  .store = "st.global",
+		  .store_streaming = "st.global.cs",
+		  .malloc = "cudaMalloc",
+		  .free = "cudaFree",
+		  .malloc_async = "cudaMallocAsync",
+		  .free_async = "cudaFreeAsync",
+		  .malloc_host = "cudaHostAlloc",
+		  .malloc_managed = "cudaMallocManaged",
+		  .host_register = "cudaHostRegister",
+		  .memcpy = "cudaMemcpy",
+		  .memcpy_async = "cudaMemcpyAsync",
+		  .memcpy_peer_async = "cudaMemcpyPeerAsync",
+		  .prefetch_async = "cudaMemPrefetchAsync",
+		  .stream_sync = "cudaStreamSynchronize",
+		  .context_create = "cudaSetDeviceFlags",
+		  .context_reset = "cudaDeviceReset",
+		  .can_access_peer = "cudaDeviceCanAccessPeer",
+		  .peer_enable = "cudaDeviceEnablePeerAccess",
+		  .p2p_attr = {"cudaDeviceGetP2PAttribute AccessSupported", "NativeAtomicSupported",
+			       "PerformanceRank"}},
 	.unsupported_reason = cuda_unsupported_reason,
 	.count = cuda_count,
 	.error_name = cuda_error_name,
@@ -396,7 +425,7 @@ const struct gpu_backend gpu_backend_cuda = {
 	.pattern_fill = cuda_pattern_fill,
 	.pattern_verify = cuda_pattern_verify,
 	.gate_words = cuda_gate_words,
-	.nvml_unavailable = nvml_unavailable,
+	.telemetry_unavailable = nvml_unavailable,
 	.sampler_start = nvml_sampler_start,
 	.sampler_stop = nvml_sampler_stop,
 	.other_procs = nvml_other_procs,

@@ -11,6 +11,12 @@
 
 #include "gpu/backend.h"
 
+/* The opaque handles of backend.h are the runtime's: cudaStream_t is
+ * `struct CUstream_st *`, cudaEvent_t `struct CUevent_st *`. For files that
+ * include the runtime's header. */
+#define CU_S(s) ((cudaStream_t)(s))
+#define CU_E(e) ((cudaEvent_t)(e))
+
 /* ---- cuda_facts.c: errors, availability, device facts ------------------- */
 
 /* err is a cudaError_t (0 = success). Otherwise records "<text>: <error
@@ -46,7 +52,7 @@ int cuda_p2p_attr(enum gpu_p2p_attr a, int src, int dst, int *v);
 int cuda_peer_enable(int dev, int peer, int *was_enabled);
 int cuda_peer_disable(int dev, int peer);
 int cuda_memcpy_peer_async(void *dst, int dst_dev, const void *src, int src_dev, size_t bytes,
-			   struct CUstream_st *s);
+			   struct gpu_stream *s);
 
 /* ---- nvml.c ------------------------------------------------------------- */
 

@@ -61,7 +61,7 @@ int cuda_peer_disable(int dev, int peer)
 }
 
 int cuda_memcpy_peer_async(void *dst, int dst_dev, const void *src, int src_dev, size_t bytes,
-			   struct CUstream_st *s)
+			   struct gpu_stream *s)
 {
-	return CUDA_CHECK(cudaMemcpyPeerAsync(dst, dst_dev, src, src_dev, bytes, s));
+	return CUDA_CHECK(cudaMemcpyPeerAsync(dst, dst_dev, src, src_dev, bytes, CU_S(s)));
 }

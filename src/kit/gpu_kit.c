@@ -47,6 +47,17 @@ int gpu_fail(struct probe_result *res, const char *what)
 	return PROBE_FAIL;
 }
 
+void gpu_param(struct probe_result *res, const char *key, const char *fmt, ...)
+{
+	char v[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(v, sizeof(v), fmt, ap);
+	va_end(ap);
+	probe_result_add_param(res, key, v);
+}
+
 void gpu_extra_note(struct probe_result *res, const char *key, const char *text)
 {
 	json_t *a = json_object_get(gpu_extra(res), key), *v;

@@ -3,12 +3,13 @@
  * (gpu_timing.c), pointer-chase chains in device memory (gpu_chain.c).
  *
  * Everything here goes through gpu_backend(), so it compiles and links with
- * or without CUDA; a probe reaches it only after its supported() returned
- * NULL (gpu_unsupported_reason), so the backend is there.
+ * any backend or none; a probe reaches it only after its supported()
+ * returned NULL (gpu_unsupported_reason), so the backend is there.
  *
  * Errors: functions returning int give 0, or -1 after recording the failing
- * call's text and error name ("cudaMalloc(p, bytes): cudaErrorMemoryAllocation")
- * as the last GPU error; gpu_fail() turns it into the probe's FAIL reason.
+ * call's text and the backend's error name (CUDA: "cudaMalloc(p, bytes):
+ * cudaErrorMemoryAllocation") as the last GPU error; gpu_fail() turns it
+ * into the probe's FAIL reason.
  * The backend's own calls record their errors; probes wrap every kernel
  * launcher (launch_* entries) in GPU_CHECK().
  */
@@ -46,6 +47,11 @@ static inline json_t *gpu_extra(struct probe_result *res)
 	return res->extra;
 }
 
+/* Adds the parameter key, its value formatted (for texts that quote the
+ * backend's names, gpu->names). */
+void gpu_param(struct probe_result *res, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* Appends text to the array extra.<key> unless it is there (gpu_kit.c). */
 void gpu_extra_note(struct probe_result *res, const char *key, const char *text);
 
@@ -74,7 +80,7 @@ void gpu_chain_make_host(uint64_t *host, uint64_t dev, uint64_t n, uint64_t node
  * untimed before and after each sample (poison the destination / check it;
  * -1 ends the measurement, error recorded). */
 struct gpu_work {
-	int (*enqueue)(void *arg, unsigned k, struct CUstream_st *s, uint64_t iters);
+	int (*enqueue)(void *arg, unsigned k, struct gpu_stream *s, uint64_t iters);
 	int (*before)(void *arg);
 	int (*check)(void *arg);
 	void *arg;

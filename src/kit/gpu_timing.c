@@ -18,9 +18,9 @@ struct timing {
 	int home;		 /* multi_device: the caller's current device */
 	volatile int *gate_host; /* the gate's words (gate_words): [0] release, [1] timed out */
 	int *gate_dev;
-	struct CUstream_st *s[GPU_MAX_STREAMS];
-	struct CUevent_st *start[GPU_MAX_STREAMS], *end[GPU_MAX_STREAMS];
-	struct CUevent_st *join; /* multi_device: on stream 0, after every stream's end */
+	struct gpu_stream *s[GPU_MAX_STREAMS];
+	struct gpu_event *start[GPU_MAX_STREAMS], *end[GPU_MAX_STREAMS];
+	struct gpu_event *join; /* multi_device: on stream 0, after every stream's end */
 };
 
 /* Makes stream k's device current (multi_device only). */

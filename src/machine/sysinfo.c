@@ -341,7 +341,7 @@ static json_t *gpu_part(void)
 	return o;
 }
 
-/* CUDA contexts do not survive fork, so GPU facts come from a child. */
+/* GPU contexts (CUDA's) do not survive fork, so GPU facts come from a child. */
 static json_t *gpu_child(void *arg)
 {
 	return gpu_part();

@@ -13,7 +13,7 @@
 
 /* Full fingerprint, including "knobs" and, when a GPU is usable, "gpu". The
  * GPU part is collected in a child process so this process never creates a
- * CUDA context (children forked later must be able to). */
+ * GPU context (children forked later must be able to). */
 json_t *sysinfo_collect(void);
 /* The part of a fingerprint a recorded tree holds (tests, a lab guest's
  * copy): hostname, kernel and cmdline from root/proc, "iommu", "pcie" and

@@ -32,8 +32,8 @@ struct galloc_opts {
 static const struct opt galloc_opt_rows[] = {
 	OPT_SIZE("size", struct galloc_opts, size_bytes, "8G", "bytes per allocation"),
 	OPT_LIST("variants", struct galloc_opts, variants, "cold|warm|pool", "all",
-		 "cold: new memory each sample; warm: after cudaFree; pool: cudaMallocAsync "
-		 "(memory kept in the pool, and given back after each free)"),
+		 "cold: new memory each sample; warm: after a free; pool: stream-ordered "
+		 "allocation (memory kept in the pool, and given back after each free)"),
 	OPT_END,
 };
 
@@ -41,7 +41,7 @@ struct galloc {
 	struct probe_ctx *ctx;
 	size_t bytes;
 	struct gpu_grid grid;
-	struct CUstream_st *s;
+	struct gpu_stream *s;
 };
 
 struct galloc_metrics {
@@ -51,7 +51,7 @@ struct galloc_metrics {
 static void metrics_for(struct galloc *a, struct galloc_metrics *m, const char *state,
 			const char *call)
 {
-	char desc[160];
+	char desc[256];
 
 	snprintf(desc, sizeof(desc),
 		 "%s + first GPU write of every byte, host clock to the end "
@@ -84,7 +84,7 @@ static void record(struct galloc *a, struct galloc_metrics *m, unsigned i, uint6
 	}
 }
 
-/* cudaMalloc + write; the block is left to the caller. */
+/* The backend's malloc + write; the block is left to the caller. */
 static int alloc_write(struct galloc *a, void **p, uint64_t *call_ns, uint64_t *total_ns)
 {
 	const struct gpu_backend *gpu = gpu_backend();
@@ -104,14 +104,17 @@ static int alloc_write(struct galloc *a, void **p, uint64_t *call_ns, uint64_t *
 static int run_cold_warm(struct galloc *a, int cold, int warm, unsigned n_cold)
 {
 	const struct gpu_backend *gpu = gpu_backend();
+	const struct gpu_names *nm = &gpu->names;
 	struct galloc_metrics mc, mw;
+	char call[160];
 	unsigned total = a->ctx->warmups + a->ctx->reps;
 	void **blocks = xcalloc(total, sizeof(void *));
 	int rc = -1;
 
 	if (cold) {
 		progress("gpu.alloc: cold");
-		metrics_for(a, &mc, "cold", "cudaMalloc of memory this process never had");
+		snprintf(call, sizeof(call), "%s of memory this process never had", nm->malloc);
+		metrics_for(a, &mc, "cold", call);
 		/* No warm-up: the first allocation is the coldest of all and a sample. */
 		for (unsigned i = 0; i < n_cold; i++) {
 			uint64_t c, t;
@@ -128,7 +131,9 @@ static int run_cold_warm(struct galloc *a, int cold, int warm, unsigned n_cold)
 	}
 	if (warm) {
 		progress("gpu.alloc: warm");
-		metrics_for(a, &mw, "warm", "cudaMalloc after a cudaFree of the same size");
+		snprintf(call, sizeof(call), "%s after a %s of the same size", nm->malloc,
+			 nm->free);
+		metrics_for(a, &mw, "warm", call);
 		for (unsigned i = 0; i < total; i++) {
 			uint64_t c, t;
 			void *p;
@@ -147,18 +152,21 @@ out:
 	return rc;
 }
 
-/* cudaMallocAsync + write + cudaFreeAsync, timed to the end of the write;
+/* malloc_async + write + free_async, timed to the end of the write;
  * keep: freed memory stays in the pool, else the pool is trimmed each time. */
 static int run_pool(struct galloc *a, int keep)
 {
 	const struct gpu_backend *gpu = gpu_backend();
 	struct galloc_metrics m;
 	unsigned total = a->ctx->warmups + a->ctx->reps;
+	char call[160];
 
 	progress("gpu.alloc: pool keep=%d", keep);
-	metrics_for(a, &m, keep ? "pool_warm" : "pool_cold",
-		    keep ? "cudaMallocAsync from the default pool (release threshold: keep all)"
-			 : "cudaMallocAsync from the default pool, trimmed after each free");
+	snprintf(call, sizeof(call),
+		 keep ? "%s from the default pool (release threshold: keep all)"
+		      : "%s from the default pool, trimmed after each free",
+		 gpu->names.malloc_async);
+	metrics_for(a, &m, keep ? "pool_warm" : "pool_cold", call);
 	if (gpu->pool_keep(keep) || gpu->pool_trim())
 		return -1;
 	for (unsigned i = 0; i < total; i++) {
@@ -226,7 +234,8 @@ static int galloc_run(struct probe_ctx *ctx, const void *opts)
 		goto out;
 	}
 	if ((o->variants & 3u) && run_cold_warm(&a, o->variants & 1u, o->variants & 2u, n_cold)) {
-		rc = gpu_fail(ctx->res, "cudaMalloc variants");
+		snprintf(buf, sizeof(buf), "%s variants", gpu->names.malloc);
+		rc = gpu_fail(ctx->res, buf);
 		goto out;
 	}
 	if ((o->variants & 4u) && (run_pool(&a, 1) || run_pool(&a, 0))) {

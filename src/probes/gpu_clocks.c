@@ -41,7 +41,7 @@ struct gclk {
 	void *a, *b;
 	float *fout;
 	struct gpu_grid grid;
-	struct CUevent_st *e0, *e1;
+	struct gpu_event *e0, *e1;
 };
 
 static int launch(struct gclk *c, int compute)
@@ -65,13 +65,15 @@ static int run_load(struct probe_ctx *ctx, struct gclk *c, int compute, double s
 	struct gpu_sampler *smp;
 	struct metric *m;
 
-	m = compute ? probe_add_metric(ctx->res, "load_gflops", UNIT_GFLOP_S, BETTER_HIGHER,
-				       "GFLOP/s of the FP32 FMA load (an FMA counts 2), per "
-				       "~100 ms chunk, CUDA events",
+	char desc[256];
+
+	snprintf(desc, sizeof(desc),
+		 compute ? "GFLOP/s of the FP32 FMA load (an FMA counts 2), per ~100 ms chunk, %s"
+			 : "copy kernel, read + write counted (GB = 1e9), per ~100 ms chunk, %s",
+		 gpu->names.events);
+	m = compute ? probe_add_metric(ctx->res, "load_gflops", UNIT_GFLOP_S, BETTER_HIGHER, desc,
 				       "during", during, NULL)
-		    : probe_add_metric(ctx->res, "load_bw", UNIT_GB_S, BETTER_HIGHER,
-				       "copy kernel, read + write counted (GB = 1e9), per ~100 ms "
-				       "chunk, CUDA events",
+		    : probe_add_metric(ctx->res, "load_bw", UNIT_GB_S, BETTER_HIGHER, desc,
 				       "during", during, NULL);
 	progress("gpu.clocks: %s load", during);
 	smp = gpu->sampler_start(100);
@@ -104,7 +106,7 @@ static const char *gclk_supported(const void *opts)
 {
 	const char *why = gpu_unsupported_reason();
 
-	return why ? why : gpu_backend()->nvml_unavailable();
+	return why ? why : gpu_backend()->telemetry_unavailable();
 }
 
 static int gclk_run(struct probe_ctx *ctx, const void *opts)
@@ -119,7 +121,7 @@ static int gclk_run(struct probe_ctx *ctx, const void *opts)
 	if (gpu->get_props(0, &c.props))
 		return gpu_fail(ctx->res, "gpu.clocks setup");
 	probe_result_add_param(ctx->res, "gpu", c.props.name);
-	probe_result_add_param(ctx->res, "sampling", "NVML every ~100 ms, read-only");
+	gpu_param(ctx->res, "sampling", "%s every ~100 ms, read-only", gpu->names.telemetry);
 	/* Idle first, before this process has a context. */
 	progress("gpu.clocks: idle");
 	smp = gpu->sampler_start(100);

@@ -47,7 +47,8 @@ static const struct opt gcopy_opt_rows[] = {
 	OPT_LIST("dirs", struct gcopy_opts, dirs, "h2d|d2h|bidir", "all",
 		 "directions (bidir: H2D and D2H at once on two streams)"),
 	OPT_LIST("engines", struct gcopy_opts, engines, "ce|sm", "all",
-		 "who copies: ce (cudaMemcpyAsync, the copy engines) or sm (our copy kernel over "
+		 "who copies: ce (the API's asynchronous copy: the copy engines) or sm (our copy "
+		 "kernel over "
 		 "the host memory's device mapping; pinned and registered, h2d and d2h)"),
 	OPT_END,
 };
@@ -72,7 +73,7 @@ struct gcopy {
 };
 
 /* Stream k of a bidirectional pair: 0 is H2D, 1 is D2H. */
-static int enqueue(void *arg, unsigned k, struct CUstream_st *s, uint64_t iters)
+static int enqueue(void *arg, unsigned k, struct gpu_stream *s, uint64_t iters)
 {
 	const struct gpu_backend *gpu = gpu_backend();
 	struct gcopy *c = arg;
@@ -203,11 +204,8 @@ static int measure(struct probe_ctx *ctx, struct gcopy *c, int mem)
 	struct gpu_samples s;
 	struct metric *m;
 	char sz[32];
-	const char *desc = mem == M_PAGEABLE
-				   ? "bytes copied once per direction (GB = 1e9); cudaMemcpyAsync "
-				     "from/to pageable memory, driver-staged; CUDA events, ungated"
-				   : "bytes copied once per direction (GB = 1e9); cudaMemcpyAsync; "
-				     "CUDA events, streams held behind a spin kernel while queued";
+	const struct gpu_names *nm = &gpu_backend()->names;
+	char desc[512];
 
 	opt_format_size(c->size, sz, sizeof(sz));
 	progress("gpu.copy: %s %s %s%s", mem_name[mem], dir_name[c->dir], sz,
@@ -215,16 +213,27 @@ static int measure(struct probe_ctx *ctx, struct gcopy *c, int mem)
 	if (gpu_measure(ctx, &w, &s))
 		return -1;
 	if (c->engine == E_SM) {
-		m = probe_add_metric(
-			ctx->res, "sm_copy_bw", UNIT_GB_S, BETTER_HIGHER,
-			"bytes copied once (GB = 1e9); own SM copy kernel (16 B loads "
-			"and stores, every SM at full occupancy) over the host memory's "
-			"device mapping; CUDA events, streams held behind a spin kernel",
-			"mem", mem_name[mem], "dir", dir_name[c->dir], "size", sz, NULL);
+		snprintf(desc, sizeof(desc),
+			 "bytes copied once (GB = 1e9); own SM copy kernel (16 B loads "
+			 "and stores, every SM at full occupancy) over the host memory's "
+			 "device mapping; %s, streams held behind a spin kernel",
+			 nm->events);
+		m = probe_add_metric(ctx->res, "sm_copy_bw", UNIT_GB_S, BETTER_HIGHER, desc, "mem",
+				     mem_name[mem], "dir", dir_name[c->dir], "size", sz, NULL);
 		gpu_samples_record(&s, m, (double)c->size, MEASURE_RATE, 1e-9, -1);
 		gpu_samples_free(&s);
 		return 0;
 	}
+	if (mem == M_PAGEABLE)
+		snprintf(desc, sizeof(desc),
+			 "bytes copied once per direction (GB = 1e9); %s "
+			 "from/to pageable memory, driver-staged; %s, ungated",
+			 nm->memcpy_async, nm->events);
+	else
+		snprintf(desc, sizeof(desc),
+			 "bytes copied once per direction (GB = 1e9); %s; "
+			 "%s, streams held behind a spin kernel while queued",
+			 nm->memcpy_async, nm->events);
 	m = probe_add_metric(ctx->res, "copy_bw", UNIT_GB_S, BETTER_HIGHER,
 			     c->dir == D_BIDIR ? "H2D + D2H bytes over the pair's span (first "
 						 "start to last end), GB = 1e9; gated, events"

@@ -38,7 +38,8 @@ static const struct opt gft_opt_rows[] = {
 	OPT_SIZE("size", struct gft_opts, size_bytes, "2G",
 		 "bytes per allocation (managed: capped by free device memory minus a margin)"),
 	OPT_LIST("variants", struct gft_opts, variants, "managed|registered|system", "all",
-		 "managed (cudaMallocManaged), registered (cudaHostRegister), system (plain mmap, "
+		 "managed (unified memory), registered (existing host memory, pinned), system "
+		 "(plain mmap, "
 		 "needs PageableMemoryAccess)"),
 	OPT_LIST("pages", struct gft_opts, pages, "4k|thp", "all",
 		 "page-size intent of host mappings (registered, system)"),
@@ -51,7 +52,7 @@ struct gft {
 	size_t bytes;
 	struct gpu_grid grid;
 	unsigned long long *out;
-	struct CUevent_st *e0, *e1;
+	struct gpu_event *e0, *e1;
 	uint64_t rand_seed;
 };
 
@@ -123,33 +124,41 @@ static int run_managed(struct gft *f)
 	static const char *const touch[4] = {"gpu", "gpu", "cpu", "cpu"};
 	static const char *const pf[4] = {"no", "yes", "no", "yes"};
 	const struct gpu_backend *gpu = gpu_backend();
+	const struct gpu_names *nm = &gpu->names;
 	struct metric *m[4], *cpu, *rnd;
 	unsigned total = f->ctx->warmups + f->ctx->reps;
+	char d[256];
 
-	m[0] = metric_gib(f, "first_touch",
-			  "GPU-first write of every byte of a fresh "
-			  "cudaMallocManaged buffer (fault + populate), GiB = 2^30; CUDA events",
-			  "managed", "gpu", "prefetch", "no");
-	m[1] = metric_gib(f, "first_touch",
-			  "cudaMemPrefetchAsync to the GPU then the GPU-first "
-			  "write, both inside the events; GiB = 2^30",
-			  "managed", "gpu", "prefetch", "yes");
-	m[2] = metric_gib(f, "gpu_read",
-			  "GPU read of every byte after a CPU-first touch (fault + "
-			  "migrate to the GPU), GiB = 2^30; CUDA events",
-			  "managed", "cpu", "prefetch", "no");
-	m[3] = metric_gib(f, "gpu_read",
-			  "cudaMemPrefetchAsync to the GPU then the GPU read, after "
-			  "a CPU-first touch; GiB = 2^30",
-			  "managed", "cpu", "prefetch", "yes");
+	snprintf(d, sizeof(d),
+		 "GPU-first write of every byte of a fresh "
+		 "%s buffer (fault + populate), GiB = 2^30; %s",
+		 nm->malloc_managed, nm->events);
+	m[0] = metric_gib(f, "first_touch", d, "managed", "gpu", "prefetch", "no");
+	snprintf(d, sizeof(d),
+		 "%s to the GPU then the GPU-first "
+		 "write, both inside the events; GiB = 2^30",
+		 nm->prefetch_async);
+	m[1] = metric_gib(f, "first_touch", d, "managed", "gpu", "prefetch", "yes");
+	snprintf(d, sizeof(d),
+		 "GPU read of every byte after a CPU-first touch (fault + "
+		 "migrate to the GPU), GiB = 2^30; %s",
+		 nm->events);
+	m[2] = metric_gib(f, "gpu_read", d, "managed", "cpu", "prefetch", "no");
+	snprintf(d, sizeof(d),
+		 "%s to the GPU then the GPU read, after "
+		 "a CPU-first touch; GiB = 2^30",
+		 nm->prefetch_async);
+	m[3] = metric_gib(f, "gpu_read", d, "managed", "cpu", "prefetch", "yes");
 	cpu = metric_gib(f, "cpu_touch",
 			 "CPU-first touch of a fresh managed buffer (libc memset "
 			 "of every byte; host clock), GiB = 2^30",
 			 "managed", "cpu", NULL, NULL);
-	rnd = probe_add_metric(f->ctx->res, "random_after", UNIT_MACC_S, BETTER_HIGHER,
-			       "random 32 B-sector reads over the buffer after the GPU-first touch "
-			       "(one launch, CUDA events; 8 in flight per thread)",
-			       "mem", "managed", "touch", "gpu", NULL);
+	snprintf(d, sizeof(d),
+		 "random 32 B-sector reads over the buffer after the GPU-first touch "
+		 "(one launch, %s; 8 in flight per thread)",
+		 nm->events);
+	rnd = probe_add_metric(f->ctx->res, "random_after", UNIT_MACC_S, BETTER_HIGHER, d, "mem",
+			       "managed", "touch", "gpu", NULL);
 	for (int v = 0; v < 4; v++) {
 		progress("gpu.first_touch: managed touch=%s prefetch=%s", touch[v], pf[v]);
 		for (unsigned i = 0; i < total; i++) {
@@ -197,7 +206,9 @@ static int run_host(struct gft *f, int registered, int pages, int gpu_first)
 	const char *pname = pages == MEM_PAGES_THP ? "thp" : "4k";
 	const char *touch = gpu_first ? "gpu" : "cpu";
 	unsigned total = f->ctx->warmups + f->ctx->reps;
+	const struct gpu_names *nm = &gpu->names;
 	struct metric *cpu = NULL, *reg = NULL, *gpu_m, *thp, *rnd;
+	char d[256];
 
 	progress("gpu.first_touch: %s pages=%s touch=%s", mem, pname, touch);
 	if (!gpu_first)
@@ -205,26 +216,30 @@ static int run_host(struct gft *f, int registered, int pages, int gpu_first)
 				       "CPU-first touch (libc memset of every byte; host clock), "
 				       "GiB = 2^30",
 				       "mem", mem, "touch", "cpu", "pages", pname, NULL);
+	snprintf(d, sizeof(d), "%s of the touched buffer (host clock), GiB = 2^30",
+		 nm->host_register);
 	if (registered)
-		reg = probe_add_metric(f->ctx->res, "register", UNIT_GIB_S, BETTER_HIGHER,
-				       "cudaHostRegister of the touched buffer (host clock), "
-				       "GiB = 2^30",
-				       "mem", mem, "pages", pname, NULL);
+		reg = probe_add_metric(f->ctx->res, "register", UNIT_GIB_S, BETTER_HIGHER, d, "mem",
+				       mem, "pages", pname, NULL);
+	snprintf(d, sizeof(d),
+		 gpu_first ? "GPU-first write of every byte (GPU faults on system "
+			     "memory), GiB = 2^30; %s"
+			   : "GPU read of every byte through the device mapping "
+			     "(crosses the host link), GiB = 2^30; %s",
+		 nm->events);
 	gpu_m = probe_add_metric(f->ctx->res, gpu_first ? "first_touch" : "gpu_read", UNIT_GIB_S,
-				 BETTER_HIGHER,
-				 gpu_first ? "GPU-first write of every byte (GPU faults on system "
-					     "memory), GiB = 2^30; CUDA events"
-					   : "GPU read of every byte through the device mapping "
-					     "(crosses the host link), GiB = 2^30; CUDA events",
-				 "mem", mem, "touch", touch, "pages", pname, NULL);
+				 BETTER_HIGHER, d, "mem", mem, "touch", touch, "pages", pname,
+				 NULL);
 	thp = probe_add_metric(
 		f->ctx->res, "thp_backed", UNIT_MIB, BETTER_NONE,
 		"AnonHugePages backing the buffer after the touch (/proc/self/smaps)", "mem", mem,
 		"touch", touch, "pages", pname, NULL);
-	rnd = probe_add_metric(f->ctx->res, "random_after", UNIT_MACC_S, BETTER_HIGHER,
-			       "random 32 B-sector GPU reads over the buffer after the touch (one "
-			       "launch, CUDA events)",
-			       "mem", mem, "touch", touch, "pages", pname, NULL);
+	snprintf(d, sizeof(d),
+		 "random 32 B-sector GPU reads over the buffer after the touch (one "
+		 "launch, %s)",
+		 nm->events);
+	rnd = probe_add_metric(f->ctx->res, "random_after", UNIT_MACC_S, BETTER_HIGHER, d, "mem",
+			       mem, "touch", touch, "pages", pname, NULL);
 	for (unsigned i = 0; i < total; i++) {
 		struct mem_buf b;
 		struct smaps_info si;

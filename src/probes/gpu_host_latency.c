@@ -40,8 +40,8 @@ static const struct opt ghl_opt_rows[] = {
 		 "bytes of each chain (nvbandwidth's latency buffer is 2M)"),
 	OPT_UINT("steps", struct ghl_opts, steps, "4096", "dependent loads per launch"),
 	OPT_LIST("memory", struct ghl_opts, memory, "pinned|registered|managed|device", "all",
-		 "pinned: cudaHostAlloc; registered: mmap + cudaHostRegister; managed: "
-		 "cudaMallocManaged after migration to the GPU; device: cudaMalloc (reference)"),
+		 "pinned: pinned host memory; registered: mmap, then pinned; managed: "
+		 "managed memory after migration to the GPU; device: device memory (reference)"),
 	OPT_LIST("orders", struct ghl_opts, orders, "stride|random", "all",
 		 "stride: node i then i + 1 (nvbandwidth's chain); random: one random cycle"),
 	OPT_END,
@@ -61,7 +61,7 @@ struct ghl {
 	int prefetch; /* cudaMemPrefetchAsync works here (concurrent managed access) */
 };
 
-static int enqueue(void *arg, unsigned k, struct CUstream_st *s, uint64_t iters)
+static int enqueue(void *arg, unsigned k, struct gpu_stream *s, uint64_t iters)
 {
 	const struct gpu_backend *gpu = gpu_backend();
 	struct ghl *g = arg;
@@ -157,7 +157,7 @@ static int migrate(struct probe_ctx *ctx, struct ghl *g, void *mem, uint64_t byt
 		   const char *oname, const char *size)
 {
 	const struct gpu_backend *gpu = gpu_backend();
-	struct CUevent_st *e0 = NULL, *e1 = NULL;
+	struct gpu_event *e0 = NULL, *e1 = NULL;
 	double ns = 0, t0;
 	int rc = -1;
 
@@ -197,6 +197,7 @@ static int one_variant(struct probe_ctx *ctx, const struct ghl_opts *o, struct g
 	struct mem_buf map = {0};
 	struct metric *mt;
 	void *mem = NULL;
+	char desc[320];
 	int rc = -1;
 
 	progress("gpu.host_latency: memory=%s order=%s", mem_names[m], order_names[ord]);
@@ -208,12 +209,13 @@ static int one_variant(struct probe_ctx *ctx, const struct ghl_opts *o, struct g
 		goto out;
 	if (gpu_measure(ctx, &w, &s))
 		goto out;
-	mt = probe_add_metric(ctx->res, "latency", UNIT_NS, BETTER_LOWER,
-			      "dependent 8 B loads by one GPU thread, nodes 128 B apart in the "
-			      "memory named (stride: in address order; random: one random cycle); "
-			      "ns per load from CUDA events over gated launches of `steps` loads",
-			      "memory", mem_names[m], "order", order_names[ord], "size", size,
-			      NULL);
+	snprintf(desc, sizeof(desc),
+		 "dependent 8 B loads by one GPU thread, nodes 128 B apart in the "
+		 "memory named (stride: in address order; random: one random cycle); "
+		 "ns per load from %s over gated launches of `steps` loads",
+		 gpu_backend()->names.events);
+	mt = probe_add_metric(ctx->res, "latency", UNIT_NS, BETTER_LOWER, desc, "memory",
+			      mem_names[m], "order", order_names[ord], "size", size, NULL);
 	gpu_samples_record(&s, mt, (double)g->steps, MEASURE_TIME_PER, 1, -1);
 	rc = 0;
 out:

@@ -54,7 +54,7 @@ struct gl2 {
 	uint64_t iters;
 };
 
-static int enqueue(void *arg, unsigned k, struct CUstream_st *s, uint64_t iters)
+static int enqueue(void *arg, unsigned k, struct gpu_stream *s, uint64_t iters)
 {
 	const struct gpu_backend *gpu = gpu_backend();
 	struct gl2 *g = arg;
@@ -134,7 +134,7 @@ static int one_size(struct probe_ctx *ctx, struct gl2 *g, uint64_t set, const ui
 	struct metric *m;
 	double best = -1, per_launch;
 	uint64_t blocks;
-	char sz[32];
+	char sz[32], desc[256];
 
 	g->regions = (unsigned)(set / g->chunk);
 	/* an odd multiple of the regions, ~LAUNCH_BYTES a launch */
@@ -174,11 +174,13 @@ static int one_size(struct probe_ctx *ctx, struct gl2 *g, uint64_t set, const ui
 	g->grid = best_grid;
 	if (measure(ctx, g, &s, 0))
 		return -1;
-	m = probe_add_metric(ctx->res, "l2_read_bw", UNIT_GB_S, BETTER_HIGHER,
-			     "bytes read once (GB = 1e9) from an L2-resident data set: block b "
-			     "reads 16 B ld.global.cg loads of chunk b % regions; best shape of "
-			     "the sweep (extra.sweep)",
-			     "size", sz, NULL);
+	snprintf(desc, sizeof(desc),
+		 "bytes read once (GB = 1e9) from an L2-resident data set: block b "
+		 "reads 16 B %s loads of chunk b %% regions; best shape of "
+		 "the sweep (extra.sweep)",
+		 gpu_backend()->names.load_l2);
+	m = probe_add_metric(ctx->res, "l2_read_bw", UNIT_GB_S, BETTER_HIGHER, desc, "size", sz,
+			     NULL);
 	gpu_samples_record(&s, m, per_launch, MEASURE_RATE, 1e-9, -1);
 	gpu_samples_free(&s);
 	return 0;
@@ -258,8 +260,7 @@ static int gl2_run(struct probe_ctx *ctx, const void *opts)
 	opt_format_size(props.l2_bytes, b, sizeof(b));
 	probe_result_add_param(ctx->res, "l2_bytes", b);
 	probe_result_add_param(ctx->res, "gpu", props.name);
-	probe_result_add_param(ctx->res, "timing",
-			       "CUDA events, streams gated behind a spin kernel");
+	gpu_param(ctx->res, "timing", "%s, streams gated behind a spin kernel", gpu->names.events);
 	for (size_t i = 0; i < n; i++)
 		if (sizes[i] > props.l2_bytes) {
 			probe_result_add_param(ctx->res, "size_note",

@@ -58,7 +58,7 @@ struct glat {
 	unsigned long long *pos;
 };
 
-static int enqueue(void *arg, unsigned k, struct CUstream_st *s, uint64_t iters)
+static int enqueue(void *arg, unsigned k, struct gpu_stream *s, uint64_t iters)
 {
 	const struct gpu_backend *gpu = gpu_backend();
 	struct glat *g = arg;
@@ -139,7 +139,7 @@ static int glat_run(struct probe_ctx *ctx, const void *opts)
 	size_t n = 0;
 	struct gpu_sampler *smp;
 	int rc = PROBE_OK, have_local = 0;
-	char buf[64];
+	char buf[64], desc[512];
 
 	if (o->factor < 2 || o->steps == 0 || o->min_bytes < 4 * NODE_BYTES) {
 		probe_result_set_status(ctx->res, STATUS_FAIL,
@@ -161,10 +161,16 @@ static int glat_run(struct probe_ctx *ctx, const void *opts)
 	opt_format_size(sizes[n - 1], buf, sizeof(buf));
 	probe_result_add_param(ctx->res, "largest", buf);
 	probe_result_add_param(ctx->res, "node_stride", "128 B (one node per cache line)");
-	probe_result_add_param(ctx->res, "timing",
-			       "CUDA events over gated launches of `steps` "
-			       "dependent loads (not clock64)");
+	snprintf(desc, sizeof(desc), "%s over gated launches of `steps` dependent loads (not %s)",
+		 gpu->names.events, gpu->names.cycle_clock);
+	probe_result_add_param(ctx->res, "timing", desc);
 	probe_result_add_param(ctx->res, "gpu", props.name);
+	snprintf(desc, sizeof(desc),
+		 "dependent 8 B loads by one thread (or threads= of one block, "
+		 "each walking the chain), nodes 128 B apart (order random, "
+		 "page-local, or stride: in address order); ns per load from "
+		 "%s over launches of `steps` loads",
+		 gpu->names.events);
 
 	smp = gpu->sampler_start(100);
 	if (gpu->malloc((void **)&g.buf, sizes[n - 1]) || !(g.pos = gpu->scratch())) {
@@ -199,14 +205,9 @@ static int glat_run(struct probe_ctx *ctx, const void *opts)
 				goto out;
 			}
 			snprintf(buf, sizeof(buf), "%u", g.threads);
-			m = probe_add_metric(
-				ctx->res, "latency", UNIT_NS, BETTER_LOWER,
-				"dependent 8 B loads by one thread (or threads= of one block, "
-				"each walking the chain), nodes 128 B apart (order random, "
-				"page-local, or stride: in address order); ns per load from "
-				"CUDA events over launches of `steps` loads",
-				"size", sz, "order", oname, g.threads > 1 ? "threads" : NULL, buf,
-				NULL);
+			m = probe_add_metric(ctx->res, "latency", UNIT_NS, BETTER_LOWER, desc,
+					     "size", sz, "order", oname,
+					     g.threads > 1 ? "threads" : NULL, buf, NULL);
 			gpu_samples_record(&s, m, (double)g.steps, MEASURE_TIME_PER, 1, -1);
 			gpu_samples_free(&s);
 		}

@@ -72,7 +72,7 @@ struct gld {
 	size_t load_bytes, smem;
 	struct gpu_load_ctl *ctl;
 	unsigned long long *pos;
-	struct CUstream_st *s_load, *s_chase;
+	struct gpu_stream *s_load, *s_chase;
 	/* host */
 	uint64_t *h_small, *d_small, *h_big, *d_big;
 	size_t big;
@@ -133,17 +133,18 @@ static int hbm_step(struct gld *g, unsigned sms, json_t *curve)
 {
 	struct probe_ctx *ctx = g->ctx;
 	struct metric *lat = NULL, *bw = NULL;
-	char name[16];
+	char name[16], desc[320];
 	double l, b;
 
 	snprintf(name, sizeof(name), "%u", sms);
 	progress("gpu.loaded: sms=%s", name);
-	lat = probe_add_metric(
-		ctx->res, "hbm_loaded_latency", UNIT_NS, BETTER_LOWER,
-		"ns per dependent 8 B load of one thread (one warp) through a random "
-		"cycle of 128 B nodes in device memory, on an SM of its own, while "
-		"`sms` other SMs stream reads; %globaltimer around its loads",
-		"sms", name, NULL);
+	snprintf(desc, sizeof(desc),
+		 "ns per dependent 8 B load of one thread (one warp) through a random "
+		 "cycle of 128 B nodes in device memory, on an SM of its own, while "
+		 "`sms` other SMs stream reads; %s around its loads",
+		 gpu_backend()->names.timer);
+	lat = probe_add_metric(ctx->res, "hbm_loaded_latency", UNIT_NS, BETTER_LOWER, desc, "sms",
+			       name, NULL);
 	if (sms)
 		bw = probe_add_metric(ctx->res, "hbm_load_bw", UNIT_GB_S, BETTER_NONE,
 				      "bytes the load blocks read over their own span (first "
@@ -226,7 +227,7 @@ static int hbm_run(struct gld *g, const struct gld_opts *o)
 
 /* ---- the host path: small H2D copies, alone and beside a D2H copy ------ */
 
-static int host_enqueue(void *arg, unsigned k, struct CUstream_st *s, uint64_t iters)
+static int host_enqueue(void *arg, unsigned k, struct gpu_stream *s, uint64_t iters)
 {
 	const struct gpu_backend *gpu = gpu_backend();
 	struct gld *g = arg;
@@ -278,17 +279,20 @@ static int host_measure(struct gld *g, int loaded)
 	const char *load = loaded ? "d2h" : "none";
 	struct gpu_samples s;
 	struct metric *m;
+	char desc[320];
 	unsigned outlasted = 0;
 
 	progress("gpu.loaded: h2d latency, load=%s", load);
 	g->loaded = loaded;
 	if (gpu_measure(ctx, &w, &s))
 		return -1;
-	m = probe_add_metric(ctx->res, "h2d_latency", UNIT_US, BETTER_LOWER,
-			     "time per 8 B cudaMemcpyAsync pinned host -> device queued back to "
-			     "back on one stream (each starts when the one before ends), alone or "
-			     "beside a D2H copy on another stream; CUDA events, gated",
-			     "load", load, NULL);
+	snprintf(desc, sizeof(desc),
+		 "time per 8 B %s pinned host -> device queued back to "
+		 "back on one stream (each starts when the one before ends), alone or "
+		 "beside a D2H copy on another stream; %s, gated",
+		 gpu_backend()->names.memcpy_async, gpu_backend()->names.events);
+	m = probe_add_metric(ctx->res, "h2d_latency", UNIT_US, BETTER_LOWER, desc, "load", load,
+			     NULL);
 	gpu_samples_record(&s, m, 1, MEASURE_TIME_PER, 1e-3, 0);
 	if (loaded) {
 		uint64_t batches = (s.iters + HOST_BATCH - 1) / HOST_BATCH;

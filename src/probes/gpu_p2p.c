@@ -64,7 +64,7 @@ static const struct opt gp2p_opt_rows[] = {
 		 "access: the driver's answer; ce, sm: one-way copies; staged: peer access off; "
 		 "bidir: both ways at once; latency: chase and 4 B copy"),
 	OPT_STR("gpus", struct gp2p_opts, gpus, "all",
-		"CUDA devices to pair: all, or a list such as 0,1,3"),
+		"devices to pair (the backend's numbering): all, or a list such as 0,1,3"),
 	OPT_END,
 };
 
@@ -121,7 +121,7 @@ struct gp2p {
 };
 
 /* Stream 0 carries a -> b from the issuer; stream 1 (bidirectional) b -> a from b. */
-static int enqueue(void *arg, unsigned k, struct CUstream_st *s, uint64_t iters)
+static int enqueue(void *arg, unsigned k, struct gpu_stream *s, uint64_t iters)
 {
 	const struct gpu_backend *gpu = gpu_backend();
 	struct gp2p *g = arg;
@@ -236,18 +236,15 @@ static int measure(struct gp2p *g, struct gpu_samples *s)
 	return gpu->set_device(g->issuer->id) || gpu_measure(g->ctx, &w, s);
 }
 
-/* How a bandwidth variant moves the bytes, for its metric's description. */
+/* How a bandwidth variant moves the bytes (a format of the peer copy's name). */
 static const char *how(const struct variant *v)
 {
 	if (v->staged)
-		return "cudaMemcpyPeerAsync on a stream of src with peer access NOT enabled: the "
-		       "driver's own path, usually staged through host memory (param "
-		       "staged_timing)";
+		return "%s on a stream of src with peer access NOT enabled: the driver's own "
+		       "path, usually staged through host memory (param staged_timing)";
 	if (v->kind == K_CE)
-		return v->pull ? "cudaMemcpyPeerAsync on a stream of dst: its copy engine pulls "
-				 "(read)"
-			       : "cudaMemcpyPeerAsync on a stream of src: its copy engine pushes "
-				 "(write)";
+		return v->pull ? "%s on a stream of dst: its copy engine pulls (read)"
+			       : "%s on a stream of src: its copy engine pushes (write)";
 	return v->pull ? "copy kernel on dst, 16 B loads from src's memory (read), full occupancy"
 		       : "copy kernel on src, 16 B stores to dst's memory (write), full occupancy";
 }
@@ -259,31 +256,33 @@ static void record(struct gp2p *g, const struct gpu_samples *s)
 	const struct variant *v = g->v;
 	const char *src = g->a->name, *dst = g->b->name, *peer = v->staged ? "disabled" : "enabled";
 	const char *engine = v->kind == K_SM ? "sm" : "ce";
-	char *desc = NULL;
+	const struct gpu_names *nm = &gpu_backend()->names;
+	char *desc = NULL, h[256];
 	struct metric *m;
 
+	snprintf(h, sizeof(h), how(v), nm->memcpy_peer_async);
 	if (v->kind == K_CHASE) {
-		m = probe_add_metric(
-			g->ctx->res, "p2p_chase_latency", UNIT_NS, BETTER_LOWER,
-			"dependent 8 B loads by one thread on dst through src's memory, "
-			"nodes 128 B apart in a randomised cycle (local: random within "
-			"256 KiB groups; stride: in address order over stride_chase bytes, "
-			"nvbandwidth's chain); ns per load, CUDA events over gated launches",
-			"order", order_names[v->order], "src", src, "dst", dst, NULL);
+		desc = xasprintf("dependent 8 B loads by one thread on dst through src's memory, "
+				 "nodes 128 B apart in a randomised cycle (local: random within "
+				 "256 KiB groups; stride: in address order over stride_chase "
+				 "bytes, nvbandwidth's chain); ns per load, %s over gated launches",
+				 nm->events);
+		m = probe_add_metric(g->ctx->res, "p2p_chase_latency", UNIT_NS, BETTER_LOWER, desc,
+				     "order", order_names[v->order], "src", src, "dst", dst, NULL);
 		gpu_samples_record(s, m, (double)g->o->steps, MEASURE_TIME_PER, 1, -1);
 	} else if (v->kind == K_SMALL) {
-		m = probe_add_metric(
-			g->ctx->res, "p2p_copy_latency", UNIT_US, BETTER_LOWER,
-			"time per 4 B cudaMemcpyPeerAsync src->dst queued back to back "
-			"on a stream of src (each starts when the one before ends): "
-			"issue-to-completion on the device, not host API time "
-			"(p2pBandwidthLatencyTest's latency); CUDA events, gated",
-			"peer", peer, "src", src, "dst", dst, NULL);
+		desc = xasprintf("time per 4 B %s src->dst queued back to back "
+				 "on a stream of src (each starts when the one before ends): "
+				 "issue-to-completion on the device, not host API time "
+				 "(p2pBandwidthLatencyTest's latency); %s, gated",
+				 nm->memcpy_peer_async, nm->events);
+		m = probe_add_metric(g->ctx->res, "p2p_copy_latency", UNIT_US, BETTER_LOWER, desc,
+				     "peer", peer, "src", src, "dst", dst, NULL);
 		gpu_samples_record(s, m, 1, MEASURE_TIME_PER, 1e-3, -1);
 	} else if (!v->bidir) {
 		desc = xasprintf("bytes copied src->dst counted once (what crossed the link; GB = "
-				 "1e9); %s; gated, CUDA events; checked after every sample",
-				 how(v));
+				 "1e9); %s; gated, %s; checked after every sample",
+				 h, nm->events);
 		m = probe_add_metric(g->ctx->res, "p2p_bw", UNIT_GB_S, BETTER_HIGHER, desc,
 				     "engine", engine, "peer", peer, "mode",
 				     v->staged ? "staged" : (v->pull ? "read" : "write"), "src",
@@ -362,7 +361,7 @@ static int enable(struct gp2p *g, struct gpu_peer_dev *x, struct gpu_peer_dev *y
 	char buf[160];
 
 	if (gpu->can_access_peer(x->id, y->id, &can))
-		return note_error(g, "cudaDeviceCanAccessPeer");
+		return note_error(g, gpu->names.can_access_peer);
 	if (!can) {
 		snprintf(buf, sizeof(buf), "%s cannot map %s's memory: its variants not measured",
 			 x->name, y->name);
@@ -370,7 +369,7 @@ static int enable(struct gp2p *g, struct gpu_peer_dev *x, struct gpu_peer_dev *y
 		return 0;
 	}
 	if (gpu->peer_enable(x->id, y->id, &was_on))
-		return note_error(g, "cudaDeviceEnablePeerAccess");
+		return note_error(g, gpu->names.peer_enable);
 	*on |= need;
 	if (was_on) {
 		*was |= need;
@@ -423,20 +422,18 @@ static int run_pair(struct gp2p *g, struct gpu_peer_dev *a, struct gpu_peer_dev 
 /* The driver's answer per ordered pair, before any peer access is enabled. */
 static int record_access(struct gp2p *g)
 {
+	const struct gpu_backend *gpu = gpu_backend();
 	static const struct {
 		const char *name;
-		int attr; /* enum gpu_p2p_attr, or -1: cudaDeviceCanAccessPeer */
-		const char *desc;
+		int attr;	  /* enum gpu_p2p_attr, or -1: can_access_peer */
+		const char *desc; /* a format of the call's or attribute's name */
 	} rows[] = {
-		{"can_access_peer", -1,
-		 "cudaDeviceCanAccessPeer: src can map dst's memory (topo -p2p)"},
-		{"p2p_access_supported", GPU_P2P_ACCESS,
-		 "cudaDeviceGetP2PAttribute AccessSupported"},
-		{"p2p_native_atomics", GPU_P2P_NATIVE_ATOMICS,
-		 "NativeAtomicSupported: all atomics"},
-		{"p2p_perf_rank", GPU_P2P_PERF_RANK, "PerformanceRank: relative, 0 = best link"},
+		{"can_access_peer", -1, "%s: src can map dst's memory (topo -p2p)"},
+		{"p2p_access_supported", GPU_P2P_ACCESS, "%s"},
+		{"p2p_native_atomics", GPU_P2P_NATIVE_ATOMICS, "%s: all atomics"},
+		{"p2p_perf_rank", GPU_P2P_PERF_RANK, "%s: relative, 0 = best link"},
 	};
-	const struct gpu_backend *gpu = gpu_backend();
+	char d[256];
 
 	for (int i = 0; i < g->n; i++)
 		for (int j = 0; j < g->n; j++)
@@ -454,10 +451,13 @@ static int record_access(struct gp2p *g)
 						return -1;
 					continue;
 				}
+				snprintf(d, sizeof(d), rows[r].desc,
+					 rows[r].attr < 0 ? gpu->names.can_access_peer
+							  : gpu->names.p2p_attr[rows[r].attr]);
 				metric_add_sample(probe_add_metric(g->ctx->res, rows[r].name,
-								   UNIT_COUNT, BETTER_NONE,
-								   rows[r].desc, "src", a->name,
-								   "dst", b->name, NULL),
+								   UNIT_COUNT, BETTER_NONE, d,
+								   "src", a->name, "dst", b->name,
+								   NULL),
 						  v);
 				if (r == 0)
 					gpu_peer_access_knob(g->ctx->res, a, b, v);
@@ -541,8 +541,8 @@ static int gp2p_run(struct probe_ctx *ctx, const void *opts)
 	probe_result_add_param(ctx->res, "copy_bytes", buf);
 	snprintf(buf, sizeof(buf), "%d GPUs, %d ordered pairs", g.n, g.n * (g.n - 1));
 	probe_result_add_param(ctx->res, "pairs", buf);
-	probe_result_add_param(ctx->res, "timing",
-			       "CUDA events, issuing stream gated behind a spin kernel");
+	gpu_param(ctx->res, "timing", "%s, issuing stream gated behind a spin kernel",
+		  gpu->names.events);
 	snprintf(buf, sizeof(buf), "16 B loads and stores, %s, %u in flight per thread",
 		 o->sm_blocks ? "sm_blocks x 512 threads per SM" : "every SM at full occupancy",
 		 (unsigned)o->sm_unroll);

@@ -59,7 +59,7 @@ struct grandom {
 	uint64_t seed;
 };
 
-static int enqueue(void *arg, unsigned k, struct CUstream_st *s, uint64_t iters)
+static int enqueue(void *arg, unsigned k, struct gpu_stream *s, uint64_t iters)
 {
 	const struct gpu_backend *gpu = gpu_backend();
 	struct grandom *r = arg;
@@ -105,9 +105,11 @@ static int measure_one(struct grandom *r, const char *set, uint64_t span)
 		char bl[32];
 
 		opt_format_size(r->block_bytes, bl, sizeof(bl));
-		m = probe_add_metric(r->ctx->res, "block_bw", UNIT_GB_S, BETTER_HIGHER,
-				     "random block gathers: bytes read once (GB = 1e9), one warp "
-				     "per block, 16 B ld.global.cg, 8 loads in flight per lane",
+		snprintf(desc, sizeof(desc),
+			 "random block gathers: bytes read once (GB = 1e9), one warp "
+			 "per block, 16 B %s, 8 loads in flight per lane",
+			 gpu_backend()->names.load_l2);
+		m = probe_add_metric(r->ctx->res, "block_bw", UNIT_GB_S, BETTER_HIGHER, desc,
 				     "block", bl, "span", sp, NULL);
 		gpu_samples_record(&s, m, per, MEASURE_RATE, 1e-9, -1);
 	} else {
@@ -115,9 +117,9 @@ static int measure_one(struct grandom *r, const char *set, uint64_t span)
 
 		snprintf(desc, sizeof(desc),
 			 "independent random 32 B-sector reads, %" PRIu64
-			 " distinct sectors fixed while the span grows; one 16 B ld.global.cg "
+			 " distinct sectors fixed while the span grows; one 16 B %s "
 			 "(L1 bypassed) per sector; 8 in flight per thread",
-			 r->distinct);
+			 r->distinct, gpu_backend()->names.load_l2);
 		m = probe_add_metric(r->ctx->res, "sector_rate", UNIT_MACC_S, BETTER_HIGHER, desc,
 				     "set", set, "span", sp, NULL);
 		gpu_samples_record(&s, m, per, MEASURE_RATE, 1e-6, -1);

@@ -44,7 +44,7 @@ static const struct opt gstream_opt_rows[] = {
 	OPT_STR("unroll", struct gstream_opts, unroll, "2,4,8",
 		"sweep: independent 16 B accesses in flight per thread"),
 	OPT_LIST("kernels", struct gstream_opts, kernels, "read|write|copy|memcpy", "all",
-		 "what to measure (memcpy: cudaMemcpyAsync device to device)"),
+		 "what to measure (memcpy: the API's asynchronous copy device to device)"),
 	OPT_END,
 };
 
@@ -55,27 +55,47 @@ static const struct {
 	unsigned opt_bit;
 	double buffers; /* STREAM byte rule: buffers counted per pass */
 	int sweep;
-	const char *desc;
+	const char *desc; /* a format: the %s is word() */
 } kinfo[K_N] = {
 	[K_READ] = {"read", "default", 0, 1, 1,
-		    "bytes read once (GB = 1e9); own kernel, 16 B loads ld.global.nc, XOR-reduced "
+		    "bytes read once (GB = 1e9); own kernel, 16 B loads %s, XOR-reduced "
 		    "and checked; best shape of the sweep (extra.best)"},
 	[K_READ_CS] = {"read", "streaming", 0, 1, 1,
-		       "bytes read once (GB = 1e9); own kernel, 16 B loads ld.global.cs (evict "
+		       "bytes read once (GB = 1e9); own kernel, 16 B loads %s (evict "
 		       "first); best shape of the sweep"},
-	[K_WRITE] =
-		{"write", "default", 1, 1, 1,
-		 "bytes written once (GB = 1e9); own kernel, 16 B stores st.global; best shape"},
+	[K_WRITE] = {"write", "default", 1, 1, 1,
+		     "bytes written once (GB = 1e9); own kernel, 16 B stores %s; best shape"},
 	[K_WRITE_CS] = {"write", "streaming", 1, 1, 1,
-			"bytes written once (GB = 1e9); own kernel, 16 B stores st.global.cs "
+			"bytes written once (GB = 1e9); own kernel, 16 B stores %s "
 			"(evict first); best shape"},
 	[K_COPY] = {"copy", "default", 2, 2, 1,
 		    "read + write counted (STREAM rule, 2 x bytes copied; GB = 1e9); own kernel, "
 		    "16 B loads and stores; verified after every sample; best shape"},
 	[K_MEMCPY] = {"memcpy_d2d", "default", 3, 2, 0,
-		      "read + write counted (2 x bytes copied; GB = 1e9); cudaMemcpyAsync device "
+		      "read + write counted (2 x bytes copied; GB = 1e9); %s device "
 		      "to device; verified after every sample"},
 };
+
+/* The backend's name for what kernel k uses (struct gpu_names), or "". */
+static const char *word(int k)
+{
+	const struct gpu_names *n = &gpu_backend()->names;
+
+	switch (k) {
+	case K_READ:
+		return n->load;
+	case K_READ_CS:
+		return n->load_streaming;
+	case K_WRITE:
+		return n->store;
+	case K_WRITE_CS:
+		return n->store_streaming;
+	case K_MEMCPY:
+		return n->memcpy_async;
+	default:
+		return "";
+	}
+}
 
 struct gstream {
 	struct probe_ctx *ctx;
@@ -90,7 +110,7 @@ struct gstream {
 	json_t *sweep;
 };
 
-static int enqueue(void *arg, unsigned k, struct CUstream_st *s, uint64_t iters)
+static int enqueue(void *arg, unsigned k, struct gpu_stream *s, uint64_t iters)
 {
 	const struct gpu_backend *gpu = gpu_backend();
 	struct gstream *g = arg;
@@ -296,6 +316,7 @@ static int measure_kernel(struct gstream *g, const struct gstream_opts *o, int k
 	struct gpu_samples s;
 	struct metric *m;
 	double per_pass;
+	char desc[256];
 	int rc;
 
 	g->k = k;
@@ -305,8 +326,9 @@ static int measure_kernel(struct gstream *g, const struct gstream_opts *o, int k
 	if (gpu_measure(g->ctx, &w, &s))
 		return -1;
 	per_pass = kinfo[k].buffers * (double)g->bytes;
-	m = probe_add_metric(g->ctx->res, "bandwidth", UNIT_GB_S, BETTER_HIGHER, kinfo[k].desc,
-			     "kernel", kinfo[k].kernel, "access", kinfo[k].access, NULL);
+	snprintf(desc, sizeof(desc), kinfo[k].desc, word(k));
+	m = probe_add_metric(g->ctx->res, "bandwidth", UNIT_GB_S, BETTER_HIGHER, desc, "kernel",
+			     kinfo[k].kernel, "access", kinfo[k].access, NULL);
 	gpu_samples_record(&s, m, per_pass, MEASURE_RATE, 1e-9, -1);
 	if (kinfo[k].buffers == 2) {
 		m = probe_add_metric(g->ctx->res, "bandwidth_once", UNIT_GB_S, BETTER_HIGHER,
@@ -331,7 +353,7 @@ static int gstream_run(struct probe_ctx *ctx, const void *opts)
 	struct gstream g = {.ctx = ctx, .seed = 0x5eed0001};
 	struct gpu_sampler *smp;
 	uint64_t free_b, total_b, want, margin;
-	char buf[64];
+	char buf[128];
 	int rc = PROBE_OK;
 
 	if (gpu->get_props(0, &g.props) || gpu->mem_info(&free_b, &total_b))
@@ -360,8 +382,8 @@ static int gstream_run(struct probe_ctx *ctx, const void *opts)
 	probe_result_add_param(ctx->res, "gpu", g.props.name);
 	snprintf(buf, sizeof(buf), "%d", g.props.sm_count);
 	probe_result_add_param(ctx->res, "sm_count", buf);
-	probe_result_add_param(ctx->res, "timing",
-			       "CUDA events, streams gated behind a spin kernel");
+	snprintf(buf, sizeof(buf), "%s, streams gated behind a spin kernel", gpu->names.events);
+	probe_result_add_param(ctx->res, "timing", buf);
 	g.sweep = json_array();
 	json_object_set_new(gpu_extra(ctx->res), "sweep", g.sweep);
 	json_object_set_new(gpu_extra(ctx->res), "best", json_object());

@@ -33,15 +33,15 @@ struct gsync_opts {
 
 static const struct opt gsync_opt_rows[] = {
 	OPT_LIST("sched", struct gsync_opts, scheds, "spin|yield|blocking", "all",
-		 "host wait modes (cudaDeviceScheduleSpin/Yield/BlockingSync)"),
+		 "host wait modes (spin, yield, or block on a sync primitive)"),
 	OPT_UINT("launches", struct gsync_opts, launches, "48", "kernels per step"),
 	OPT_UINT("kernel_ns", struct gsync_opts, kernel_ns, "20000",
-		 "device time of each step kernel (busy-wait on %globaltimer), ns"),
+		 "device time of each step kernel (busy-wait on the device's ns timer), ns"),
 	OPT_END,
 };
 
 struct gsync {
-	struct CUstream_st *s;
+	struct gpu_stream *s;
 	uint64_t launches, kernel_ns;
 	int failed;
 };
@@ -92,8 +92,8 @@ static int measure_steps(struct probe_ctx *ctx, struct gsync *g, const char *sch
 		return -1;
 	snprintf(desc, sizeof(desc),
 		 "%" PRIu64 " launches of a %" PRIu64 " ns kernel + one "
-		 "cudaStreamSynchronize, host clock per step",
-		 g->launches, g->kernel_ns);
+		 "%s, host clock per step",
+		 g->launches, g->kernel_ns, gpu_backend()->names.stream_sync);
 	wall = probe_add_metric(ctx->res, "step_time", UNIT_US, BETTER_LOWER, desc, "sched", sched,
 				NULL);
 	cpu = probe_add_metric(ctx->res, "step_cpu", UNIT_US, BETTER_NONE,
@@ -134,14 +134,15 @@ static int gsync_run(struct probe_ctx *ctx, const void *opts)
 	struct gpu_sampler *smp;
 	int rc = PROBE_OK;
 	json_t *modes = json_object();
+	char buf[256];
 
 	if (gpu->get_props(0, &props))
 		return gpu_fail(ctx->res, "gpu.sync setup");
 	probe_result_add_param(ctx->res, "gpu", props.name);
 	probe_result_add_param(ctx->res, "timing", "host monotonic clock");
-	probe_result_add_param(ctx->res, "context",
-			       "recreated per variant (cudaDeviceReset, then "
-			       "cudaSetDeviceFlags before the new context)");
+	snprintf(buf, sizeof(buf), "recreated per variant (%s, then %s before the new context)",
+		 gpu->names.context_reset, gpu->names.context_create);
+	probe_result_add_param(ctx->res, "context", buf);
 	json_object_set_new(gpu_extra(ctx->res), "sched_in_effect", modes);
 	smp = gpu->sampler_start(100);
 	for (int v = GPU_SCHED_SPIN; v <= GPU_SCHED_BLOCKING; v++) {
@@ -157,10 +158,11 @@ static int gsync_run(struct probe_ctx *ctx, const void *opts)
 			goto out;
 		}
 		json_object_set_new(modes, name, json_string(gpu_sched_name(gpu->context_sched())));
-		m = probe_add_metric(ctx->res, "sync_latency", UNIT_US, BETTER_LOWER,
-				     "empty kernel launch + cudaStreamSynchronize round trip, host "
-				     "clock per round trip",
-				     "sched", name, NULL);
+		snprintf(buf, sizeof(buf),
+			 "empty kernel launch + %s round trip, host clock per round trip",
+			 gpu->names.stream_sync);
+		m = probe_add_metric(ctx->res, "sync_latency", UNIT_US, BETTER_LOWER, buf, "sched",
+				     name, NULL);
 		if (measure_op(ctx, m, op_roundtrip, &g, 1, MEASURE_TIME_PER, 1e-3) ||
 		    measure_steps(ctx, &g, name)) {
 			rc = gpu_fail(ctx->res, name);

@@ -19,8 +19,9 @@ static __global__ void k_chain_build(uint64_t *buf, const uint32_t *seq, uint64_
 }
 
 extern "C" int gpu_launch_chain_build(uint64_t *buf, const uint32_t *seq, uint64_t n,
-				      uint64_t stride_words, cudaStream_t s)
+				      uint64_t stride_words, struct gpu_stream *gs)
 {
+	cudaStream_t s = (cudaStream_t)gs;
 	uint64_t b = (n + 255) / 256;
 
 	k_chain_build<<<b > 4096 ? 4096 : (unsigned)(b ? b : 1), 256, 0, s>>>(buf, seq, n,
@@ -53,8 +54,9 @@ static __global__ void k_chase(const uint64_t *buf, uint64_t steps, uint64_t *po
 }
 
 extern "C" int gpu_launch_chase(const uint64_t *buf, uint64_t steps, uint64_t *pos,
-				unsigned threads, cudaStream_t s)
+				unsigned threads, struct gpu_stream *gs)
 {
+	cudaStream_t s = (cudaStream_t)gs;
 	k_chase<<<1, threads ? threads : 1, 0, s>>>(buf, steps, pos);
 	return (int)cudaGetLastError();
 }

@@ -26,8 +26,9 @@ static __global__ void k_gate(volatile int *flag, int *timed_out, uint64_t timeo
 }
 
 extern "C" int gpu_launch_gate(volatile int *flag, int *timed_out, uint64_t timeout_ns,
-			       cudaStream_t s)
+			       struct gpu_stream *gs)
 {
+	cudaStream_t s = (cudaStream_t)gs;
 	k_gate<<<1, 1, 0, s>>>(flag, timed_out, timeout_ns);
 	return (int)cudaGetLastError();
 }
@@ -61,8 +62,9 @@ static unsigned pattern_blocks(size_t words)
 	return b > 4096 ? 4096 : (b ? (unsigned)b : 1);
 }
 
-extern "C" int gpu_launch_fill(void *p, size_t bytes, uint64_t seed, cudaStream_t s)
+extern "C" int gpu_launch_fill(void *p, size_t bytes, uint64_t seed, struct gpu_stream *gs)
 {
+	cudaStream_t s = (cudaStream_t)gs;
 	size_t words = bytes / 8;
 
 	k_fill<<<pattern_blocks(words), 256, 0, s>>>((uint64_t *)p, words, seed);
@@ -70,8 +72,9 @@ extern "C" int gpu_launch_fill(void *p, size_t bytes, uint64_t seed, cudaStream_
 }
 
 extern "C" int gpu_launch_verify(const void *p, size_t bytes, uint64_t seed,
-				 unsigned long long *bad, cudaStream_t s)
+				 unsigned long long *bad, struct gpu_stream *gs)
 {
+	cudaStream_t s = (cudaStream_t)gs;
 	size_t words = bytes / 8;
 
 	k_verify<<<pattern_blocks(words), 256, 0, s>>>((const uint64_t *)p, words, seed, bad);
@@ -88,8 +91,9 @@ static __global__ void k_sleep(uint64_t ns)
 		;
 }
 
-extern "C" int gpu_launch_sleep(uint64_t ns, cudaStream_t s)
+extern "C" int gpu_launch_sleep(uint64_t ns, struct gpu_stream *gs)
 {
+	cudaStream_t s = (cudaStream_t)gs;
 	k_sleep<<<1, 1, 0, s>>>(ns);
 	return (int)cudaGetLastError();
 }
@@ -119,8 +123,9 @@ static __global__ void k_fma(float *out, unsigned iters)
 }
 
 extern "C" int gpu_launch_fma(float *out, unsigned blocks, unsigned threads, unsigned iters,
-			      cudaStream_t s)
+			      struct gpu_stream *gs)
 {
+	cudaStream_t s = (cudaStream_t)gs;
 	k_fma<<<blocks, threads, 0, s>>>(out, iters);
 	return (int)cudaGetLastError();
 }

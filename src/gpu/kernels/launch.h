@@ -19,8 +19,9 @@
 extern "C" {
 #endif
 
-/* cudaStream_t is `struct CUstream_st *`; C code names it without CUDA headers. */
-struct CUstream_st;
+/* The backend's stream, opaque (backend.h): each launcher casts it to its
+ * runtime's own (CUDA: cudaStream_t). */
+struct gpu_stream;
 
 /* A launch shape. unroll: independent 16-byte accesses each thread has in
  * flight (1, 2, 4 or 8; others round down to one of these). blocks = 0 asks
@@ -35,19 +36,19 @@ struct gpu_grid {
 /* One thread spins until *flag != 0 (host-mapped pinned memory, so the host
  * releases it with a plain store) or timeout_ns passes; then sets *timed_out
  * to 1. nvbandwidth's way of holding a stream while work is queued behind it. */
-int gpu_launch_gate(volatile int *flag, int *timed_out, uint64_t timeout_ns, struct CUstream_st *s);
+int gpu_launch_gate(volatile int *flag, int *timed_out, uint64_t timeout_ns, struct gpu_stream *s);
 /* Writes pattern words (pattern.h) seed-derived over bytes (multiple of 8). */
-int gpu_launch_fill(void *p, size_t bytes, uint64_t seed, struct CUstream_st *s);
+int gpu_launch_fill(void *p, size_t bytes, uint64_t seed, struct gpu_stream *s);
 /* Adds the number of 8-byte words differing from the pattern to *bad. */
 int gpu_launch_verify(const void *p, size_t bytes, uint64_t seed, unsigned long long *bad,
-		      struct CUstream_st *s);
+		      struct gpu_stream *s);
 /* One thread busy-waits ns on %globaltimer; ns = 0 is an empty kernel. */
-int gpu_launch_sleep(uint64_t ns, struct CUstream_st *s);
+int gpu_launch_sleep(uint64_t ns, struct gpu_stream *s);
 /* Compute-bound load: each thread runs iters rounds of 64 FMAs (8
  * independent chains x 8; 128 flops per round, an FMA counting 2) and writes
  * one float to out (blocks * threads floats), so nothing is optimised away. */
 int gpu_launch_fma(float *out, unsigned blocks, unsigned threads, unsigned iters,
-		   struct CUstream_st *s);
+		   struct gpu_stream *s);
 
 /* --- stream.cu --- */
 
@@ -55,19 +56,19 @@ int gpu_launch_fma(float *out, unsigned blocks, unsigned threads, unsigned iters
  * what it read and XORs one word per warp into *out. streaming = 1 loads
  * with ld.global.cs (evict first) instead of the default cached load. */
 int gpu_launch_read(const void *p, size_t bytes, const struct gpu_grid *g, int streaming,
-		    unsigned long long *out, struct CUstream_st *s);
+		    unsigned long long *out, struct gpu_stream *s);
 /* Writes bytes with 16-byte stores; streaming = 1 uses st.global.cs (evict
  * first) instead of the default write-back store. Data: pattern words. */
 int gpu_launch_write(void *p, size_t bytes, const struct gpu_grid *g, int streaming, uint64_t seed,
-		     struct CUstream_st *s);
+		     struct gpu_stream *s);
 /* dst = src over bytes with 16-byte loads and stores. */
 int gpu_launch_copy(void *dst, const void *src, size_t bytes, const struct gpu_grid *g,
-		    struct CUstream_st *s);
+		    struct gpu_stream *s);
 /* L2-resident reads: block b of g reads chunk b % regions (chunk_bytes each,
  * a multiple of 16) of p through the L2 only (ld.global.cg), XOR-reduced
  * into *out as gpu_launch_read does. */
 int gpu_launch_read_l2(const void *p, size_t chunk_bytes, unsigned regions,
-		       const struct gpu_grid *g, unsigned long long *out, struct CUstream_st *s);
+		       const struct gpu_grid *g, unsigned long long *out, struct gpu_stream *s);
 
 /* --- random.cu --- */
 
@@ -79,24 +80,24 @@ int gpu_launch_read_l2(const void *p, size_t chunk_bytes, unsigned regions,
  * the loaded words goes to *out. span >= 32 * distinct. */
 int gpu_launch_sectors(const void *base, uint64_t span, uint64_t distinct, uint64_t per_thread,
 		       uint64_t seed, const struct gpu_grid *g, unsigned long long *out,
-		       struct CUstream_st *s);
+		       struct gpu_stream *s);
 /* Random block gathers: each warp reads per_warp whole blocks of block_bytes
  * (multiple of 512), each at a hashed random block-aligned offset within
  * [base, base + span). */
 int gpu_launch_blocks(const void *base, uint64_t span, uint64_t block_bytes, uint64_t per_warp,
 		      uint64_t seed, const struct gpu_grid *g, unsigned long long *out,
-		      struct CUstream_st *s);
+		      struct gpu_stream *s);
 
 /* --- chase.cu --- */
 
 /* Builds a pointer chain: node seq[i] (at word seq[i] * stride_words) holds
  * the address of node seq[(i + 1) % n]. */
 int gpu_launch_chain_build(uint64_t *buf, const uint32_t *seq, uint64_t n, uint64_t stride_words,
-			   struct CUstream_st *s);
+			   struct gpu_stream *s);
 /* One thread follows the chain for steps dependent loads, starting at word
  * *pos, and stores where it ended in *pos. */
 int gpu_launch_chase(const uint64_t *buf, uint64_t steps, uint64_t *pos, unsigned threads,
-		     struct CUstream_st *s);
+		     struct gpu_stream *s);
 
 /* --- load.cu: a chase under load (gpu.loaded) --- */
 
@@ -119,7 +120,7 @@ struct gpu_load_ctl {
  * dynamic shared memory per block (0: none): more than half an SM's keeps
  * one block per SM. bytes >= blocks * 512 * 128. */
 int gpu_launch_load_read(const void *p, size_t bytes, unsigned blocks, size_t smem_bytes,
-			 struct gpu_load_ctl *ctl, uint64_t max_ns, struct CUstream_st *s);
+			 struct gpu_load_ctl *ctl, uint64_t max_ns, struct gpu_stream *s);
 /* One thread (one warp) waits until ctl->running >= wait_blocks (or wait_ns,
  * then sets ctl->chase_gave_up), follows the chain from word *pos for steps
  * dependent loads with %globaltimer before and after (ctl->chase_t0/t1),
@@ -127,7 +128,7 @@ int gpu_launch_load_read(const void *p, size_t bytes, unsigned blocks, size_t sm
  * so no load block shares its SM. */
 int gpu_launch_chase_loaded(const uint64_t *buf, uint64_t steps, uint64_t *pos,
 			    struct gpu_load_ctl *ctl, unsigned wait_blocks, uint64_t wait_ns,
-			    size_t smem_bytes, struct CUstream_st *s);
+			    size_t smem_bytes, struct gpu_stream *s);
 
 #ifdef __cplusplus
 }

@@ -80,8 +80,9 @@ static int allow_smem(const void *kernel, size_t smem_bytes)
 
 extern "C" int gpu_launch_load_read(const void *p, size_t bytes, unsigned blocks,
 				    size_t smem_bytes, struct gpu_load_ctl *ctl, uint64_t max_ns,
-				    cudaStream_t s)
+				    struct gpu_stream *gs)
 {
+	cudaStream_t s = (cudaStream_t)gs;
 	int rc = allow_smem((const void *)k_load_read, smem_bytes);
 
 	if (rc)
@@ -124,8 +125,9 @@ static __global__ void k_chase_loaded(const uint64_t *buf, uint64_t steps, uint6
 
 extern "C" int gpu_launch_chase_loaded(const uint64_t *buf, uint64_t steps, uint64_t *pos,
 				       struct gpu_load_ctl *ctl, unsigned wait_blocks,
-				       uint64_t wait_ns, size_t smem_bytes, cudaStream_t s)
+				       uint64_t wait_ns, size_t smem_bytes, struct gpu_stream *gs)
 {
+	cudaStream_t s = (cudaStream_t)gs;
 	int rc = allow_smem((const void *)k_chase_loaded, smem_bytes);
 
 	if (rc)

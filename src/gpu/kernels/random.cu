@@ -92,8 +92,9 @@ static int unroll_of(unsigned u)
 
 extern "C" int gpu_launch_sectors(const void *base, uint64_t span, uint64_t distinct,
 				  uint64_t per_thread, uint64_t seed, const struct gpu_grid *g,
-				  unsigned long long *out, cudaStream_t s)
+				  unsigned long long *out, struct gpu_stream *gs)
 {
+	cudaStream_t s = (cudaStream_t)gs;
 	const char *b = (const char *)base;
 	uint64_t slot = distinct ? span / 32 / distinct : 0;
 
@@ -110,8 +111,9 @@ extern "C" int gpu_launch_sectors(const void *base, uint64_t span, uint64_t dist
 
 extern "C" int gpu_launch_blocks(const void *base, uint64_t span, uint64_t block_bytes,
 				 uint64_t per_warp, uint64_t seed, const struct gpu_grid *g,
-				 unsigned long long *out, cudaStream_t s)
+				 unsigned long long *out, struct gpu_stream *gs)
 {
+	cudaStream_t s = (cudaStream_t)gs;
 	const char *b = (const char *)base;
 	uint64_t n = block_bytes ? span / block_bytes : 0, vecs = block_bytes / 16;
 

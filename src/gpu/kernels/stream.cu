@@ -262,8 +262,9 @@ static void copy_u(uint4 *d, const uint4 *q, size_t n, const struct gpu_grid *g,
 }
 
 extern "C" int gpu_launch_read(const void *p, size_t bytes, const struct gpu_grid *g,
-			       int streaming, unsigned long long *out, cudaStream_t s)
+			       int streaming, unsigned long long *out, struct gpu_stream *gs)
 {
+	cudaStream_t s = (cudaStream_t)gs;
 #define L(U) read_u<U>((const uint4 *)p, bytes / 16, g, streaming, out, s)
 	DISPATCH_U(g->unroll, L)
 #undef L
@@ -271,8 +272,9 @@ extern "C" int gpu_launch_read(const void *p, size_t bytes, const struct gpu_gri
 }
 
 extern "C" int gpu_launch_write(void *p, size_t bytes, const struct gpu_grid *g, int streaming,
-				uint64_t seed, cudaStream_t s)
+				uint64_t seed, struct gpu_stream *gs)
 {
+	cudaStream_t s = (cudaStream_t)gs;
 #define L(U) write_u<U>((uint4 *)p, bytes / 16, g, streaming, (unsigned)seed, s)
 	DISPATCH_U(g->unroll, L)
 #undef L
@@ -280,8 +282,9 @@ extern "C" int gpu_launch_write(void *p, size_t bytes, const struct gpu_grid *g,
 }
 
 extern "C" int gpu_launch_copy(void *dst, const void *src, size_t bytes, const struct gpu_grid *g,
-			       cudaStream_t s)
+			       struct gpu_stream *gs)
 {
+	cudaStream_t s = (cudaStream_t)gs;
 #define L(U) copy_u<U>((uint4 *)dst, (const uint4 *)src, bytes / 16, g, s)
 	DISPATCH_U(g->unroll, L)
 #undef L
@@ -289,8 +292,9 @@ extern "C" int gpu_launch_copy(void *dst, const void *src, size_t bytes, const s
 }
 
 extern "C" int gpu_launch_read_l2(const void *p, size_t chunk_bytes, unsigned regions,
-				  const struct gpu_grid *g, unsigned long long *out, cudaStream_t s)
+				  const struct gpu_grid *g, unsigned long long *out, struct gpu_stream *gs)
 {
+	cudaStream_t s = (cudaStream_t)gs;
 	const uint4 *q = (const uint4 *)p;
 	size_t chunk = chunk_bytes / 16;
 
