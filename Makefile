@@ -6,8 +6,7 @@
 
 CC      ?= gcc
 NVCC    ?= $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
-CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
-# GPU=1 when nvcc was found; `make GPU=0` builds the same binary without CUDA.
+# GPU=1 when nvcc was found; `make GPU=0` builds the same binary without a GPU backend.
 GPU     ?= $(if $(NVCC),1,0)
 BUILD   ?= build
 comma   := ,
@@ -21,23 +20,38 @@ BASE_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Isrc $(WARN) -pthread -fno-strict-alias
 	   -DMEMPATH_VERSION='"$(VERSION)"' -DMEMPATH_GIT='"$(GIT_HASH)"' \
 	   -DMEMPATH_DATA='"$(CURDIR)/data"'
 LDLIBS  := -ljansson -lnuma -lsqlite3 -lm -pthread -ldl -lrt
-NVFLAGS ?= -O3 -std=c++17 -Isrc -gencode=arch=compute_80,code=sm_80 \
-	   -gencode=arch=compute_90,code=sm_90 -gencode=arch=compute_90,code=compute_90
 
 # Every folder under src/ but gpu/ is plain C built into the library; docs/design.md
 # lists the folders and the one direction their includes run (make check-layers).
 HOST_SRC   := $(filter-out src/main.c src/gpu/%,$(wildcard src/*.c src/*/*.c))
-ifeq ($(GPU),1)
-GPU_SRC    := $(wildcard src/gpu/*.c)
-CU_SRC     := $(wildcard src/gpu/kernels/*.cu)
-LDLIBS     += -L$(CUDA_HOME)/lib64 -lcudart_static -lstdc++
-BASE_CFLAGS += -I$(CUDA_HOME)/include -DMEMPATH_GPU=1
-else
-# no backend: gpu_backend() returns NULL and every GPU probe skips (um.c is
-# plain C: the sums of CUPTI's unified-memory records, unit-tested everywhere)
+# The GPU backend, chosen at build time (docs/adding-a-backend.md): cuda with
+# GPU=1 (nvcc found), none with GPU=0 (gpu_backend() returns NULL and every GPU
+# probe skips); GPU_BACKEND=fake is the host-memory backend of the tests. One
+# row per backend: its folder, whose backend.mk names its sources
+# (GPU_BACKEND_SRC, GPU_DEVICE_SRC), their rules and its libraries (GPU_LDLIBS).
+# backends.c and um.c (plain C: the sums of CUPTI's unified-memory records,
+# unit-tested everywhere) are in every build.
+GPU_BACKEND ?= $(if $(filter 1,$(GPU)),cuda,none)
+GPU_DIR_cuda := src/gpu/cuda
+GPU_DIR_fake := tests/gpu_fake
 GPU_SRC    := src/gpu/backends.c src/gpu/um.c
 CU_SRC     :=
+ifneq ($(GPU_BACKEND),none)
+ifeq ($(GPU_DIR_$(GPU_BACKEND)),)
+$(error GPU_BACKEND=$(GPU_BACKEND): no such backend (cuda, fake or none))
 endif
+include $(GPU_DIR_$(GPU_BACKEND))/backend.mk
+GPU_SRC    += $(GPU_BACKEND_SRC)
+CU_SRC     := $(GPU_DEVICE_SRC)
+LDLIBS     += $(GPU_LDLIBS)
+$(BUILD)/src/gpu/backends.o: BASE_CFLAGS += -DMEMPATH_GPU=1 \
+	-DMEMPATH_GPU_TABLE=gpu_backend_$(GPU_BACKEND)
+endif
+# backends.o names the backend: rebuilt when GPU_BACKEND changes.
+$(BUILD)/gpu-backend: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(GPU_BACKEND)' | cmp -s - $@ || echo '$(GPU_BACKEND)' >$@
+$(BUILD)/src/gpu/backends.o: $(BUILD)/gpu-backend
 # MPI=1 when an MPI C wrapper was found (Debian's openmpi, or the Open MPI an
 # NVIDIA image keeps under /usr/local/mpi or /opt/hpcx); `make MPI=0` builds
 # without it. Only src/exec/mpi_impl.c includes <mpi.h>: it is compiled with
@@ -66,7 +80,7 @@ HOST_SRC   := $(filter-out src/exec/mpi_impl.c,$(HOST_SRC))
 $(BUILD)/src/exec/mpis.o: BASE_CFLAGS += -DMEMPATH_NO_MPI_WHY='"$(if $(MPICC),make MPI=0 though mpicc is $(MPICC),no mpicc when it was built)"'
 endif
 LIB_SRC := $(HOST_SRC) $(GPU_SRC)
-LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(CU_SRC:%.cu=$(BUILD)/%.o)
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(patsubst %,$(BUILD)/%.o,$(basename $(CU_SRC)))
 
 BIN := $(BUILD)/mempath
 
@@ -109,11 +123,6 @@ $(BUILD)/%.o: %.c
 	@$(say) CC $<
 	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/%.o: %.cu
-	@mkdir -p $(dir $@)
-	@$(say) NVCC $<
-	$(Q)$(NVCC) $(NVFLAGS) -MMD -MP -c $< -o $@
-
 $(BUILD)/libmempath.a: $(LIB_OBJ)
 	@rm -f $@
 	@$(say) AR $@
@@ -122,6 +131,22 @@ $(BUILD)/libmempath.a: $(LIB_OBJ)
 $(BIN): $(BUILD)/src/main.o $(BUILD)/libmempath.a
 	@$(say) LD $@
 	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+# $(BUILD)/mempath-fake: the fake backend (tests/gpu_fake/) linked with this
+# build's host objects, so t2002 runs the GPU probes' logic without a GPU for
+# the cost of three objects (make test-plain builds it).
+FAKE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/gpu_fake/*.c)) \
+	    $(BUILD)/tests/gpu_fake/backends.o
+$(BUILD)/tests/gpu_fake/backends.o: src/gpu/backends.c
+	@mkdir -p $(dir $@)
+	@$(say) CC $@
+	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) -DMEMPATH_GPU=1 -DMEMPATH_GPU_TABLE=gpu_backend_fake \
+		-MMD -MP -c $< -o $@
+$(BUILD)/mempath-fake: $(BUILD)/src/main.o $(HOST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/gpu/um.o \
+		       $(FAKE_OBJ)
+	@$(say) LD $@
+	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS)
+-include $(FAKE_OBJ:.o=.d)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libmempath.a
 	@mkdir -p $(dir $@)
@@ -175,7 +200,7 @@ test: deps
 	@$(MAKE) --no-print-directory test-asan
 	@$(MAKE) --no-print-directory test-topology
 
-test-plain: $(BIN) $(UNIT_BIN)
+test-plain: $(BIN) $(UNIT_BIN) $(BUILD)/mempath-fake
 	@# the fuzz targets are only linked by `make fuzz` (clang); compile-check them here so
 	@# an API change cannot leave them broken
 	@$(CC) $(BASE_CFLAGS) -fsyntax-only tests/fuzz/*.c

@@ -5,7 +5,7 @@
  *
  * Built with every backend and without one (make GPU=0): the summing is
  * plain C on records, tested on synthetic ones (tests/unit/test_um.c); only
- * cupti.c, built with CUDA, loads CUPTI and feeds it real records.
+ * cuda/cupti.c, built with CUDA, loads CUPTI and feeds it real records.
  */
 #ifndef MEMPATH_GPU_UM_H
 #define MEMPATH_GPU_UM_H
@@ -30,7 +30,7 @@ enum gpu_um_kind {
 };
 
 /* The first 64 bytes of a unified-memory counter record (the same in
- * CUpti_ActivityUnifiedMemoryCounter2 and 3; cupti.c checks the offsets
+ * CUpti_ActivityUnifiedMemoryCounter2 and 3; cuda/cupti.c checks the offsets
  * against the toolkit's header where it has one). */
 struct gpu_um_record {
 	uint32_t kind;	       /* GPU_UM_ACTIVITY_KIND */

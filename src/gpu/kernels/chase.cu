@@ -2,7 +2,7 @@
  * and extern "C" launchers). A chain holds absolute addresses, so a hop is
  * one load and nothing else (gpu-benches' gpu-latency does the same); the
  * launchers still speak word offsets from the chain's start (pos). */
-#include <cuda_runtime.h>
+#include "kernel_shim.h"
 
 #include "gpu/kernels/launch.h"
 
@@ -21,12 +21,12 @@ static __global__ void k_chain_build(uint64_t *buf, const uint32_t *seq, uint64_
 extern "C" int gpu_launch_chain_build(uint64_t *buf, const uint32_t *seq, uint64_t n,
 				      uint64_t stride_words, struct gpu_stream *gs)
 {
-	cudaStream_t s = (cudaStream_t)gs;
+	shim_stream_t s = SHIM_STREAM(gs);
 	uint64_t b = (n + 255) / 256;
 
 	k_chain_build<<<b > 4096 ? 4096 : (unsigned)(b ? b : 1), 256, 0, s>>>(buf, seq, n,
 									   stride_words);
-	return (int)cudaGetLastError();
+	return SHIM_LAUNCH_ERROR();
 }
 
 /* Plain loads (cached in L1 as Hopper does by default), so the L1, L2 and
@@ -56,7 +56,7 @@ static __global__ void k_chase(const uint64_t *buf, uint64_t steps, uint64_t *po
 extern "C" int gpu_launch_chase(const uint64_t *buf, uint64_t steps, uint64_t *pos,
 				unsigned threads, struct gpu_stream *gs)
 {
-	cudaStream_t s = (cudaStream_t)gs;
+	shim_stream_t s = SHIM_STREAM(gs);
 	k_chase<<<1, threads ? threads : 1, 0, s>>>(buf, steps, pos);
-	return (int)cudaGetLastError();
+	return SHIM_LAUNCH_ERROR();
 }

@@ -1,24 +1,16 @@
 /* common.cu - gate, pattern fill/verify, sleep and FMA kernels with their
  * extern "C" launchers (launch.h). Kernels and launchers only. */
-#include <cuda_runtime.h>
+#include "kernel_shim.h"
 
 #include "gpu/kernels/launch.h"
 #include "gpu/kernels/pattern.h"
 
-static __device__ __forceinline__ uint64_t globaltimer_ns(void)
-{
-	uint64_t t;
-
-	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-	return t;
-}
-
 static __global__ void k_gate(volatile int *flag, int *timed_out, uint64_t timeout_ns)
 {
-	uint64_t t0 = globaltimer_ns();
+	uint64_t t0 = shim_now_ns();
 
 	while (*flag == 0) {
-		if (globaltimer_ns() - t0 > timeout_ns) {
+		if (shim_now_ns() - t0 > timeout_ns) {
 			*timed_out = 1;
 			break;
 		}
@@ -28,9 +20,9 @@ static __global__ void k_gate(volatile int *flag, int *timed_out, uint64_t timeo
 extern "C" int gpu_launch_gate(volatile int *flag, int *timed_out, uint64_t timeout_ns,
 			       struct gpu_stream *gs)
 {
-	cudaStream_t s = (cudaStream_t)gs;
+	shim_stream_t s = SHIM_STREAM(gs);
 	k_gate<<<1, 1, 0, s>>>(flag, timed_out, timeout_ns);
-	return (int)cudaGetLastError();
+	return SHIM_LAUNCH_ERROR();
 }
 
 /* Grid-stride over 16-byte pairs of pattern words. */
@@ -64,38 +56,38 @@ static unsigned pattern_blocks(size_t words)
 
 extern "C" int gpu_launch_fill(void *p, size_t bytes, uint64_t seed, struct gpu_stream *gs)
 {
-	cudaStream_t s = (cudaStream_t)gs;
+	shim_stream_t s = SHIM_STREAM(gs);
 	size_t words = bytes / 8;
 
 	k_fill<<<pattern_blocks(words), 256, 0, s>>>((uint64_t *)p, words, seed);
-	return (int)cudaGetLastError();
+	return SHIM_LAUNCH_ERROR();
 }
 
 extern "C" int gpu_launch_verify(const void *p, size_t bytes, uint64_t seed,
 				 unsigned long long *bad, struct gpu_stream *gs)
 {
-	cudaStream_t s = (cudaStream_t)gs;
+	shim_stream_t s = SHIM_STREAM(gs);
 	size_t words = bytes / 8;
 
 	k_verify<<<pattern_blocks(words), 256, 0, s>>>((const uint64_t *)p, words, seed, bad);
-	return (int)cudaGetLastError();
+	return SHIM_LAUNCH_ERROR();
 }
 
 static __global__ void k_sleep(uint64_t ns)
 {
 	if (ns == 0)
 		return;
-	uint64_t t0 = globaltimer_ns();
+	uint64_t t0 = shim_now_ns();
 
-	while (globaltimer_ns() - t0 < ns)
+	while (shim_now_ns() - t0 < ns)
 		;
 }
 
 extern "C" int gpu_launch_sleep(uint64_t ns, struct gpu_stream *gs)
 {
-	cudaStream_t s = (cudaStream_t)gs;
+	shim_stream_t s = SHIM_STREAM(gs);
 	k_sleep<<<1, 1, 0, s>>>(ns);
-	return (int)cudaGetLastError();
+	return SHIM_LAUNCH_ERROR();
 }
 
 /* Eight independent chains so the FMA pipes, not their latency, set the pace. */
@@ -125,7 +117,7 @@ static __global__ void k_fma(float *out, unsigned iters)
 extern "C" int gpu_launch_fma(float *out, unsigned blocks, unsigned threads, unsigned iters,
 			      struct gpu_stream *gs)
 {
-	cudaStream_t s = (cudaStream_t)gs;
+	shim_stream_t s = SHIM_STREAM(gs);
 	k_fma<<<blocks, threads, 0, s>>>(out, iters);
-	return (int)cudaGetLastError();
+	return SHIM_LAUNCH_ERROR();
 }

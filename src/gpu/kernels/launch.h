@@ -1,13 +1,21 @@
-/* launch.h - the extern "C" kernel launchers, shared by the .cu files that
- * define them and by the CUDA backend (cuda.c) that puts them in the table
- * (backend.h: launch_* entries), where probes reach them.
+/* launch.h - the extern "C" kernel launchers, shared by the kernels that
+ * define them (src/gpu/kernels/ *.cu) and by the backend that puts them in
+ * the table (backend.h: launch_* entries), where probes reach them.
+ *
+ * The kernels are one source for every backend whose compiler takes CUDA's
+ * C++ dialect: what differs (the runtime's header and stream type, the
+ * launch's error, the device clock, streaming and L2-only loads and stores,
+ * warp shuffles) is behind "kernel_shim.h", the backend's own (CUDA's is
+ * src/gpu/cuda/kernel_shim.h), found on the include path its make rule
+ * gives the device compiler (docs/adding-a-backend.md).
  *
  * Every launcher enqueues one kernel on stream s (NULL: the legacy default
- * stream) and returns the cudaError_t of the launch as an int (0 = success);
- * callers wrap the call in GPU_CHECK() so a failure is recorded with its text.
- * Pointers are device-accessible addresses (cudaMalloc, managed, or mapped
- * host memory); none is freed or kept by a launcher. Built without CUDA
- * there are no launchers (and no table).
+ * stream) and returns the runtime's error of the launch as an int (0 =
+ * success); callers wrap the call in GPU_CHECK() so a failure is recorded
+ * with its text. Pointers are device-accessible addresses (device, managed,
+ * or mapped host memory); none is freed or kept by a launcher. A backend
+ * without these kernels (the fake of tests/gpu_fake/) fills the entries with
+ * its own functions of the same signatures.
  */
 #ifndef MEMPATH_GPU_LAUNCH_H
 #define MEMPATH_GPU_LAUNCH_H
@@ -42,7 +50,7 @@ int gpu_launch_fill(void *p, size_t bytes, uint64_t seed, struct gpu_stream *s);
 /* Adds the number of 8-byte words differing from the pattern to *bad. */
 int gpu_launch_verify(const void *p, size_t bytes, uint64_t seed, unsigned long long *bad,
 		      struct gpu_stream *s);
-/* One thread busy-waits ns on %globaltimer; ns = 0 is an empty kernel. */
+/* One thread busy-waits ns on the device's ns timer; ns = 0 is an empty kernel. */
 int gpu_launch_sleep(uint64_t ns, struct gpu_stream *s);
 /* Compute-bound load: each thread runs iters rounds of 64 FMAs (8
  * independent chains x 8; 128 flops per round, an FMA counting 2) and writes
@@ -102,7 +110,7 @@ int gpu_launch_chase(const uint64_t *buf, uint64_t steps, uint64_t *pos, unsigne
 /* --- load.cu: a chase under load (gpu.loaded) --- */
 
 /* Device words shared by a load kernel and the chase it loads, zeroed by
- * the caller before each pair of launches. Times are %globaltimer ns. */
+ * the caller before each pair of launches. Times are the device timer's ns. */
 struct gpu_load_ctl {
 	unsigned long long stop;	       /* set by the chase when its loads are done */
 	unsigned long long running;	       /* load blocks that have started */
@@ -123,7 +131,7 @@ int gpu_launch_load_read(const void *p, size_t bytes, unsigned blocks, size_t sm
 			 struct gpu_load_ctl *ctl, uint64_t max_ns, struct gpu_stream *s);
 /* One thread (one warp) waits until ctl->running >= wait_blocks (or wait_ns,
  * then sets ctl->chase_gave_up), follows the chain from word *pos for steps
- * dependent loads with %globaltimer before and after (ctl->chase_t0/t1),
+ * dependent loads with the device timer read before and after (ctl->chase_t0/t1),
  * stores where it ended in *pos, then sets ctl->stop. smem_bytes as above,
  * so no load block shares its SM. */
 int gpu_launch_chase_loaded(const uint64_t *buf, uint64_t steps, uint64_t *pos,

@@ -1,20 +1,12 @@
 /* load.cu - a dependent chase under load: streaming readers that run until
  * the chase says it is done, and the chase that waits for them (gpu.loaded);
  * kernels and extern "C" launchers (launch.h). */
-#include <cuda_runtime.h>
+#include "kernel_shim.h"
 
 #include "gpu/kernels/launch.h"
 
 #define LOAD_THREADS 512
 #define LOAD_UNROLL  8
-
-static __device__ __forceinline__ unsigned long long now_ns(void)
-{
-	unsigned long long t;
-
-	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-	return t;
-}
 
 static __device__ __forceinline__ unsigned long long read_flag(const unsigned long long *p)
 {
@@ -34,7 +26,7 @@ static __global__ void __launch_bounds__(LOAD_THREADS)
 	int stop = m == 0;
 
 	if (threadIdx.x == 0) {
-		t0 = now_ns();
+		t0 = shim_now_ns();
 		atomicAdd(&ctl->running, 1ull);
 		atomicCAS(&ctl->t_start, 0ull, t0);
 	}
@@ -46,50 +38,41 @@ static __global__ void __launch_bounds__(LOAD_THREADS)
 
 #pragma unroll
 			for (int u = 0; u < LOAD_UNROLL; u++)
-				v[u] = __ldcs(q + u * stride);
+				v[u] = shim_load_cs(q + u * stride);
 #pragma unroll
 			for (int u = 0; u < LOAD_UNROLL; u++)
 				x ^= ((unsigned long long)(v[u].x ^ v[u].z) << 32) | (v[u].y ^ v[u].w);
 			loaded += LOAD_UNROLL * 16;
 			if ((threadIdx.x & 31) == 0)
-				stop = read_flag(&ctl->stop) != 0 || now_ns() - t0 > max_ns;
-			stop = __shfl_sync(0xffffffffu, stop, 0);
+				stop = read_flag(&ctl->stop) != 0 || shim_now_ns() - t0 > max_ns;
+			stop = SHIM_SHFL(stop, 0);
 			if (stop)
 				break;
 		}
 	}
 	for (int d = 16; d > 0; d /= 2) {
-		loaded += __shfl_xor_sync(0xffffffffu, loaded, d);
-		x ^= __shfl_xor_sync(0xffffffffu, x, d);
+		loaded += SHIM_SHFL_XOR(loaded, d);
+		x ^= SHIM_SHFL_XOR(x, d);
 	}
 	if ((threadIdx.x & 31) == 0) {
 		atomicAdd(&ctl->bytes, loaded);
 		atomicXor(&ctl->sink, x);
-		atomicMax(&ctl->t_end, now_ns());
+		atomicMax(&ctl->t_end, shim_now_ns());
 	}
-}
-
-/* Asks for smem_bytes of dynamic shared memory above the default 48 KiB. */
-static int allow_smem(const void *kernel, size_t smem_bytes)
-{
-	if (smem_bytes <= 48 * 1024)
-		return 0;
-	return (int)cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-					 (int)smem_bytes);
 }
 
 extern "C" int gpu_launch_load_read(const void *p, size_t bytes, unsigned blocks,
 				    size_t smem_bytes, struct gpu_load_ctl *ctl, uint64_t max_ns,
 				    struct gpu_stream *gs)
 {
-	cudaStream_t s = (cudaStream_t)gs;
-	int rc = allow_smem((const void *)k_load_read, smem_bytes);
+	shim_stream_t s = SHIM_STREAM(gs);
+	int rc = shim_allow_smem((const void *)k_load_read, smem_bytes);
 
 	if (rc)
 		return rc;
 	k_load_read<<<blocks, LOAD_THREADS, smem_bytes, s>>>((const uint4 *)p, bytes / 16, ctl,
 							     max_ns);
-	return (int)cudaGetLastError();
+	return SHIM_LAUNCH_ERROR();
 }
 
 /* Plain loads as gpu.latency's chase (k_chase), unrolled by 4 for the branch
@@ -98,16 +81,16 @@ static __global__ void k_chase_loaded(const uint64_t *buf, uint64_t steps, uint6
 				      struct gpu_load_ctl *ctl, unsigned long long wait_blocks,
 				      unsigned long long wait_ns)
 {
-	unsigned long long t = now_ns(), t0, t1;
+	unsigned long long t = shim_now_ns(), t0, t1;
 	uint64_t p = (uint64_t)(buf + *pos), i = 0; /* chase.cu: the chain holds addresses */
 
 	while (read_flag(&ctl->running) < wait_blocks) {
-		if (now_ns() - t > wait_ns) {
+		if (shim_now_ns() - t > wait_ns) {
 			ctl->chase_gave_up = 1;
 			break;
 		}
 	}
-	t0 = now_ns();
+	t0 = shim_now_ns();
 	for (; i + 8 <= steps; i += 8) {
 #pragma unroll
 		for (int k = 0; k < 8; k++)
@@ -115,7 +98,7 @@ static __global__ void k_chase_loaded(const uint64_t *buf, uint64_t steps, uint6
 	}
 	for (; i < steps; i++)
 		p = *(const uint64_t *)p;
-	t1 = now_ns();
+	t1 = shim_now_ns();
 	*pos = (p - (uint64_t)buf) / 8;
 	ctl->chase_t0 = t0;
 	ctl->chase_t1 = t1;
@@ -127,11 +110,11 @@ extern "C" int gpu_launch_chase_loaded(const uint64_t *buf, uint64_t steps, uint
 				       struct gpu_load_ctl *ctl, unsigned wait_blocks,
 				       uint64_t wait_ns, size_t smem_bytes, struct gpu_stream *gs)
 {
-	cudaStream_t s = (cudaStream_t)gs;
-	int rc = allow_smem((const void *)k_chase_loaded, smem_bytes);
+	shim_stream_t s = SHIM_STREAM(gs);
+	int rc = shim_allow_smem((const void *)k_chase_loaded, smem_bytes);
 
 	if (rc)
 		return rc;
 	k_chase_loaded<<<1, 1, smem_bytes, s>>>(buf, steps, pos, ctl, wait_blocks, wait_ns);
-	return (int)cudaGetLastError();
+	return SHIM_LAUNCH_ERROR();
 }

@@ -2,7 +2,7 @@
  * (kernels and extern "C" launchers). Addresses come from a hash of the
  * thread and access number, never from loaded data, so every access is
  * independent: the memory-level parallelism is threads x unroll. */
-#include <cuda_runtime.h>
+#include "kernel_shim.h"
 
 #include "gpu/kernels/launch.h"
 
@@ -22,7 +22,7 @@ static __device__ __forceinline__ uint64_t below(uint64_t h, uint64_t n)
 static __device__ __forceinline__ void reduce_out(unsigned long long r, unsigned long long *out)
 {
 	for (int d = 16; d > 0; d /= 2)
-		r ^= __shfl_xor_sync(0xffffffffu, r, d);
+		r ^= SHIM_SHFL_XOR(r, d);
 	if ((threadIdx.x & 31) == 0)
 		atomicXor(out, r);
 }
@@ -47,7 +47,7 @@ static __global__ void k_sectors(const char *__restrict__ base, uint64_t distinc
 			uint64_t sec = below(r, distinct);
 			uint64_t pos = sec * slot_sectors + below(mix64(sec + 0x5ec7095eedull), slot_sectors);
 
-			v[k] = __ldcg((const uint4 *)(base + pos * 32));
+			v[k] = shim_load_cg((const uint4 *)(base + pos * 32));
 		}
 #pragma unroll
 		for (int k = 0; k < U; k++)
@@ -75,7 +75,7 @@ static __global__ void k_blocks(const char *__restrict__ base, uint64_t n_blocks
 
 #pragma unroll
 			for (int k = 0; k < U; k++)
-				v[k] = i + 32 * k < block_vecs ? __ldcg(blk + i + 32 * k)
+				v[k] = i + 32 * k < block_vecs ? shim_load_cg(blk + i + 32 * k)
 							       : make_uint4(0, 0, 0, 0);
 #pragma unroll
 			for (int k = 0; k < U; k++)
@@ -94,36 +94,36 @@ extern "C" int gpu_launch_sectors(const void *base, uint64_t span, uint64_t dist
 				  uint64_t per_thread, uint64_t seed, const struct gpu_grid *g,
 				  unsigned long long *out, struct gpu_stream *gs)
 {
-	cudaStream_t s = (cudaStream_t)gs;
+	shim_stream_t s = SHIM_STREAM(gs);
 	const char *b = (const char *)base;
 	uint64_t slot = distinct ? span / 32 / distinct : 0;
 
 	if (slot == 0)
-		return (int)cudaErrorInvalidValue;
+		return SHIM_EINVAL;
 	switch (unroll_of(g->unroll)) {
 	case 8: k_sectors<8><<<g->blocks, g->threads, 0, s>>>(b, distinct, slot, per_thread, seed, out); break;
 	case 4: k_sectors<4><<<g->blocks, g->threads, 0, s>>>(b, distinct, slot, per_thread, seed, out); break;
 	case 2: k_sectors<2><<<g->blocks, g->threads, 0, s>>>(b, distinct, slot, per_thread, seed, out); break;
 	default: k_sectors<1><<<g->blocks, g->threads, 0, s>>>(b, distinct, slot, per_thread, seed, out); break;
 	}
-	return (int)cudaGetLastError();
+	return SHIM_LAUNCH_ERROR();
 }
 
 extern "C" int gpu_launch_blocks(const void *base, uint64_t span, uint64_t block_bytes,
 				 uint64_t per_warp, uint64_t seed, const struct gpu_grid *g,
 				 unsigned long long *out, struct gpu_stream *gs)
 {
-	cudaStream_t s = (cudaStream_t)gs;
+	shim_stream_t s = SHIM_STREAM(gs);
 	const char *b = (const char *)base;
 	uint64_t n = block_bytes ? span / block_bytes : 0, vecs = block_bytes / 16;
 
 	if (n == 0 || block_bytes % 512)
-		return (int)cudaErrorInvalidValue;
+		return SHIM_EINVAL;
 	switch (unroll_of(g->unroll)) {
 	case 8: k_blocks<8><<<g->blocks, g->threads, 0, s>>>(b, n, vecs, per_warp, seed, out); break;
 	case 4: k_blocks<4><<<g->blocks, g->threads, 0, s>>>(b, n, vecs, per_warp, seed, out); break;
 	case 2: k_blocks<2><<<g->blocks, g->threads, 0, s>>>(b, n, vecs, per_warp, seed, out); break;
 	default: k_blocks<1><<<g->blocks, g->threads, 0, s>>>(b, n, vecs, per_warp, seed, out); break;
 	}
-	return (int)cudaGetLastError();
+	return SHIM_LAUNCH_ERROR();
 }

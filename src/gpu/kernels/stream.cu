@@ -6,21 +6,21 @@
  * flight cover one moving window of the buffer: gpu-benches' layout, which
  * writes 5-6% faster on an H200; docs/design.md §8.18). And L2-resident
  * reads (gpu.l2). */
-#include <cuda_runtime.h>
+#include "kernel_shim.h"
 
 #include "gpu/kernels/launch.h"
 
 template <bool CS> static __device__ __forceinline__ uint4 load16(const uint4 *p)
 {
 	if (CS)
-		return __ldcs(p);
+		return shim_load_cs(p);
 	return *p;
 }
 
 template <bool CS> static __device__ __forceinline__ void store16(uint4 *p, uint4 v)
 {
 	if (CS)
-		__stcs(p, v);
+		shim_store_cs(p, v);
 	else
 		*p = v;
 }
@@ -31,7 +31,7 @@ static __device__ __forceinline__ void reduce_out(uint4 a, unsigned long long *o
 	unsigned long long r = ((unsigned long long)(a.x ^ a.z) << 32) | (a.y ^ a.w);
 
 	for (int d = 16; d > 0; d /= 2)
-		r ^= __shfl_xor_sync(0xffffffffu, r, d);
+		r ^= SHIM_SHFL_XOR(r, d);
 	if ((threadIdx.x & 31) == 0)
 		atomicXor(out, r);
 }
@@ -109,7 +109,7 @@ static __global__ void k_read_l2(const uint4 *__restrict__ p, size_t chunk, unsi
 
 #pragma unroll
 		for (int k = 0; k < U; k++)
-			v[k] = __ldcg(q + i + k * blockDim.x);
+			v[k] = shim_load_cg(q + i + k * blockDim.x);
 #pragma unroll
 		for (int k = 0; k < U; k++) {
 			a.x ^= v[k].x;
@@ -119,7 +119,7 @@ static __global__ void k_read_l2(const uint4 *__restrict__ p, size_t chunk, unsi
 		}
 	}
 	for (; i < chunk; i += blockDim.x) {
-		uint4 v = __ldcg(q + i);
+		uint4 v = shim_load_cg(q + i);
 
 		a.x ^= v.x;
 		a.y ^= v.y;
@@ -222,7 +222,7 @@ static unsigned chunk_blocks(size_t n, const struct gpu_grid *g)
 
 template <int U>
 static void read_u(const uint4 *q, size_t n, const struct gpu_grid *g, int streaming,
-		   unsigned long long *out, cudaStream_t s)
+		   unsigned long long *out, shim_stream_t s)
 {
 	unsigned b = g->blocks ? g->blocks : chunk_blocks(n, g);
 
@@ -238,7 +238,7 @@ static void read_u(const uint4 *q, size_t n, const struct gpu_grid *g, int strea
 
 template <int U>
 static void write_u(uint4 *q, size_t n, const struct gpu_grid *g, int streaming, unsigned sd,
-		    cudaStream_t s)
+		    shim_stream_t s)
 {
 	unsigned b = g->blocks ? g->blocks : chunk_blocks(n, g);
 
@@ -253,7 +253,7 @@ static void write_u(uint4 *q, size_t n, const struct gpu_grid *g, int streaming,
 }
 
 template <int U>
-static void copy_u(uint4 *d, const uint4 *q, size_t n, const struct gpu_grid *g, cudaStream_t s)
+static void copy_u(uint4 *d, const uint4 *q, size_t n, const struct gpu_grid *g, shim_stream_t s)
 {
 	if (!g->blocks)
 		k_copy_chunk<U><<<chunk_blocks(n, g), g->threads, 0, s>>>(d, q, n);
@@ -264,42 +264,42 @@ static void copy_u(uint4 *d, const uint4 *q, size_t n, const struct gpu_grid *g,
 extern "C" int gpu_launch_read(const void *p, size_t bytes, const struct gpu_grid *g,
 			       int streaming, unsigned long long *out, struct gpu_stream *gs)
 {
-	cudaStream_t s = (cudaStream_t)gs;
+	shim_stream_t s = SHIM_STREAM(gs);
 #define L(U) read_u<U>((const uint4 *)p, bytes / 16, g, streaming, out, s)
 	DISPATCH_U(g->unroll, L)
 #undef L
-	return (int)cudaGetLastError();
+	return SHIM_LAUNCH_ERROR();
 }
 
 extern "C" int gpu_launch_write(void *p, size_t bytes, const struct gpu_grid *g, int streaming,
 				uint64_t seed, struct gpu_stream *gs)
 {
-	cudaStream_t s = (cudaStream_t)gs;
+	shim_stream_t s = SHIM_STREAM(gs);
 #define L(U) write_u<U>((uint4 *)p, bytes / 16, g, streaming, (unsigned)seed, s)
 	DISPATCH_U(g->unroll, L)
 #undef L
-	return (int)cudaGetLastError();
+	return SHIM_LAUNCH_ERROR();
 }
 
 extern "C" int gpu_launch_copy(void *dst, const void *src, size_t bytes, const struct gpu_grid *g,
 			       struct gpu_stream *gs)
 {
-	cudaStream_t s = (cudaStream_t)gs;
+	shim_stream_t s = SHIM_STREAM(gs);
 #define L(U) copy_u<U>((uint4 *)dst, (const uint4 *)src, bytes / 16, g, s)
 	DISPATCH_U(g->unroll, L)
 #undef L
-	return (int)cudaGetLastError();
+	return SHIM_LAUNCH_ERROR();
 }
 
 extern "C" int gpu_launch_read_l2(const void *p, size_t chunk_bytes, unsigned regions,
 				  const struct gpu_grid *g, unsigned long long *out, struct gpu_stream *gs)
 {
-	cudaStream_t s = (cudaStream_t)gs;
+	shim_stream_t s = SHIM_STREAM(gs);
 	const uint4 *q = (const uint4 *)p;
 	size_t chunk = chunk_bytes / 16;
 
 #define L(U) k_read_l2<U><<<g->blocks, g->threads, 0, s>>>(q, chunk, regions ? regions : 1, out)
 	DISPATCH_U(g->unroll, L)
 #undef L
-	return (int)cudaGetLastError();
+	return SHIM_LAUNCH_ERROR();
 }

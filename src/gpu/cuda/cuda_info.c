@@ -10,7 +10,7 @@
 #include <cuda_runtime_api.h>
 
 #include "base/util.h"
-#include "gpu/cuda_impl.h"
+#include "gpu/cuda/cuda_impl.h"
 
 static void set_version(json_t *o, const char *key, int v)
 {

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/cuda_impl.h"
+#include "gpu/cuda/cuda_impl.h"
 #include "gpu/um.h"
 
 #if defined(__has_include)

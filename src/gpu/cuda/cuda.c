@@ -13,7 +13,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "gpu/cuda_impl.h"
+#include "gpu/cuda/cuda_impl.h"
 
 /* The timing gate's host-mapped words, per context: [0] release flag, [1]
  * timed out. */

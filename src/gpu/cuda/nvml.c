@@ -16,7 +16,7 @@
 #include <time.h>
 
 #include "base/util.h"
-#include "gpu/cuda_impl.h"
+#include "gpu/cuda/cuda_impl.h"
 #include "results/results.h"
 
 /* nvmlDevice_t is `struct nvmlDevice_st *`; named here as an opaque handle. */

@@ -15,7 +15,7 @@
 #include <cuda_runtime_api.h>
 
 #include "base/util.h"
-#include "gpu/cuda_impl.h"
+#include "gpu/cuda/cuda_impl.h"
 
 static char last_err[512];
 

@@ -5,7 +5,7 @@
  */
 #include <cuda_runtime_api.h>
 
-#include "gpu/cuda_impl.h"
+#include "gpu/cuda/cuda_impl.h"
 
 int cuda_can_access_peer(int dev, int peer, int *can)
 {
