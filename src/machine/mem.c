@@ -376,30 +376,46 @@ static char *knee_key(void)
 	return key;
 }
 
+/* The knee cached for this host in path's file (key first), or 0. */
+static uint64_t knee_read_cached(const char *path, const char *key)
+{
+	char *text = path ? read_file_str(path, NULL) : NULL, *tab;
+	uint64_t knee = 0;
+
+	if (!text)
+		return 0;
+	tab = strrchr(text, '\t');
+	if (tab && (size_t)(tab - text) == strlen(key) && strncmp(text, key, strlen(key)) == 0)
+		knee = strtoull(tab + 1, NULL, 10);
+	free(text);
+	return knee >= (256u << 10) ? knee : 0;
+}
+
+uint64_t mem_cache_knee_cached(void)
+{
+	char *dir = knee_cache_path(), *path = dir ? xasprintf("%s/knee", dir) : NULL,
+	     *key = knee_key();
+	uint64_t knee = knee_read_cached(path, key);
+
+	free(dir);
+	free(path);
+	free(key);
+	return knee;
+}
+
 uint64_t mem_cache_knee_bytes(int *measured_now)
 {
 	enum { MAX_SIZES = 16 };
 	uint64_t sizes[MAX_SIZES], top = cache_sweep_top(cache_llc_bytes()), map;
 	double ns[MAX_SIZES];
 	size_t n = 0;
-	char *dir = knee_cache_path(), *path = NULL, *key = knee_key();
-	uint64_t knee = 0;
+	char *dir = knee_cache_path(), *path = dir ? xasprintf("%s/knee", dir) : NULL,
+	     *key = knee_key();
+	uint64_t knee = knee_read_cached(path, key);
 	struct mem_buf b;
 	if (measured_now)
 		*measured_now = 0;
-	if (dir) {
-		char *text;
-		path = xasprintf("%s/knee", dir);
-		text = read_file_str(path, NULL);
-		if (text) {
-			char *tab = strrchr(text, '\t');
-			if (tab && (size_t)(tab - text) == strlen(key) &&
-			    strncmp(text, key, strlen(key)) == 0)
-				knee = strtoull(tab + 1, NULL, 10);
-			free(text);
-		}
-	}
-	if (knee >= (256u << 10)) {
+	if (knee) {
 		free(dir);
 		free(path);
 		free(key);

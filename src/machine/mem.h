@@ -69,6 +69,9 @@ uint64_t mem_cap(uint64_t want, double frac);
  * call measured it. Falls back to a safe floor of 32 MiB when it cannot
  * measure. */
 uint64_t mem_cache_knee_bytes(int *measured_now);
+/* The knee cached for this host, or 0 where none is: never measures (for a
+ * figure whose size the user gave, which only notes how it compares). */
+uint64_t mem_cache_knee_cached(void);
 /* The last-level cache as sysfs advertises it: the size of the highest-level
  * data or unified cache under dir (/sys/devices/system/cpu/cpu0/cache:
  * indexN/level, type, size "491520K"); 0 when none is readable. */

@@ -318,7 +318,9 @@ static int loaded_setup(struct probe_ctx *ctx, const struct loaded_opts *o, stru
 {
 	enum mem_pages pages = o->pages & 1u ? MEM_PAGES_THP : MEM_PAGES_4K;
 	unsigned online = team_online_cpus(), want = online - 1;
-	uint64_t knee = mem_cache_knee_bytes(NULL), chase = o->size_bytes, inj = o->inject_bytes;
+	/* the knee only sizes what was not given */
+	uint64_t chase = o->size_bytes, inj = o->inject_bytes,
+		 knee = chase && inj ? 0 : mem_cache_knee_bytes(NULL);
 	char buf[64];
 
 	if (strcmp(o->injectors, "max") != 0) {
