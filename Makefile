@@ -219,11 +219,15 @@ test-unit: $(BIN) $(UNIT_BIN)
 # ASAN_CC picks the compiler of this pass: CI sets clang, so one build gives
 # both the sanitizers and the second compiler's warnings (-Werror).
 ASAN_CC ?= $(CC)
+# The CLI tests of this pass: those marked `# test: sanitizers`, which reach
+# the C lines the unit tests do not (tools/sanitize-pick.sh picks them);
+# ASAN_TESTS=all runs every one.
+ASAN_TESTS ?= sanitizers
 test-asan:
 	@$(MAKE) --no-print-directory BUILD=build-asan GPU=0 MPI=0 CC=$(ASAN_CC) \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 		build-asan/mempath $(patsubst $(BUILD)/%,build-asan/%,$(UNIT_BIN))
-	@MEMPATH_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1:handle_segv=0 sh tests/run.sh build-asan
+	@MEMPATH_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1:handle_segv=0 sh tests/run.sh build-asan $(ASAN_TESTS)
 
 # The topology lab (tests/lab/, docs/topology.md): each topology of
 # tests/lab/topologies/ booted as a QEMU guest under TCG with a kernel

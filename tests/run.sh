@@ -1,10 +1,15 @@
 #!/bin/sh
-# tests/run.sh BUILD_DIR [all|unit] - runs the unit tests (cmocka binaries
-# in BUILD_DIR/tests/) and, unless told `unit`, the CLI tests
-# (tests/cli/t*.sh) against BUILD_DIR/mempath, then prints "N passed,
-# N failed, N skipped".
+# tests/run.sh BUILD_DIR [all|unit|sanitizers] - runs the unit tests
+# (cmocka binaries in BUILD_DIR/tests/) and, unless told `unit`, the CLI
+# tests (tests/cli/t*.sh) against BUILD_DIR/mempath: all of them, or with
+# `sanitizers` those marked `# test: sanitizers` (the C paths the unit tests
+# do not reach, picked by tools/sanitize-pick.sh; make test-asan), then
+# prints "N passed, N failed, N skipped".
 # A CLI test exits 0 (pass), 77 (skip; its last output line says why) or
-# anything else (fail).
+# anything else (fail). It counts as its cases, one a mempath command it ran
+# (the binary notes each in $MEMPATH_TEST_CASES): a test that passed, all of
+# them passed; one that failed, its last one failed; one that skipped is one
+# skip.
 # The CLI tests run TEST_JOBS at a time (default: the CPUs online), each in
 # a directory of its own; they are written to pass beside one another (and
 # beside another checkout's `make test`). A test that reads what the whole
@@ -17,22 +22,25 @@ if [ "${1:-}" = --one ]; then
 	name=$(basename "$t" .sh)
 	tmp=$(mktemp -d "$log/$name.XXXXXX")
 	t0=$(date +%s%N)
-	(cd "$tmp" && TMPDIR=$tmp sh "$t") >"$log/$name.out" 2>&1
+	: >"$log/$name.cases"
+	(cd "$tmp" && TMPDIR=$tmp MEMPATH_TEST_CASES=$log/$name.cases sh "$t") >"$log/$name.out" 2>&1
 	rc=$?
 	secs=$(awk -v a="$t0" -v b="$(date +%s%N)" 'BEGIN { printf "%.1f", (b - a) / 1e9 }')
+	cases=$(wc -l <"$log/$name.cases")
+	[ "$cases" -gt 0 ] || cases=1
 	case $rc in
-	0) line="ok   cli  $name ($secs s)" ;;
+	0) line="ok   cli  $name ($cases cases, $secs s)" ;;
 	77) line="skip cli  $name: $(tail -n 1 "$log/$name.out")" ;;
-	*) line="FAIL cli  $name (exit $rc, $secs s)" ;;
+	*) line="FAIL cli  $name (exit $rc, case $cases, $secs s)" ;;
 	esac
-	echo "$rc" >"$log/$name.rc"
+	echo "$rc $cases" >"$log/$name.rc"
 	echo "$line"
 	exit 0
 fi
 build=${1:-build}
 which=${2:-all}
-case $which in all | unit) ;; *)
-	echo "usage: tests/run.sh BUILD_DIR [all|unit]" >&2
+case $which in all | unit | sanitizers) ;; *)
+	echo "usage: tests/run.sh BUILD_DIR [all|unit|sanitizers]" >&2
 	exit 2
 	;;
 esac
@@ -69,11 +77,15 @@ for t in "$build"/tests/test_*; do
 	fi
 done
 
-if [ "$which" = all ]; then
+if [ "$which" != unit ]; then
 	t0=$(date +%s%N)
-	together="" alone=""
+	together="" alone="" plain_only=0
 	for t in "$top"/tests/cli/t*.sh; do
 		[ -f "$t" ] || continue
+		if [ "$which" = sanitizers ] && ! grep -q '^# test: sanitizers' "$t"; then
+			plain_only=$((plain_only + 1))
+			continue
+		fi
 		if grep -q '^# test: alone' "$t"; then alone="$alone $t"; else together="$together $t"; fi
 	done
 	# shellcheck disable=SC2086 # the lists are paths without blanks
@@ -81,12 +93,12 @@ if [ "$which" = all ]; then
 	for t in $alone; do sh "$0" --one "$log" "$t"; done
 	for t in $together $alone; do
 		name=$(basename "$t" .sh)
-		rc=$(cat "$log/$name.rc" 2>/dev/null || echo 1)
+		read -r rc cases <"$log/$name.rc" 2>/dev/null || rc=1 cases=1
 		case $rc in
-		0) pass=$((pass + 1)) ;;
+		0) pass=$((pass + cases)) ;;
 		77) skip=$((skip + 1)) ;;
 		*)
-			fail=$((fail + 1))
+			pass=$((pass + cases - 1)) fail=$((fail + 1))
 			failed="$failed cli:$name"
 			echo "--- $name (exit $rc):"
 			sed 's/^/    /' "$log/$name.out" | tail -n 30
@@ -94,6 +106,7 @@ if [ "$which" = all ]; then
 		esac
 	done
 	echo "cli tests: $(took "$t0") with $jobs at a time"
+	[ "$plain_only" -eq 0 ] || echo "cli tests not marked '# test: sanitizers' ($plain_only) run in the plain pass"
 fi
 
 [ -z "$failed" ] || echo "failed:$failed"

@@ -1,4 +1,5 @@
 # basics: --help, --version, help for every command and probe, bad commands
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 "$MEMPATH" --help | grep -q '^usage: mempath' || fail "--help"
 "$MEMPATH" --version | grep -q '^mempath [0-9]' || fail "--version"

@@ -1,4 +1,5 @@
 # basics: bad input gives one error line and a non-zero exit, never a crash
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 expect_fail 2 "$MEMPATH" probe no.such.probe
 expect_fail 2 "$MEMPATH" probe cpu.first_touch size=12X

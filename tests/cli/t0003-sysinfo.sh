@@ -1,4 +1,5 @@
 # basics: sysinfo prints the fingerprint, as text and JSON
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 "$MEMPATH" sysinfo >s.txt || fail "sysinfo"
 for k in kernel cpu memory numa knobs thp_enabled noise; do

@@ -1,5 +1,6 @@
 # basics: a mistyped command, probe, option or choice is one error line,
 # exit 2, that names the nearest known name; a word near nothing gets no guess
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 check() { # check MEANT CMD...: one error line, exit 2, suggesting MEANT
 	meant=$1

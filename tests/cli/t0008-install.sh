@@ -2,6 +2,7 @@
 # completions, the LICENSE and data/'s reference values under DESTDIR +
 # PREFIX, nothing elsewhere; the
 # installed binary runs and the man page is the one it writes
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 sh "$top/tools/install.sh" "$MEMPATH" "$PWD/stage" /opt/mp >out.txt 2>err.txt ||
 	fail "install: $(cat err.txt)"

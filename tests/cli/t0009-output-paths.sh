@@ -3,6 +3,7 @@
 # /dev/null read mempath's results), a symlink to a file keeps the link and
 # replaces the file, a directory is refused before any work; a file over
 # ulimit -f is an error, a device is no input.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 "$MEMPATH" wrap -n 2 -o w.json -- true >/dev/null 2>&1 || fail "wrap"
 # a pipe (a FIFO of our own, never /dev/stdout: a broken build would put a

@@ -3,6 +3,7 @@
 # ab exit 2 with one error line naming the option, write no results file,
 # run no setup command, and collect no fingerprint; the same probe with
 # fitting options still runs.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 none_written() { # none_written WHAT
 	[ -z "$(ls -A out)" ] || fail "$1 wrote: $(ls out)"

@@ -3,6 +3,7 @@
 # nearest name suggested), the ones bash completes, and the ones the man
 # page lists; each choice is accepted by the parser (a run of report or
 # compare in it succeeds where the command reads a file).
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 d="$top/tests/data"
 "$MEMPATH" completion bash >comp.bash || fail "completion bash"

@@ -1,6 +1,7 @@
 # Facts that cannot be read are unknown, never 0: with /proc hidden (an empty
 # tmpfs over it in a mount namespace of the test's own), cpu.first_touch
 # records no thp_backed sample and says why, where it used to record 0 MiB.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 [ "$(id -u)" = 0 ] || skip "needs root for a mount namespace"
 command -v unshare >/dev/null || skip "no unshare"

@@ -3,6 +3,7 @@
 # touch_rate's chart), the huge zero page touch=read_hugezero, a read that
 # allocated huge pages stays touch_rate with a note; the random pass's state
 # lives in a 4 KiB-page mapping of its own.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 "$MEMPATH" probe cpu.first_touch size=32M pages=4k,thp touch=read --reps 2 --warmups 0 \
 	-o ft.json >ft.txt 2>&1 || fail "probe failed: $(tail -n 3 ft.txt)"

@@ -2,6 +2,7 @@
 # (one on a 2-CPU machine), and it says how many and where; each loaded step
 # has the chase latency and the bandwidth the injectors moved, idle has none;
 # the chase's translations are made present first and that is recorded.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 n=$(nproc)
 [ "$n" -ge 2 ] || skip "one CPU: nothing to inject with"

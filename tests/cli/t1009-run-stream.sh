@@ -3,6 +3,7 @@
 # steps or status line; on a terminal a status line with the probe and an
 # ETA; nothing of it with --quiet; a GPU probe of the suite on a machine
 # without a GPU is in the table as skipped, with the reason
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 export XDG_CACHE_HOME=$PWD/cache
 "$MEMPATH" run --only cpu.wake,work.decode,gpu.latency --reps 2 --warmups 0 -o r.json \

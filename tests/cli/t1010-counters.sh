@@ -4,6 +4,7 @@
 # tracepoint counts per window in a mount namespace of the test's own with
 # tracefs mounted there (nothing outside it is touched); sources that cannot
 # be read say why (here: no PMU), never absent.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 command -v python3 >/dev/null 2>&1 || skip "python3 not installed (reads the results file)"
 thp=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)

@@ -1,6 +1,7 @@
 # NUMA: cpu.numa skips with a reason on one node (and measures it with
 # min_nodes=1); cpu.stream's policy is applied and verified from numa_maps;
 # work.decode records tokens/s per iteration.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
 "$MEMPATH" probe cpu.numa --quick --reps 3 --warmups 1 -o n.json >n.txt 2>&1 || fail "cpu.numa exited $?"

@@ -1,5 +1,6 @@
 # gpu (report side, no GPU needed): gpu.p2p results render as src x dst
 # matrices in Markdown and on the terminal, for 4 and 8 GPUs, missing pairs "-".
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 d=$top/tests/data
 "$MEMPATH" report "$d/p2p-4gpu.json" --format md >r.md || fail "md report failed"

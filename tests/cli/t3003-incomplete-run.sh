@@ -1,6 +1,7 @@
 # A results file saved before its run ended (the process was killed with
 # SIGKILL, so nothing could mark it) reads as incomplete in report and compare;
 # a run that ends marks its file complete.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 d=$top/tests/data
 spawn "$MEMPATH" run --suite quick --only cpu.latency --reps 6 --warmups 0 -o k.json \

@@ -1,5 +1,6 @@
 # compare: missing, corrupt, truncated and mistyped files, bad options: one
 # error line naming the thing, exit 2.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 d=$top/tests/data
 a=$d/cmp-aa-1.json

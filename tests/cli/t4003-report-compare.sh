@@ -3,6 +3,7 @@
 # metric; corrupt comparison files give one error line and exit 2.
 # tests/data/corrupt-compare-*.json are tests/data/compare-effect.json (a
 # trimmed compare of cmp-aa-1, cmp-effect-b, cmp-aa-3) with one fault each.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 d=$top/tests/data
 for legs in "$d/cmp-aa-1.json $d/cmp-effect-b.json $d/cmp-aa-3.json" \

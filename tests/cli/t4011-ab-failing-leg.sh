@@ -1,5 +1,6 @@
 # ab: a setup command or a leg that fails stops the run with a clear message
 # and the restore still runs; bad usage is refused before anything runs.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 probe="probe cpu.first_touch size=16M touch=write pages=4k --reps 6 --warmups 0"
 "$MEMPATH" ab --a 'echo A >>trail' --b 'echo B >>trail; exit 3' --restore 'echo restored >>trail' \

@@ -1,5 +1,6 @@
 # ab: SIGTERM during a setup command and Ctrl-C during a leg both end the
 # run with the restore command having run (exit 130), the machine as found.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 probe="probe cpu.first_touch size=16M touch=write pages=4k --warmups 0"
 wait_for() {

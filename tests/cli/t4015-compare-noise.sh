@@ -4,6 +4,7 @@
 # the summary counts them; legs under the same load are judged;
 # rounds cancel a load between rounds and leave out a round whose legs' load
 # differed. Fixtures: tests/data/gen_fixtures.sh (cmp-busy-*, cmp-r*).
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 d=$top/tests/data
 

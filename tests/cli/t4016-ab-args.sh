@@ -3,6 +3,7 @@
 # comparison record them, wrap.args is expected to differ, and what they
 # change in llama-bench's settings (use_mmap) is a knob to name like any other.
 # test: alone (judges legs measured here, whose load a test beside it would change: tests/run.sh)
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 fake="$top/tests/data/fake-llama-bench.sh"
 "$MEMPATH" ab --a-args '--mmap 1' --b-args '--mmap 0' --expect-diff llama.use_mmap -o mm \

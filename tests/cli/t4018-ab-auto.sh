@@ -5,6 +5,7 @@
 # and at what alpha. The legs are a fake llama-bench (tg128 1.5x faster with
 # --mmap 0, pp512 the same), so the verdicts do not depend on this machine.
 # test: alone (judges legs measured here, whose load a test beside it would change: tests/run.sh)
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 fake="$top/tests/data/fake-llama-bench.sh"
 "$MEMPATH" ab --rounds auto --primary 'work.wrap:tokens_per_s' --a-args '--mmap 1' --b-args '--mmap 0' \

@@ -5,6 +5,7 @@
 # ab leg that would fail after its setup, a fleet's twin files, options that
 # do nothing, an empty or unwritable history, a planted phantom the
 # tolerance swallows, llama-bench rows no llama-bench writes.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 d="$top/tests/data"
 edit() { # edit IN OUT PYTHON: OUT is IN as JSON `j` after PYTHON

@@ -3,6 +3,7 @@
 # when the workload reported none; user and sys time explain a change, they
 # are not it (a wrap A/B read "geomean 1.104x" while wall time was +9% and
 # user time +52%). Legs made from the committed wrap run, scaled.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 command -v python3 >/dev/null 2>&1 || skip "no python3 here to scale the legs"
 python3 - "$top/docs/results/wrap-decode-2026-11-30.json" <<'PY' || fail "could not write the legs"

@@ -4,6 +4,7 @@
 # machine and the command to reproduce it; md and html. One directory made
 # of the THP A/B/A' fixtures (tests/data/mech-*.json), one by a real ab
 # --title (its command line recorded), its verdicts not asserted.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 command -v python3 >/dev/null 2>&1 || skip "python3 not installed (writes the fixture directory)"
 d="$top/tests/data"

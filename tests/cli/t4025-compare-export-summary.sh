@@ -2,6 +2,7 @@
 # change with its 95% CI, p and the verdict per metric, the summary line and
 # the headline; no samples. JSON or CSV by the name; any other name is a
 # usage error before any work.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 d=$top/tests/data
 "$MEMPATH" compare "$d/cmp-aa-1.json" "$d/cmp-effect-b.json" "$d/cmp-aa-3.json" \

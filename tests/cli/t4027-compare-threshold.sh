@@ -4,6 +4,7 @@
 # the change; a CI more than 10x wide is "too wide to say" with the reason,
 # in term, md, json and html, and `report` of the JSON says the same. The
 # legs are results files written here, one metric each.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 
 # leg FILE LABEL V...: a results file whose one metric has samples V...

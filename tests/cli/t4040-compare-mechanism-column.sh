@@ -6,6 +6,7 @@
 # tables; a LOSS (the legs swapped) gets the same counters moving the other
 # way; rows that are not a WIN or LOSS read "-", and a comparison of files
 # without counters has no column (t4004's goldens hold that byte for byte).
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 d="$top/tests/data"
 cell='sw:page-faults -99.0%, vmstat:thp_fault_alloc 0 -> 32'

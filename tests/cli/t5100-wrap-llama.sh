@@ -1,6 +1,7 @@
 # wrap: a fake llama-bench (JSON, then JSONL) run after a warm-up; the
 # per-iteration table shows tg128 converging; the results file holds one
 # sample per counted run and the warm-up apart, and the strict reader takes it.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 fake="$top/tests/data/fake-llama-bench.sh"
 "$MEMPATH" wrap -n 3 --warmup 1 --label conv -o w.json -- sh "$fake" -o json >w.txt 2>w.err ||

@@ -1,5 +1,6 @@
 # wrap: "name value unit" lines, Markdown table, --parse none; vmstat rows
 # that never moved are left out of the table but kept in the file.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 fake="$top/tests/data/fake-lines.sh"
 "$MEMPATH" wrap -n 3 --format md -o w.json -- sh "$fake" >w.md 2>w.err || fail "wrap exited $?: $(cat w.err)"

@@ -1,5 +1,6 @@
 # wrap: a command that fails (exit 3, or cannot be run) is recorded with its
 # exit status and stderr tail; the results file is still written; exit 1.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 "$MEMPATH" wrap -n 2 -o f.json -- sh "$top/tests/data/fake-fail.sh" >f.txt 2>f.err
 rc=$?

@@ -1,5 +1,6 @@
 # wrap: --timeout ends a run's whole process group (its background child
 # too); Ctrl-C ends the run, writes partial results and exits 130.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 slow="$top/tests/data/fake-slow.sh"
 spawn "$MEMPATH" wrap -n 1 --timeout 1 -o t.json -- sh "$slow" 37 >t.txt 2>t.err

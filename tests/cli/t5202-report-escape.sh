@@ -3,6 +3,7 @@
 # screen, a newline that forges a line), never becomes Markdown markup (HTML,
 # a link or image, a line of its own), and never starts a CSV cell a
 # spreadsheet would run as a formula. report, compare and doctor --from.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 d=$top/tests/data
 # ESC ] 0 ; PWNED BEL ESC [ 2 J, a newline and a forged line, in JSON form.

@@ -5,6 +5,7 @@
 # zero rules a log scale out, P2P matrices as heatmaps, and the comparison on
 # a ratio axis symmetric around x1 with a legend and arrows for what lies
 # beyond it. tests/cli/t5210 draws them in a browser.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 d=$top/tests/data
 r=$top/docs/results

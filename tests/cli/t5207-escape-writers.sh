@@ -4,6 +4,7 @@
 # labels, host, metric names, label values, knobs and reasons of a results
 # file, in a reference file's texts, and in a file name in an error line.
 # Table: command | format list.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 d="$top/tests/data"
 esc=$(printf '\033')

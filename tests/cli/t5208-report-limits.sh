@@ -4,6 +4,7 @@
 # link; gpu.stream read 4652 GB/s, the figure measured on the H200 on
 # 2026-12-01), in term, md, html and json; a fingerprint without the facts
 # says why there is no limit.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 d=$top/tests/data
 f=$d/limits-run.json

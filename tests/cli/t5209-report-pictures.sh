@@ -8,6 +8,7 @@
 # per configuration and per iteration; "no verdict" dots hollow with their
 # own legend entry; wide tables in a scrolling box; label text escaped in
 # every new plot.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 r=$top/docs/results
 d=$top/tests/data

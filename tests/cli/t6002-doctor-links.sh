@@ -3,6 +3,7 @@
 # them, one GPU trained down to x8 and Gen4 of its x16 Gen5, and the SMBIOS
 # type 17 entries of tests/data/dmi-ddr5 (one DIMM configured at 4400 of its
 # 4800 MT/s); the fingerprint's limits from the same facts.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 d=$top/tests/data
 

@@ -5,6 +5,7 @@
 # moved memory by at most 96 MiB (mem_quiet, lib.sh), else skipped with the
 # amounts seen after three runs.
 # test: alone (reads what the whole machine's memory does: tests/run.sh)
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 touch_512() {
 	"$MEMPATH" phantom --cpu 512M --hold 0.2 --settle 5 -o p.json >p.txt 2>p.err

@@ -1,5 +1,6 @@
 # phantom around any command; --gpu without a GPU is a skip; bad input.
 # test: alone (reads what the whole machine's memory does: tests/run.sh)
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 "$MEMPATH" phantom --settle 2 -q -o c.json -- sh -c 'echo hello; exit 4' >c.txt 2>c.err ||
 	fail "command run exited $?: $(cat c.txt c.err)"

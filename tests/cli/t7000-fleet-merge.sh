@@ -5,6 +5,7 @@
 # HTML with a strip plot per flagged metric; without the slow node no node is
 # flagged and both commands exit 0. Kinds apart: the H200 files make groups
 # of their own.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 src=$top/docs/results/vm-quick-2026-11-30.json
 for n in 1 2 3 4 5; do

@@ -2,6 +2,7 @@
 # file, one run given twice, two nodes of one name, options that name
 # nothing, a corrupt fleet or reference file: one error line naming the
 # thing, exit 2. A node that only skipped and files of other builds are notes.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 d=$top/tests/data
 q=$top/docs/results/vm-quick-2026-11-30.json

@@ -3,6 +3,7 @@
 # latency sweep), so the script's mempath line goes through the real parser
 # and makes a fleet file; without MPI the same line must fail only for the
 # missing MPI, never for an option.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 command -v bash >/dev/null 2>&1 || skip "no bash for the sbatch script"
 sed -n '/<!-- sbatch:begin -->/,/<!-- sbatch:end -->/p' "$top/docs/fleet.md" |

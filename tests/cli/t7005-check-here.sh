@@ -3,6 +3,7 @@
 # status is 1 exactly when a path FAILs or cannot be judged (the numbers
 # themselves depend on how busy the machine is, so no status is asserted).
 # A machine of no kind is judged against its limits (data/limits.json).
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 "$MEMPATH" check --reps 6 --warmups 0 --quiet -o here.json >out.txt 2>err.txt
 rc=$?

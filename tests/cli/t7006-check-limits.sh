@@ -3,6 +3,7 @@
 # an H200's facts under another name, so no reference kind matches; HBM read
 # 4652 of 4916.7 GB/s = 94.6%, PCIe H2D 55.4 of 63.0 = 87.9%); a path that
 # cannot be judged is INCONCLUSIVE with the reason and fails the check.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 sed 's/"NVIDIA H200"/"Other GPU"/' "$top/tests/data/limits-run.json" >run.json
 "$MEMPATH" check run.json >out.txt

@@ -5,6 +5,7 @@
 # tools/check-drift.sh runs them). A reference made before a probe added a
 # label (data/vm-epyc-2.json before stride_bytes: check printed its two
 # latency paths as n/a and passed) fails here.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 q="--reps 1 --warmups 0 --quiet"
 "$MEMPATH" probe cpu.first_touch pages=4k,thp touch=write size=16M $q -o ft.json >/dev/null ||

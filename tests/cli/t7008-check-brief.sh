@@ -2,6 +2,7 @@
 # against a reference (its status, value, reference) or not judged (the
 # reason), then every other probe's headline figure and how steady it was;
 # exit 1 where a path could not be judged; a terminal summary only.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 f=$top/docs/results/vm-quick-2026-11-30.json
 "$MEMPATH" check --brief "$f" >out.txt 2>err.txt

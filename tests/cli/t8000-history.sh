@@ -4,6 +4,7 @@
 # of the machine kind and check a file against it (exit 1 on a LOSS, 2 with
 # no baseline); where the database is (--db, MEMPATH_HISTORY, XDG_DATA_HOME);
 # run --history; mistakes are one error line and exit 2
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 d=$top/tests/data
 export MEMPATH_HISTORY=$PWD/h.db

@@ -2,6 +2,7 @@
 # that is not SQLite (exit 2), another program's SQLite database (2), a
 # history of a newer schema (2), a damaged one (2), one another process
 # holds past --wait (1); none of them is changed
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 d=$top/tests/data
 # bytes at an offset of a file, in place (the SQLite header is big-endian)

@@ -5,6 +5,7 @@
 # blesses the newest segment's runs and check judges a file against all of
 # them; a run of a probe with other options is told from one not run, and
 # its missing metrics are summed up, not listed one by one.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 export MEMPATH_HISTORY=$PWD/h.db
 mkdir runs
