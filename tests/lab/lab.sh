@@ -5,7 +5,10 @@
 # topology's checks inside (tests/lab/checks/NAME.sh), copies the results out
 # through the second serial port and asserts on them here
 # (tests/lab/checks/NAME.host.sh). A guest that has not powered off within its
-# BUDGET seconds is killed and reported as failed.
+# BUDGET seconds is killed and reported as failed. One lab boots its guests
+# on a machine at a time (LAB_LOCK, default /tmp/mempath-lab.lock, held with
+# flock): the budgets are wall time under TCG, and a second lab's guests
+# beside them (another checkout's make test) would take half of each CPU.
 #
 # usage: tests/lab/lab.sh [--kernel BZIMAGE] [--modules DIR] [--out DIR]
 #                         [--jobs N] [TOPOLOGY...]
@@ -258,6 +261,15 @@ for item in $list; do
 	done
 	lanes=$new
 done
+# one lab at a time on this machine: wait for the event (the other lab's
+# lock released), not for a time
+lock=${LAB_LOCK:-/tmp/mempath-lab.lock}
+if command -v flock >/dev/null 2>&1 && exec 9>>"$lock"; then
+	if ! flock -n 9; then
+		echo "lab: another lab holds $lock on this machine: waiting for it"
+		flock 9
+	fi
+fi
 k=0
 while [ $k -lt "$jobs" ]; do
 	eval "items=\$lane_$k"
