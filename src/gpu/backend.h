@@ -101,6 +101,9 @@ struct gpu_sampler;
 #define GPU_THROTTLE_N 6
 struct gpu_link_counters {
 	int64_t pcie_tx_bytes, pcie_rx_bytes;
+	/* the bytes on the link each way, TLP headers and framing included: the
+	 * link's throughput counters integrated since the first read */
+	int64_t pcie_tx_link_bytes, pcie_rx_link_bytes;
 	int64_t throttle_ns[GPU_THROTTLE_N];
 };
 
@@ -300,7 +303,9 @@ struct gpu_backend {
 	/* For the counters around each sample window (docs/design.md §4.17):
 	 * how many devices NVML sees (NVML's order), or -1 with why; and one
 	 * device's cumulative counters: PCIe bytes each way (NVML field values
-	 * PCIE_COUNT_TX/RX_BYTES) and the time each clock-limiting policy held
+	 * PCIE_COUNT_TX/RX_BYTES; and nvmlDeviceGetPcieThroughput's 20 ms
+	 * windows integrated by a thread from the first read on, the link's
+	 * bytes with their TLP overhead) and the time each clock-limiting policy held
 	 * the clocks down (nvmlDeviceGetViolationStatus, ns), -1 where NVML does
 	 * not say. 0, or -1 when the device cannot be read. */
 	int (*link_devices)(char *why, size_t len);

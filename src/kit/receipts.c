@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/opt.h"
@@ -100,7 +101,8 @@ static const char *check(const struct receipt *r, const struct probe_result *p,
 
 	for (size_t k = 0; thp && k < thp->n_samples; k++)
 		top = fmax(top, thp->samples[k]);
-	if (r->size && (!sz || opt_parse_size(sz, &bytes) != 0 || !bytes)) {
+	if (r->size && r->kind != RECEIPT_LINK && /* the link's `size` is its framing */
+	    (!sz || opt_parse_size(sz, &bytes) != 0 || !bytes)) {
 		snprintf(ev, len, "no working set recorded (%s)", r->size);
 		return "unknown";
 	}
@@ -150,13 +152,22 @@ static const char *check(const struct receipt *r, const struct probe_result *p,
 		return top > 0 ? "failed" : "held";
 	case RECEIPT_LINK: {
 		char name[64];
-		double most = 0, step, unc;
+		double most = 0, step, unc, per = 1, work;
 		snprintf(name, sizeof(name), "gpu0:%s", r->thp);
 		if (!source_ok(p, "gpu") || !(n = windows(m, name, &sum, &least)) ||
 		    !(m->work > 0)) {
 			snprintf(ev, len, "link bytes not read (%s)", name);
 			return "unknown";
 		}
+		/* the link's bytes per byte copied (headers and framing), where
+		 * the probe says (r->size names the param) */
+		if (r->size && !(sz && (per = strtod(sz, NULL)) >= 1)) {
+			snprintf(ev, len,
+				 "no TLP framing for %s (%s: the payload size was not read)", name,
+				 r->size);
+			return "unknown";
+		}
+		work = m->work * per;
 		json_t *a = json_object_get(json_object_get(m->counters, "moved"), name), *v;
 		size_t i;
 		json_array_foreach (a, i, v)
@@ -170,7 +181,7 @@ static const char *check(const struct receipt *r, const struct probe_result *p,
 		 * is judged on the windows' mean, where its steps (the spread of
 		 * its readings) leave the mean within the tolerance; else longer
 		 * windows would tell (--window-ms). */
-		x = sum / (double)n / m->work;
+		x = sum / (double)n / work;
 		if (!(least > 0)) {
 			snprintf(ev, len,
 				 "%s stood still over a window of bytes copied (it moved in steps "
@@ -180,7 +191,7 @@ static const char *check(const struct receipt *r, const struct probe_result *p,
 			return "unknown";
 		}
 		step = most - least;
-		unc = 0.5 * step / m->work;
+		unc = 0.5 * step / work;
 		if (unc > RECEIPT_LINK_TOLERANCE) {
 			double w = window_ms(m);
 			int k = snprintf(
@@ -188,7 +199,7 @@ static const char *check(const struct receipt *r, const struct probe_result *p,
 				"%s advances in steps of up to %.2f GB, %.0f%% of a window's "
 				"%.2f GB: %.3fx the bytes counted over %zu windows, which "
 				"cannot tell %.0f%%",
-				name, step * 1e-9, 100 * step / m->work, m->work * 1e-9, x, n,
+				name, step * 1e-9, 100 * step / work, work * 1e-9, x, n,
 				100 * RECEIPT_LINK_TOLERANCE);
 			if (isfinite(w) && k > 0 && (size_t)k < len)
 				snprintf(ev + k, len - (size_t)k,
@@ -196,7 +207,14 @@ static const char *check(const struct receipt *r, const struct probe_result *p,
 					 ceil(w * unc / RECEIPT_LINK_TOLERANCE * 2));
 			return "unknown";
 		}
-		snprintf(ev, len, "%s %.3fx the bytes counted, over %zu windows", name, x, n);
+		if (per > 1)
+			snprintf(ev, len,
+				 "%s %.3fx the bytes counted with their TLP overhead (x%.4f), over "
+				 "%zu windows",
+				 name, x, per, n);
+		else
+			snprintf(ev, len, "%s %.3fx the bytes counted, over %zu windows", name, x,
+				 n);
 		return fabs(x - 1) <= RECEIPT_LINK_TOLERANCE ? "held" : "failed";
 	}
 	case RECEIPT_NO_MIGRATION:

@@ -26,8 +26,10 @@ enum receipt_kind {
 	 * (sw:cpu-migrations). */
 	RECEIPT_NO_MIGRATION,
 	/* A copy over PCIe: each window's link bytes (the gpu counter named by
-	 * `thp`, "pcie_rx_bytes" for host to device, of gpu0 in NVML's order)
-	 * are within RECEIPT_LINK_TOLERANCE of the bytes the sample counted. */
+	 * `thp`, "pcie_rx_link_bytes" for host to device, of gpu0 in NVML's
+	 * order) are within RECEIPT_LINK_TOLERANCE of the bytes the sample
+	 * counted times the param `size` names (the link's bytes per byte
+	 * copied: headers and framing), where it is set. */
 	RECEIPT_LINK,
 };
 

@@ -10,12 +10,16 @@
 #include "base/util.h"
 #include "gpu/backend.h"
 
+/* a device's counters: PCIe bytes each way (NVML's byte counters, then the
+ * link's bytes integrated from its throughput), then the throttle times */
+#define PER_GPU (4 + GPU_THROTTLE_N)
+
 static const char *const throttle_names[GPU_THROTTLE_N] = {
 	"power", "thermal", "sync_boost", "board_limit", "low_util", "reliability"};
 
 struct gpucount {
 	struct kv_list names;		   /* value: the source */
-	unsigned n_gpu;			   /* devices NVML read, 2 + GPU_THROTTLE_N counters each */
+	unsigned n_gpu;			   /* devices NVML read, PER_GPU counters each */
 	size_t um_first;		   /* the first CUPTI counter */
 	int um;				   /* CUPTI counting */
 	unsigned um_total[GPU_UM_N], n_um; /* the totals counted, in order */
@@ -44,6 +48,8 @@ static void open_nvml(struct gpucount *g, char **why)
 		snprintf(dev, sizeof(dev), "gpu%u", d);
 		add(g, GPUCOUNT_NVML, dev, "pcie_tx_bytes");
 		add(g, GPUCOUNT_NVML, dev, "pcie_rx_bytes");
+		add(g, GPUCOUNT_NVML, dev, "pcie_tx_link_bytes");
+		add(g, GPUCOUNT_NVML, dev, "pcie_rx_link_bytes");
 		for (int k = 0; k < GPU_THROTTLE_N; k++) {
 			char name[48];
 			snprintf(name, sizeof(name), "throttle_%s_ns", throttle_names[k]);
@@ -123,13 +129,15 @@ void gpucount_read(struct gpucount *g, int64_t *row)
 		row[i] = -1;
 	for (unsigned d = 0; b && d < g->n_gpu; d++) {
 		struct gpu_link_counters lc;
-		int64_t *r = row + d * (2 + GPU_THROTTLE_N);
+		int64_t *r = row + d * PER_GPU;
 		if (b->link_counters(d, &lc) != 0)
 			continue;
 		r[0] = lc.pcie_tx_bytes;
 		r[1] = lc.pcie_rx_bytes;
+		r[2] = lc.pcie_tx_link_bytes;
+		r[3] = lc.pcie_rx_link_bytes;
 		for (int k = 0; k < GPU_THROTTLE_N; k++)
-			r[2 + k] = lc.throttle_ns[k];
+			r[4 + k] = lc.throttle_ns[k];
 	}
 	if (g->um && b->um_read(&t) == 0)
 		for (unsigned k = 0; k < g->n_um; k++)

@@ -1,10 +1,11 @@
 /* counters_gpu.h - the GPU sources of the counters layer (counters.h,
  * docs/design.md §4.17, §4.20): for a GPU probe, NVML's PCIe bytes each way
- * and the time each clock-limiting policy held the clocks down, per GPU (the
- * "gpu" source: "gpu0:pcie_rx_bytes", "gpu0:throttle_power_ns"); and for a
- * probe of unified memory, CUPTI's unified-memory counters of the process
- * (the "cupti" source: "cupti:gpu_page_faults", "cupti:htod_bytes", ...).
- * Every value is cumulative since the open; -1 where it could not be read.
+ * (its byte counters, "pcie_rx_bytes", and the link's bytes with their TLP
+ * overhead from its throughput counter, "pcie_rx_link_bytes") and the time each clock-limiting
+ * policy held the clocks down, per GPU (the "gpu" source: "gpu0:pcie_rx_bytes",
+ * "gpu0:throttle_power_ns"); and for a probe of unified memory, CUPTI's unified-memory counters of
+ * the process (the "cupti" source: "cupti:gpu_page_faults", "cupti:htod_bytes", ...). Every value
+ * is cumulative since the open; -1 where it could not be read.
  */
 #ifndef MEMPATH_COUNTERS_GPU_H
 #define MEMPATH_COUNTERS_GPU_H

@@ -14,6 +14,7 @@
 
 #include "base/util.h"
 #include "machine/limits.h"
+#include "machine/pcie_cfg.h"
 
 #define MAX_GPUS  64
 #define MAX_DEPTH 16
@@ -60,21 +61,6 @@ void pcie_acs_flags(unsigned bits, char *buf, size_t len)
 	for (unsigned i = 0; i < ARRAY_SIZE(names) && used < len; i++)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s%c", i ? " " : "", names[i],
 					 bits & (1u << i) ? '+' : '-');
-}
-
-int pcie_port_type(const unsigned char *cfg, size_t len)
-{
-	unsigned off;
-
-	if (!cfg || len < 0x40 || !(rd16(cfg, 0x06) & 0x10)) /* status: capability list */
-		return -1;
-	off = cfg[0x34] & 0xfc;
-	for (int hops = 0; off >= 0x40 && off + 4 <= len && hops < 64; hops++) {
-		if (cfg[off] == 0x10) /* PCI Express: flags 7:4 are the port type */
-			return (int)(rd16(cfg, off + 2) >> 4 & 0xf);
-		off = cfg[off + 1] & 0xfc;
-	}
-	return -1;
 }
 
 size_t pcie_resource_parse(const char *text, struct pcie_bar *bars, size_t max)

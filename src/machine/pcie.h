@@ -42,11 +42,6 @@ int pcie_acs_find(const unsigned char *cfg, size_t len, struct pcie_acs *out);
 /* The seven ACS bits as lspci prints them: "SrcValid+ TransBlk- ReqRedir+
  * CmpltRedir+ UpstreamFwd+ EgressCtrl- DirectTrans-". */
 void pcie_acs_flags(unsigned bits, char *buf, size_t len);
-/* The PCI Express capability's device/port type (4 root port, 5 switch
- * upstream, 6 switch downstream, 7 PCIe-to-PCI bridge ...), or -1 when the
- * capability list is not in the bytes. Pure. */
-int pcie_port_type(const unsigned char *cfg, size_t len);
-
 /* One BAR of a sysfs "resource" file. */
 struct pcie_bar {
 	int index;	/* BAR 0-5 */

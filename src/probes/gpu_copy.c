@@ -30,6 +30,7 @@
 #include "kit/measure.h"
 #include "kit/probe.h"
 #include "machine/mem.h"
+#include "machine/pcie_cfg.h"
 #include "results/results.h"
 
 struct gcopy_opts {
@@ -259,6 +260,32 @@ static const char *gcopy_supported(const void *opts)
 	return gpu_unsupported_reason();
 }
 
+/* The link's bytes per byte copied, for the link receipt: a copy to the
+ * device is the GPU reading host memory, whose data comes back in
+ * completions of up to Max_Payload_Size bytes, each with a 3-DW header
+ * (12 B), the framing token and the LCRC (4 B each): 20 B; a copy to the
+ * host is the GPU's posted writes, a 4-DW header (64-bit addresses): 24 B.
+ * On the H200 machine (256 B payloads) the throughput counter read 1.077x
+ * and 1.092x nvbandwidth's bytes (docs/results/receipts-h200-2026-12-01/
+ * link.md), where these give 1.078 and 1.094. */
+static void link_framing(struct probe_ctx *ctx, const char *bdf)
+{
+	int mps = pcie_device_max_payload("/sys", bdf);
+	char buf[32];
+
+	if (mps <= 0) {
+		probe_result_add_param(ctx->res, "pcie_max_payload",
+				       "unknown (the GPU's config space was not read)");
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%d", mps);
+	probe_result_add_param(ctx->res, "pcie_max_payload", buf);
+	snprintf(buf, sizeof(buf), "%.4f", (mps + 20.0) / mps);
+	probe_result_add_param(ctx->res, "link_tlp_rx", buf);
+	snprintf(buf, sizeof(buf), "%.4f", (mps + 24.0) / mps);
+	probe_result_add_param(ctx->res, "link_tlp_tx", buf);
+}
+
 static int gcopy_run(struct probe_ctx *ctx, const void *opts)
 {
 	const struct gpu_backend *gpu = gpu_backend();
@@ -296,6 +323,7 @@ static int gcopy_run(struct probe_ctx *ctx, const void *opts)
 		 numa_available() >= 0 ? numa_num_configured_nodes() : 1);
 	probe_result_add_param(ctx->res, "host_numa_node", buf);
 	probe_result_add_param(ctx->res, "gpu", props.name);
+	link_framing(ctx, props.pci_bus_id);
 	probe_result_add_param(ctx->res, "pageable_pages", "4k (MADV_NOHUGEPAGE)");
 	if (o->mems & (1u << M_PAGEABLE))
 		probe_result_add_param(ctx->res, "pageable_bidir",
@@ -354,18 +382,21 @@ out:
 }
 
 /* What its figures assume (kit/receipts.h): a pinned copy one way put its
- * bytes on the PCIe link, no more and no fewer. */
+ * bytes on the PCIe link, no more and no fewer: the link's bytes are the
+ * payload and each TLP's overhead (link_framing). */
 static const struct receipt gcopy_receipts[] = {
 	{.metric = "copy_bw",
 	 .label = "dir",
 	 .value = "h2d",
 	 .kind = RECEIPT_LINK,
-	 .thp = "pcie_rx_bytes"},
+	 .size = "link_tlp_rx",
+	 .thp = "pcie_rx_link_bytes"},
 	{.metric = "copy_bw",
 	 .label = "dir",
 	 .value = "d2h",
 	 .kind = RECEIPT_LINK,
-	 .thp = "pcie_tx_bytes"},
+	 .size = "link_tlp_tx",
+	 .thp = "pcie_tx_link_bytes"},
 	{0},
 };
 

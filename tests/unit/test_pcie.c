@@ -18,6 +18,7 @@
 #include "base/util.h"
 #include "machine/doctor.h"
 #include "machine/pcie.h"
+#include "machine/pcie_cfg.h"
 #include "machine/sysinfo.h"
 
 #define REDIR "tests/data/pcie-q35-redir"
@@ -67,6 +68,24 @@ static void test_acs_from_config_bytes(void **state)
 	free(c);
 	c = config(REDIR DEV "0000:00:06.0/0000:04:00.0/0000:05:01.0/config", &len);
 	assert_int_equal(pcie_port_type(c, len), 6);
+	free(c);
+}
+
+/* Max_Payload_Size from Device Control (the PCI Express capability at 0x54
+ * of QEMU's root port: 0x000f, 128 bytes); bits 7:5 set to 1 read 256 */
+static void test_max_payload(void **state)
+{
+	size_t len;
+	unsigned char *c = config(REDIR DEV "0000:00:03.0/config", &len);
+
+	(void)state;
+	assert_int_equal(pcie_max_payload(c, len), 128);
+	assert_int_equal(pcie_device_max_payload(REDIR "/sys", "0000:00:03.0"), 128);
+	c[0x54 + 8] = (unsigned char)((c[0x54 + 8] & ~0xe0) | 1 << 5);
+	assert_int_equal(pcie_max_payload(c, len), 256);
+	assert_int_equal(pcie_max_payload(c, 0x5c), -1); /* Device Control cut off */
+	assert_int_equal(pcie_max_payload(c, 32), -1);
+	assert_int_equal(pcie_device_max_payload(REDIR "/sys", "0000:99:00.0"), -1);
 	free(c);
 }
 
@@ -355,6 +374,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_acs_from_config_bytes),
+		cmocka_unit_test(test_max_payload),
 		cmocka_unit_test(test_acs_list_ends),
 		cmocka_unit_test(test_acs_flags),
 		cmocka_unit_test(test_resource),

@@ -149,12 +149,55 @@ static void test_link(void **state)
 	probe_result_clear(&p);
 }
 
+/* link bytes with their TLP overhead: judged against the bytes counted times
+ * the probe's framing param; without the param it cannot tell */
+static void test_link_framing(void **state)
+{
+	static const struct receipt rows[] = {
+		{.metric = "copy_bw",
+		 .kind = RECEIPT_LINK,
+		 .size = "link_tlp_rx",
+		 .thp = "pcie_rx_link_bytes"},
+		{0},
+	};
+	struct probe_result p;
+	const char *ev;
+
+	(void)state;
+	for (int with = 0; with < 2; with++) {
+		struct metric *m;
+		probe_result_init(&p, "gpu.copy");
+		p.counter_sources = json_pack("[{s:s,s:s}]", "source", "gpu", "state", "ok");
+		if (with)
+			probe_result_add_param(&p, "link_tlp_rx", "1.0781");
+		/* 1 GB copied a window; the link carried 1.0766 GB (the H200's ratio) */
+		m = probe_add_metric(&p, "copy_bw", UNIT_GB_S, BETTER_HIGHER, "d", NULL);
+		metric_add_sample(m, 55);
+		metric_add_sample(m, 55);
+		m->work = 1e9;
+		m->counters = json_pack("{s:{s:[I,I]}}", "moved", "gpu0:pcie_rx_link_bytes",
+					(json_int_t)1076600000, (json_int_t)1076600000);
+		receipts_check(rows, &p, 0);
+		if (with) {
+			assert_string_equal(state_of(&p.metrics[0], 0, &ev), "held");
+			assert_string_equal(ev,
+					    "gpu0:pcie_rx_link_bytes 0.999x the bytes counted "
+					    "with their TLP overhead (x1.0781), over 2 windows");
+		} else {
+			assert_string_equal(state_of(&p.metrics[0], 0, &ev), "unknown");
+			assert_non_null(strstr(ev, "no TLP framing"));
+		}
+		probe_result_clear(&p);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_llc),
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_link),
+		cmocka_unit_test(test_link_framing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -68,6 +68,9 @@ json_t *nvml_mem(const int *pids, size_t n_pids, const char **why);
 void nvml_release(void);
 int nvml_link_devices(char *why, size_t len);
 int nvml_link_counters(unsigned dev, struct gpu_link_counters *out);
+/* nvml_link.c: the bytes on device dev's PCIe link each way since the first
+ * call (its throughput counter integrated), -1 each where NVML lacks it. */
+int nvml_link_bytes(unsigned dev, int64_t *tx, int64_t *rx);
 
 /* ---- cupti.c ------------------------------------------------------------ */
 

@@ -541,10 +541,12 @@ int nvml_link_counters(unsigned dev, struct gpu_link_counters *out)
 	struct nvml_field f[2] = {{.field_id = FI_PCIE_TX_BYTES}, {.field_id = FI_PCIE_RX_BYTES}};
 
 	out->pcie_tx_bytes = out->pcie_rx_bytes = -1;
+	out->pcie_tx_link_bytes = out->pcie_rx_link_bytes = -1;
 	for (int k = 0; k < GPU_THROTTLE_N; k++)
 		out->throttle_ns[k] = -1;
 	if (nvml_load() != 0 || !nv.by_index || nv.by_index(dev, &d) != NVML_OK)
 		return -1;
+	nvml_link_bytes(dev, &out->pcie_tx_link_bytes, &out->pcie_rx_link_bytes);
 	if (nv.fields && nv.fields(d, 2, f) == NVML_OK) {
 		if (f[0].ret == NVML_OK)
 			out->pcie_tx_bytes = (int64_t)f[0].value.ull;
