@@ -54,4 +54,3 @@ int pcie_device_max_payload(const char *sysfs_root, const char *bdf)
 	free(path);
 	return mps;
 }
-
