@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -211,6 +212,46 @@ void guard_child(void)
 	guard_fd = -1;
 }
 
+/* Is marked process pid one of mempath's own (our executable, forked or
+ * run by a command of ours): a leg's watchdog ending its leg's children, a
+ * probe's child? */
+static int ours_running(pid_t pid)
+{
+	char path[64], self[PATH_MAX], exe[PATH_MAX];
+	ssize_t a = readlink("/proc/self/exe", self, sizeof(self) - 1), b;
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	b = readlink(path, exe, sizeof(exe) - 1);
+	return a > 0 && b == a && memcmp(self, exe, (size_t)a) == 0;
+}
+
+/* A mempath of ours still running at a normal end ends by itself (each has
+ * its own watchdog, which ends what its command started): seen beside
+ * another make test, a leg's was still ending when ab looked. Those are
+ * given up to a second to go, each checked every 20 ms (the event: its
+ * /proc entry gone), before what is left is ended and named. */
+static void let_ours_end(void)
+{
+	DIR *d;
+	struct dirent *e;
+
+	for (int round = 0; round < 50; round++) {
+		int waiting = 0;
+		if (!(d = opendir("/proc")))
+			return;
+		while (!waiting && (e = readdir(d))) {
+			pid_t pid = (pid_t)strtol(e->d_name, NULL, 10);
+			if (isdigit((unsigned char)e->d_name[0]) && pid != getpid() &&
+			    pid != watchdog_pid && marked(pid) && ours_running(pid))
+				waiting = 1;
+		}
+		closedir(d);
+		if (!waiting)
+			return;
+		usleep(20000);
+	}
+}
+
 size_t guard_end_left(char *names, size_t len)
 {
 	if (guard_fd < 0) {
@@ -218,6 +259,7 @@ size_t guard_end_left(char *names, size_t len)
 			names[0] = '\0';
 		return 0;
 	}
+	let_ours_end();
 	return end_marked(names, len);
 }
 
