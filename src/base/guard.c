@@ -22,7 +22,28 @@ static int guard_fd = -1; /* the write end; the watchdog sees EOF when we end */
 static char mark[96];	  /* "MEMPATH_GUARD_<pid>=<token>" */
 static pid_t watchdog_pid;
 
-/* Does process pid carry the mark? Its environment as it was exec'd. */
+/* Is pid a live process with memory of its own, neither a kernel thread nor
+ * a zombie, by /proc/PID/stat (the state, and flags' PF_KTHREAD)? */
+static int user_process(pid_t pid)
+{
+	char path[64], *st, *p;
+	char state = 0;
+	unsigned long flags = 0;
+	int ok = 0;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (!(st = read_line_str(path)))
+		return 0;
+	if ((p = strrchr(st, ')')) &&
+	    sscanf(p + 1, " %c %*d %*d %*d %*d %*d %lu", &state, &flags) == 2)
+		ok = state != 'Z' && state != 'X' && !(flags & 0x00200000);
+	free(st);
+	return ok;
+}
+
+/* Does process pid carry the mark? Its environment as it was exec'd: 1, 0,
+ * or -1 where a live user process's reads empty - in the middle of an
+ * exec (a setup's `setsid sh -c "sleep 307" &` was read there beside
+ * another make test, and missed): ask again. */
 static int marked(pid_t pid)
 {
 	char path[64], *env, *e;
@@ -30,7 +51,11 @@ static int marked(pid_t pid)
 	int hit = 0;
 	snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
 	if (!(env = read_file_str(path, &len)))
-		return 0;
+		return 0; /* gone, or not ours to read (pid 1 in a container) */
+	if (len == 0) {
+		free(env);
+		return user_process(pid) ? -1 : 0;
+	}
 	for (e = env; e < env + len; e += strlen(e) + 1)
 		if (strcmp(e, mark) == 0) {
 			hit = 1;
@@ -52,8 +77,8 @@ static int was_killed(pid_t pid)
 }
 
 /* One pass: SIGKILL to each marked process but us and the watchdog, its
- * name added to names; how many. */
-static size_t kill_marked(char *names, size_t len, size_t *used)
+ * name added to names; how many; *unsure: how many could not be read. */
+static size_t kill_marked(char *names, size_t len, size_t *used, size_t *unsure)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *e;
@@ -66,8 +91,13 @@ static size_t kill_marked(char *names, size_t len, size_t *used)
 			continue;
 		pid = (pid_t)strtol(e->d_name, NULL, 10);
 		char path[64], *comm;
-		if (pid == getpid() || pid == watchdog_pid || was_killed(pid) || !marked(pid))
+		int m;
+		if (pid == getpid() || pid == watchdog_pid || was_killed(pid))
 			continue;
+		if ((m = marked(pid)) <= 0) {
+			*unsure += m < 0;
+			continue;
+		}
 		snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
 		comm = read_line_str(path);
 		/* the watchdog of a mempath we ran (an ab leg) carries our mark
@@ -95,10 +125,14 @@ static size_t kill_marked(char *names, size_t len, size_t *used)
 /* Passes until none is left (a process may fork while we look); bounded. */
 static size_t end_marked(char *names, size_t len)
 {
-	size_t total = 0, used = 0, n;
+	size_t total = 0, used = 0, n, unsure = 0;
 	if (names && len)
 		names[0] = '\0';
-	for (int round = 0; round < 50 && (n = kill_marked(names, len, &used)) > 0; round++) {
+	/* again while one was killed (it may have forked) or one could not
+	 * be read (in an exec) */
+	for (int round = 0;
+	     round < 50 && ((n = kill_marked(names, len, &used, &unsure)) > 0 || unsure);
+	     round++, unsure = 0) {
 		total += n;
 		usleep(20000);
 		/* ours (adopted, or children): reaped; only those killed, never a
@@ -242,7 +276,7 @@ static void let_ours_end(void)
 		while (!waiting && (e = readdir(d))) {
 			pid_t pid = (pid_t)strtol(e->d_name, NULL, 10);
 			if (isdigit((unsigned char)e->d_name[0]) && pid != getpid() &&
-			    pid != watchdog_pid && marked(pid) && ours_running(pid))
+			    pid != watchdog_pid && marked(pid) > 0 && ours_running(pid))
 				waiting = 1;
 		}
 		closedir(d);
