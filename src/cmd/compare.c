@@ -121,7 +121,7 @@ const struct command command_compare = {
 		"compared with each other, so load and drift between rounds cancel: van Elteren's\n"
 		"stratified rank test and the t test and interval of the per-round ratios, over\n"
 		"the rounds whose two legs ran under the same load. The CI must clear max(1%,\n"
-		"--threshold, the rounds' spread of their medians); A and B are the geometric\n"
+		"--threshold, the spread of the rounds' ratios); A and B are the geometric\n"
 		"means of the rounds' medians, whose ratio is the change. A CI whose bounds are\n"
 		"more than 10 times apart is too wide to say (~, with the reason).\n",
 	.examples = "mempath compare stock.json patched.json stock-again.json --control "

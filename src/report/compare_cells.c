@@ -209,7 +209,7 @@ void report_compare_rules(const struct comparison *c, FILE *f, const char *prefi
 			"%srules: %zu rounds; van Elteren's stratified rank test within the "
 			"rounds, "
 			"alpha %g; t %s of the per-round ratios of medians; practical "
-			"threshold max(1%%, %.1f%%, %g x the rounds' spread of their medians); a "
+			"threshold max(1%%, %.1f%%, %g x the spread of the rounds' ratios); a "
 			"round whose legs' load differed by more "
 			"than %.2f other CPUs is left out; fewer than %d samples per leg or %d "
 			"rounds: no verdict\n",

@@ -376,9 +376,9 @@ static char *nowin_reason(const struct compare_row *row, double alpha, int consi
 		return xasprintf("B is not beyond every A leg in one direction%s", widened);
 	if (isnan(row->ci_lo))
 		return xasprintf("no confidence interval%s", widened);
-	return xasprintf("the CI [%+.1f, %+.1f]%% is within +-%.1f%% (%s)%s", 100.0 * row->ci_lo,
-			 100.0 * row->ci_hi, 100.0 * row->threshold, threshold_source(row),
-			 widened);
+	return xasprintf("the CI [%+.1f, %+.1f]%% %s +-%.1f%% (%s)%s", 100.0 * row->ci_lo,
+			 100.0 * row->ci_hi, threshold_ci_relation(row), 100.0 * row->threshold,
+			 threshold_source(row), widened);
 }
 
 /* load: the legs (or too many rounds) were measured under different load

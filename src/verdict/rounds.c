@@ -209,7 +209,8 @@ static int round_noisy(const struct comparison *c, const struct compare_row *row
 /* The medians of the rounds used, and the change from them: the geometric
  * means of each variant's medians (their ratio is the geometric mean of the
  * rounds' ratios, the change: what the table prints beside it, §5.19) and
- * the rounds' spread (threshold.h); NAN where a median is not > 0. */
+ * the rounds' spread of their ratios (threshold.h); NAN where a median is
+ * not > 0. */
 static void round_medians(struct compare_row *row, const double *med_a, const double *med_b,
 			  size_t n)
 {
@@ -225,7 +226,9 @@ static void round_medians(struct compare_row *row, const double *med_a, const do
 	if (ok) {
 		row->median_a = exp(sa / (double)n);
 		row->median_b = exp(sb / (double)n);
-		row->round_noise = threshold_round_noise(la, n, lb, n);
+		for (size_t k = 0; k < n; k++)
+			lb[k] -= la[k]; /* the rounds' log ratios */
+		row->round_noise = threshold_round_noise(lb, n);
 	}
 	free(la);
 	free(lb);
@@ -390,8 +393,7 @@ char *rounds_nowin_reason(const struct comparison *c, const struct compare_row *
 				 row->p_effect_adj);
 	if (isnan(row->ci_lo))
 		return xstrdup("no confidence interval");
-	return xasprintf("the CI [%+.1f, %+.1f]%% of the %zu rounds' ratios is within +-%.1f%% "
-			 "(%s)",
+	return xasprintf("the CI [%+.1f, %+.1f]%% of the %zu rounds' ratios %s +-%.1f%% (%s)",
 			 100.0 * row->ci_lo, 100.0 * row->ci_hi, row->rounds,
-			 100.0 * row->threshold, threshold_source(row));
+			 threshold_ci_relation(row), 100.0 * row->threshold, threshold_source(row));
 }

@@ -10,21 +10,16 @@
 
 static const char *const from_text[] = {"min", "--threshold", "same-variant gap", "round noise"};
 
-double threshold_round_noise(const double *log_a, size_t na, const double *log_b, size_t nb)
+double threshold_round_noise(const double *log_ratio, size_t n)
 {
-	const double *v[2] = {log_a, log_b};
-	size_t n[2] = {na, nb};
-	double ss = 0;
-	if (!na || !nb || na + nb < 3)
+	double mean = 0, ss = 0;
+	if (n < 2)
 		return NAN;
-	for (int k = 0; k < 2; k++) {
-		double mean = 0;
-		for (size_t i = 0; i < n[k]; i++)
-			mean += v[k][i] / (double)n[k];
-		for (size_t i = 0; i < n[k]; i++)
-			ss += (v[k][i] - mean) * (v[k][i] - mean);
-	}
-	return exp(sqrt(ss / (double)(na + nb - 2))) - 1;
+	for (size_t i = 0; i < n; i++)
+		mean += log_ratio[i] / (double)n;
+	for (size_t i = 0; i < n; i++)
+		ss += (log_ratio[i] - mean) * (log_ratio[i] - mean);
+	return exp(sqrt(ss / (double)(n - 1))) - 1;
 }
 
 void threshold_set(const struct comparison *c, struct compare_row *row)
@@ -59,6 +54,12 @@ void threshold_text(const struct compare_row *row, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%.1f%% %s", 100.0 * row->threshold,
 			 from_text[row->threshold_from]);
+}
+
+const char *threshold_ci_relation(const struct compare_row *row)
+{
+	return row->ci_lo >= -row->threshold && row->ci_hi <= row->threshold ? "is within"
+									     : "reaches into";
 }
 
 const char *threshold_source(const struct compare_row *row)

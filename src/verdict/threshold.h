@@ -7,10 +7,11 @@
  * The threshold is the largest of: 1% (the least change called a change),
  * --threshold, and the machine's own noise between legs: in A/B/A' the
  * largest gap between legs of one variant (A and A'), in rounds the
- * rounds' spread (the pooled standard deviation of the log medians of the
- * A legs about their mean and of the B legs about theirs, as a relative
- * figure), so that an effect must exceed what the level of the machine did
- * between rounds. */
+ * rounds' spread (the standard deviation of the rounds' log ratios of
+ * medians, B over A, as a relative figure), so that an effect must exceed
+ * what the change itself did from round to round. A level that moves
+ * between rounds moves both legs of a round and cancels in its ratio; it
+ * does not raise the threshold. */
 #ifndef MEMPATH_VERDICT_THRESHOLD_H
 #define MEMPATH_VERDICT_THRESHOLD_H
 
@@ -24,10 +25,9 @@
  * lower bound says nothing a reader can use (§5.19). */
 #define THRESHOLD_CI_TOO_WIDE 10.0
 
-/* The rounds' spread of the medians (see above) from the log medians of
- * the A legs (a, na) and the B legs (b, nb); NAN with fewer than 3 legs in
- * all or a variant of none. */
-double threshold_round_noise(const double *log_a, size_t na, const double *log_b, size_t nb);
+/* The rounds' spread (see above) from the rounds' log ratios of medians
+ * (n of them, n - 1 degrees of freedom); NAN with fewer than 2. */
+double threshold_round_noise(const double *log_ratio, size_t n);
 /* Sets row->threshold and row->threshold_from from the options, the drift
  * (A/B/A') or the round noise (rounds). */
 void threshold_set(const struct comparison *c, struct compare_row *row);
@@ -37,6 +37,10 @@ int threshold_cleared(const struct comparison *c, const struct compare_row *row)
 /* "6.2% round noise", "1.0% min", "5.1% same-variant gap", "10.0% --threshold";
  * "-" where no threshold was set. */
 void threshold_text(const struct compare_row *row, char *buf, size_t len);
+/* How the CI of a change that did not clear the threshold stands to it:
+ * "is within" (wholly inside +-threshold) or "reaches into" (one side
+ * beyond it, the other inside). */
+const char *threshold_ci_relation(const struct compare_row *row);
 /* "round noise", "min", ...: what set the threshold; "?" if nothing did. */
 const char *threshold_source(const struct compare_row *row);
 /* Whether the CI spans more than THRESHOLD_CI_TOO_WIDE (or reaches a ratio

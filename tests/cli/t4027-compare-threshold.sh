@@ -34,34 +34,43 @@ leg() {
 EOF
 }
 
-# four rounds ABBA, B 5% above A in each, the level swinging 100, 120, 90, 112
-leg r1a.json A 100.0 100.1 99.9 100.0
-leg r1b.json B 105.0 105.1 104.9 105.0
-leg r2b.json B 126.0 126.1 125.9 126.0
-leg r2a.json A 120.0 120.1 119.9 120.0
-leg r3a.json A 90.0 90.1 89.9 90.0
-leg r3b.json B 94.5 94.6 94.4 94.5
-leg r4b.json B 117.6 117.7 117.5 117.6
-leg r4a.json A 112.0 112.1 111.9 112.0
-set -- r1a.json r1b.json r2b.json r2a.json r3a.json r3b.json r4b.json r4a.json
-"$MEMPATH" compare --rounds --legs ABBAABBA "$@" >swing.txt 2>swing.err || fail "compare --rounds exited $?: $(cat swing.txt)"
+# eight rounds ABBA, the level swinging 90-120, B above A by +8.5% and +1.5%
+# by turns: each round's ratio cancels the level, the ratios' own spread
+# (3.6%) is the threshold, and the CI of their mean (+4.9% [+1.9, +8.1])
+# clears 1% but not it
+set --
+legs=""
+k=0
+for level in 100 120 90 112 95 118 92 108; do
+	k=$((k + 1))
+	ratio=$([ $((k % 2)) = 1 ] && echo 1.085 || echo 1.015)
+	b=$(awk -v l="$level" -v r="$ratio" 'BEGIN { printf "%.3f", l * r }')
+	for v in $([ $((k % 2)) = 1 ] && echo "A B" || echo "B A"); do
+		x=$([ "$v" = A ] && echo "$level" || echo "$b")
+		f=r$k$(echo "$v" | tr AB ab).json
+		leg "$f" "$v" $(awk -v x="$x" 'BEGIN { printf "%.3f %.3f %.3f %.3f", x, x + 0.1, x - 0.1, x }')
+		set -- "$@" "$f"
+		legs=$legs$v
+	done
+done
+"$MEMPATH" compare --rounds --legs $legs "$@" >swing.txt 2>swing.err || fail "compare --rounds exited $?: $(cat swing.txt)"
 grep -q '^metric .* threshold  *p(adj)' swing.txt || fail "no threshold column: $(grep '^metric' swing.txt)"
 grep -q "^change: the geometric mean of the rounds' ratios of medians" swing.txt ||
 	fail "what the change is computed from is not said: $(head -5 swing.txt)"
 row=$(grep '^t.rate rate' swing.txt)
-echo "$row" | grep -q ' +5\.0% .* 1[0-9]\.[0-9]% round noise .*~: the CI \[+5\.0, +5\.0\]% of the 4 rounds. ratios is within +-1[0-9]\.[0-9]% (round noise)$' ||
-	fail "a steady +5% beside a level that swings by more is a WIN or says no threshold: $row"
-# the columns: geometric means of the rounds' medians (104.9 and 110.1 GB/s;
-# pooled medians would be 106.0 and 111.3)
-echo "$row" | grep -q 'rate  *104\.9 GB/s  *110\.1 GB/s ' || fail "the medians are not the rounds' geometric means: $row"
-"$MEMPATH" compare --rounds --legs ABBAABBA "$@" --format json -o swing.json 2>/dev/null || fail "json exited $?"
+echo "$row" | grep -q ' +4\.9%  *\[+1\.9, +8\.1\]%  *3\.6% round noise .*~: the CI \[+1\.9, +8\.1\]% of the 8 rounds. ratios reaches into +-3\.6% (round noise)$' ||
+	fail "a change whose rounds disagree by more than its CI clears is a WIN or says no threshold: $row"
+# the columns: geometric means of the rounds' medians (103.8 and 108.9 GB/s;
+# pooled medians would be 104.0 and 109.1)
+echo "$row" | grep -q 'rate  *103\.8 GB/s  *108\.9 GB/s ' || fail "the medians are not the rounds' geometric means: $row"
+"$MEMPATH" compare --rounds --legs $legs "$@" --format json -o swing.json 2>/dev/null || fail "json exited $?"
 grep -q '"threshold_from": "round_noise"' swing.json || fail "json lacks threshold_from"
-grep -q '"round_noise": 0\.1' swing.json || fail "json lacks the rounds' spread: $(grep round_noise swing.json)"
+grep -q '"round_noise": 0\.03' swing.json || fail "json lacks the rounds' spread: $(grep round_noise swing.json)"
 grep -q '"change_from": "the geometric mean' swing.json || fail "json lacks change_from"
 "$MEMPATH" report swing.json >again.txt 2>/dev/null || fail "report of the comparison exited $?"
 cmp -s swing.txt again.txt || fail "report differs from compare: $(diff swing.txt again.txt | head)"
-"$MEMPATH" compare --rounds --legs ABBAABBA "$@" --format md >swing.md 2>/dev/null || fail "md exited $?"
-grep -q '| 1[0-9]\.[0-9]% round noise |' swing.md || fail "md threshold cell: $(grep '^| t.rate' swing.md)"
+"$MEMPATH" compare --rounds --legs $legs "$@" --format md >swing.md 2>/dev/null || fail "md exited $?"
+grep -q '| 3\.6% round noise |' swing.md || fail "md threshold cell: $(grep '^| t.rate' swing.md)"
 
 # two rounds that disagree tenfold: too wide to say
 leg w1a.json A 100.0 100.1 99.9 100.0

@@ -84,25 +84,29 @@ static void legs_free(struct comparison *c, struct legs *l)
 		run_free(l->r[i]);
 }
 
-/* The spread: the pooled standard deviation of the log medians about each
- * variant's mean, as a relative figure. */
+/* The spread: the standard deviation of the rounds' log ratios, as a
+ * relative figure. */
 static void test_round_noise_value(void **state)
 {
-	const double a[] = {0, 0.1}, b[] = {0.2, 0.3};
-	/* squares: 4 x 0.05^2 = 0.01 over 2 degrees of freedom */
-	assert_true(fabs(threshold_round_noise(a, 2, b, 2) - (exp(sqrt(0.005)) - 1)) < 1e-12);
-	assert_true(isnan(threshold_round_noise(a, 1, b, 1)));
-	assert_true(isnan(threshold_round_noise(a, 2, b, 0)));
+	const double r[] = {0.1, 0.2, 0.3};
+	/* squares: 2 x 0.1^2 over 2 degrees of freedom */
+	assert_true(fabs(threshold_round_noise(r, 3) - (exp(0.1) - 1)) < 1e-12);
+	assert_true(fabs(threshold_round_noise(r, 2) - (exp(sqrt(0.005)) - 1)) < 1e-12);
+	assert_true(isnan(threshold_round_noise(r, 1)));
+	assert_true(isnan(threshold_round_noise(r, 0)));
 }
 
-/* A steady +5% in every round: a WIN on a quiet machine (the 1% minimum
- * applies), no WIN when the rounds' level swings by +-10% (the rounds'
- * spread is the threshold, and the reason says so). */
+/* A steady +5% in every round: a WIN on a quiet machine and as well when
+ * the rounds' level swings by +-10% (each round's ratio cancels it: the 1%
+ * minimum applies); a change whose rounds disagree (+8.5% and +1.5% by
+ * turns) has a CI clear of 1% but not of its own spread: no WIN, and the
+ * reason says so. */
 static void test_threshold_from_round_noise(void **state)
 {
-	const double quiet[] = {100, 100.2, 99.9, 100.1, 100, 99.8};
-	const double busy[] = {100, 120, 90, 112, 95, 118};
-	const double eff[] = {1.05, 1.05, 1.05, 1.05, 1.05, 1.05};
+	const double quiet[] = {100, 100.2, 99.9, 100.1, 100, 99.8, 100, 100.1};
+	const double busy[] = {100, 120, 90, 112, 95, 118, 92, 108};
+	const double eff[] = {1.05, 1.05, 1.05, 1.05, 1.05, 1.05, 1.05, 1.05};
+	const double turns[] = {1.085, 1.015, 1.085, 1.015, 1.085, 1.015, 1.085, 1.015};
 	struct legs l;
 	struct comparison *c = rounds_case(&l, quiet, eff, 6);
 	const struct compare_row *row = &c->rows[0];
@@ -116,8 +120,16 @@ static void test_threshold_from_round_noise(void **state)
 	c = rounds_case(&l, busy, eff, 6);
 	row = &c->rows[0];
 	assert_true(row->ci_lo > 0.04 && row->ci_hi < 0.06); /* the ratios agree */
+	assert_int_equal(row->threshold_from, THRESHOLD_FROM_MIN);
+	assert_true(row->round_noise < 0.005);
+	assert_int_equal(row->verdict, VERDICT_WIN);
+	legs_free(c, &l);
+
+	c = rounds_case(&l, busy, turns, 8);
+	row = &c->rows[0];
+	assert_true(row->ci_lo > 0.01 && row->ci_lo < row->round_noise);
 	assert_int_equal(row->threshold_from, THRESHOLD_FROM_ROUNDS);
-	assert_true(row->round_noise > 0.08 && row->round_noise < 0.2);
+	assert_true(row->round_noise > 0.03 && row->round_noise < 0.04);
 	assert_true(row->threshold == THRESHOLD_ROUND_NOISE_TIMES * row->round_noise);
 	assert_int_equal(row->verdict, VERDICT_NOWIN);
 	assert_non_null(strstr(row->reason, "(round noise)"));
