@@ -269,6 +269,18 @@ int str_starts_with(const char *s, const char *prefix)
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+int str_in_list(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+	for (const char *p = list; p; p = strchr(p, ',')) {
+		if (*p == ',')
+			p++;
+		if (strncmp(p, name, len) == 0 && (p[len] == ',' || p[len] == '\0'))
+			return 1;
+	}
+	return 0;
+}
+
 uint64_t time_now_ns(void)
 {
 	struct timespec ts;

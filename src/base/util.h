@@ -55,6 +55,8 @@ char *read_line_str(const char *path);
 /* Strips leading and trailing whitespace in place; returns s. */
 char *str_trim(char *s);
 int str_starts_with(const char *s, const char *prefix);
+/* Whether name is one of the comma-separated words of list (NULL: none). */
+int str_in_list(const char *list, const char *name);
 
 /* mempath's folder under an XDG base directory: "$XDG_<KIND>_HOME/mempath",
  * else "$HOME/<fallback>/mempath" (kind "CACHE", fallback ".cache"; "DATA",

@@ -184,6 +184,7 @@ static json_t *probe_child(void *argp)
 	counters_close();
 	if (res.status == STATUS_OK)
 		receipts_check(a->p->receipts, &res, mem_llc_bytes());
+	probe_result_mark_primary(&res, a->p->primary);
 	j = probe_result_to_json(&res);
 	probe_result_clear(&res);
 	return j;

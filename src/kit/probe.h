@@ -40,6 +40,11 @@ struct probe {
 	/* What its figures assume, checked after it ran (receipts.h); may be
 	 * NULL. */
 	const struct receipt *receipts;
+	/* Its primary figures, metric names as "touch_rate,load_latency": what
+	 * a change is felt in, and what a comparison's geomean covers of it
+	 * (docs/design.md §5.11); its other rate and time metrics explain a
+	 * change. NULL: every rate and time metric counts. */
+	const char *primary;
 };
 
 #endif

@@ -416,4 +416,5 @@ const struct probe probe_cpu_first_touch = {
 	.quick_opts = "size=256M",
 	.run = first_touch_run,
 	.receipts = first_touch_receipts,
+	.primary = "touch_rate",
 };

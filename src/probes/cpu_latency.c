@@ -582,4 +582,5 @@ const struct probe probe_cpu_latency = {
 	.quick_opts = "sizes=16K,256K,4M,256M",
 	.run = latency_run,
 	.receipts = latency_receipts,
+	.primary = "load_latency",
 };

@@ -556,4 +556,5 @@ const struct probe probe_cpu_stream = {
 	.check = stream_check,
 	.run = stream_run,
 	.receipts = stream_receipts,
+	.primary = "bandwidth",
 };

@@ -268,6 +268,13 @@ void probe_result_add_option(struct probe_result *p, const char *key, const char
 	probe_result_mark_identity(p, key);
 }
 
+void probe_result_mark_primary(struct probe_result *p, const char *names)
+{
+	for (size_t i = 0; names && i < p->n_metrics; i++)
+		p->metrics[i].primary =
+			str_in_list(names, p->metrics[i].name) ? PRIMARY_YES : PRIMARY_NO;
+}
+
 struct metric *probe_add_metric_v(struct probe_result *p, const char *name, enum unit unit,
 				  enum better better, const char *desc, const char *const *kv,
 				  size_t n_pairs)

@@ -100,7 +100,13 @@ struct metric {
 	 * sample did, in the metric's base unit (bytes for a bandwidth); 0
 	 * when not said. What a link receipt compares (kit/receipts.h). */
 	double work;
+	/* One of its probe's primary figures (kit/probe.h): PRIMARY_UNSAID
+	 * where the probe names none (and in files written before), else
+	 * PRIMARY_YES or PRIMARY_NO. */
+	int primary;
 };
+
+enum { PRIMARY_UNSAID = 0, PRIMARY_YES = 1, PRIMARY_NO = 2 };
 
 struct counter {
 	char *name;
@@ -183,6 +189,9 @@ int probe_result_is_identity(const struct probe_result *p, const char *key);
  *   probe_add_metric(p, "read_bw", UNIT_GB_S, BETTER_HIGHER,
  *                    "bytes read once", "threads", "4", NULL);
  * The returned pointer is valid until the next probe_add_metric on p. */
+/* Marks each metric of p one of its probe's primary figures or not
+ * (names: kit/probe.h's primary list; NULL: none said). */
+void probe_result_mark_primary(struct probe_result *p, const char *names);
 struct metric *probe_add_metric(struct probe_result *p, const char *name, enum unit unit,
 				enum better better, const char *desc, ...)
 	__attribute__((sentinel));

@@ -63,6 +63,8 @@ static json_t *metric_to_json(const struct metric *m, int timed)
 	metric_windows_to_json(m, timed, o);
 	if (m->receipts)
 		json_object_set(o, "receipts", m->receipts);
+	if (m->primary != PRIMARY_UNSAID)
+		json_object_set_new(o, "primary", json_boolean(m->primary == PRIMARY_YES));
 	return o;
 }
 
@@ -196,6 +198,12 @@ static int metric_from_json(struct jrd *rd, json_t *j, struct metric *m)
 		return -1;
 	if (get_receipts(rd, j, m))
 		return -1;
+	{
+		json_t *h = json_object_get(j, "primary");
+		if (h && !json_is_boolean(h))
+			return jrd_bad(rd, "primary", "is not true or false");
+		m->primary = !h ? PRIMARY_UNSAID : json_is_true(h) ? PRIMARY_YES : PRIMARY_NO;
+	}
 	if (metric_windows_from_json(j, m, &field) != 0)
 		return jrd_bad(rd, field,
 			       !strcmp(field, "counters")
@@ -236,18 +244,6 @@ static const struct {
 	{"gpu.p2p", "size,chase,steps,sm_unroll,sm_blocks,tests,gpus"},
 };
 
-static int in_list(const char *list, const char *name)
-{
-	size_t len = strlen(name);
-	for (const char *p = list; p; p = strchr(p, ',')) {
-		if (*p == ',')
-			p++;
-		if (strncmp(p, name, len) == 0 && (p[len] == ',' || p[len] == '\0'))
-			return 1;
-	}
-	return 0;
-}
-
 static void legacy_identity(struct probe_result *p)
 {
 	const char *opts = NULL;
@@ -255,7 +251,7 @@ static void legacy_identity(struct probe_result *p)
 		if (strcmp(legacy_options[i].probe, p->name) == 0)
 			opts = legacy_options[i].options;
 	for (size_t i = 0; i < p->n_params; i++)
-		if (!opts || in_list(opts, p->params[i].key))
+		if (!opts || str_in_list(opts, p->params[i].key))
 			probe_result_mark_identity(p, p->params[i].key);
 }
 

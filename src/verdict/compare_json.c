@@ -46,6 +46,10 @@ static json_t *row_to_json(const struct comparison *c, const struct compare_row 
 	json_object_set_new(o, "better", json_string(better_name(row->better)));
 	json_object_set_new(o, "control", json_boolean(row->control));
 	json_object_set_new(o, "primary", json_boolean(row->primary));
+	if (row->probe_primary !=
+	    PRIMARY_UNSAID) /* only then: older comparisons keep their bytes */
+		json_object_set_new(o, "probe_primary",
+				    json_boolean(row->probe_primary == PRIMARY_YES));
 	for (size_t j = 0; j < c->n_legs; j++) {
 		json_t *l = json_object();
 		json_object_set_new(l, "median", row->m[j] ? num(row->median[j]) : json_null());
@@ -245,6 +249,8 @@ json_t *comparison_to_json(const struct comparison *c)
 				      comparison_trusted(c), "line", line));
 	if (s->wrap_primary) /* only then, so that other comparisons read as before */
 		json_object_set_new(json_object_get(o, "summary"), "wrap_primary", json_true());
+	if (s->probe_primary)
+		json_object_set_new(json_object_get(o, "summary"), "probe_primary", json_true());
 	free(line);
 	return o;
 }

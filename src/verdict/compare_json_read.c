@@ -264,6 +264,12 @@ static int row_from_json(struct rd *rd, json_t *j, size_t i)
 	    jrd_bool(&rd->j, j, "moved", 0, &row->moved))
 		return -1;
 	row->moved &= row->control;
+	{
+		int said = json_object_get(j, "probe_primary") != NULL, yes = 0;
+		if (jrd_bool(&rd->j, j, "probe_primary", 0, &yes))
+			return -1;
+		row->probe_primary = !said ? PRIMARY_UNSAID : yes ? PRIMARY_YES : PRIMARY_NO;
+	}
 	if (jrd_bool(&rd->j, j, "noisy", 0, &row->noisy) || rounds_from_json(rd, j, row) ||
 	    mech_from_json(rd, j, row) || threshold_from_json(rd, j, row))
 		return -1;
@@ -344,7 +350,8 @@ static int summary_from_json(struct rd *rd, json_t *j)
 	    jrd_count(&rd->j, j, "controls", 1, &s->controls) ||
 	    jrd_count(&rd->j, j, "controls_moved", 1, &s->controls_moved) ||
 	    (json_object_get(j, "noisy") && jrd_count(&rd->j, j, "noisy", 1, &s->noisy)) ||
-	    jrd_bool(&rd->j, j, "wrap_primary", 0, &s->wrap_primary))
+	    jrd_bool(&rd->j, j, "wrap_primary", 0, &s->wrap_primary) ||
+	    jrd_bool(&rd->j, j, "probe_primary", 0, &s->probe_primary))
 		return -1;
 	*rd->j.path = '\0';
 	return 0;

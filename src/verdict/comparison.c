@@ -188,6 +188,11 @@ void comparison_summarize(struct comparison *c)
 	for (size_t i = 0; i < c->n_rows; i++) {
 		const struct compare_row *row = &c->rows[i];
 		double ratio;
+		if (!row->control && !c->opts.primary && row->probe_primary == PRIMARY_NO &&
+		    geomean_unit(row->unit)) {
+			s->probe_primary = 1; /* a rate or time its probe does not put first */
+			continue;
+		}
 		if (row->control || (!c->opts.primary && is_wrap(row) && !wrap_primary(row, own)) ||
 		    (row->verdict != VERDICT_WIN && row->verdict != VERDICT_LOSS &&
 		     row->verdict != VERDICT_NOWIN && row->verdict != VERDICT_SAME) ||
@@ -326,7 +331,8 @@ char *comparison_summary_line(const struct comparison *c)
 			 "geomean %.3fx over the %zu %s metric%s with a verdict "
 			 "(>1: %s better)",
 			 s->geomean, s->n_geomean,
-			 c->opts.primary || s->wrap_primary ? "primary" : "rate and time",
+			 c->opts.primary || s->wrap_primary || s->probe_primary ? "primary"
+										: "rate and time",
 			 s->n_geomean == 1 ? "" : "s", bname);
 	else
 		snprintf(geo, sizeof(geo), "no geomean (%s)",

@@ -108,6 +108,7 @@ struct compare_row {
 	char *ident; /* canonical identity (join key) */
 	enum unit unit;
 	enum better better;
+	int probe_primary; /* PRIMARY_* of its metric (results.h), from the first leg that says */
 	int control, primary, moved;		  /* moved: a control that did not read NOWIN */
 	const struct metric *m[COMPARE_MAX_LEGS]; /* NULL where absent */
 	const struct probe_result *pr[COMPARE_MAX_LEGS]; /* its probe in each leg, or NULL */
@@ -169,6 +170,9 @@ struct compare_summary {
 	double geomean;
 	size_t n_geomean;
 	int wrap_primary; /* work.wrap rows were narrowed so */
+	/* rows were narrowed to their probes' primary figures (kit/probe.h:
+	 * cpu.first_touch's touch_rate, not its random_after) */
+	int probe_primary;
 };
 
 /* What a comparison read back from a file owns (comparison_from_json):

@@ -445,6 +445,8 @@ static void join_metrics(struct comparison *c)
 				} else {
 					free(id);
 				}
+				if (row->probe_primary == PRIMARY_UNSAID)
+					row->probe_primary = m->primary;
 				row->m[i] = m;
 				row->pr[i] = pr;
 			}

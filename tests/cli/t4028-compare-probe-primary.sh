@@ -1,0 +1,46 @@
+# compare: a probe's primary figures (kit/probe.h) are what a comparison's
+# geomean covers of it (docs/design.md §5.11): a THP A/B/A of
+# cpu.first_touch whose touch rate rose 4x and whose random access after
+# rose 1.2x reads a geomean of the touch rate's 4x, not the 2.19x of both;
+# --primary still names other figures. The legs are one run of this binary
+# (which marks its metrics primary or not in the file), scaled.
+# test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
+. "$top/tests/cli/lib.sh"
+command -v python3 >/dev/null 2>&1 || skip "no python3 here to scale the legs"
+"$MEMPATH" probe cpu.first_touch size=8M pages=default touch=write --reps 6 -o run.json >/dev/null 2>&1 ||
+	fail "cpu.first_touch exited $?"
+python3 - run.json <<'PY' || fail "the run's metrics do not say which are primary"
+import json, sys
+m = {x["name"]: x.get("primary") for x in json.load(open(sys.argv[1]))["probes"][0]["metrics"]}
+assert m.get("touch_rate") is True and m.get("random_after") is False, m
+PY
+python3 - run.json <<'PY' || fail "could not write the legs"
+import json, sys
+run = json.load(open(sys.argv[1]))
+for n, (name, touch, after) in enumerate([("a", 1, 1), ("b", 4, 1.2), ("a2", 1, 1)]):
+    r = json.loads(json.dumps(run))
+    r["start_time"] = "2026-12-01T0%d:00:00Z" % n  # legs are runs of their own
+    for p in r["probes"]:
+        for m in p["metrics"]:
+            f = {"touch_rate": touch, "random_after": after}.get(m["name"], 1)
+            # each sample its own value: the legs' ranks separate
+            m["samples"] = [x * f * (1 + 0.001 * i) for i, x in enumerate(m["samples"])]
+            m.pop("summary", None)
+    json.dump(r, open(name + ".json", "w"))
+PY
+"$MEMPATH" compare a.json b.json a2.json >c.txt 2>c.err
+verdict_ok $? c.txt || fail "compare: $(cat c.err)"
+grep -q '^summary: .*; geomean 4\.00[0-9]x over the 1 primary metric with a verdict' c.txt ||
+	fail "the geomean is not the touch rate's: $(grep '^summary' c.txt)"
+"$MEMPATH" compare a.json b.json a2.json --format json -o c.json >/dev/null 2>&1 ||
+	fail "json exited $?"
+grep -q '"probe_primary": true' c.json || fail "the comparison's JSON lacks probe_primary"
+"$MEMPATH" report c.json | grep -q 'geomean 4\.00[0-9]x over the 1 primary metric' ||
+	fail "read back: $("$MEMPATH" report c.json | grep '^summary')"
+# --primary names the figure that matters: it is the geomean's
+"$MEMPATH" compare a.json b.json a2.json --primary 'cpu.first_touch:random_after' \
+	>p.txt 2>p.err
+verdict_ok $? p.txt || fail "compare --primary: $(cat p.err)"
+grep -q '^summary: .*; geomean 1\.20[0-9]x over the 1 primary metric' p.txt ||
+	fail "--primary random_after is not the geomean: $(grep '^summary' p.txt)"
+exit 0
