@@ -17,18 +17,24 @@
 # of the trial, until its end); a memcpy hog (cpu.stream copy, 256M, one
 # thread) pinned to CPU1 on for 35% of the trial at a random point; the same
 # hog 10 s on, 10 s off from a random phase. Every ab runs pinned to CPU0.
-# Before the trials each effect is measured on its own (4 alternating long
-# runs of each variant, no load of ours): the CI of a found effect must hold
-# it. Prints per design and load, and per design: trials, metrics judged,
-# false WIN/LOSS (A/A, trusted), trials abstained (exit 3), effects found
-# (trusted WIN or LOSS of the target metric) and those whose CI holds the
-# effect measured on its own, and the mean wall time a trial.
+# Before and after the trials each effect is measured on its own (4
+# alternating long runs of each variant each time, no load of ours): the CI
+# of a found effect should hold it, and is counted as well where it meets
+# the effect's own 95% interval. Prints per design and load, and per design:
+# trials, metrics judged, false WIN/LOSS (A/A, trusted), trials abstained
+# (exit 3), effects found (trusted WIN or LOSS of the target metric) and
+# those whose CI holds the effect measured on its own (its point; its
+# interval), and the mean wall time a trial; per kind: the mean wall time
+# of the A/A trials of each design, and whether a THP trial's geomean lies
+# in its touch rate's CI.
 #
 # Needs root and a writable /sys/kernel/mm/transparent_hugepage/enabled; it
 # puts back what it found there and stops every hog on exit (each hog is
 # also bounded by timeout). Environment: OUT (default bench-rounds-<time>/),
-# SEED, ROUNDS (4), MAX_ROUNDS (auto: 8), DESIGNS, KINDS, LOADS (subsets),
-# STREAM_SIZE (700M), DEADLINE (seconds: no trial begun after it; 0 none).
+# SEED, ROUNDS (5), MAX_ROUNDS (auto: 12, ab's default), DESIGNS, KINDS, LOADS
+# (subsets), STREAM_SIZE (700M), DEADLINE (seconds: no trial begun after it;
+# 0 none); K_<design>_<kind> or K_<kind> (a dash written _) the trials of
+# each load for that design and kind, else K.
 set -u
 bin=${1:?usage: bench-rounds.sh BIN [K]}
 k=${2:-${K:-2}}
@@ -36,8 +42,8 @@ case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
 thp=/sys/kernel/mm/transparent_hugepage/enabled
 out=${OUT:-bench-rounds-$(date +%Y%m%d-%H%M%S)}
 seed=${SEED:-20261201}
-rounds=${ROUNDS:-4}
-max_rounds=${MAX_ROUNDS:-8}
+rounds=${ROUNDS:-5}
+max_rounds=${MAX_ROUNDS:-12}
 designs=${DESIGNS:-aba rounds auto}
 kinds=${KINDS:-aa-lat aa-stream thp lat}
 loads=${LOADS:-none cpu0 mem35 mem10}
@@ -80,21 +86,22 @@ knob_b() {
 	case $1 in thp) echo always ;; lat) echo never ;; *) echo "" ;; esac
 }
 
-# Each effect on its own: A B A B ... long runs, no hog of ours.
+# Each effect on its own: A B A B ... long runs, no hog of ours; WHEN is
+# before or after (the trials).
 effect() {
-	kind=$1 b=$(knob_b "$1")
+	kind=$1 when=$2 b=$(knob_b "$1")
 	for i in 1 2 3 4; do
 		for v in madvise "$b"; do
 			echo "$v" >$thp
 			# shellcheck disable=SC2046
 			taskset -c 0 "$bin" $(leg_cmd "$kind") --reps 20 --quiet \
-				-o "$out/effect-$kind-$i-$v.json" >/dev/null 2>&1
+				-o "$out/effect-$kind-$when$i-$v.json" >/dev/null 2>&1
 		done
 	done
 	echo "$was" >$thp
 }
 for kind in $kinds; do
-	case $kind in thp | lat) effect "$kind" ;; esac
+	case $kind in thp | lat) effect "$kind" before ;; esac
 done
 
 hog_mem() { # seconds
@@ -161,8 +168,13 @@ trial() {
 	echo "bench-rounds: $design $kind $ld $i: exit $(cat "$dir.rc"), $(cat "$dir.wall") s"
 }
 
+# the trials of each load for design $1 and kind $2
+trials_of() {
+	v=$(echo "$2" | tr - _)
+	eval "echo \${K_$1_$v:-\${K_$v:-$k}}"
+}
 plan=$(for d in $designs; do for kd in $kinds; do for ld in $loads; do
-	for i in $(seq 1 "$k"); do echo "$d $kd $ld $i"; done
+	for i in $(seq 1 "$(trials_of "$d" "$kd")"); do echo "$d $kd $ld $i"; done
 done; done; done | awk -v s="$seed" 'BEGIN { srand(s) } { print rand() "\t" rand() "\t" $0 }' |
 	sort -n | cut -f2-)
 echo "$plan" | while IFS="	" read -r r line; do
@@ -174,6 +186,10 @@ echo "$plan" | while IFS="	" read -r r line; do
 	fi
 	trial "$1" "$2" "$3" "$4" "$r"
 done
+for kind in $kinds; do
+	case $kind in thp | lat) effect "$kind" after ;; esac
+done
+echo "bench-rounds: trials and effects done, $(date -u +%Y-%m-%dT%H:%MZ), load $(cut -d' ' -f1-3 /proc/loadavg)"
 
 python3 - "$out" "$was" <<'PY'
 import glob, json, math, os, statistics, sys
@@ -191,22 +207,34 @@ def med(f, kind):
             if target(kind, {"metric": m["name"], "labels": m.get("labels", {})}):
                 return m["summary"]["median"]
     return None
+T95 = {1: 12.71, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262,
+       10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131}
+def interval(ratios):
+    lr = [math.log(x) for x in ratios]
+    m = statistics.mean(lr); s = statistics.stdev(lr) / math.sqrt(len(lr))
+    t = T95.get(len(lr) - 1, 2.0)
+    return (math.exp(m) - 1, math.exp(m - t * s) - 1, math.exp(m + t * s) - 1, len(ratios))
 effect = {}
 for kind in ("thp", "lat"):
-    a, b = [], []
+    pairs = {}
     for f in sorted(glob.glob(f"{out}/effect-{kind}-*.json")):
         v = med(f, kind)
-        if v is None:
-            continue
-        (a if f.endswith("-madvise.json") else b).append(v)
-    if len(a) >= 2 and len(b) >= 2:
-        ratios = [y / x for x, y in zip(a, b)]
-        lr = [math.log(x) for x in ratios]
-        m = statistics.mean(lr); s = statistics.stdev(lr) / math.sqrt(len(lr))
-        effect[kind] = (math.exp(m) - 1, math.exp(m - 3.18 * s) - 1, math.exp(m + 3.18 * s) - 1, len(ratios))
-for kind, (e, lo, hi, n) in effect.items():
-    print(f"effect measured on its own, {kind}: {100 * e:+.1f}% [{100 * lo:+.1f}, {100 * hi:+.1f}] (95% t interval of {n} A/B pairs of 20 samples)")
+        tag, variant = os.path.basename(f)[len(f"effect-{kind}-"):-len(".json")].split("-", 1)
+        if v is not None:
+            pairs.setdefault(tag, {})["a" if variant == "madvise" else "b"] = v
+    ratios = {tag: p["b"] / p["a"] for tag, p in pairs.items() if "a" in p and "b" in p}
+    for when in ("before", "after"):
+        r = [x for tag, x in ratios.items() if tag.startswith(when)]
+        if len(r) >= 2:
+            e, lo, hi, n = interval(r)
+            print(f"effect measured on its own {when} the trials, {kind}: {100 * e:+.1f}% [{100 * lo:+.1f}, {100 * hi:+.1f}] (95% t interval of {n} A/B pairs of 20 samples)")
+    if len(ratios) >= 2:
+        effect[kind] = interval(list(ratios.values()))
+        e, lo, hi, n = effect[kind]
+        print(f"effect measured on its own, {kind}, all pairs: {100 * e:+.1f}% [{100 * lo:+.1f}, {100 * hi:+.1f}] (95% t interval of {n} pairs): what a trial's CI is held against")
 cells = {}
+kinds = {}
+falses = []
 for rc in sorted(glob.glob(f"{out}/*.rc")):
     base = rc[:-3]
     name = os.path.basename(base)
@@ -215,9 +243,12 @@ for rc in sorted(glob.glob(f"{out}/*.rc")):
     kind = "-".join(parts[1:-2])
     code = int(open(rc).read().strip() or 1)
     wall = float(open(base + ".wall").read())
-    c = cells.setdefault((design, load), dict(trials=0, judged=0, false=0, abst=0, found=0, of=0, holds=0, walls=[], failed=0))
+    c = cells.setdefault((design, load), dict(trials=0, judged=0, false=0, abst=0, found=0, of=0, holds=0, meets=0, walls=[], failed=0))
+    kc = kinds.setdefault((design, kind), dict(trials=0, walls=[], found=0, of=0, holds=0, meets=0, geo=0, geo_of=0, verdicts={}, changes=[]))
     c["trials"] += 1
+    kc["trials"] += 1
     c["walls"].append(wall)
+    kc["walls"].append(wall)
     c["abst"] += code == 3
     p = f"{base}/compare.json"
     if not os.path.exists(p):
@@ -227,43 +258,81 @@ for rc in sorted(glob.glob(f"{out}/*.rc")):
     trusted = d["summary"]["trusted"] and code != 3
     if kind in ("thp", "lat"):
         c["of"] += 1
+        kc["of"] += 1
     for m in d["metrics"]:
-        if m["control"] or m["better"] == "none" or m["verdict"] not in ("win", "loss", "nowin", "same"):
-            continue
-        if not trusted:
+        if m["control"] or m["better"] == "none":
             continue
         if target(kind, m):
+            lo, hi = m["ci95"]
             want = "win" if kind == "thp" else "loss"
-            if m["verdict"] == want:
+            if trusted and m["verdict"] == want:
                 c["found"] += 1
+                kc["found"] += 1
+                kc["changes"].append(m["change"])
                 e = effect.get(kind)
-                lo, hi = m["ci95"]
-                if e and lo is not None and hi is not None and lo <= e[0] <= hi:
-                    c["holds"] += 1
+                if e and lo is not None and hi is not None:
+                    c["holds"] += lo <= e[0] <= hi
+                    kc["holds"] += lo <= e[0] <= hi
+                    c["meets"] += lo <= e[2] and e[1] <= hi
+                    kc["meets"] += lo <= e[2] and e[1] <= hi
+            g = d["summary"].get("geomean")
+            if kind == "thp" and trusted and g is not None and lo is not None and hi is not None:
+                kc["geo_of"] += 1
+                kc["geo"] += lo <= g - 1 <= hi
             continue
         if kind.startswith("aa"):
+            v = m["verdict"] if trusted else "untrusted"
+            kc["verdicts"][v] = kc["verdicts"].get(v, 0) + 1
+            if not trusted or m["verdict"] not in ("win", "loss", "nowin", "same"):
+                continue
             c["judged"] += 1
-            c["false"] += m["verdict"] in ("win", "loss")
+            if m["verdict"] in ("win", "loss"):
+                c["false"] += 1
+                falses.append(f"{name}: {m['metric']} {m['labels']} {m['verdict']} {100 * m['change']:+.1f}% [{100 * m['ci95'][0]:+.1f}, {100 * m['ci95'][1]:+.1f}]")
 def row(label, cs):
     t = sum(c["trials"] for c in cs); j = sum(c["judged"] for c in cs); f = sum(c["false"] for c in cs)
     a = sum(c["abst"] for c in cs); fo = sum(c["found"] for c in cs); of = sum(c["of"] for c in cs)
-    h = sum(c["holds"] for c in cs); w = [x for c in cs for x in c["walls"]]; bad = sum(c["failed"] for c in cs)
+    h = sum(c["holds"] for c in cs); me = sum(c["meets"] for c in cs)
+    w = [x for c in cs for x in c["walls"]]; bad = sum(c["failed"] for c in cs)
     rate = f"{f} ({100.0 * f / j:.1f}/100)" if j else "-"
     ab = f"{a} ({100.0 * a / t:.0f}%)" if t else "-"
-    print(f"| {label} | {t} | {j} | {rate} | {ab} | {fo}/{of} | {h}/{fo} | {statistics.mean(w):.0f} |" + (f" {bad} without a comparison" if bad else ""))
-hdr = "| {} | trials | judged (A/A) | false WIN/LOSS | abstained (exit 3) | effect found / of | CI holds the effect | s/trial |"
+    print(f"| {label} | {t} | {j} | {rate} | {ab} | {fo}/{of} | {h}/{fo} | {me}/{fo} | {statistics.mean(w):.0f} |" + (f" {bad} without a comparison" if bad else ""))
+hdr = "| {} | trials | judged (A/A) | false WIN/LOSS | abstained (exit 3) | effect found / of | CI holds the effect | CI meets its interval | s/trial |"
+sep = "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+designs = [x for x in ("aba", "rounds", "auto") if any(d == x for d, _ in cells)]
 print()
 print(hdr.format("design"))
-print("|---|---:|---:|---:|---:|---:|---:|---:|")
-for design in ("aba", "rounds", "auto"):
-    cs = [c for (d, l), c in cells.items() if d == design]
-    if cs:
-        row(design, cs)
+print(sep)
+for design in designs:
+    row(design, [c for (d, l), c in cells.items() if d == design])
 print()
 print(hdr.format("design, load"))
-print("|---|---:|---:|---:|---:|---:|---:|---:|")
-for design in ("aba", "rounds", "auto"):
+print(sep)
+for design in designs:
     for load in ("none", "cpu0", "mem35", "mem10"):
         if (design, load) in cells:
             row(f"{design}, {load}", [cells[(design, load)]])
+print()
+print("| design, kind | trials | s/trial | found / of | CI holds | CI meets | mean change found | THP geomean in the touch rate's CI | A/A verdicts |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+for design in designs:
+    for kind in ("aa-lat", "aa-stream", "thp", "lat"):
+        kc = kinds.get((design, kind))
+        if not kc:
+            continue
+        ch = f"{100 * statistics.mean(kc['changes']):+.1f}%" if kc["changes"] else "-"
+        geo = f"{kc['geo']}/{kc['geo_of']}" if kind == "thp" else "-"
+        found = f"{kc['found']}/{kc['of']}" if kc["of"] else "-"
+        hm = (f"{kc['holds']}/{kc['found']}", f"{kc['meets']}/{kc['found']}") if kc["of"] else ("-", "-")
+        vs = ", ".join(f"{n} {v}" for v, n in sorted(kc["verdicts"].items())) or "-"
+        print(f"| {design}, {kind} | {kc['trials']} | {statistics.mean(kc['walls']):.1f} | {found} | {hm[0]} | {hm[1]} | {ch} | {geo} | {vs} |")
+aa = [k for k in ("aa-lat", "aa-stream") if ("auto", k) in kinds and ("rounds", k) in kinds]
+if aa:
+    n = {k: kinds[("auto", k)]["trials"] for k in aa}
+    auto_w = sum(n[k] * statistics.mean(kinds[("auto", k)]["walls"]) for k in aa) / sum(n.values())
+    rounds_w = sum(n[k] * statistics.mean(kinds[("rounds", k)]["walls"]) for k in aa) / sum(n.values())
+    print(f"\nA/A wall time a trial, auto's mix of kinds: auto {auto_w:.1f} s, rounds {rounds_w:.1f} s (ROUNDS rounds), ratio {auto_w / rounds_w:.2f}")
+print("\nfalse WIN/LOSS in trusted A/A comparisons: " + ("none" if not falses else ""))
+for f in falses:
+    print("  " + f)
 PY
