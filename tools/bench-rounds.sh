@@ -17,10 +17,16 @@
 # of the trial, until its end); a memcpy hog (cpu.stream copy, 256M, one
 # thread) pinned to CPU1 on for 35% of the trial at a random point; the same
 # hog 10 s on, 10 s off from a random phase. Every ab runs pinned to CPU0.
-# Before and after the trials each effect is measured on its own (4
-# alternating long runs of each variant each time, no load of ours): the CI
-# of a found effect should hold it, and is counted as well where it meets
-# the effect's own 95% interval. Prints per design and load, and per design:
+# Before and after the trials each effect is measured on its own
+# (EFFECT_PAIRS alternating runs of each variant each time, EFFECT_REPS
+# samples a run, no load of ours): the CI of a found effect should hold it,
+# and is counted as well where it meets the effect's own 95% interval. The
+# figure a trial's CI is held against is the one measured in runs as long
+# as a trial's legs (3 samples) where there is one: THP's first touch rises
+# over a run (8.4 to 10.2 GiB/s over 20 samples on the dev VM), so runs of
+# 20 read a larger effect than legs of 3 do. EFFECTS_ONLY=1 measures the
+# effects into OUT (tagged EFFECT_WHEN, default "extra") and analyses what
+# OUT holds, running no trials. Prints per design and load, and per design:
 # trials, metrics judged, false WIN/LOSS (A/A, trusted), trials abstained
 # (exit 3), effects found (trusted WIN or LOSS of the target metric) and
 # those whose CI holds the effect measured on its own (its point; its
@@ -33,7 +39,7 @@
 # also bounded by timeout). Environment: OUT (default bench-rounds-<time>/),
 # SEED, ROUNDS (5), MAX_ROUNDS (auto: 12, ab's default), DESIGNS, KINDS, LOADS
 # (subsets), STREAM_SIZE (700M), DEADLINE (seconds: no trial begun after it;
-# 0 none); K_<design>_<kind> or K_<kind> (a dash written _) the trials of
+# 0 none), EFFECT_PAIRS (4), EFFECT_REPS (20), EFFECTS_ONLY, EFFECT_WHEN; K_<design>_<kind> or K_<kind> (a dash written _) the trials of
 # each load for that design and kind, else K.
 set -u
 bin=${1:?usage: bench-rounds.sh BIN [K]}
@@ -48,6 +54,9 @@ designs=${DESIGNS:-aba rounds auto}
 kinds=${KINDS:-aa-lat aa-stream thp lat}
 loads=${LOADS:-none cpu0 mem35 mem10}
 deadline=${DEADLINE:-0}
+effect_pairs=${EFFECT_PAIRS:-4}
+effect_reps=${EFFECT_REPS:-20}
+effects_only=${EFFECTS_ONLY:-0}
 if [ "$(id -u)" != 0 ] || [ ! -w $thp ] || [ "$(nproc)" -lt 2 ] || ! command -v taskset >/dev/null; then
 	echo "bench-rounds: skipped: needs root, a writable $thp, 2 CPUs and taskset"
 	exit 0
@@ -86,23 +95,30 @@ knob_b() {
 	case $1 in thp) echo always ;; lat) echo never ;; *) echo "" ;; esac
 }
 
-# Each effect on its own: A B A B ... long runs, no hog of ours; WHEN is
-# before or after (the trials).
+# Each effect on its own: A B A B ... runs, no hog of ours; WHEN is before
+# or after (the trials), or EFFECT_WHEN; the file names say it, the samples
+# a run and the pair.
 effect() {
 	kind=$1 when=$2 b=$(knob_b "$1")
-	for i in 1 2 3 4; do
+	for i in $(seq 1 "$effect_pairs"); do
 		for v in madvise "$b"; do
 			echo "$v" >$thp
 			# shellcheck disable=SC2046
-			taskset -c 0 "$bin" $(leg_cmd "$kind") --reps 20 --quiet \
-				-o "$out/effect-$kind-$when$i-$v.json" >/dev/null 2>&1
+			taskset -c 0 "$bin" $(leg_cmd "$kind") --reps "$effect_reps" --quiet \
+				-o "$out/effect-$kind-${when}_r${effect_reps}_p$i-$v.json" >/dev/null 2>&1
 		done
 	done
 	echo "$was" >$thp
 }
-for kind in $kinds; do
-	case $kind in thp | lat) effect "$kind" before ;; esac
-done
+if [ "$effects_only" = 1 ]; then
+	for kind in $kinds; do
+		case $kind in thp | lat) effect "$kind" "${EFFECT_WHEN:-extra}" ;; esac
+	done
+else
+	for kind in $kinds; do
+		case $kind in thp | lat) effect "$kind" before ;; esac
+	done
+fi
 
 hog_mem() { # seconds
 	timeout "$1" taskset -c 1 "$bin" probe cpu.stream threads=1 size=256M kernels=copy \
@@ -177,7 +193,9 @@ plan=$(for d in $designs; do for kd in $kinds; do for ld in $loads; do
 	for i in $(seq 1 "$(trials_of "$d" "$kd")"); do echo "$d $kd $ld $i"; done
 done; done; done | awk -v s="$seed" 'BEGIN { srand(s) } { print rand() "\t" rand() "\t" $0 }' |
 	sort -n | cut -f2-)
+[ "$effects_only" = 1 ] && plan=""
 echo "$plan" | while IFS="	" read -r r line; do
+	[ -n "$line" ] || continue
 	# shellcheck disable=SC2086
 	set -- $line
 	if [ "$deadline" -gt 0 ] && [ $(($(date +%s) - t_start)) -ge "$deadline" ]; then
@@ -186,7 +204,7 @@ echo "$plan" | while IFS="	" read -r r line; do
 	fi
 	trial "$1" "$2" "$3" "$4" "$r"
 done
-for kind in $kinds; do
+[ "$effects_only" = 1 ] || for kind in $kinds; do
 	case $kind in thp | lat) effect "$kind" after ;; esac
 done
 echo "bench-rounds: trials and effects done, $(date -u +%Y-%m-%dT%H:%MZ), load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -216,22 +234,28 @@ def interval(ratios):
     return (math.exp(m) - 1, math.exp(m - t * s) - 1, math.exp(m + t * s) - 1, len(ratios))
 effect = {}
 for kind in ("thp", "lat"):
-    pairs = {}
+    groups = {}
     for f in sorted(glob.glob(f"{out}/effect-{kind}-*.json")):
         v = med(f, kind)
         tag, variant = os.path.basename(f)[len(f"effect-{kind}-"):-len(".json")].split("-", 1)
+        when, reps, pair = tag.rsplit("_", 2)
         if v is not None:
-            pairs.setdefault(tag, {})["a" if variant == "madvise" else "b"] = v
-    ratios = {tag: p["b"] / p["a"] for tag, p in pairs.items() if "a" in p and "b" in p}
-    for when in ("before", "after"):
-        r = [x for tag, x in ratios.items() if tag.startswith(when)]
+            groups.setdefault((when, int(reps[1:])), {}).setdefault(pair, {})["a" if variant == "madvise" else "b"] = v
+    ratios = {g: [p["b"] / p["a"] for p in pairs.values() if "a" in p and "b" in p] for g, pairs in groups.items()}
+    for (when, reps), r in sorted(ratios.items()):
         if len(r) >= 2:
             e, lo, hi, n = interval(r)
-            print(f"effect measured on its own {when} the trials, {kind}: {100 * e:+.1f}% [{100 * lo:+.1f}, {100 * hi:+.1f}] (95% t interval of {n} A/B pairs of 20 samples)")
-    if len(ratios) >= 2:
-        effect[kind] = interval(list(ratios.values()))
+            at = f"{when} the trials" if not when.startswith("under") else f"beside the operator's load ({when})"
+            print(f"effect measured on its own, {kind}, {at}, runs of {reps} samples: {100 * e:+.1f}% [{100 * lo:+.1f}, {100 * hi:+.1f}] (95% t interval of {n} A/B pairs)")
+    # runs tagged under... ran beside a load of the operator's (EFFECT_WHEN=underhog
+    # with a hog started by hand): reported, never what a trial is held against
+    legs = [x for (w, reps), r in ratios.items() if reps == 3 and not w.startswith("under") for x in r]
+    long = [x for (w, reps), r in ratios.items() if reps != 3 and not w.startswith("under") for x in r]
+    ref, what = (legs, "runs of 3 samples, as a trial's legs") if len(legs) >= 2 else (long, "every pair")
+    if len(ref) >= 2:
+        effect[kind] = interval(ref)
         e, lo, hi, n = effect[kind]
-        print(f"effect measured on its own, {kind}, all pairs: {100 * e:+.1f}% [{100 * lo:+.1f}, {100 * hi:+.1f}] (95% t interval of {n} pairs): what a trial's CI is held against")
+        print(f"  held against: {100 * e:+.1f}% [{100 * lo:+.1f}, {100 * hi:+.1f}] ({what}, {n} pairs)")
 cells = {}
 kinds = {}
 falses = []
