@@ -1,10 +1,23 @@
 # phantom around any command; --gpu without a GPU is a skip; bad input.
+# PASS, which reads the whole machine's memory, is judged on a run during
+# which other processes moved it by at most 96 MiB (mem_quiet, lib.sh: beside
+# another make test one moved it by 1.2 GiB and phantom rightly said FAIL);
+# after three busier runs every other check still runs and the test ends in
+# a skip that says so.
 # test: alone (reads what the whole machine's memory does: tests/run.sh)
 # test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
-"$MEMPATH" phantom --settle 2 -q -o c.json -- sh -c 'echo hello; exit 4' >c.txt 2>c.err ||
-	fail "command run exited $?: $(cat c.txt c.err)"
-grep -q '^result: PASS$' c.txt || fail "not PASS: $(cat c.txt)"
+hello() {
+	"$MEMPATH" phantom --settle 2 -q -o c.json -- sh -c 'echo hello; exit 4' >c.txt 2>c.err
+}
+unjudged=""
+if mem_quiet 96 hello; then
+	[ $MEM_RC -eq 0 ] || fail "command run exited $MEM_RC: $(cat c.txt c.err)"
+	grep -q '^result: PASS$' c.txt || fail "not PASS: $(cat c.txt)"
+else
+	grep -q '^result: \(PASS\|FAIL\)$' c.txt || fail "no verdict (exit $MEM_RC): $(cat c.txt c.err)"
+	unjudged="other processes moved the machine's memory by$MEM_SEEN MiB in three runs (PASS needs at most 96): PASS not judged, the rest checked"
+fi
 grep -q '^hello$' c.err || fail "the command's output should go to stderr"
 grep -q '"status": "exit 4"' c.json || fail "command status not recorded"
 # --gpu: a skip with the reason where there is no GPU; where there is one the
@@ -44,4 +57,5 @@ if [ "$(id -u)" = 0 ] && unshare -m sh -c 'mount -t tmpfs none /proc' 2>/dev/nul
 	grep -q '^result: ERROR$' np.txt || fail "no /proc: not ERROR: $(cat np.txt)"
 	grep -q 'cannot read MemAvailable' np.err || fail "no /proc: reason: $(cat np.err)"
 fi
+[ -z "$unjudged" ] || skip "$unjudged"
 exit 0
