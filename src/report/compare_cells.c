@@ -209,13 +209,12 @@ void report_compare_rules(const struct comparison *c, FILE *f, const char *prefi
 			"%srules: %zu rounds; van Elteren's stratified rank test within the "
 			"rounds, "
 			"alpha %g; t %s of the per-round ratios of medians; practical "
-			"threshold max(1%%, %.1f%%, %g x the spread of the rounds' ratios); a "
-			"round whose legs' load differed by more "
+			"threshold max(1%%, %.1f%%); a round whose legs' load differed by more "
 			"than %.2f other CPUs is left out; fewer than %d samples per leg or %d "
 			"rounds: no verdict\n",
 			prefix, c->n_rounds, c->opts.alpha, report_compare_ci_name(c),
-			100.0 * c->opts.threshold, THRESHOLD_ROUND_NOISE_TIMES, busy,
-			COMPARE_MIN_ROUND_SAMPLES, COMPARE_MIN_ROUNDS);
+			100.0 * c->opts.threshold, busy, COMPARE_MIN_ROUND_SAMPLES,
+			COMPARE_MIN_ROUNDS);
 		if (c->opts.margin > 0)
 			fprintf(f, "%sSAME: two one-sided tests, the %.3g%% CI within +-%.1f%%\n",
 				prefix, 100.0 * (1 - 2 * c->opts.alpha), 100.0 * c->opts.margin);

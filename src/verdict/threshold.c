@@ -24,7 +24,6 @@ double threshold_round_noise(const double *log_ratio, size_t n)
 
 void threshold_set(const struct comparison *c, struct compare_row *row)
 {
-	double noise = THRESHOLD_ROUND_NOISE_TIMES * row->round_noise;
 	row->threshold = THRESHOLD_MIN;
 	row->threshold_from = THRESHOLD_FROM_MIN;
 	if (c->opts.threshold > row->threshold) {
@@ -34,10 +33,6 @@ void threshold_set(const struct comparison *c, struct compare_row *row)
 	if (!c->n_rounds && row->drift > row->threshold) {
 		row->threshold = row->drift;
 		row->threshold_from = THRESHOLD_FROM_GAP;
-	}
-	if (c->n_rounds && noise > row->threshold) {
-		row->threshold = noise;
-		row->threshold_from = THRESHOLD_FROM_ROUNDS;
 	}
 }
 

@@ -4,14 +4,13 @@
  * pipeline's effect rule (compare.c) is their only caller besides the
  * statistics.
  *
- * The threshold is the largest of: 1% (the least change called a change),
- * --threshold, and the machine's own noise between legs: in A/B/A' the
- * largest gap between legs of one variant (A and A'), in rounds the
- * rounds' spread (the standard deviation of the rounds' log ratios of
- * medians, B over A, as a relative figure), so that an effect must exceed
- * what the change itself did from round to round. A level that moves
- * between rounds moves both legs of a round and cancels in its ratio; it
- * does not raise the threshold. */
+ * The threshold is what matters to the user: the largest of 1% (the least
+ * change called a change) and --threshold; in legs without rounds also the
+ * largest gap between legs of one variant (A and A'). In rounds the
+ * rounds' own spread is already in the CI (a t interval of the rounds'
+ * ratios): it is reported (round_noise), but it no longer raises the
+ * threshold, which held real effects back a second time by the noise
+ * their CI had carried (§5.18). */
 #ifndef MEMPATH_VERDICT_THRESHOLD_H
 #define MEMPATH_VERDICT_THRESHOLD_H
 
@@ -19,8 +18,6 @@
 
 /* The least change called a change. */
 #define THRESHOLD_MIN 0.01
-/* How many times the rounds' spread an effect must exceed (§5.18). */
-#define THRESHOLD_ROUND_NOISE_TIMES 1.0
 /* A CI whose upper bound of the ratio is more than this many times its
  * lower bound says nothing a reader can use (§5.19). */
 #define THRESHOLD_CI_TOO_WIDE 10.0
@@ -28,8 +25,8 @@
 /* The rounds' spread (see above) from the rounds' log ratios of medians
  * (n of them, n - 1 degrees of freedom); NAN with fewer than 2. */
 double threshold_round_noise(const double *log_ratio, size_t n);
-/* Sets row->threshold and row->threshold_from from the options, the drift
- * (A/B/A') or the round noise (rounds). */
+/* Sets row->threshold and row->threshold_from from the options and the
+ * drift (legs without rounds). */
 void threshold_set(const struct comparison *c, struct compare_row *row);
 /* The one threshold test: p (Holm) below alpha and the CI of the change
  * clear of the threshold on one side. */
