@@ -36,6 +36,10 @@ int leg_rounds_plan(const struct leg_command *lc, const struct cmd_line *l, unsi
 	int split =
 		has_arg(c, "reps") && !(c->flags & CMD_STOP_AT_ARG) && !reps_auto(l->argc, l->argv);
 	unsigned per_leg = split ? lc->samples / rounds : lc->samples;
+	/* --reps not given: each leg at least what a round needs, whatever the
+	 * command's own default (a probe as typed runs) */
+	if (split && !args_given(c, lc->given, "reps") && per_leg < COMPARE_MIN_ROUND_SAMPLES)
+		per_leg = COMPARE_MIN_ROUND_SAMPLES;
 	*leg_reps = split ? per_leg : 0;
 	if (per_leg < COMPARE_MIN_ROUND_SAMPLES)
 		return error("%u rounds of the leg command's %u samples give %u a leg; a leg of a "

@@ -47,4 +47,12 @@ expect_fail 2 "$MEMPATH" ab --rounds auto --max-rounds 3 -o no3 -- wrap -n 6 -- 
 expect_fail 2 "$MEMPATH" ab --rounds auto -o no4 -- probe cpu.first_touch size=1M --reps 8
 grep -q 'give 2 a leg' err.txt || fail "auto rounds split the samples over the first 4: $(cat err.txt)"
 [ ! -d no1 ] && [ ! -d no2 ] || fail "a refused ab left a directory"
+# a probe as typed, without --reps, runs: its default samples (cpu.stream's
+# 10) over the first 4 rounds would give 2 a leg, so each leg gets the 3 a
+# round needs (docs/design.md §5.10)
+"$MEMPATH" ab --rounds auto --max-rounds 4 --load-diff 2 -o typed -- probe cpu.stream threads=1 size=4M kernels=read >t.txt 2>t.err ||
+	fail "ab --rounds auto of a probe as typed exited $?: $(tail -3 t.err)"
+[ "$(ls typed/leg-*.json | wc -l)" -eq 8 ] || fail "legs of the probe as typed: $(ls typed)"
+tr -d ' \n' <typed/leg-1-r1-A.json | grep -q '"argv":\["probe",[^]]*"--reps","3"\]' ||
+	fail "the leg did not run 3 samples: $(tr -d ' \n' <typed/leg-1-r1-A.json | grep -o '"argv":\[[^]]*\]')"
 exit 0
