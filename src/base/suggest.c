@@ -11,32 +11,39 @@
 
 #include "base/util.h"
 
-#define SUGGEST_MAX_LEN 64 /* longer words are not typos of a name */
-
 size_t suggest_distance(const char *a, const char *b)
 {
-	size_t n = strlen(a), m = strlen(b), d[SUGGEST_MAX_LEN + 1][SUGGEST_MAX_LEN + 1];
+	/* three rows of the table (the swap looks two rows back), so any length works */
+	size_t n = strlen(a), m = strlen(b), d;
+	size_t *buf = xmalloc(3 * (m + 1) * sizeof(*buf));
+	size_t *pp = buf, *p = buf + (m + 1), *c = buf + 2 * (m + 1);
 
-	if (n > SUGGEST_MAX_LEN || m > SUGGEST_MAX_LEN)
-		return (size_t)-1;
-	for (size_t i = 0; i <= n; i++)
-		d[i][0] = i;
 	for (size_t j = 0; j <= m; j++)
-		d[0][j] = j;
-	for (size_t i = 1; i <= n; i++)
-		for (size_t j = 1; j <= m; j++) {
-			size_t cost = a[i - 1] != b[j - 1], v = d[i - 1][j - 1] + cost;
+		p[j] = j;
+	for (size_t i = 1; i <= n; i++) {
+		size_t *t;
 
-			if (d[i - 1][j] + 1 < v)
-				v = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < v)
-				v = d[i][j - 1] + 1;
+		c[0] = i;
+		for (size_t j = 1; j <= m; j++) {
+			size_t cost = a[i - 1] != b[j - 1], v = p[j - 1] + cost;
+
+			if (p[j] + 1 < v)
+				v = p[j] + 1;
+			if (c[j - 1] + 1 < v)
+				v = c[j - 1] + 1;
 			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-			    d[i - 2][j - 2] + 1 < v)
-				v = d[i - 2][j - 2] + 1;
-			d[i][j] = v;
+			    pp[j - 2] + 1 < v)
+				v = pp[j - 2] + 1;
+			c[j] = v;
 		}
-	return d[n][m];
+		t = pp;
+		pp = p;
+		p = c;
+		c = t;
+	}
+	d = p[m];
+	free(buf);
+	return d;
 }
 
 const char *suggest(const char *typed, const char *const *cands, size_t n)
@@ -48,7 +55,13 @@ const char *suggest(const char *typed, const char *const *cands, size_t n)
 	if (len == 0)
 		return NULL;
 	for (size_t i = 0; i < n; i++) {
-		size_t d = suggest_distance(typed, cands[i]);
+		size_t m = strlen(cands[i]);
+		/* the distance is at least the difference in length: a candidate
+		 * further than the limit by that alone cannot be the pick, and
+		 * skipping it keeps a long word from costing len * m per name */
+		size_t d = (m > len ? m - len : len - m) > limit
+				   ? (size_t)-1
+				   : suggest_distance(typed, cands[i]);
 
 		if (strncmp(cands[i], typed, len) == 0) {
 			n_prefix++;
@@ -58,7 +71,7 @@ const char *suggest(const char *typed, const char *const *cands, size_t n)
 			best = d;
 			pick = cands[i];
 			n_best = 1;
-		} else if (d == best && strcmp(cands[i], pick) != 0) {
+		} else if (d == best && pick && strcmp(cands[i], pick) != 0) {
 			n_best++;
 		}
 	}

@@ -20,4 +20,20 @@ check pages "$MEMPATH" probe cpu.latency pags=4k
 check thp "$MEMPATH" probe cpu.latency pages=4k,tph
 expect_fail 2 "$MEMPATH" frobnicate
 grep -q "did you mean" err.txt && fail "no guess for a word near nothing: $(cat err.txt)"
+# a 300-character unknown name through every kind of door: one error line,
+# a non-zero exit, never a signal (issue 44: suggest.c crashed on 65+)
+long=$(printf 'x%.0s' $(seq 300))
+long_fail() {
+	"$@" >out.txt 2>err.txt
+	rc=$?
+	[ $rc -ne 0 ] && [ $rc -lt 128 ] || fail "'$1 ... ${2:-}' with a 300-character name exited $rc: $(head -c 200 err.txt)"
+	[ "$(wc -l <err.txt)" -eq 1 ] || fail "'$1 ... ${2:-}' with a 300-character name should print one error line: $(head -c 400 err.txt)"
+	grep -q '^mempath: error: ' err.txt || fail "'$1 ... ${2:-}' error line lacks the prefix: $(head -c 200 err.txt)"
+}
+long_fail "$MEMPATH" "$long"
+long_fail "$MEMPATH" help "$long"
+long_fail "$MEMPATH" probe "$long"
+long_fail "$MEMPATH" report x --format "$long"
+long_fail "$MEMPATH" run --suite "$long"
+long_fail "$MEMPATH" history --db "$TMPDIR/h.db" trend "$(printf '*%.0s' $(seq 300))x:*"
 exit 0

@@ -21,6 +21,38 @@ static void test_distance(void **state)
 	assert_int_equal(suggest_distance("kitten", "sitting"), 3);
 }
 
+/* names of any length: no bound on the table, so a 300-character word gets
+ * its true distance and a typo of a long name is still found */
+static void test_long(void **state)
+{
+	static char a[301], b[301], c[301], typo[301];
+	const char *cands[3];
+
+	memset(a, 'a', 300);
+	memset(b, 'a', 300);
+	b[150] = 'b';
+	memset(c, '*', 300);
+	memcpy(typo, b, sizeof(typo));
+	typo[10] = 'z';
+	assert_int_equal(suggest_distance(a, a), 0);
+	assert_int_equal(suggest_distance(a, b), 1);
+	assert_int_equal(suggest_distance(a, "aaa"), 297);
+	assert_int_equal(suggest_distance("", a), 300);
+	assert_int_equal(suggest_distance(a, c), 300);
+	cands[0] = "run";
+	cands[1] = "probe";
+	cands[2] = "help";
+	assert_null(suggest(c, cands, 3)); /* the crash of issue 44: two or more names */
+	cands[0] = a;
+	cands[1] = "run";
+	cands[2] = c;
+	assert_string_equal(suggest(typo, cands, 3),
+			    a); /* two edits from a, too far from the rest */
+	cands[2] = b;
+	assert_string_equal(suggest(a, cands + 1, 2), b);    /* one edit from a */
+	assert_string_equal(suggest(typo, cands + 1, 2), b); /* one edit from b */
+}
+
 static void test_suggest(void **state)
 {
 	static const char *const cmds[] = {"run", "probe", "list", "help", "report", "compare"};
@@ -50,6 +82,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_distance),
 		cmocka_unit_test(test_suggest),
+		cmocka_unit_test(test_long),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
