@@ -154,7 +154,7 @@ trial() {
 	design=$1 kind=$2 ld=$3 i=$4 r=$5
 	dir=$out/$design-$kind-$ld-$i
 	case $design in
-	aba) plan="" reps=10 ;;
+	aba) plan="--legs ABA" reps=10 ;;
 	rounds) plan="--rounds $rounds" reps=$((3 * rounds)) ;;
 	auto) plan="--rounds auto --max-rounds $max_rounds" reps=12 ;;
 	esac

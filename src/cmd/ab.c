@@ -202,10 +202,12 @@ static const struct arg ab_args[] = {
 	ARG_STR("restore-pending", 0, struct ab_opts, pending, "DIR",
 		"run the restore an earlier ab in DIR did not finish (it was\n"
 		"killed), then stop"),
-	ARG_STR("legs", 0, struct ab_opts, legs, "P", "order of the legs (default ABA)"),
+	ARG_STR("legs", 0, struct ab_opts, legs, "P",
+		"order of the legs (ABA, ABAB, ...) instead of rounds: a verdict\n"
+		"needs 4 or more legs a side"),
 	ARG_REPS("rounds", 0, struct ab_opts, rounds, "N", 2, COMPARE_MAX_LEGS / 2,
 		 "N rounds, each an A and a B leg, the samples split over them;\n"
-		 "compared round by round; auto (recommended): 4 rounds, then\n"
+		 "compared round by round; auto (the default): 4 rounds, then\n"
 		 "more until every metric that matters is decided (WIN, LOSS,\n"
 		 "or SAME within --margin) or --max-rounds or --budget ends"),
 	ARG_COUNT("max-rounds", 0, struct ab_opts, max_rounds, "N", SEQ_MIN_ROUNDS,
@@ -337,8 +339,8 @@ static void say_machine(const struct ab_opts *o, const char *schedule)
 			progress("ab: %u rounds, order %s (%s%s)", o->rounds, o->order, schedule,
 				 seed);
 	} else
-		progress("ab: legs %s; --rounds auto interleaves A and B so that a load "
-			 "between them cancels",
+		progress("ab: legs %s; a verdict needs 4 or more a side (rounds, the default, "
+			 "interleave A and B so that a load between them cancels)",
 			 schedule);
 	free(busy);
 	json_decref(look);
@@ -385,11 +387,14 @@ static int ab_main(void *p, const struct cmd_line *l)
 	for (size_t i = 0; i < o->b_env.n; i++)
 		if (ab_variant_env(&plan.b, o->b_env.v[i]) != 0)
 			goto out;
-	o->auto_rounds = !o->rounds && args_given(&command_ab, l->given, "rounds");
+	/* rounds (auto) unless the legs are given: one process a side cannot
+	 * be judged (docs/design.md §5.4) */
+	o->auto_rounds = !o->rounds && (args_given(&command_ab, l->given, "rounds") || !o->legs);
 	if (!o->auto_rounds && (args_given(&command_ab, l->given, "max-rounds") ||
 				args_given(&command_ab, l->given, "budget") ||
 				args_given(&command_ab, l->given, "margin"))) {
-		error("--max-rounds, --budget and --margin are for --rounds auto");
+		error("--max-rounds, --budget and --margin are for --rounds auto (the default), "
+		      "not --legs or --rounds N");
 		goto out;
 	}
 	if (o->auto_rounds) /* and rounds to replace those left out for load */
@@ -403,8 +408,6 @@ static int ab_main(void *p, const struct cmd_line *l)
 			o->seed = (unsigned)time(NULL) ^ (unsigned)getpid();
 		schedule = ab_schedule(o->rounds, o->order, o->seed);
 		o->legs = schedule;
-	} else if (!o->legs) {
-		o->legs = "ABA";
 	}
 	plan.legs = o->legs;
 	plan.seed = o->seed;
@@ -488,9 +491,10 @@ out:
 
 const struct command command_ab = {
 	.name = "ab",
-	.summary = "run A/B/A legs with your setup commands, restore, compare",
+	.summary = "run A and B legs in rounds with your setup commands, restore, compare",
 	.synopsis = "-o DIR [--] COMMAND [ARGS...]",
-	.about = "Runs the legs in order (default A, B, A again). Before each leg it runs that\n"
+	.about = "Runs the legs in order (default: rounds auto, below). Before each leg it runs "
+		 "that\n"
 		 "variant's setup command with 'sh -c' (a sysfs write, a module swap; output in\n"
 		 "DIR/leg-N-setup.log), then this mempath with COMMAND ARGS plus\n"
 		 "'-o DIR/leg-N-LABEL.json --label LABEL' and the variant's environment. The\n"
@@ -523,14 +527,20 @@ const struct command command_ab = {
 		 "load is left out. A plan of under 3 samples a leg is refused before the first\n"
 		 "setup. ab says at the start when the machine is busy, and with what.\n"
 		 "\n"
-		 "With --rounds auto (recommended) ab runs 4 rounds (the samples split over\n"
+		 "With --rounds auto (the default) ab runs 4 rounds (the samples split over\n"
 		 "them), then looks after every second round and stops when every metric that\n"
 		 "matters (--primary, else every judged one) is WIN, LOSS or SAME (the change\n"
 		 "within +-margin by two one-sided tests), or at --max-rounds, or before a\n"
 		 "round that would pass --budget. Each look tests at the share of alpha that an\n"
 		 "O'Brien-Fleming-type spending function releases for it, so stopping when the\n"
 		 "answer comes keeps the chance of a false verdict within alpha; the comparison\n"
-		 "notes where and why the rounds ended.\n",
+		 "notes where and why the rounds ended.\n"
+		 "\n"
+		 "--legs P runs the legs in the order given instead (ABA: A, B, A again). Each\n"
+		 "leg is one process: what differs between processes (the CPUs the threads land\n"
+		 "on, where pages are placed) is not in its samples, so a metric gets a verdict\n"
+		 "only when the legs' medians alone can be significant (4 or more legs a side);\n"
+		 "with fewer it reads \"not enough legs to judge\" (docs/design.md §5.4).\n",
 	.examples =
 		"mempath ab --a 'echo madvise > /sys/kernel/mm/transparent_hugepage/enabled' \\\n"
 		"    --b 'echo always > /sys/kernel/mm/transparent_hugepage/enabled' \\\n"
@@ -539,7 +549,7 @@ const struct command command_ab = {
 		"mempath ab --a-args '--mmap 1' --b-args '--mmap 0' --expect-diff llama.use_mmap "
 		"\\\n"
 		"    -o mmap-ab -- wrap -n 6 -- llama-bench -m m.gguf {} -o json\n"
-		"mempath ab --rounds auto --a ... --b ... -o thp-rounds \\\n"
+		"mempath ab --rounds 6 --a ... --b ... -o thp-rounds \\\n"
 		"    -- probe cpu.first_touch pages=default size=64M --reps 24\n",
 	.tail = "Exit status: 0 compared, 1 a setup, leg or restore failed (or --fail-on-loss\n"
 		"and a LOSS), 2 bad usage, 3 no trusted verdict (a control moved or ran under\n"

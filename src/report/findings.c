@@ -73,8 +73,12 @@ static char *status_of(const struct finding *x)
 {
 	const struct comparison *c = x->cmp;
 	const char *day = x->n_legs && x->legs[0]->start_time ? x->legs[0]->start_time : "?";
-	char *s = xasprintf("%s%s (%.10s)", c->n_rounds ? "A/B" : "A/B/A'",
-			    comparison_trusted(c) ? "" : ", no trusted verdict", day);
+	char legs[COMPARE_MAX_LEGS * 2 + 8] = "A/B";
+	char *s;
+	if (!c->n_rounds) /* the legs as run: A/B/A', not a design it was not */
+		kind_of(x, legs, sizeof(legs));
+	s = xasprintf("%s%s (%.10s)", legs, comparison_trusted(c) ? "" : ", no trusted verdict",
+		      day);
 	size_t shown = 0;
 
 	for (size_t i = 0; i < c->n_rows; i++) {

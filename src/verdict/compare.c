@@ -9,6 +9,7 @@
 
 #include "base/stats.h"
 #include "base/util.h"
+#include "verdict/legs.h"
 #include "verdict/rounds.h"
 #include "verdict/threshold.h"
 
@@ -168,6 +169,15 @@ static void rule_few(struct comparison *c, struct compare_row *row)
 					      c->legs[j].name, min_n));
 }
 
+/* legs: not rounds, and too few legs to show what differs between
+ * processes (A/B/A', two files: legs.h, §5.4): FEW */
+static void rule_legs(struct comparison *c, struct compare_row *row)
+{
+	char *why = c->n_rounds ? NULL : legs_too_few(c, row);
+	if (why)
+		set_verdict(row, VERDICT_FEW, why), row->few_legs = 1;
+}
+
 static uint64_t hash_str(const char *s)
 {
 	uint64_t h = 1469598103934665603ull; /* FNV-1a */
@@ -284,6 +294,7 @@ static void compute_stats(const struct comparison *c, struct compare_row *row)
 	row->p_drift = tested ? fmin(1.0, (double)tested * pmin) : NAN;
 	free(a);
 	free(b);
+	legs_test(c, row);
 }
 
 static int family_of(const struct comparison *c, const struct compare_row *row)
@@ -374,6 +385,10 @@ static char *nowin_reason(const struct compare_row *row, double alpha, int consi
 				 widened);
 	if (!consistent)
 		return xasprintf("B is not beyond every A leg in one direction%s", widened);
+	if (!(row->p_legs < alpha))
+		return xasprintf("the legs' medians differ by no more than processes do "
+				 "(p=%.2g over the legs)%s",
+				 row->p_legs, widened);
 	if (isnan(row->ci_lo))
 		return xasprintf("no confidence interval%s", widened);
 	return xasprintf("the CI [%+.1f, %+.1f]%% %s +-%.1f%% (%s)%s", 100.0 * row->ci_lo,
@@ -457,7 +472,7 @@ static void rule_effect(struct comparison *c, struct compare_row *row)
 		if (c->legs[j].variant == 'A' &&
 		    (row->median_b == row->median[j] || (row->median_b > row->median[j]) != up))
 			consistent = 0;
-	if (consistent && threshold_cleared(c, row)) {
+	if (consistent && threshold_cleared(c, row) && row->p_legs < legs_alpha(c)) {
 		int good = up == (row->better == BETTER_HIGHER);
 		/* The drift stays beside the verdict: it widened the threshold. */
 		set_verdict(row, good ? VERDICT_WIN : VERDICT_LOSS,
@@ -489,6 +504,7 @@ static const struct verdict_rule rules_before[] = {
 static const struct verdict_rule rules_after[] = {
 	{"load", rule_load},
 	{"drift", rule_drift},
+	{"legs", rule_legs},
 	{"effect", rule_effect},
 };
 
@@ -515,7 +531,7 @@ struct comparison *compare_runs(const struct run *const *runs, const char *const
 		row->p_drift = row->p_drift_adj = row->change = row->ci_lo = row->ci_hi = NAN;
 		row->eq_lo = row->eq_hi = row->round_noise = NAN;
 		row->threshold_from = THRESHOLD_FROM__COUNT;
-		row->p_effect = row->p_effect_adj = NAN;
+		row->p_effect = row->p_effect_adj = row->p_legs = NAN;
 		for (size_t j = 0; j < c->n_legs; j++) {
 			row->p_vs_a[j] = NAN;
 			row->median[j] = NAN;
@@ -565,15 +581,16 @@ struct comparison *compare_runs(const struct run *const *runs, const char *const
 			for (size_t j = 1; j < c->n_legs; j++)
 				row->moved |= gap(row->median[0], row->median[j]) > 1e-9;
 		} else {
-			/* one measured under different load was not checked */
+			/* one measured under different load, or with too few
+			 * legs to judge, was not checked */
 			row->moved = row->verdict != VERDICT_NOWIN &&
-				     row->verdict != VERDICT_SAME && !row->noisy;
+				     row->verdict != VERDICT_SAME && !row->noisy && !row->few_legs;
 		}
 	}
 	if (c->refused)
 		for (size_t i = 0; i < c->n_rows; i++) {
 			struct compare_row *row = &c->rows[i];
-			if (row->verdict <= VERDICT_UNSTABLE) /* SAME among them */
+			if (row->verdict <= VERDICT_UNSTABLE || row->few_legs) /* SAME too */
 				set_verdict(row, VERDICT_REFUSED, xstrdup("knobs differ"));
 		}
 	mechanism_rows(c);

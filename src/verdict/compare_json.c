@@ -107,6 +107,11 @@ static json_t *row_to_json(const struct comparison *c, const struct compare_row 
 		json_object_set_new(o, "moved", json_boolean(row->moved));
 	if (row->noisy)
 		json_object_set_new(o, "noisy", json_true());
+	/* legs without rounds: their own test, or too few of them (§5.4) */
+	if (isfinite(row->p_legs))
+		json_object_set_new(o, "p_legs", json_real(row->p_legs));
+	if (row->few_legs)
+		json_object_set_new(o, "few_legs", json_true());
 	if (c->n_rounds)
 		json_object_set_new(o, "rounds",
 				    json_pack("{s:i, s:i, s:[i, i]}", "used", (int)row->rounds,

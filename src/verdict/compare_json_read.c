@@ -270,7 +270,10 @@ static int row_from_json(struct rd *rd, json_t *j, size_t i)
 			return -1;
 		row->probe_primary = !said ? PRIMARY_UNSAID : yes ? PRIMARY_YES : PRIMARY_NO;
 	}
-	if (jrd_bool(&rd->j, j, "noisy", 0, &row->noisy) || rounds_from_json(rd, j, row) ||
+	row->p_legs = NAN;
+	if (jrd_bool(&rd->j, j, "noisy", 0, &row->noisy) ||
+	    jrd_bool(&rd->j, j, "few_legs", 0, &row->few_legs) ||
+	    jrd_num(&rd->j, j, "p_legs", 0, NAN, &row->p_legs) || rounds_from_json(rd, j, row) ||
 	    mech_from_json(rd, j, row) || threshold_from_json(rd, j, row))
 		return -1;
 	legs = json_object_get(j, "legs");

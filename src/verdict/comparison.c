@@ -321,10 +321,12 @@ char *comparison_summary_line(const struct comparison *c)
 	static const struct {
 		enum verdict v;
 		const char *what;
-	} extra[] = {
-		{VERDICT_SAME, "SAME"},		  {VERDICT_VOID, "VOID"},
-		{VERDICT_FEW, "too few samples"}, {VERDICT_FACT, "fact(s)"},
-		{VERDICT_MISSING, "missing"},	  {VERDICT_REFUSED, "no verdict (knobs differ)"}};
+	} extra[] = {{VERDICT_SAME, "SAME"},
+		     {VERDICT_VOID, "VOID"},
+		     {VERDICT_FEW, "too few samples or legs"},
+		     {VERDICT_FACT, "fact(s)"},
+		     {VERDICT_MISSING, "missing"},
+		     {VERDICT_REFUSED, "no verdict (knobs differ)"}};
 	bname = b_name(c);
 	if (s->n_geomean)
 		snprintf(geo, sizeof(geo),
@@ -402,7 +404,7 @@ static char *headline(const struct comparison *c)
 {
 	const struct compare_row *best = NULL;
 	double best_log = 0, r = 0, lo = NAN, hi = NAN;
-	size_t others = 0, unchanged = 0;
+	size_t others = 0, unchanged = 0, few_legs = 0;
 	const char *bname = "B";
 	char ci[64] = "", rest[96] = "";
 
@@ -428,6 +430,13 @@ static char *headline(const struct comparison *c)
 			best_log = fabs(log(ratio));
 		}
 	}
+	for (size_t i = 0; i < c->n_rows; i++)
+		few_legs += !c->rows[i].control && c->rows[i].few_legs;
+	if (!best && !unchanged && few_legs)
+		return xasprintf("%s: no verdict: %zu metric%s with too few legs to judge (one "
+				 "process a side cannot show what differs between processes); "
+				 "run rounds (ab --rounds auto) or 4 or more legs a side",
+				 bname, few_legs, few_legs == 1 ? "" : "s");
 	if (!best)
 		return xasprintf("%s: no change beyond noise in the %zu metric%s with a verdict",
 				 bname, unchanged, unchanged == 1 ? "" : "s");

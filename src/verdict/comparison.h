@@ -123,9 +123,10 @@ struct compare_row {
 	double eq_lo, eq_hi; /* rounds with a margin: the 1 - 2 alpha CI (two one-sided tests) */
 	double p_vs_a[COMPARE_MAX_LEGS]; /* pooled B against each A leg; NAN elsewhere */
 	double p_effect, p_effect_adj;	 /* largest p_vs_a (all must hold); Holm-adjusted */
-	double drift;			 /* largest |last/first - 1| within a variant; 0 if none */
-	double p_drift, p_drift_adj;	 /* first vs last leg of a variant; NAN if not tested */
-	double threshold;		 /* practical threshold used */
+	double p_legs; /* not rounds: B's leg medians against A's (§5.4); NAN if not tested */
+	double drift;  /* largest |last/first - 1| within a variant; 0 if none */
+	double p_drift, p_drift_adj;	    /* first vs last leg of a variant; NAN if not tested */
+	double threshold;		    /* practical threshold used */
 	enum threshold_from threshold_from; /* what set it */
 	double round_noise; /* rounds: the spread of the rounds' medians (§5.18); NAN */
 	int ci_wide;	    /* the CI is too wide to say (§5.19) */
@@ -138,8 +139,9 @@ struct compare_row {
 	double wait[COMPARE_MAX_LEGS];
 	double gpu_others[COMPARE_MAX_LEGS]; /* most other GPU processes; NAN: not read */
 	int noisy;			     /* no verdict: its legs' load differed (§4.14) */
-	size_t rounds, rounds_out;	     /* rounds the verdict rests on, and left out */
-	size_t n_a, n_b;		     /* samples the verdict rests on, per variant */
+	int few_legs; /* no verdict: too few legs to see between-process variance (§5.4) */
+	size_t rounds, rounds_out; /* rounds the verdict rests on, and left out */
+	size_t n_a, n_b;	   /* samples the verdict rests on, per variant */
 	enum verdict verdict;
 	char *reason;	 /* one line: why VOID, MISSING, UNSTABLE, FEW; or NULL */
 	char *note;	 /* while no rule has settled it: what one rule leaves for a later one

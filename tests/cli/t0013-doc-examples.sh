@@ -13,7 +13,8 @@
 #                          --only cpu.first_touch)
 #   size=4G                size=64M
 #   --reps 30, size=64M    --reps 15 (ab --rounds 5 still has 3 a round), size=16M
-#   ab --rounds auto       gets --max-rounds 4 (its least), and its size=64M --reps 24
+#   ab (rounds auto, as without --rounds or --legs) gets --max-rounds 4 (its
+#                          least), a line with --suite --reps 12, and size=64M --reps 24
 #                          size=16M --reps 12 (3 a leg of a round): 14 s, not 106
 #   --reps auto --ci 1     gets size=4M kernels=read stores=temporal pages=4k
 #                          threads=1 --budget 1
@@ -81,7 +82,12 @@ while IFS="	" read -r file line; do
 		-e 's|/sys/kernel/mm/transparent_hugepage/enabled|thp-enabled|g' \
 		-e 's/--reps auto --ci 1$/& size=4M kernels=read stores=temporal pages=4k threads=1 --budget 1/')
 	case $cmd in
+	*" ab "*--rounds* | *" ab "*--legs*) ;;
+	*" ab "*) cmd=$(printf '%s\n' "$cmd" | sed 's/ ab / ab --max-rounds 4 /') ;; # rounds auto, as above
+	esac
+	case $cmd in
 	*--label*--suite* | *--suite*--label*) cmd="$cmd --reps 6 --warmups 0 --only cpu.first_touch" ;;
+	*" ab "*--suite*) cmd="$cmd --reps 12 --warmups 0 --only cpu.wake" ;; # 3 a leg of 4 rounds
 	*--suite*) cmd="$cmd --reps 6 --warmups 0 --only cpu.wake" ;;
 	esac
 	case $cmd in *today.json*) [ -f today.json ] || cp stock-again.json today.json ;; esac

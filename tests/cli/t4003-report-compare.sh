@@ -6,10 +6,13 @@
 # test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 d=$top/tests/data
-for legs in "$d/cmp-aa-1.json $d/cmp-effect-b.json $d/cmp-aa-3.json" \
+# four legs a side: A/B/A' has too few legs for a verdict (t4000)
+eff8="$d/cmp-aa-1.json $d/cmp-effect-b.json $d/cmp-aa-3.json $d/cmp-effect-b2.json $d/cmp-aa-4.json"
+eff8="$eff8 $d/cmp-effect-b3.json $d/cmp-aa-5.json $d/cmp-effect-b4.json"
+for legs in "$eff8" "$d/cmp-aa-1.json $d/cmp-effect-b.json $d/cmp-aa-3.json" \
 	"$d/cmp-aa-1.json $d/cmp-missing-b.json $d/cmp-void-a2.json" \
 	"$d/cmp-aa-1.json $d/cmp-knob-b.json $d/cmp-aa-3.json"; do
-	# shellcheck disable=SC2086 # the legs are three words
+	# shellcheck disable=SC2086 # the legs are words
 	set -- $legs --control 'cpu.first_touch,pages=thp'
 	# 3: no trusted verdict (the control is void in the second set, knobs
 	# differ in the third); the file is written all the same
@@ -24,27 +27,30 @@ for legs in "$d/cmp-aa-1.json $d/cmp-effect-b.json $d/cmp-aa-3.json" \
 done
 
 # the legs' results files are named, not read: the comparison stands alone
-cp "$d/cmp-aa-1.json" a.json
-cp "$d/cmp-effect-b.json" b.json
-cp "$d/cmp-aa-3.json" a2.json
-"$MEMPATH" compare a.json b.json a2.json --format json -o alone.json
-rm a.json b.json a2.json
+i=0
+for f in $eff8; do
+	i=$((i + 1))
+	cp "$f" leg$i.json
+done
+"$MEMPATH" compare leg1.json leg2.json leg3.json leg4.json leg5.json leg6.json leg7.json leg8.json \
+	--format json -o alone.json
+rm leg?.json
 "$MEMPATH" report alone.json --format md >alone.md || fail "report needed the legs' files"
 grep -q '| WIN |$' alone.md || fail "verdicts lost: $(cat alone.md)"
 
 # CSV: a header and one row per metric, the verdict and control per row
-"$MEMPATH" compare "$d/cmp-aa-1.json" "$d/cmp-effect-b.json" "$d/cmp-aa-3.json" \
-	--control 'cpu.first_touch,pages=thp' --format json -o c.json
+# shellcheck disable=SC2086
+"$MEMPATH" compare $eff8 --control 'cpu.first_touch,pages=thp' --format json -o c.json
 "$MEMPATH" report c.json --format csv >c.csv || fail "csv failed"
-head -1 c.csv | grep -qx 'key,unit,better,stock,patched,stock again,change,ci_lo,ci_hi,p_adjusted,verdict,control' ||
+head -1 c.csv | grep -qx 'key,unit,better,stock,patched,stock again,patched again,stock (3),patched (3),stock (4),patched (4),change,ci_lo,ci_hi,p_adjusted,verdict,control' ||
 	fail "csv header: $(head -1 c.csv)"
 rows=$(grep -c '"verdict":' c.json)
 [ "$rows" -gt 0 ] && [ "$(wc -l <c.csv)" -eq $((rows + 1)) ] ||
 	fail "csv has $(wc -l <c.csv) lines for $rows metrics"
-grep -q '^"cpu.first_touch touch_rate pages=4k,touch=write",GiB/s,higher,1.99[0-9]*,2.39[0-9]*,1.99[0-9]*,0.19[0-9]*,.*,win,no$' c.csv ||
+grep -q '^"cpu.first_touch touch_rate pages=4k,touch=write",GiB/s,higher,1.99[0-9]*,2.39[0-9]*,1.99[0-9]*,2.38[0-9]*,1.98[0-9]*,2.38[0-9]*,2.00[0-9]*,2.40[0-9]*,0.19[0-9]*,.*,win,no$' c.csv ||
 	fail "csv WIN row: $(grep 'pages=4k,touch=write",GiB' c.csv)"
 grep -q '^"cpu.first_touch touch_rate pages=thp,touch=write",.*,nowin,yes$' c.csv || fail "csv control row"
-grep -q '^"cpu.first_touch thp_backed pages=4k,touch=write",MiB,none,0,0,0,,,,,fact,no$' c.csv ||
+grep -q '^"cpu.first_touch thp_backed pages=4k,touch=write",MiB,none,0,0,0,0,0,0,0,0,,,,,fact,no$' c.csv ||
 	fail "csv fact row: $(grep 'thp_backed pages=4k' c.csv)"
 
 # a committed comparison file reads (the base of the corrupt ones)

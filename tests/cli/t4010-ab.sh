@@ -2,7 +2,7 @@
 # restore runs at the end; results, logs and the comparison land in DIR.
 # test: alone (judges legs measured here, whose load a test beside it would change: tests/run.sh)
 . "$top/tests/cli/lib.sh"
-"$MEMPATH" ab --a 'echo "A $MP_T" >>trail' --b 'echo "B $MP_T" >>trail' --restore 'echo restored >>trail' \
+"$MEMPATH" ab --legs ABA --a 'echo "A $MP_T" >>trail' --b 'echo "B $MP_T" >>trail' --restore 'echo restored >>trail' \
 	--a-env MP_T=one --b-env MP_T=two --label-a stock --label-b patched -o abdir --export-summary s.csv \
 	-- probe cpu.first_touch size=16M touch=write pages=4k --reps 6 --warmups 0 >ab.txt 2>ab.err
 rc=$?

@@ -12,7 +12,7 @@ wait_for() {
 	[ -e "$1" ] || fail "$1 never appeared"
 }
 
-"$MEMPATH" ab --a 'echo A >state' --b 'echo B >state; touch b-started; exec sleep 30' \
+"$MEMPATH" ab --legs ABA --a 'echo A >state' --b 'echo B >state; touch b-started; exec sleep 30' \
 	--restore 'echo restored >state' -o d1 -- $probe --reps 6 >out1.txt 2>err1.txt &
 pid=$!
 wait_for b-started
@@ -26,7 +26,7 @@ grep -q '^# exited 0' d1/restore.log || fail "restore did not finish"
 grep -q 'killed by signal\|exited' d1/leg-2-setup.log || fail "setup log not closed"
 
 rm -f state
-spawn "$MEMPATH" ab --a 'echo A >state' --b 'echo B >state' --restore 'echo restored >state' -o d2 \
+spawn "$MEMPATH" ab --legs ABA --a 'echo A >state' --b 'echo B >state' --restore 'echo restored >state' -o d2 \
 	-- probe cpu.first_touch size=64M touch=write pages=4k,thp --warmups 0 --reps 100000 >out2.txt 2>err2.txt
 pid=$spawned
 wait_for d2/leg-1-setup.log

@@ -12,30 +12,30 @@ fast="wrap -n 6 -- true" # legs that run in a blink
 for leg in "$probe --reps 5" "wrap -n 5 -- true" "$probe --reps 6 -o x.json" \
 	"$probe --reps 6 --output=x.json" "$probe --reps 6 --label X" "wrap -l X -- true" \
 	"run --suite quick --bogus" "doctor" "phantom -- true" "nosuch"; do
-	expect_fail 2 "$MEMPATH" ab --a 'echo A >>ran' --b 'echo B >>ran' -o g1 -- $leg
+	expect_fail 2 "$MEMPATH" ab --legs ABA --a 'echo A >>ran' --b 'echo B >>ran' -o g1 -- $leg
 	[ ! -e ran ] || fail "a setup ran for the refused leg command '$leg'"
 done
-expect_fail 2 "$MEMPATH" ab -o g1 -- $probe --reps 5
+expect_fail 2 "$MEMPATH" ab --legs ABA -o g1 -- $probe --reps 5
 grep -q 'gives 5 sample(s) per metric; compare needs at least 6 per leg' err.txt ||
 	fail "few samples message: $(cat err.txt)"
-expect_fail 2 "$MEMPATH" ab -o g1 -- wrap -n 5 -- true
+expect_fail 2 "$MEMPATH" ab --legs ABA -o g1 -- wrap -n 5 -- true
 grep -q 'wrap -n 6' err.txt || fail "wrap hint: $(cat err.txt)"
-expect_fail 2 "$MEMPATH" ab -o g1 -- wrap -l X -n 6 -- true
+expect_fail 2 "$MEMPATH" ab --legs ABA -o g1 -- wrap -l X -n 6 -- true
 grep -q 'sets a label' err.txt || fail "label message: $(cat err.txt)"
 # words after the wrapped command's -- are the workload's own
-"$MEMPATH" ab -o g2 -- wrap -n 6 -- sh -c 'echo x -o y --label z >/dev/null' >out.txt 2>err.txt ||
+"$MEMPATH" ab --legs ABA -o g2 -- wrap -n 6 -- sh -c 'echo x -o y --label z >/dev/null' >out.txt 2>err.txt ||
 	fail "the workload's own -o was taken as the leg's: $(cat err.txt)"
 grep -q '"workload"\|"argv"' g2/leg-1-A.json || fail "leg 1 missing"
 
 # a directory holding an earlier ab's results is refused, and left as it was
 cp g2/compare.json before.json
-expect_fail 2 "$MEMPATH" ab -o g2 -- wrap -n 6 -- true
+expect_fail 2 "$MEMPATH" ab --legs ABA -o g2 -- wrap -n 6 -- true
 grep -q "holds results of an earlier ab" err.txt || fail "rerun message: $(cat err.txt)"
 cmp -s before.json g2/compare.json || fail "the earlier comparison changed"
 
 # a setup that ignores SIGTERM is stopped after the timeout (+5 s grace)
 start=$(date +%s)
-"$MEMPATH" ab --setup-timeout 1 --a 'echo A >state' --b 'trap "" TERM; echo B >state; sleep 60' \
+"$MEMPATH" ab --legs ABA --setup-timeout 1 --a 'echo A >state' --b 'trap "" TERM; echo B >state; sleep 60' \
 	--restore 'echo restored >state' -o g3 -- $fast >out.txt 2>err.txt
 rc=$?
 took=$(($(date +%s) - start))
@@ -47,7 +47,7 @@ grep -q 'setup of leg 2 (B, B) did not end within 1 s (stopped)' err.txt ||
 [ ! -e g3/restore.pending ] || fail "pending record kept after a good restore"
 
 # a hung restore is stopped too; its record stays, and the next ab refuses
-"$MEMPATH" ab --setup-timeout 1 --a 'echo A >state' --b 'echo B >state' \
+"$MEMPATH" ab --legs ABA --setup-timeout 1 --a 'echo A >state' --b 'echo B >state' \
 	--restore 'trap "" TERM INT; sleep 60' -o g4 -- $fast >out.txt 2>err.txt
 rc=$?
 [ $rc -eq 1 ] || fail "hung restore: exit $rc: $(cat err.txt)"
@@ -59,7 +59,7 @@ grep -q 'sleep 60' g4/restore.pending || fail "pending record: $(cat g4/restore.
 # SIGKILL of ab while B is set: the record stays; a new ab refuses; the
 # restore-pending command puts A back and removes the record
 rm -f state
-spawn "$MEMPATH" ab --a 'echo A >state' --b 'echo B >state; touch b-set; exec sleep 60' \
+spawn "$MEMPATH" ab --legs ABA --a 'echo A >state' --b 'echo B >state; touch b-set; exec sleep 60' \
 	--a-env MP_X=1 -o g5 -- $fast >out.txt 2>err.txt
 pid=$spawned
 i=0
@@ -73,7 +73,7 @@ wait $pid 2>/dev/null
 [ "$(cat state)" = B ] || fail "state after kill -9: $(cat state)"
 for p in $(left $pid); do kill -KILL "$p" 2>/dev/null; done
 [ -s g5/restore.pending ] || fail "no pending restore after kill -9"
-expect_fail 2 "$MEMPATH" ab --a 'echo A >state' --b 'echo B >state' -o g5 -- $fast
+expect_fail 2 "$MEMPATH" ab --legs ABA --a 'echo A >state' --b 'echo B >state' -o g5 -- $fast
 grep -q "ab --restore-pending g5" err.txt || fail "refusal does not say what to run: $(cat err.txt)"
 [ "$(cat state)" = B ] || fail "the refused ab ran something"
 "$MEMPATH" ab --restore-pending g5 >out.txt 2>err.txt || fail "restore-pending: $(cat err.txt)"
@@ -84,7 +84,7 @@ expect_fail 1 "$MEMPATH" ab --restore-pending g5
 expect_fail 1 "$MEMPATH" ab --restore-pending nodir
 
 # the variants' environments are recorded in each leg's file and the comparison
-"$MEMPATH" ab --a true --b 'echo b' --a-env MP_V=one --b-env MP_V=two -o g6 -- $fast \
+"$MEMPATH" ab --legs ABA --a true --b 'echo b' --a-env MP_V=one --b-env MP_V=two -o g6 -- $fast \
 	>out.txt 2>err.txt || fail "ab with envs: $(cat err.txt)"
 python3 - g6 <<'PY' || fail "leg records"
 import json, sys

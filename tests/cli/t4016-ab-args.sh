@@ -6,7 +6,7 @@
 # test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 fake="$top/tests/data/fake-llama-bench.sh"
-"$MEMPATH" ab --a-args '--mmap 1' --b-args '--mmap 0' --expect-diff llama.use_mmap -o mm \
+"$MEMPATH" ab --legs ABABABAB --a-args '--mmap 1' --b-args '--mmap 0' --expect-diff llama.use_mmap -o mm \
 	-- wrap -n 6 -- sh "$fake" {} -o json >ab.txt 2>ab.err || fail "ab exited $?: $(cat ab.err)"
 tr -d ' \n' <mm/leg-1-A.json | grep -q '"leg":{.*"args":\["--mmap","1"\]' || fail "leg 1 args not recorded"
 tr -d ' \n' <mm/leg-2-B.json | grep -q '"command":\["sh","[^"]*fake-llama-bench.sh","--mmap","0","-o","json"\]' ||
@@ -32,12 +32,12 @@ tr -d ' \n' <one/leg-1-A.json | grep -q '"command":\["sh","[^"]*fake-llama-bench
 	fail "A's {} not removed: $(tr -d ' \n' <one/leg-1-A.json | grep -o '"command":\[[^]]*\]')"
 tr -d ' \n' <one/leg-1-A.json | grep -q '"leg":{.*"args":\[\]' || fail "A's empty args not recorded"
 # Words go into a wrapped command only, and ab gives them: refused before any leg.
-expect_fail 2 "$MEMPATH" ab --a-args x -o bad1 -- probe cpu.first_touch size=8M
+expect_fail 2 "$MEMPATH" ab --legs ABA --a-args x -o bad1 -- probe cpu.first_touch size=8M
 grep -q "the leg must be 'wrap'" err.txt || fail "probe leg: $(cat err.txt)"
-expect_fail 2 "$MEMPATH" ab --b-args x -o bad2 -- wrap -n 6 --args y -- true
+expect_fail 2 "$MEMPATH" ab --legs ABA --b-args x -o bad2 -- wrap -n 6 --args y -- true
 grep -q 'sets --args' err.txt || fail "leg --args: $(cat err.txt)"
 [ -e bad1/leg-1-A.json ] || [ -e bad2/leg-1-A.json ] && fail "a leg ran"
 # a summary that is neither .json nor .csv is refused before any leg
-expect_fail 2 "$MEMPATH" ab --a true --b true --export-summary s.txt -o sdir -- probe cpu.wake --reps 6
+expect_fail 2 "$MEMPATH" ab --legs ABA --a true --b true --export-summary s.txt -o sdir -- probe cpu.wake --reps 6
 [ -e sdir ] && fail "a refused ab made its directory"
 exit 0

@@ -27,6 +27,14 @@ grep -q '"margin": 0.05' mm/compare.json || fail "the margin is not in the file"
 "$MEMPATH" report mm/compare.json >again.txt || fail "report of the comparison exited $?"
 cmp -s ab.txt again.txt || fail "report differs from ab: $(diff ab.txt again.txt | head)"
 
+# the default design is rounds auto (A/B/A' has too few legs for a verdict:
+# docs/design.md §5.4): the same ab without --rounds runs and decides alike
+"$MEMPATH" ab --primary 'work.wrap:tokens_per_s' --a-args '--mmap 1' --b-args '--mmap 0' \
+	--expect-diff llama.use_mmap -o def -- wrap -n 3 -- sh "$fake" {} -o json >def.txt 2>def.err ||
+	fail "ab without --rounds exited $?: $(tail -3 def.err)"
+grep -q '^ab: rounds auto: 4, then more' def.err || fail "the default is not rounds auto: $(grep '^ab:' def.err | head -3)"
+grep -q '^work.wrap tokens_per_s test=tg128 .* WIN (primary)$' def.txt || fail "default tg128: $(grep tg128 def.txt)"
+
 # the budget ends the rounds after the first look, saying so (and ab takes
 # compare's --load-diff)
 "$MEMPATH" ab --rounds auto --budget 1 --load-diff 2 -o bud -- wrap -n 3 -- true >b.txt 2>b.err ||
@@ -40,7 +48,7 @@ grep -q '"busy_cpus": 2' bud/compare.json || fail "--load-diff 2 not in the comp
 [ "$(ls max/leg-*.json | wc -l)" -le 10 ] || fail "more than 5 rounds: $(ls max)"
 
 # refused before anything runs
-expect_fail 2 "$MEMPATH" ab --max-rounds 6 -o no1 -- wrap -n 6 -- true
+expect_fail 2 "$MEMPATH" ab --legs ABA --max-rounds 6 -o no1 -- wrap -n 6 -- true
 grep -q 'are for --rounds auto' err.txt || fail "auto options without auto: $(cat err.txt)"
 expect_fail 2 "$MEMPATH" ab --rounds auto --legs ABA -o no2 -- wrap -n 6 -- true
 expect_fail 2 "$MEMPATH" ab --rounds auto --max-rounds 3 -o no3 -- wrap -n 6 -- true

@@ -53,7 +53,7 @@ while read -r what py; do
 	grep -q 'not a valid mempath comparison file: summary' err.txt || fail "$what: $(cat err.txt)"
 done <<'EOF'
 win j['summary']['counts']['win'] = 99
-nowin j['summary']['counts']['nowin'] = 0
+nowin j['summary']['counts']['nowin'] = 5
 controls j['summary']['controls'] = 3
 EOF
 "$MEMPATH" report c.json >/dev/null || fail "the comparison as written was refused"

@@ -1,8 +1,8 @@
 # ab runs wrap legs: its -o/--label go to wrap, not to the workload after
-# "--" (whose own -o is allowed); the legs compare like probes.
+# "--" (whose own -o is allowed); the legs (four a side) compare like probes.
 # test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
-"$MEMPATH" ab --a-env MP_FAKE_SCALE=1 --b-env MP_FAKE_SCALE=1.5 -o abw \
+"$MEMPATH" ab --legs ABABABAB --a-env MP_FAKE_SCALE=1 --b-env MP_FAKE_SCALE=1.5 -o abw \
 	-- wrap -n 6 -- sh "$top/tests/data/fake-lines.sh" -o ignored >ab.txt 2>ab.err ||
 	fail "ab exited $?: $(cat ab.err)"
 for f in leg-1-A.json leg-2-B.json leg-3-A.json compare.md; do

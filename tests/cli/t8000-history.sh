@@ -49,9 +49,17 @@ grep -q "^run 1 (stock, .*) is the baseline of machine kind 'Fixture CPU" b.txt 
 "$MEMPATH" history list | grep -q '^ *1\*' || fail "the baseline is not marked in the list"
 "$MEMPATH" history check "$d/cmp-aa-2.json" >ok.txt 2>ok.err || fail "check of an A/A run should pass: $(cat ok.txt ok.err)"
 grep -q '^summary: 0 WIN, 0 LOSS' ok.txt || fail "check summary: $(tail -2 ok.txt)"
+# one run against a baseline of one: too few legs to judge (docs/design.md
+# §5.4), no LOSS
+"$MEMPATH" history check "$d/cmp-control-b.json" >one.txt 2>one.err ||
+	fail "one run against one exited $?: $(tail -3 one.txt one.err)"
+grep -q 'not enough legs to judge' one.txt || fail "one against one judged: $(cat one.txt)"
+# a baseline of four runs judges one
+"$MEMPATH" history add "$d/cmp-aa-3.json" "$d/cmp-aa-4.json" "$d/cmp-aa-5.json" >/dev/null || fail "add 3"
+"$MEMPATH" history bless 1 4 5 6 >b4.txt || fail "bless a set: $(cat b4.txt)"
 "$MEMPATH" history check "$d/cmp-control-b.json" >loss.txt 2>loss.err
 [ $? -eq 1 ] || fail "a LOSS should exit 1: $(tail -3 loss.txt loss.err)"
-grep -q 'read LOSS against run 1, the baseline of' loss.err || fail "$(cat loss.err)"
+grep -q 'read LOSS against runs 1 to 6 (4 runs), the baseline of' loss.err || fail "$(cat loss.err)"
 grep -q 'LOSS' loss.txt || fail "no LOSS row: $(cat loss.txt)"
 "$MEMPATH" history bless 3 >b3.txt || fail "bless by number"
 grep -q '^run 3 ' b3.txt || fail "$(cat b3.txt)"
@@ -75,9 +83,9 @@ expect_fail 2 "$MEMPATH" history list --format html
 "$MEMPATH" compare "$d/cmp-aa-1.json" "$d/cmp-aa-2.json" --format json -o c.json || fail "compare"
 expect_fail 2 "$MEMPATH" history add c.json
 grep -q 'is a comparison' err.txt || fail "$(cat err.txt)"
-"$MEMPATH" history add "$d/cmp-corrupt.json" "$d/cmp-aa-3.json" >mix.txt 2>mix.err
+"$MEMPATH" history add "$d/cmp-corrupt.json" "$d/cmp-aa-6.json" >mix.txt 2>mix.err
 [ $? -eq 2 ] || fail "a bad file among good ones should exit 2"
-grep -q '^added run 4: ' mix.txt || fail "the good file after a bad one was not added: $(cat mix.txt)"
+grep -q '^added run 7: ' mix.txt || fail "the good file after a bad one was not added: $(cat mix.txt)"
 # where the database is: --db first, then MEMPATH_HISTORY, then XDG_DATA_HOME
 "$MEMPATH" history --db other.db add "$d/cmp-aa-1.json" >/dev/null || fail "--db"
 [ -f other.db ] || fail "--db not used"
@@ -86,6 +94,6 @@ grep -q '^added run 4: ' mix.txt || fail "the good file after a bad one was not 
 # run --history keeps what it ran
 "$MEMPATH" run --only cpu.wake --reps 2 --warmups 0 --quiet --history -o w.json >/dev/null 2>w.err ||
 	fail "run --history: $(cat w.err)"
-grep -q "^history: run 5 in $PWD/h.db" w.err || fail "run --history: $(cat w.err)"
-"$MEMPATH" history list --format csv | grep -q '^5,.*,quick,1,' || fail "the run is not in the list"
+grep -q "^history: run 8 in $PWD/h.db" w.err || fail "run --history: $(cat w.err)"
+"$MEMPATH" history list --format csv | grep -q '^8,.*,quick,1,' || fail "the run is not in the list"
 exit 0

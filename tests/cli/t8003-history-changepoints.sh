@@ -49,10 +49,10 @@ grep -q "^runs 22, 23, 24, 25, 26, 27, 28, 29 (8 runs) are the baseline\|^runs 2
 grep -q '^summary: 0 WIN, 0 LOSS' c.txt || fail "check summary: $(tail -2 c.txt)"
 "$MEMPATH" history check runs/r10.json >w.txt 2>w.err
 [ $? -eq 0 ] || fail "a faster run is no LOSS: $(cat w.err)"
-"$MEMPATH" history bless 1 2 3 >b3.txt || fail "bless a set"
-grep -q "^runs 1, 2, 3 (3 runs) are the baseline of machine kind 'Test CPU" b3.txt || fail "$(cat b3.txt)"
+"$MEMPATH" history bless 1 2 3 4 >b3.txt || fail "bless a set"
+grep -q "^runs 1, 2, 3, 4 (4 runs) are the baseline of machine kind 'Test CPU" b3.txt || fail "$(cat b3.txt)"
 "$MEMPATH" history check runs/r25.json >l.txt 2>l.err
-[ $? -eq 1 ] && grep -q 'read LOSS against runs 1 to 3 (3 runs)' l.err || fail "LOSS against a set: $(cat l.err)"
+[ $? -eq 1 ] && grep -q 'read LOSS against runs 1 to 4 (4 runs)' l.err || fail "LOSS against a set: $(cat l.err)"
 # run 30 ran t.p with size=2M: "run with other options", one summary line
 "$MEMPATH" history check runs/r30.json >o.txt 2>o.err
 grep -q '^note: t.p: ok in baseline, run 1, run with other options in n30' o.txt ||

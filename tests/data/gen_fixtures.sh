@@ -8,6 +8,9 @@
 # (sum of four uniforms) with a 1% relative spread, 10 samples per metric.
 # Each file is one leg; the arguments below change one thing at a time:
 #   cmp-aa-{1,2,3}  three legs of one distribution (A/A/A: no WIN/LOSS)
+#   cmp-aa-{4..8}, cmp-{effect,control,knob}-b{2,3,4}  more legs of the same,
+#                   so that four legs a side (a1 b a3 b2 a4 b3 a5 b4) can be
+#                   judged: A/B/A' has too few legs for a verdict (§5.4)
 #   cmp-effect-b    touch_rate pages=4k +20% (a known WIN)
 #   cmp-drift-a2    touch_rate pages=4k -15% in the repeated baseline (UNSTABLE)
 #   cmp-control-b   the pages=4k effect, and the THP path -20% (a moved control)
@@ -104,6 +107,20 @@ gen cmp-knob-b.json     patched  77     1.2  1.0  16     always   10   0    ok  
 gen cmp-void-a2.json    stock    88     1.0  1.0  0      madvise  60   0    ok     10
 gen cmp-missing-b.json  patched  99     1.0  1.0  16     madvise  60   1    fail   10
 gen cmp-few-b.json      patched  111    1.2  1.0  16     madvise  60   0    ok     5
+gen cmp-aa-4.json       stock    34     1.0  1.0  16     madvise  60   0    ok     10
+gen cmp-aa-5.json       stock    35     1.0  1.0  16     madvise  60   0    ok     10
+gen cmp-aa-6.json       stock    36     1.0  1.0  16     madvise  60   0    ok     10
+gen cmp-aa-7.json       stock    37     1.0  1.0  16     madvise  60   0    ok     10
+gen cmp-aa-8.json       stock    38     1.0  1.0  16     madvise  60   0    ok     10
+gen cmp-effect-b2.json  patched  45     1.2  1.0  16     madvise  60   0    ok     10
+gen cmp-effect-b3.json  patched  46     1.2  1.0  16     madvise  60   0    ok     10
+gen cmp-effect-b4.json  patched  47     1.2  1.0  16     madvise  60   0    ok     10
+gen cmp-control-b2.json patched  67     1.2  0.8  16     madvise  60   0    ok     10
+gen cmp-control-b3.json patched  68     1.2  0.8  16     madvise  60   0    ok     10
+gen cmp-control-b4.json patched  69     1.2  0.8  16     madvise  60   0    ok     10
+gen cmp-knob-b2.json    patched  78     1.2  1.0  16     always   10   0    ok     10
+gen cmp-knob-b3.json    patched  79     1.2  1.0  16     always   10   0    ok     10
+gen cmp-knob-b4.json    patched  80     1.2  1.0  16     always   10   0    ok     10
 
 #   file                label    seed   eff  thp  thpMiB knob     swap drop stream n  busy round variant level
 gen cmp-busy-a1.json    stock    121    1.0  1.0  16     madvise  60   0    ok     10 0.1

@@ -217,15 +217,33 @@ static void test_threshold_from_gap(void **state)
 	assert_true(fabs(c->rows[0].threshold - 0.06) < 0.002);
 	assert_true(isnan(c->rows[0].round_noise));
 	legs_free(c, &l);
-	/* --threshold above the gap: it applies */
+	/* --threshold above the gap: it applies (four legs a side: A/B/A' has
+	 * too few legs for a verdict, §5.4) */
+	memset(&l, 0, sizeof(l));
+	for (int k = 0; k < 4; k++) {
+		double ak[8], bk[8];
+		for (int i = 0; i < 8; i++) {
+			ak[i] = a[i] * (1 + 0.001 * k);
+			bk[i] = b[i] * (1 - 0.001 * k);
+		}
+		add_leg(&l, 'A', ak, 8);
+		add_leg(&l, 'B', bk, 8);
+	}
+	o.threshold = 0.03;
+	o.legs = "ABABABAB";
+	c = compare_runs((const struct run *const *)l.r, l.files, 8, &o);
+	assert_int_equal(c->rows[0].threshold_from, THRESHOLD_FROM_GIVEN);
+	assert_int_equal(c->rows[0].verdict, VERDICT_WIN);
+	legs_free(c, &l);
+	/* the same as A/B/A': the change is measured, not judged */
 	memset(&l, 0, sizeof(l));
 	add_leg(&l, 'A', a, 8);
 	add_leg(&l, 'B', b, 8);
 	add_leg(&l, 'A', a, 8);
-	o.threshold = 0.03;
+	o.legs = "ABA";
 	c = compare_runs((const struct run *const *)l.r, l.files, 3, &o);
-	assert_int_equal(c->rows[0].threshold_from, THRESHOLD_FROM_GIVEN);
-	assert_int_equal(c->rows[0].verdict, VERDICT_WIN);
+	assert_int_equal(c->rows[0].verdict, VERDICT_FEW);
+	assert_true(c->rows[0].few_legs);
 	legs_free(c, &l);
 }
 

@@ -1,0 +1,81 @@
+/* legs.c - the between-process test of legs without rounds (legs.h,
+ * docs/design.md §5.4). */
+#include "verdict/legs.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "base/blocked.h"
+#include "base/stats.h"
+#include "base/util.h"
+
+double legs_alpha(const struct comparison *c)
+{
+	return c->opts.alpha > 0 ? c->opts.alpha : 0.05;
+}
+
+double legs_min_p(size_t na, size_t nb)
+{
+	double ways = 1;
+	for (size_t k = 1; k <= nb; k++)
+		ways = ways * (double)(na + k) / (double)k;
+	return 2 / ways;
+}
+
+static int predicts(size_t na, size_t nb)
+{
+	return (na == 1 && nb >= LEGS_PREDICT) || (nb == 1 && na >= LEGS_PREDICT);
+}
+
+char *legs_too_few(const struct comparison *c, const struct compare_row *row)
+{
+	size_t na = 0, nb = 0;
+	char seen[96] = "";
+	for (size_t j = 0; j < c->n_legs; j++)
+		if (row->m[j])
+			*(c->legs[j].variant == 'A' ? &na : &nb) += 1;
+	if (predicts(na, nb) || legs_min_p(na, nb) < legs_alpha(c))
+		return NULL;
+	if (isfinite(row->change) && isfinite(row->ci_lo))
+		snprintf(seen, sizeof(seen), " (%+.1f%% [%+.1f, %+.1f] within them)",
+			 100.0 * row->change, 100.0 * row->ci_lo, 100.0 * row->ci_hi);
+	return xasprintf("not enough legs to judge%s: %zu process%s of A, %zu of B; a verdict "
+			 "needs 4 or more a side (one against 4 or more), or rounds",
+			 seen, na, na == 1 ? "" : "es", nb);
+}
+
+void legs_test(const struct comparison *c, struct compare_row *row)
+{
+	double a[COMPARE_MAX_LEGS], b[COMPARE_MAX_LEGS];
+	size_t na = 0, nb = 0;
+	for (size_t j = 0; j < c->n_legs; j++)
+		if (row->m[j] && !isnan(row->median[j])) {
+			if (c->legs[j].variant == 'A')
+				a[na++] = row->median[j];
+			else
+				b[nb++] = row->median[j];
+		}
+	row->p_legs = NAN;
+	if (predicts(na, nb)) {
+		/* the one leg against the others' prediction interval */
+		const double *set = na == 1 ? b : a, one = na == 1 ? a[0] : b[0];
+		size_t k = na == 1 ? nb : na;
+		double mean = 0, ss = 0, t;
+		for (size_t i = 0; i < k; i++)
+			if (!(set[i] > 0))
+				return; /* no log: no test */
+		if (!(one > 0))
+			return;
+		for (size_t i = 0; i < k; i++)
+			mean += log(set[i]) / (double)k;
+		for (size_t i = 0; i < k; i++)
+			ss += (log(set[i]) - mean) * (log(set[i]) - mean);
+		if (!(ss > 0)) { /* the others all equal: outside them or not */
+			row->p_legs = log(one) == mean ? 1 : 0;
+			return;
+		}
+		t = (log(one) - mean) / sqrt(ss / (double)(k - 1) * (1 + 1.0 / (double)k));
+		row->p_legs = stats_t_p2(t, (unsigned)(k - 1));
+	} else if (na && nb)
+		stats_mann_whitney_u(b, nb, a, na, &row->p_legs);
+}
