@@ -36,13 +36,13 @@ struct variant {
 /* The command after --, checked before any setup (cmd/legs.h), with enough
  * samples per leg for a verdict: with rounds, split over them. */
 static int check_leg_args(const struct cmd_line *l, int per_leg_args, unsigned rounds,
-			  unsigned *leg_reps)
+			  int auto_rounds, unsigned *leg_reps)
 {
 	struct leg_command lc;
 	if (leg_command_check(l, "ab", per_leg_args ? "--a-args/--b-args" : NULL, &lc) != 0)
 		return -1;
 	if (rounds)
-		return leg_rounds_plan(&lc, l, rounds, leg_reps);
+		return leg_rounds_plan(&lc, l, rounds, auto_rounds, leg_reps);
 	if (lc.samples < COMPARE_MIN_SAMPLES)
 		return error("the leg command gives %u sample(s) per metric; compare needs at "
 			     "least %d per leg for a verdict (%s %d)",
@@ -438,7 +438,7 @@ static int ab_main(void *p, const struct cmd_line *l)
 	}
 	/* auto rounds: the samples given are split over the first rounds */
 	if (check_leg_args(l, o->a_args || o->b_args, o->auto_rounds ? SEQ_MIN_ROUNDS : o->rounds,
-			   &plan.leg_reps) != 0)
+			   o->auto_rounds, &plan.leg_reps) != 0)
 		goto out;
 	if (o->auto_rounds) {
 		ab_auto_start(&ar, &co, o->max_rounds, o->budget_s);

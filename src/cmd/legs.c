@@ -30,7 +30,7 @@ static int reps_auto(int argc, char **argv)
 }
 
 int leg_rounds_plan(const struct leg_command *lc, const struct cmd_line *l, unsigned rounds,
-		    unsigned *leg_reps)
+		    int raise, unsigned *leg_reps)
 {
 	const struct command *c = lc->c;
 	int split =
@@ -38,8 +38,15 @@ int leg_rounds_plan(const struct leg_command *lc, const struct cmd_line *l, unsi
 	unsigned per_leg = split ? lc->samples / rounds : lc->samples;
 	/* --reps not given: each leg at least what a round needs, whatever the
 	 * command's own default (a probe as typed runs) */
-	if (split && !args_given(c, lc->given, "reps") && per_leg < COMPARE_MIN_ROUND_SAMPLES)
+	if (split && per_leg < COMPARE_MIN_ROUND_SAMPLES && !args_given(c, lc->given, "reps"))
 		per_leg = COMPARE_MIN_ROUND_SAMPLES;
+	/* auto rounds chose the rounds, not the user: each leg the least */
+	if (split && per_leg < COMPARE_MIN_ROUND_SAMPLES && raise) {
+		progress("ab: --reps %u over the first %u rounds gives %u a leg; each leg runs %d, "
+			 "the least a round needs",
+			 lc->samples, rounds, per_leg, COMPARE_MIN_ROUND_SAMPLES);
+		per_leg = COMPARE_MIN_ROUND_SAMPLES;
+	}
 	*leg_reps = split ? per_leg : 0;
 	if (per_leg < COMPARE_MIN_ROUND_SAMPLES)
 		return error("%u rounds of the leg command's %u samples give %u a leg; a leg of a "

@@ -23,8 +23,11 @@ int leg_command_check(const struct cmd_line *l, const char *who, const char *arg
 /* With rounds: the samples each leg gets (those given split over the rounds
  * where the command takes --reps, unless --reps auto; wrap's iterations as
  * given) into *leg_reps (0: as given), checked against what a verdict of
- * rounds needs (docs/design.md §5.10); 0, or -1 after an error line. */
+ * rounds needs (docs/design.md §5.10). Too few a leg is raised to that
+ * least where --reps was not given, or where `raise` (auto rounds, which
+ * choose how many rounds: said on stderr); else refused. 0, or -1 after an
+ * error line. */
 int leg_rounds_plan(const struct leg_command *lc, const struct cmd_line *l, unsigned rounds,
-		    unsigned *leg_reps);
+		    int raise, unsigned *leg_reps);
 
 #endif

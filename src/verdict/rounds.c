@@ -206,6 +206,38 @@ static int round_noisy(const struct comparison *c, const struct compare_row *row
 	       gpu_apart(row, ja, jb) || gpu_apart(row, jb, ja);
 }
 
+/* A round whose legs' load differed is left out only when that load could
+ * explain what the round read: when its log ratio lies outside the 95%
+ * prediction interval of the ratios of the rounds whose legs' load did not
+ * differ (with fewer than 2 of those it is left out). A blip beside a round
+ * that reads as the others do costs no round (§5.10). */
+static int round_out(const struct comparison *c, const struct compare_row *row, unsigned r,
+		     size_t ja, size_t jb)
+{
+	double lr[COMPARE_MAX_LEGS], mean = 0, ss = 0, half;
+	size_t n = 0;
+	if (!round_noisy(c, row, ja, jb))
+		return 0;
+	if (!(row->median[ja] > 0) || !(row->median[jb] > 0))
+		return 1;
+	for (unsigned q = 1; q <= c->n_rounds && n < COMPARE_MAX_LEGS; q++) {
+		size_t qa, qb;
+		if (q == r || round_legs(c, row, q, &qa, &qb) != 0 || round_noisy(c, row, qa, qb) ||
+		    !(row->median[qa] > 0) || !(row->median[qb] > 0))
+			continue;
+		lr[n++] = log(row->median[qb] / row->median[qa]);
+	}
+	if (n < 2)
+		return 1;
+	for (size_t k = 0; k < n; k++)
+		mean += lr[k] / (double)n;
+	for (size_t k = 0; k < n; k++)
+		ss += (lr[k] - mean) * (lr[k] - mean);
+	half = stats_t_quantile(0.975, (unsigned)(n - 1)) *
+	       sqrt(ss / (double)(n - 1) * (1 + 1.0 / (double)n));
+	return !(fabs(log(row->median[jb] / row->median[ja]) - mean) <= half);
+}
+
 /* The medians of the rounds used, and the change from them: the geometric
  * means of each variant's medians (their ratio is the geometric mean of the
  * rounds' ratios, the change: what the table prints beside it, §5.19) and
@@ -247,7 +279,7 @@ void rounds_stats(const struct comparison *c, struct compare_row *row)
 		size_t ja, jb;
 		if (round_legs(c, row, r, &ja, &jb) != 0)
 			continue;
-		if (round_noisy(c, row, ja, jb)) {
+		if (round_out(c, row, r, ja, jb)) {
 			row->rounds_out++;
 			continue;
 		}
@@ -322,7 +354,7 @@ static char *left_out(const struct comparison *c, const struct compare_row *row)
 		size_t ja, jb;
 		double d, db;
 		int by_wait = 0;
-		if (round_legs(c, row, r, &ja, &jb) != 0 || !round_noisy(c, row, ja, jb))
+		if (round_legs(c, row, r, &ja, &jb) != 0 || !round_out(c, row, r, ja, jb))
 			continue;
 		db = fabs(row->busy[ja] - row->busy[jb]);
 		/* a GPU process seen on one side only outranks any CPU load; the

@@ -32,7 +32,7 @@ k=0
 while IFS='|' read -r setups n; do
 	k=$((k + 1))
 	eval "set -- $setups"
-	"$MEMPATH" ab "$@" -o ab$k -- $fast >out.txt 2>err.txt
+	"$MEMPATH" ab --legs ABA "$@" -o ab$k -- $fast >out.txt 2>err.txt
 	rc=$?
 	verdict_ok $rc out.txt || fail "ab $setups: exit $rc: $(cat err.txt)"
 	gone 'sleep 3[0-9][0-9]' || fail "ab $setups: left $(running_here 'sleep 3[0-9][0-9]')"
@@ -51,7 +51,7 @@ done <<'EOF'
 --a true --b true --restore 'setsid sh -c "sleep 307" &'|[12]
 EOF
 # nothing started: nothing named
-"$MEMPATH" ab --a true --b true -o abq -- $fast >out.txt 2>err.txt
+"$MEMPATH" ab --legs ABA --a true --b true -o abq -- $fast >out.txt 2>err.txt
 ! grep -q 'left .* running' err.txt || fail "a clean ab named leftovers: $(cat err.txt)"
 
 # SIGKILL of the command | what must be up before the kill
@@ -70,8 +70,8 @@ done <<'EOF'
 wrap -n 1 -o k1.json -- sh -c 'touch ready; sleep 311'|ready
 wrap -n 1 -o k2.json -- sh -c 'setsid sleep 312 & touch ready; sleep 313'|ready
 wrap -n 1 -o k3.json -- sh -c '(sleep 314 &); touch ready; wait'|ready
-ab --a true --b 'setsid sleep 315 & touch ready; exec sleep 316' --restore true -o kab1 -- wrap -n 6 -- true|ready
-ab --a true --b true -o kab2 -- wrap -n 6 -- sh -c 'sleep 317 & touch ready; sleep 318'|ready
+ab --legs ABA --a true --b 'setsid sleep 315 & touch ready; exec sleep 316' --restore true -o kab1 -- wrap -n 6 -- true|ready
+ab --legs ABA --a true --b true -o kab2 -- wrap -n 6 -- sh -c 'sleep 317 & touch ready; sleep 318'|ready
 phantom --holder 'touch ready; sleep 319' --hog 16M --cpu 16M --hold 30 -o kp1.json|ready
 phantom -o kp2.json -- sh -c 'setsid sleep 320 & touch ready; sleep 321'|ready
 EOF

@@ -52,9 +52,15 @@ expect_fail 2 "$MEMPATH" ab --legs ABA --max-rounds 6 -o no1 -- wrap -n 6 -- tru
 grep -q 'are for --rounds auto' err.txt || fail "auto options without auto: $(cat err.txt)"
 expect_fail 2 "$MEMPATH" ab --rounds auto --legs ABA -o no2 -- wrap -n 6 -- true
 expect_fail 2 "$MEMPATH" ab --rounds auto --max-rounds 3 -o no3 -- wrap -n 6 -- true
-expect_fail 2 "$MEMPATH" ab --rounds auto -o no4 -- probe cpu.first_touch size=1M --reps 8
-grep -q 'give 2 a leg' err.txt || fail "auto rounds split the samples over the first 4: $(cat err.txt)"
 [ ! -d no1 ] && [ ! -d no2 ] || fail "a refused ab left a directory"
+# --reps given, too few for the first 4 rounds: auto chose the rounds, so
+# each leg runs the 3 a round needs, and says so (--rounds N refuses: t4014)
+"$MEMPATH" ab --rounds auto --max-rounds 4 --load-diff 2 -o few -- probe cpu.first_touch size=2M --reps 8 \
+	>f.txt 2>f.err || fail "auto rounds with --reps 8 exited $?: $(tail -3 f.err)"
+grep -q '^ab: --reps 8 over the first 4 rounds gives 2 a leg; each leg runs 3' f.err ||
+	fail "the raise is not said: $(grep '^ab:' f.err | head -3)"
+tr -d ' \n' <few/leg-1-r1-A.json | grep -q '"argv":\["probe",[^]]*"--reps","3"\]' ||
+	fail "the leg did not run 3 samples: $(tr -d ' \n' <few/leg-1-r1-A.json | grep -o '"argv":\[[^]]*\]')"
 # a probe as typed, without --reps, runs: its default samples (cpu.stream's
 # 10) over the first 4 rounds would give 2 a leg, so each leg gets the 3 a
 # round needs (docs/design.md §5.10)

@@ -25,7 +25,10 @@
 #                   round and variant, order ABBA...): touch_rate pages=4k
 #                   +20% in every B leg, every metric 30% higher in both legs
 #                   of round 2 (a load between rounds), and round 3's B leg
-#                   measured with 1.8 other CPUs busy (left out)
+#                   measured with 1.8 other CPUs busy (kept: its ratio reads
+#                   as the other rounds' do, so the load did not explain it)
+#   cmp-r5-{a,b}    a fifth round whose B leg ran with 1.8 other CPUs busy and
+#                   30% slower for it (left out: the load explains its ratio)
 # plus corrupt (not JSON), truncated, and a wrong type.
 set -eu
 cd "$(dirname "$0")"
@@ -134,6 +137,8 @@ gen cmp-r3-a.json       stock    135    1.0  1.0  16     madvise  60   0    ok  
 gen cmp-r3-b.json       patched  136    1.2  1.0  16     madvise  60   0    ok     6  1.8 3 B 1.0
 gen cmp-r4-b.json       patched  137    1.2  1.0  16     madvise  60   0    ok     6  0.1 4 B 1.0
 gen cmp-r4-a.json       stock    138    1.0  1.0  16     madvise  60   0    ok     6  0.1 4 A 1.0
+gen cmp-r5-a.json       stock    139    1.0  1.0  16     madvise  60   0    ok     6  0.1 5 A 1.0
+gen cmp-r5-b.json       patched  140    1.2  1.0  16     madvise  60   0    ok     6  1.8 5 B 0.7
 
 printf '{"schema": "mempath/run/1", "probes": [ {"name": "cpu.first_touch", oops\n' >cmp-corrupt.json
 head -c 700 cmp-aa-1.json >cmp-truncated.json
