@@ -12,7 +12,8 @@
 struct moved {
 	const char *name;
 	double a, b; /* medians */
-	double size; /* |log((b + 1) / (a + 1))|: the rank */
+	int appears; /* from or to ~0: the strongest evidence, ranked first */
+	double size; /* |b - a| against the counter's own window-to-window noise */
 };
 
 /* The windows' values of counter `name` in m (a counter absent from moved
@@ -34,10 +35,26 @@ static void values(const struct metric *m, const char *name, double **v, size_t 
 	}
 }
 
+/* A counter that appears or vanishes first, then the change against its
+ * own noise, then the name. */
 static int by_size(const void *x, const void *y)
 {
 	const struct moved *a = x, *b = y;
+	if (a->appears != b->appears)
+		return b->appears - a->appears;
 	return a->size < b->size ? 1 : a->size > b->size ? -1 : strcmp(a->name, b->name);
+}
+
+/* The spread of n window values about their median m: the median absolute
+ * deviation as a standard deviation (1.4826 MAD). */
+static double spread(const double *v, size_t n, double m)
+{
+	double *d = xcalloc(n + 1, sizeof(*d)), s;
+	for (size_t k = 0; k < n; k++)
+		d[k] = fabs(v[k] - m);
+	s = 1.4826 * stats_median(d, n);
+	free(d);
+	return s;
 }
 
 /* Did counter `name` move between the A and B legs of row? */
@@ -60,10 +77,20 @@ static int moved(const struct comparison *c, const struct compare_row *row, cons
 		}
 	}
 	if (ok) {
+		double sa, sb, small, big, big_spread;
 		out->name = name;
 		out->a = stats_median(v[0], n[0]);
 		out->b = stats_median(v[1], n[1]);
-		out->size = fabs(log((out->b + 1) / (out->a + 1)));
+		sa = spread(v[0], n[0], out->a);
+		sb = spread(v[1], n[1], out->b);
+		small = fmin(out->a, out->b);
+		big = fmax(out->a, out->b);
+		big_spread = out->a > out->b ? sa : sb;
+		/* from or to ~0: the smaller side within the larger's own spread of
+		 * nothing, or under MECHANISM_ZERO of it */
+		out->appears = big > 0 && small <= fmax(big_spread, MECHANISM_ZERO * big);
+		/* counts: a spread under 1 is one event */
+		out->size = fabs(out->b - out->a) / fmax(1, fmax(sa, sb));
 		ok = (hi[0] < lo[1] || hi[1] < lo[0]) &&
 		     fabs(out->b - out->a) >= MECHANISM_MIN_CHANGE * fmax(out->a, out->b);
 	}

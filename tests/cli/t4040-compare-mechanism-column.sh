@@ -1,6 +1,6 @@
 # compare: the mechanism column (docs/design.md §5.15) - beside every WIN and
 # LOSS the counters that moved with it, the two that moved most, ranked, with
-# their change ("sw:page-faults -99.0%, vmstat:thp_fault_alloc 0 -> 32"), in
+# their change ("vmstat:thp_fault_alloc 0 -> 32, sw:page-faults -99.0%"), in
 # term, md and html tables, and in json as mechanism_counters (each counter,
 # its A and B medians and change, ranked), read back by report to the same
 # tables; a LOSS (the legs swapped) gets the same counters moving the other
@@ -14,7 +14,7 @@ command -v python3 >/dev/null 2>&1 || skip "python3 not installed (writes the le
 python3 "$d/mech8.py" "$d" m || fail "legs"
 # shellcheck disable=SC2046 # paths without spaces
 set -- $(ls m/leg-?-*.json | sort -t- -k2n)
-cell='sw:page-faults -99.0%, vmstat:thp_fault_alloc 0 -> 32'
+cell='vmstat:thp_fault_alloc 0 -> 32, sw:page-faults -99.0%'
 "$MEMPATH" compare "$@" >t.txt 2>/dev/null ||
 	fail "compare: $(cat t.txt)"
 head=$(grep '^metric ' t.txt)
@@ -22,7 +22,7 @@ case $head in *"n A/B  mechanism "*"verdict") ;; *) fail "term heading: $head" ;
 grep -q "^cpu.first_touch touch_rate pages=default,touch=write .*  $cell  *WIN\$" t.txt ||
 	fail "term row: $(grep touch_rate t.txt)"
 "$MEMPATH" compare "$@" --format json -o c.json 2>/dev/null || fail "json"
-tr -d ' \n' <c.json | grep -q '"mechanism_counters":\[{"counter":"sw:page-faults","median_a":16389.5,"median_b":170.5,"change":-0.98[0-9]*},{"counter":"vmstat:thp_fault_alloc","median_a":0.0,"median_b":32.0,"change":null}\]' ||
+tr -d ' \n' <c.json | grep -q '"mechanism_counters":\[{"counter":"vmstat:thp_fault_alloc","median_a":0.0,"median_b":32.0,"change":null},{"counter":"sw:page-faults","median_a":16389.5,"median_b":170.5,"change":-0.98[0-9]*}\]' ||
 	fail "json mechanism_counters: $(grep -A14 mechanism_counters c.json)"
 "$MEMPATH" report c.json >r.txt || fail "report of the comparison"
 cmp -s t.txt r.txt || fail "report reads the column back differently: $(diff t.txt r.txt)"
@@ -30,14 +30,14 @@ cmp -s t.txt r.txt || fail "report reads the column back differently: $(diff t.t
 grep -q "^| metric | madvise | always | madvise again | always again | madvise (3) | always (3) | madvise (4) | always (4) | mechanism | verdict |\$" r.md ||
 	fail "md heading: $(grep '^| metric' r.md)"
 grep -qF "| $cell | WIN |" r.md || fail "md row: $(grep touch_rate r.md)"
-grep -q '^|  |  | 2 | vmstat:thp_fault_alloc | 0 | 32 | - |$' r.md || fail "md section, rank 2"
+grep -q '^|  |  | 2 | sw:page-faults | 16390 | 170 | -99.0% |$' r.md || fail "md section, rank 2"
 "$MEMPATH" report c.json --format html >r.html || fail "html"
 grep -q '<th>mechanism</th><th>verdict</th>' r.html &&
-	grep -qF '<td>sw:page-faults -99.0%, vmstat:thp_fault_alloc 0 -&gt; 32</td>' r.html ||
+	grep -qF '<td>vmstat:thp_fault_alloc 0 -&gt; 32, sw:page-faults -99.0%</td>' r.html ||
 	fail "html column"
-# a LOSS: the counters moved the other way, the larger change first
+# a LOSS: the counters moved the other way, the one that vanished first
 "$MEMPATH" compare --legs BABABABA "$@" >l.txt 2>/dev/null || fail "loss: $(cat l.txt)"
-grep -q 'sw:page-faults +951[0-9].[0-9]%, vmstat:thp_fault_alloc -100.0%  LOSS$' l.txt ||
+grep -q 'vmstat:thp_fault_alloc -100.0%, sw:page-faults +951[0-9].[0-9]%  LOSS$' l.txt ||
 	fail "loss row: $(grep touch_rate l.txt)"
 # without counters: no column, no section
 "$MEMPATH" compare "$d/cmp-aa-1.json" "$d/cmp-effect-b.json" "$d/cmp-aa-3.json" --format md >n.md 2>/dev/null
