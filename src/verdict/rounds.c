@@ -206,36 +206,35 @@ static int round_noisy(const struct comparison *c, const struct compare_row *row
 	       gpu_apart(row, ja, jb) || gpu_apart(row, jb, ja);
 }
 
-/* A round whose legs' load differed is left out only when that load could
- * explain what the round read: when its log ratio lies outside the 95%
- * prediction interval of the ratios of the rounds whose legs' load did not
- * differ (with fewer than 2 of those it is left out). A blip beside a round
- * that reads as the others do costs no round (§5.10). */
+/* A round whose legs' load differed is left out unless it reads as the
+ * rounds whose legs' load did not differ: kept only when there are at least
+ * ROUNDS_QUIET_TO_KEEP of those and its log ratio lies within their range
+ * (no extrapolation: a load aligned with one variant moves every round
+ * alike, and two rounds' interval covers nearly anything). A blip beside a
+ * round that reads as the others do costs no round (§5.10). */
+#define ROUNDS_QUIET_TO_KEEP 3
 static int round_out(const struct comparison *c, const struct compare_row *row, unsigned r,
 		     size_t ja, size_t jb)
 {
-	double lr[COMPARE_MAX_LEGS], mean = 0, ss = 0, half;
+	double lo = INFINITY, hi = -INFINITY, x;
 	size_t n = 0;
 	if (!round_noisy(c, row, ja, jb))
 		return 0;
 	if (!(row->median[ja] > 0) || !(row->median[jb] > 0))
 		return 1;
-	for (unsigned q = 1; q <= c->n_rounds && n < COMPARE_MAX_LEGS; q++) {
+	for (unsigned q = 1; q <= c->n_rounds; q++) {
 		size_t qa, qb;
+		double lr;
 		if (q == r || round_legs(c, row, q, &qa, &qb) != 0 || round_noisy(c, row, qa, qb) ||
 		    !(row->median[qa] > 0) || !(row->median[qb] > 0))
 			continue;
-		lr[n++] = log(row->median[qb] / row->median[qa]);
+		lr = log(row->median[qb] / row->median[qa]);
+		lo = fmin(lo, lr);
+		hi = fmax(hi, lr);
+		n++;
 	}
-	if (n < 2)
-		return 1;
-	for (size_t k = 0; k < n; k++)
-		mean += lr[k] / (double)n;
-	for (size_t k = 0; k < n; k++)
-		ss += (lr[k] - mean) * (lr[k] - mean);
-	half = stats_t_quantile(0.975, (unsigned)(n - 1)) *
-	       sqrt(ss / (double)(n - 1) * (1 + 1.0 / (double)n));
-	return !(fabs(log(row->median[jb] / row->median[ja]) - mean) <= half);
+	x = log(row->median[jb] / row->median[ja]);
+	return !(n >= ROUNDS_QUIET_TO_KEEP && x >= lo && x <= hi);
 }
 
 /* The medians of the rounds used, and the change from them: the geometric

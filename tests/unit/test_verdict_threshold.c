@@ -283,7 +283,7 @@ static void test_wait_is_load(void **state)
 	for (int slowed = 1; slowed >= 0; slowed--) {
 		double b_slow[8];
 		for (int i = 0; i < 8; i++)
-			b_slow[i] = b[i] * (slowed ? 0.85 : 1.0004);
+			b_slow[i] = b[i] * (slowed ? 0.85 : 0.9996);
 		memset(&l, 0, sizeof(l));
 		for (unsigned k = 0; k < 4; k++)
 			for (int s = 0; s < 2; s++) {
