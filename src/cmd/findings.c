@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/util.h"
 #include "cmd/args.h"
@@ -37,16 +38,31 @@ static int by_leg(const void *a, const void *b)
 	return (i > j) - (i < j);
 }
 
+static int is_dir(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 /* DIR's comparison and legs into x; 0, or -1 after one error line. */
 static int read_dir(const char *dir, struct finding *x)
 {
 	char *path = xasprintf("%s/compare.json", dir), *pat = xasprintf("%s/leg-*.json", dir);
-	json_t *j = results_load_file(path);
+	json_t *j = NULL;
 	glob_t g;
 	int rc = -1;
 
 	memset(x, 0, sizeof(*x));
 	x->dir = dir;
+	if (!is_dir(dir)) { /* a results or comparison file: say what it takes */
+		error("'%s' is not a directory: findings takes ab directories (DIR with "
+		      "compare.json and leg-N-*.json; 'mempath report FILE' shows a file)",
+		      dir);
+		free(path);
+		free(pat);
+		return -1;
+	}
+	j = results_load_file(path);
 	if (j)
 		x->cmp = comparison_from_json(j, path);
 	if (j)

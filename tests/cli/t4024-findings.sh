@@ -32,4 +32,6 @@ grep -q '^Machine: ' f.md || fail "no machine"
 grep -q '<h2>1. Summary</h2>' f.html && grep -q 'same &lt;twice&gt;' f.html || fail "html: escaping or layout"
 expect_fail 2 "$MEMPATH" findings
 expect_fail 2 "$MEMPATH" findings no-such-dir
+expect_fail 2 "$MEMPATH" findings "$d/cmp-aa-1.json"
+grep -q "is not a directory: findings takes ab directories" err.txt || fail "a file given to findings: $(cat err.txt)"
 exit 0
