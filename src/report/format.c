@@ -88,13 +88,17 @@ const char *report_jstr(const json_t *o, const char *key)
 /* Markdown table cells must not contain '|' or newlines. */
 void report_md_cell(FILE *f, const char *s)
 {
-	for (; s && *s; s++)
-		if (*s == '|')
+	/* the whole rule, so that no caller can forget a part of it; text a
+	 * writer escaped before (report_escape_json) reads the same again:
+	 * report_md_escape leaves nothing it would change */
+	char *e = report_md_escape(s ? s : "");
+
+	for (const char *p = e; *p; p++)
+		if (*p == '|')
 			fputs("\\|", f);
-		else if (*s == '\n')
-			fputc(' ', f);
 		else
-			fputc(*s, f);
+			fputc(*p, f);
+	free(e);
 }
 
 void report_csv_field(FILE *f, const char *raw)

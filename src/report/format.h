@@ -39,7 +39,8 @@ void report_summary_text(const struct summary *s, char *med, char *p5, char *p95
 			 size_t len);
 /* The string o[key], or "?" when absent or not a string. */
 const char *report_jstr(const json_t *o, const char *key);
-/* Text as one Markdown table cell ('|' escaped, newlines as spaces). */
+/* Text as one Markdown table cell: report_md_escape's rule (controls and
+ * bidi controls as text, no markup, no line break) and '|' as "\|". */
 void report_md_cell(FILE *f, const char *s);
 /* One RFC 4180 field (quoted when it holds a comma, quote, CR or newline; a
  * cell starting with = + - @ tab or CR is prefixed with an apostrophe so no
@@ -61,7 +62,8 @@ void report_receipts(const struct probe_result *p, enum report_format fmt, FILE 
 char *report_term_escape(const char *s);
 /* ... and for Markdown: '<' as an entity (no HTML tag, no autolink), "](" as
  * "]\\(" (no inline link or image), line breaks as spaces (no forged line or
- * heading); '|' in table cells is report_md_cell's. New string. */
+ * heading); '|' in table cells is report_md_cell's. Escaping twice gives
+ * what escaping once does. New string. */
 char *report_md_escape(const char *s);
 /* Significant digits of the reals in a comparison file (JSON_REAL_PRECISION):
  * enough for every verdict, and few enough that a libm's last bits do not

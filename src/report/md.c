@@ -80,7 +80,9 @@ int report_md(const struct run *r, FILE *f)
 			stats_summarize(m->samples, m->n_samples, &s);
 			metric_labels_str(m, labels, sizeof(labels));
 			report_summary_text(&s, med, p5, p95, cov, sizeof(med));
-			fprintf(f, "| %s | ", m->name);
+			fputs("| ", f);
+			report_md_cell(f, m->name);
+			fputs(" | ", f);
 			report_md_cell(f, labels);
 			fprintf(f, " | %s | %s | %s | %s%s | %zu | %s |\n", med, p5, p95, cov,
 				strcmp(cov, "-") ? "%" : "", s.n, unit_name(m->unit));

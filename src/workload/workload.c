@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/escape.h"
 #include "base/proc.h"
 #include "base/reaper.h"
 #include "base/util.h"
@@ -88,7 +89,12 @@ static int join_and_exec(void *arg, int chan)
 	(void)chan;
 	execvp(c->argv[0], c->argv);
 	e = errno;
-	fprintf(stderr, "mempath: error: cannot run '%s': %s\n", c->argv[0], strerror(e));
+	{
+		char name[512]; /* the user's word, escaped (§9.3) */
+
+		escape_into(name, sizeof(name), c->argv[0]);
+		fprintf(stderr, "mempath: error: cannot run '%s': %s\n", name, strerror(e));
+	}
 	return 127;
 }
 
