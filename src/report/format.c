@@ -16,8 +16,8 @@ void report_fmt_value(double v, char *buf, size_t len)
 	double a = fabs(v);
 	if (v == 0)
 		snprintf(buf, len, "0");
-	else if (!isfinite(v))
-		snprintf(buf, len, "%s", isnan(v) ? "-" : v > 0 ? "inf" : "-inf");
+	else if (!isfinite(v)) /* overflowed: unknown, the writer says why (§5.16) */
+		snprintf(buf, len, "-");
 	else if (a >= 1e15) /* past a double's exact digits: no digits it does not hold */
 		snprintf(buf, len, "%.4g", v);
 	else if (a >= 1e5)
@@ -58,6 +58,15 @@ void report_put_column(FILE *f, const char *s, size_t width, int right)
 		fprintf(f, "%*s%s", (int)(width > w ? width - w : 0), "", s);
 	else
 		fprintf(f, "%s%*s", s, (int)(width > w ? width - w : 0), "");
+}
+
+void report_fmt_seconds(double s, char *buf, size_t len)
+{
+	if (isfinite(s) && s >= 0 && s < REPORT_MAX_SECONDS)
+		snprintf(buf, len, "%.1f s", s);
+	else
+		snprintf(buf, len, "- s: %s",
+			 isfinite(s) && s > 0 ? "past a plausible wall time" : "not a duration");
 }
 
 void report_summary_text(const struct summary *s, char *med, char *p5, char *p95, char *cov,
@@ -226,9 +235,43 @@ json_t *report_json_copy(json_t *j, char *(*esc)(const char *), int digits)
 	return j ? copy_json(j, esc, digits) : NULL;
 }
 
+/* A line for each metric of p whose statistics overflow: the "-" in its
+ * row, said why. */
+static void overflow_lines(const struct probe_result *p, enum report_format fmt, FILE *f)
+{
+	int any = 0;
+
+	for (size_t k = 0; k < p->n_metrics; k++) {
+		const struct metric *m = &p->metrics[k];
+		struct summary s;
+		char labels[256];
+
+		stats_summarize(m->samples, m->n_samples, &s);
+		if (!stats_summary_overflows(&s))
+			continue;
+		metric_labels_str(m, labels, sizeof(labels));
+		fputs(fmt == REPORT_HTML ? "<p class=\"receipt\">"
+		      : fmt == REPORT_MD ? (any++ ? "- " : "\n- ")
+					 : (any++ ? "   " : "\n   "),
+		      f);
+		if (fmt == REPORT_HTML) {
+			report_html_text(f, m->name);
+			fputs(" ", f);
+			report_html_text(f, labels);
+		} else {
+			fprintf(f, "%s ", m->name);
+			report_md_cell(f, labels);
+		}
+		fprintf(f, ": - where a statistic is %s%s", STATS_OVERFLOW_WHY,
+			fmt == REPORT_HTML ? "</p>\n" : "\n");
+	}
+}
+
 void report_receipts(const struct probe_result *p, enum report_format fmt, FILE *f)
 {
 	int any = 0;
+
+	overflow_lines(p, fmt, f);
 
 	for (size_t k = 0; k < p->n_metrics; k++) {
 		const struct metric *m = &p->metrics[k];

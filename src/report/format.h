@@ -24,8 +24,15 @@ enum report_format {
  * difference smaller than it says nothing (docs/design.md §9). */
 #define REPORT_COV_FLAG 0.10
 
-/* A value with a sensible number of significant digits. */
+/* A value with a sensible number of significant digits; "-" when it is not
+ * finite (a statistic that overflowed: report_receipts says why). Every
+ * number a writer shows goes through it or report_fmt_seconds. */
 void report_fmt_value(double v, char *buf, size_t len);
+/* Seconds of wall time as "12.3 s"; "- s: not a duration" or "- s: past a
+ * plausible wall time" for a value that is not finite, negative or over
+ * REPORT_MAX_SECONDS (a file edited to 1e308 shows no 310-digit number). */
+#define REPORT_MAX_SECONDS 1e9
+void report_fmt_seconds(double s, char *buf, size_t len);
 /* s in a column of `width` characters (UTF-8 characters counted, not
  * bytes): padded with spaces, left- or right-aligned; longer text is cut
  * and ends in "..." so the columns after it stay where they are. */
@@ -49,7 +56,8 @@ void report_csv_field(FILE *f, const char *s);
 /* s as HTML text or attribute value, & < > " ' escaped (NULL prints
  * nothing). Every string that came from a file goes through it. */
 void report_html_text(FILE *f, const char *s);
-/* One line for each metric of p whose receipt failed ("receipt failed:
+/* One line for each metric of p whose statistics overflow (shown "-": why,
+ * STATS_OVERFLOW_WHY), and one for each metric of p whose receipt failed ("receipt failed:
  * bandwidth kernel=copy,...: working set 192 MiB is 0.4x the 480 MiB LLC",
  * docs/design.md §4.18), in the format's layout; nothing when none failed.
  * The strings are the file's, escaped for fmt by the caller (term, md) or

@@ -40,12 +40,14 @@ int report_md(const struct run *r, FILE *f)
 		const struct probe_result *p = &r->probes[i];
 		struct matrix_set ms;
 		size_t n_cells = 0;
+		char wall[64];
 		fprintf(f, "\n## %s (%s", p->name, status_name(p->status));
 		if (p->reason) {
 			fputs(": ", f);
 			report_md_cell(f, p->reason);
 		}
-		fprintf(f, ", %.1f s)\n\n", p->wall_s);
+		report_fmt_seconds(p->wall_s, wall, sizeof(wall));
+		fprintf(f, ", %s)\n\n", wall);
 		if (p->n_params) {
 			fputs("Parameters:", f);
 			for (size_t k = 0; k < p->n_params; k++)

@@ -157,6 +157,20 @@ static void rule_receipt(struct comparison *c, struct compare_row *row)
 	}
 }
 
+/* range: a leg's statistics overflow a double (VOID: shown "-", §5.16) */
+static void rule_range(struct comparison *c, struct compare_row *row)
+{
+	for (size_t j = 0; j < c->n_legs && row->verdict == PENDING; j++) {
+		struct summary s;
+		if (row->m[j])
+			stats_summarize(row->m[j]->samples, row->m[j]->n_samples, &s);
+		if (row->m[j] && stats_summary_overflows(&s))
+			set_verdict(row, VERDICT_VOID,
+				    xasprintf("statistics in %s %s", c->legs[j].name,
+					      STATS_OVERFLOW_WHY));
+	}
+}
+
 /* too few: a leg has fewer samples than a verdict needs (FEW) */
 static void rule_few(struct comparison *c, struct compare_row *row)
 {
@@ -482,9 +496,9 @@ struct verdict_rule {
 	void (*apply)(struct comparison *c, struct compare_row *row);
 };
 static const struct verdict_rule rules_before[] = {
-	{"status", rule_status},    {"unit", rule_unit}, {"missing", rule_missing},
-	{"exact fact", rule_exact}, {"fact", rule_fact}, {"receipt", rule_receipt},
-	{"too few", rule_few},
+	{"status", rule_status},    {"unit", rule_unit},   {"missing", rule_missing},
+	{"exact fact", rule_exact}, {"fact", rule_fact},   {"receipt", rule_receipt},
+	{"range", rule_range},	    {"too few", rule_few},
 };
 static const struct verdict_rule rules_after[] = {
 	{"load", rule_load},
