@@ -67,3 +67,26 @@ size_t escape_into(char *buf, size_t len, const char *s)
 		buf[o < len ? o : len - 1] = '\0';
 	return o;
 }
+
+void escape_json_text(char *out, const char *json)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)json;
+	while (*p) {
+		size_t n = *p >= 0x80 ? utf8_seq(p) : 1;
+		unsigned c = n >= 2 ? shown_code(p, n) : 0;
+		if (n == 0)
+			n = 1; /* jansson writes no such byte; kept as it is */
+		if (c) {
+			*out++ = '\\';
+			*out++ = 'u';
+			for (int i = 0; i < 4; i++)
+				*out++ = hex[(c >> (12 - 4 * i)) & 15];
+		} else {
+			memcpy(out, p, n);
+			out += n;
+		}
+		p += n;
+	}
+	*out = '\0';
+}

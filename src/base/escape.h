@@ -15,4 +15,10 @@
  * len > 0; returns the length written. 4 * strlen(s) + 8 bytes always fit. */
 size_t escape_into(char *buf, size_t len, const char *s);
 
+/* JSON text (json_dumps) with each C1 and bidi control, raw UTF-8 in it,
+ * as the JSON escape \uNNNN: the same strings when read back, and nothing
+ * that acts on a terminal showing the file (jansson escapes only the C0
+ * controls). out has room for 3 * strlen(json) + 1 bytes. */
+void escape_json_text(char *out, const char *json);
+
 #endif

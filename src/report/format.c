@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/escape.h"
 #include "base/stats.h"
 #include "base/util.h"
 #include "results/results.h"
@@ -58,6 +59,20 @@ void report_put_column(FILE *f, const char *s, size_t width, int right)
 		fprintf(f, "%*s%s", (int)(width > w ? width - w : 0), "", s);
 	else
 		fprintf(f, "%s%*s", s, (int)(width > w ? width - w : 0), "");
+}
+
+int report_json_dumpf(const json_t *j, FILE *f, size_t flags)
+{
+	char *text = json_dumps(j, flags), *safe;
+	int rc;
+	if (!text)
+		return -1;
+	safe = xmalloc(3 * strlen(text) + 1);
+	escape_json_text(safe, text);
+	rc = fputs(safe, f) < 0 ? -1 : 0;
+	free(safe);
+	free(text);
+	return rc;
 }
 
 void report_fmt_seconds(double s, char *buf, size_t len)

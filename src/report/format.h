@@ -82,4 +82,9 @@ char *report_md_escape(const char *s);
  * report_print_json and report_escape_json pick esc from the writer table. */
 json_t *report_json_copy(json_t *j, char *(*esc)(const char *), int digits);
 
+/* json_dumpf for the JSON writers: C1 and bidi controls in strings written
+ * as \uNNNN (escape_json_text), so the file reads back the same and shows
+ * safely. 0, or -1 when it could not be written. */
+int report_json_dumpf(const json_t *j, FILE *f, size_t flags);
+
 #endif
