@@ -157,12 +157,14 @@ static int print_report(const char *dir, FILE *f)
 	 * edited or binary file): each cell through the Markdown rule */
 	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 		fputs("|", f);
-		for (char *c = l, *tab = c; tab; c = tab + 1) {
+		for (char *c = l, *tab;; c = tab + 1) {
 			if ((tab = strchr(c, '\t')))
 				*tab = '\0';
 			fputs(" ", f);
 			report_md_cell(f, c);
 			fputs(" |", f);
+			if (!tab)
+				break;
 		}
 		fputs("\n", f);
 	}
