@@ -2,7 +2,8 @@
 # samples near 1e308 (their mean, spread or gap overflows) and a wall time
 # of 1e308 s print '-' with the reason in every writer, never inf, nan or a
 # 310-digit number; compare judges such a metric VOID and says why; JSON
-# stays valid. llama-bench output with samples no llama-bench writes
+# stays valid; wrap's table of a workload's values near 1e308 too.
+# llama-bench output with samples no llama-bench writes
 # (samples_ts [1e308, -1], a negative or non-numeric sample, an avg_ts past
 # the plausible rate) is left out with a warning that names the value.
 # Tables: command | formats; file | field | value | warning.
@@ -60,6 +61,17 @@ grep -q '^cpu.first_touch,ok,minor_faults,"pages=4k,touch=write",/GiB,lower,10,0
 	fail "the median of -1.7e308 and 1.7e308: $(grep minor_faults out.txt | head -1)"
 grep -q '^cpu.first_touch,ok,touch_rate,"pages=4k,touch=write",GiB/s,higher,10,1.7e+308,.*,$' out.txt ||
 	fail "a CoV that overflowed is not an empty cell: $(grep touch_rate out.txt | head -1)"
+# a workload's own values near 1e308: wrap's table and report of it
+"$MEMPATH" wrap --parse lines -n 3 -o wv.json -- sh -c 'echo "v 1.7e308"; echo "w -1.7e308"' >out.txt 2>err.txt ||
+	fail "wrap of values near 1e308: exit $?: $(cat err.txt)"
+bad out.txt "wrap's table of values near 1e308"
+grep -q '^v  *1.7e+308 ' out.txt || fail "wrap: the values: $(grep '^v ' out.txt)"
+grep -qF "(- where a statistic is past a double's range (samples near 1e308))" out.txt ||
+	fail "wrap: the '-' is not said why: $(cat out.txt)"
+for f in term md html csv json; do
+	"$MEMPATH" report wv.json --format $f >out.txt 2>err.txt || fail "report wv.json --format $f: exit $?"
+	bad out.txt "report of wrap's values near 1e308 --format $f"
+done
 # llama-bench tests with numbers past the plausible range: left out, said
 while IFS='|' read -r field value says; do
 	python3 - "$d/llama/mmap01.json" "$field" "$value" <<'PY' || fail "the llama output could not be made"
