@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/escape.h"
 #include "base/guard.h"
 #include "base/reaper.h"
 #include "base/util.h"
@@ -155,7 +156,12 @@ static void child_run(const struct proc_spec *s, int pipes[][2], int exec_err, p
 		/* tell the parent, which cannot tell a 127 of ours from the
 		 * command's own; the pipe closed on a successful exec */
 		(void)!write(exec_err, &e, sizeof(e));
-		fprintf(stderr, "mempath: error: cannot run '%s': %s\n", s->argv[0], strerror(e));
+		{
+			char name[512]; /* the user's word, escaped (§9.3) */
+
+			escape_into(name, sizeof(name), s->argv[0]);
+			fprintf(stderr, "mempath: error: cannot run '%s': %s\n", name, strerror(e));
+		}
 		_exit(127);
 	}
 	_exit(s->fn(s->arg, chan));

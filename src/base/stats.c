@@ -84,7 +84,15 @@ double stats_percentile_sorted(const double *sorted, size_t n, double p)
 	i = (size_t)lo;
 	if (i + 1 >= n)
 		return sorted[n - 1];
-	return sorted[i] + (h - lo) * (sorted[i + 1] - sorted[i]);
+	{
+		double t = h - lo, gap = sorted[i + 1] - sorted[i];
+		/* two samples of opposite sign near 1e308: their gap overflows,
+		 * the weighted sum does not (and is used only then, so that
+		 * every other value keeps its last bits) */
+		return isfinite(gap) || !isfinite(sorted[i]) || !isfinite(sorted[i + 1])
+			       ? sorted[i] + t * gap
+			       : sorted[i] * (1 - t) + sorted[i + 1] * t;
+	}
 }
 
 void stats_summarize(const double *x, size_t n, struct summary *out)
@@ -348,4 +356,11 @@ void stats_holm(const double *p, size_t n, double *adj)
 		adj[idx[k]] = v;
 	}
 	free(idx);
+}
+
+int stats_summary_overflows(const struct summary *s)
+{
+	return s->n > 0 &&
+	       !(isfinite(s->median) && isfinite(s->min) && isfinite(s->max) && isfinite(s->p5) &&
+		 isfinite(s->p95) && isfinite(s->mean) && isfinite(s->stddev) && isfinite(s->cov));
 }

@@ -23,6 +23,12 @@ double stats_percentile_sorted(const double *sorted, size_t n, double p);
 /* Summary of n samples (not modified). n == 0 gives all-zero with n = 0. */
 void stats_summarize(const double *x, size_t n, struct summary *out);
 double stats_median(const double *x, size_t n);
+/* Whether a summary of n > 0 samples holds a statistic past a double's range
+ * (inf or nan: samples near 1e308 whose sum or spread overflows, or a sample
+ * that is itself inf or nan). Such a statistic is shown as "-" with
+ * STATS_OVERFLOW_WHY and never judged (docs/design.md §5.16). */
+int stats_summary_overflows(const struct summary *s);
+#define STATS_OVERFLOW_WHY "past a double's range (samples near 1e308)"
 /* Median of n > 0 integers (v is sorted in place); the middle two averaged,
  * rounded toward zero, when n is even. */
 int64_t stats_median_i64(int64_t *v, size_t n);

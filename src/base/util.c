@@ -1,6 +1,8 @@
 /* util.c - error reporting, allocation, small file helpers, PRNG. */
 #include "base/util.h"
 
+#include "base/escape.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -36,21 +38,11 @@ void util_set_clear_line(int on)
  * line (docs/design.md §9). */
 char *util_escape_controls(const char *s)
 {
-	size_t len = 0, cap = strlen(s) * 4 + 1;
+	/* at most 4 bytes out for each byte in (\xNN), and room for the last
+	 * one's 7 */
+	size_t cap = strlen(s) * 4 + 8;
 	char *out = xmalloc(cap);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '\n')
-			len += (size_t)snprintf(out + len, cap - len, "\\n");
-		else if (*p == '\t')
-			len += (size_t)snprintf(out + len, cap - len, "\\t");
-		else if (*p < 0x20 || *p == 0x7f)
-			len += (size_t)snprintf(out + len, cap - len, "\\x%02x", *p);
-		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) /* a C1 control in UTF-8 */
-			len += (size_t)snprintf(out + len, cap - len, "\\u%04x", (unsigned)*++p);
-		else
-			out[len++] = (char)*p;
-	}
-	out[len] = '\0';
+	escape_into(out, cap, s);
 	return out;
 }
 
@@ -82,6 +74,33 @@ void warning(const char *fmt, ...)
 	va_end(ap);
 }
 
+static void put_line(FILE *f, const char *fmt, va_list ap)
+{
+	char *msg = NULL, *safe;
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	safe = util_escape_controls(msg ? msg : fmt);
+	fprintf(f, "%s\n", safe);
+	free(safe);
+	free(msg);
+}
+
+void notice(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	put_line(stderr, fmt, ap);
+	va_end(ap);
+}
+
+void util_log_line(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	put_line(f, fmt, ap);
+	va_end(ap);
+}
+
 static void (*progress_sink)(const char *msg);
 
 void util_set_progress_sink(void (*sink)(const char *msg))
@@ -104,14 +123,20 @@ void progress(const char *fmt, ...)
 	if (quiet_flag)
 		return;
 	va_start(ap, fmt);
-	if (progress_sink) {
-		char msg[256];
+	{
+		/* a label, a step or a command a user gave is in the line:
+		 * escaped as error lines are (§9.3) */
+		char *msg = NULL, *safe;
 
-		vsnprintf(msg, sizeof(msg), fmt, ap);
-		progress_sink(msg);
-	} else {
-		vfprintf(stderr, fmt, ap);
-		fputc('\n', stderr);
+		if (vasprintf(&msg, fmt, ap) < 0)
+			msg = NULL;
+		safe = util_escape_controls(msg ? msg : fmt);
+		if (progress_sink)
+			progress_sink(safe);
+		else
+			fprintf(stderr, "%s\n", safe);
+		free(safe);
+		free(msg);
 	}
 	va_end(ap);
 }

@@ -19,11 +19,21 @@
 #define STR_(x) #x
 #define STR(x)	STR_(x)
 
-/* Control characters of s as text (\x1b, \n, \t, \u009b); a new string. */
+/* The one rule for bytes from outside (files, argv, the environment, /proc,
+ * sysfs, a child's output) on their way to any output (docs/design.md §9.3):
+ * control characters as text (\x1b, \n, \t), C1 controls and bidi
+ * controls as \uNNNN (\u009b, \u202e, \u2066), bytes that are not UTF-8
+ * (binary) as \xNN; the rest as it is. A new string. */
 char *util_escape_controls(const char *s);
+/* (escape_into() of base/escape.h writes the same into a buffer.) */
 /* Prints "mempath: error: <msg>" to stderr, its control characters as text
  * (util_escape_controls); always returns -1. */
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "<msg>" to stderr as one line, escaped as error lines are: the lines
+ * that name what a run wrote ("results: PATH") or how a step ended. */
+void notice(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Writes "<msg>\n" to f, escaped so: a line mempath writes into a log. */
+void util_log_line(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Prints "mempath: warning: <msg>" to stderr. */
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Progress line on stderr unless quiet was set with util_set_quiet(); with a

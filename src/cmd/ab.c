@@ -278,7 +278,7 @@ static int compare_legs(const struct ab_opts *o, const struct compare_opts *co,
 	     report_compare_write_file(cmp, REPORT_TERM, NULL)) != 0 ||
 	    (o->summary_out && report_summary_write(cmp, o->summary_out) != 0))
 		goto out;
-	fprintf(stderr, "results: %s/ (compare.md, compare.json, leg-N-*.json, logs)\n", o->dir);
+	notice("results: %s/ (compare.md, compare.json, leg-N-*.json, logs)", o->dir);
 	rc = 0;
 	if (!comparison_trusted(cmp))
 		rc = COMPARE_EXIT_UNTRUSTED; /* the summary line said why */
@@ -458,10 +458,9 @@ static int ab_main(void *p, const struct cmd_line *l)
 	guard_say_left("ab", "a setup or restore command");
 	switch (outcome) {
 	case AB_INTERRUPTED:
-		fprintf(stderr,
-			"mempath: interrupted; restore ran (see '%s/restore.log'), "
-			"partial results kept in '%s'\n",
-			o->dir, o->dir);
+		notice("mempath: interrupted; restore ran (see '%s/restore.log'), "
+		       "partial results kept in '%s'",
+		       o->dir, o->dir);
 		rc = 130;
 		break;
 	case AB_LEG_FAILED:

@@ -150,15 +150,23 @@ static int print_report(const char *dir, FILE *f)
 	free(path);
 	if (!text)
 		return error("no bisection in '%s' (no steps.tsv)", dir), BISECT_EXIT_ABORT;
-	fprintf(f,
-		"# bisection in %s\n\n| step | version | verdict | exit | why "
-		"|\n|---|---|---|---|---|\n",
-		dir);
+	fputs("# bisection in ", f);
+	report_md_cell(f, dir);
+	fputs("\n\n| step | version | verdict | exit | why |\n|---|---|---|---|---|\n", f);
+	/* the file's bytes are text from outside (a step named by --step, an
+	 * edited or binary file): each cell through the Markdown rule */
 	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		fputs("| ", f);
-		for (char *c = l; *c; c++)
-			fputs(*c == '\t' ? " | " : *c == '|' ? "\\|" : (char[]){*c, 0}, f);
-		fputs(" |\n", f);
+		fputs("|", f);
+		for (char *c = l, *tab;; c = tab + 1) {
+			if ((tab = strchr(c, '\t')))
+				*tab = '\0';
+			fputs(" ", f);
+			report_md_cell(f, c);
+			fputs(" |", f);
+			if (!tab)
+				break;
+		}
+		fputs("\n", f);
 	}
 	free(text);
 	first = git_line(args);
@@ -191,10 +199,13 @@ static int record(const struct bisect_opts *o, const char *sdir, unsigned n, con
 		free(b);
 	}
 	if ((f = fopen(tsv, "a"))) {
-		fprintf(f, "%u\t%s\t%s\t%d\t", n, name, verdict_word(s->verdict), rc);
-		for (const char *c = s->why; c && *c; c++)
-			fputc(*c == '\t' || *c == '\n' ? ' ' : *c, f);
-		fputc('\n', f);
+		/* a tab or newline as text keeps the line's fields */
+		char *v = util_escape_controls(name),
+		     *w = util_escape_controls(s->why ? s->why : "");
+
+		fprintf(f, "%u\t%s\t%s\t%d\t%s\n", n, v, verdict_word(s->verdict), rc, w);
+		free(v);
+		free(w);
 		bad |= fclose(f) != 0;
 	} else
 		bad = 1;
@@ -296,8 +307,8 @@ static int bisect_main(void *p, const struct cmd_line *l)
 	rc = s.failed == 130 ? 130 : (int)s.verdict;
 	if (record(o, sdir, n, name, &s, rc) != 0 && rc != 130)
 		rc = BISECT_EXIT_ABORT;
-	fprintf(stderr, "bisect: step %u (%s): %s: %s (exit %d; %s/)\n", n, name,
-		verdict_word(s.verdict), s.why ? s.why : "", rc, sdir);
+	notice("bisect: step %u (%s): %s: %s (exit %d; %s/)", n, name, verdict_word(s.verdict),
+	       s.why ? s.why : "", rc, sdir);
 out:
 	bisect_step_free(&s);
 	run_free(good);

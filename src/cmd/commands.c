@@ -94,10 +94,8 @@ static int help_run(void *opts, const struct cmd_line *l)
 		const char *s = command_suggest(l->argv[0]);
 		char hint[96];
 
-		fprintf(stderr,
-			"mempath: error: no command or probe named '%s'%s (see 'mempath list')\n",
-			l->argv[0],
-			suggest_phrase(s ? s : probe_suggest(l->argv[0]), hint, sizeof(hint)));
+		error("no command or probe named '%s'%s (see 'mempath list')", l->argv[0],
+		      suggest_phrase(s ? s : probe_suggest(l->argv[0]), hint, sizeof(hint)));
 		return 2;
 	}
 	probe_help(p);
@@ -185,8 +183,8 @@ static int dispatch(int argc, char **argv)
 	if (!c) {
 		char hint[96];
 
-		fprintf(stderr, "mempath: error: unknown command '%s'%s (see 'mempath --help')\n",
-			argv[1], suggest_phrase(command_suggest(argv[1]), hint, sizeof(hint)));
+		error("unknown command '%s'%s (see 'mempath --help')", argv[1],
+		      suggest_phrase(command_suggest(argv[1]), hint, sizeof(hint)));
 		return 2;
 	}
 	return args_main(c, argc - 1, argv + 1, command_find);

@@ -171,8 +171,7 @@ static int finish(struct fleet *fl, const struct fleet_opts *o)
 		rc = 1;
 	fflush(stdout);
 	if (rc == 0)
-		fprintf(stderr, "fleet: %s (%zu nodes, %zu flagged)\n", path, fl->n_nodes,
-			fl->n_flagged);
+		notice("fleet: %s (%zu nodes, %zu flagged)", path, fl->n_nodes, fl->n_flagged);
 	if (rc == 0 && fl->n_flagged)
 		rc = 1;
 	free(path);

@@ -164,10 +164,10 @@ static int phantom_main(void *p, const struct cmd_line *l)
 	report_write(s.run, fmt, stdout);
 	fflush(stdout);
 	if (proc_signal_received()) {
-		fprintf(stderr, "mempath: interrupted; partial results kept in '%s'\n", out_path);
+		notice("mempath: interrupted; partial results kept in '%s'", out_path);
 		rc = 130;
 	} else {
-		fprintf(stderr, "results: %s\n", out_path);
+		notice("results: %s", out_path);
 	}
 	run_free(s.run);
 	free(out_path);

@@ -104,7 +104,7 @@ static int probe_main(void *p, const struct cmd_line *l)
 		rc = 1;
 	report_write(s.run, o->format, stdout);
 	if (s.out_path && rc == 0)
-		fprintf(stderr, "results: %s\n", s.out_path);
+		notice("results: %s", s.out_path);
 	if (rc == 0 && session_failed(&s))
 		rc = 1;
 	if (proc_signal_received())

@@ -81,7 +81,7 @@ static int keep(const struct run *r, const char *path)
 	int64_t id = h ? history_add(h, r, path, NULL, &dup) : -1;
 
 	if (id > 0)
-		fprintf(stderr, "history: run %lld in %s\n", (long long)id, db);
+		notice("history: run %lld in %s", (long long)id, db);
 	history_close(h);
 	free(db);
 	return id > 0 ? 0 : -1;
@@ -195,7 +195,7 @@ static int run_main(void *p, const struct cmd_line *l)
 		report_write(s.run, fmt, stdout);
 	fflush(stdout);
 	if (rc == 0)
-		fprintf(stderr, "results: %s\n", out_path);
+		notice("results: %s", out_path);
 	if (o->history && keep(s.run, out_path) != 0)
 		rc = rc ? rc : 1;
 	if (rc == 0 && session_failed(&s)) {
@@ -203,7 +203,7 @@ static int run_main(void *p, const struct cmd_line *l)
 		rc = 1;
 	}
 	if (proc_signal_received()) {
-		fprintf(stderr, "mempath: interrupted; partial results kept in '%s'\n", out_path);
+		notice("mempath: interrupted; partial results kept in '%s'", out_path);
 		rc = 130;
 	}
 	run_free(s.run);

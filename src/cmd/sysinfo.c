@@ -2,6 +2,7 @@
 #include "machine/sysinfo.h"
 #include "base/util.h"
 #include "cmd/args.h"
+#include "report/format.h"
 
 struct sysinfo_opts {
 	int json;
@@ -19,7 +20,7 @@ static int sysinfo_main(void *p, const struct cmd_line *l)
 		       2;
 	host = sysinfo_collect();
 	if (o->json) {
-		json_dumpf(host, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		report_json_dumpf(host, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		fputc('\n', stdout);
 	} else {
 		sysinfo_print(host, stdout);

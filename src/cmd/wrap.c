@@ -122,9 +122,9 @@ static int wrap_main(void *p, const struct cmd_line *l)
 	rc = session_end(&s) != 0 || failed != 0 ? 1 : 0;
 	report_write(s.run, fmt, stdout);
 	fflush(stdout);
-	fprintf(stderr, "results: %s\n", out_path);
+	notice("results: %s", out_path);
 	if (proc_signal_received()) {
-		fprintf(stderr, "mempath: interrupted; partial results kept in '%s'\n", out_path);
+		notice("mempath: interrupted; partial results kept in '%s'", out_path);
 		rc = 130;
 	}
 	run_free(s.run);

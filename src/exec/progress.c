@@ -346,10 +346,14 @@ void progress_probe_end(struct progress *pg, const char *status, const char *rea
 	else
 		snprintf(pg->last_skip, sizeof(pg->last_skip), "%s",
 			 reason && strcmp(status, "skip") == 0 ? reason : "");
-	if (pg->mode == PROGRESS_LOG || (pg->mode == PROGRESS_LIVE && pg->end_lines))
+	if (pg->mode == PROGRESS_LOG || (pg->mode == PROGRESS_LIVE && pg->end_lines)) {
+		/* a reason quotes sysfs, a file or a child's words (§9.3) */
+		char *why = util_escape_controls(reason ? reason : "");
+
 		fprintf(stderr, "[%u/%u] %s %s%s%s (%.1f s)\n", pg->done + 1, pg->total,
-			pg->probe ? pg->probe : "?", status, reason ? ": " : "",
-			reason ? reason : "", wall_s);
+			pg->probe ? pg->probe : "?", status, reason ? ": " : "", why, wall_s);
+		free(why);
+	}
 	if (counts && pg->probe) {
 		t = times_find(pg->times, pg->host, pg->key, pg->quick);
 		if (!t) {

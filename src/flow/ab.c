@@ -100,9 +100,10 @@ static struct ended run_logged(const char *cmd, const struct ab_variant *v, cons
 	}
 	f = fdopen(fd, "w");
 	time_iso8601(now, sizeof(now));
-	fprintf(f, "# %s, %s\n# $ sh -c '%s'\n", what, now, cmd);
+	util_log_line(f, "# %s, %s", what, now);
+	util_log_line(f, "# $ sh -c '%s'", cmd);
 	for (size_t i = 0; v && i < v->n_env; i++)
-		fprintf(f, "# env %s\n", v->env[i]);
+		util_log_line(f, "# env %s", v->env[i]);
 	fflush(f);
 	e = spawn_wait(args, v ? v->env : NULL, v ? v->n_env : 0, fd, 1, forward, timeout_s);
 	st = status_str(e, timeout_s);
@@ -264,8 +265,8 @@ static int setup_leg(const struct ab_plan *p, size_t i, const struct ab_variant 
 	} else {
 		FILE *f = fopen(log, "w");
 		if (f) {
-			fprintf(f, "# leg %zu (%c, %s): no setup command\n", i + 1, p->legs[i],
-				v->label);
+			util_log_line(f, "# leg %zu (%c, %s): no setup command", i + 1, p->legs[i],
+				      v->label);
 			fclose(f);
 		}
 	}

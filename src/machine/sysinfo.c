@@ -450,7 +450,10 @@ static void print_obj(json_t *o, int indent, FILE *f)
 	const char *k;
 	json_t *v;
 	json_object_foreach (o, k, v) {
-		fprintf(f, "%*s%s:", indent, "", k);
+		char *e = util_escape_controls(k);
+
+		fprintf(f, "%*s%s:", indent, "", e);
+		free(e);
 		if (json_is_object(v) || (json_is_array(v) && json_array_size(v) > 0 &&
 					  !json_is_string(json_array_get(v, 0)) &&
 					  !json_is_number(json_array_get(v, 0)))) {
@@ -480,14 +483,21 @@ static void print_value(json_t *v, int indent, FILE *f)
 				print_value(x, indent + 2, f);
 			}
 		} else {
-			char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
-			fputs(s ? s : "[]", f);
+			char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY),
+			     *e = util_escape_controls(s ? s : "[]");
+			fputs(e, f);
+			free(e);
 			free(s);
 		}
 		break;
-	case JSON_STRING:
-		fputs(json_string_value(v), f);
+	case JSON_STRING: {
+		/* /proc and sysfs text (a CPU model string) is text from
+		 * outside: shown by the one rule (§9.3) */
+		char *e = util_escape_controls(json_string_value(v));
+		fputs(e, f);
+		free(e);
 		break;
+	}
 	default: {
 		char *s = json_dumps(v, JSON_ENCODE_ANY);
 		fputs(s ? s : "", f);

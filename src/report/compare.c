@@ -299,9 +299,9 @@ int report_compare_md(const struct comparison *c, FILE *f)
 int report_compare_json(const struct comparison *c, FILE *f)
 {
 	json_t *j = comparison_to_json(c);
-	int rc = json_dumpf(j, f,
-			    JSON_INDENT(1) | JSON_PRESERVE_ORDER |
-				    JSON_REAL_PRECISION(REPORT_COMPARE_DIGITS));
+	int rc = report_json_dumpf(j, f,
+				   JSON_INDENT(1) | JSON_PRESERVE_ORDER |
+					   JSON_REAL_PRECISION(REPORT_COMPARE_DIGITS));
 	json_decref(j);
 	fputc('\n', f);
 	return rc == 0 ? 0 : error("cannot write the comparison as JSON");

@@ -6,6 +6,15 @@
 
 #include "report/format.h"
 
+/* ",value": empty when there is no sample or the value is not finite */
+static void num(FILE *f, size_t n, double v)
+{
+	if (n && isfinite(v))
+		fprintf(f, ",%.6g", v);
+	else
+		fputc(',', f);
+}
+
 int report_csv(const struct run *r, FILE *f)
 {
 	fputs("probe,status,metric,labels,unit,better,n,median,p5,p95,min,max,cov\n", f);
@@ -28,16 +37,16 @@ int report_csv(const struct run *r, FILE *f)
 			report_csv_field(f, labels);
 			fputc(',', f);
 			report_csv_field(f, unit_name(m->unit));
-			if (s.n == 0) /* no counted sample: absent, never 0 */
-				fprintf(f, ",%s,0,,,,,,\n", better_name(m->better));
-			else if (!isfinite(s.cov)) /* a spread that overflowed: unknown, empty */
-				fprintf(f, ",%s,%zu,%.6g,%.6g,%.6g,%.6g,%.6g,\n",
-					better_name(m->better), s.n, s.median, s.p5, s.p95, s.min,
-					s.max);
-			else
-				fprintf(f, ",%s,%zu,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n",
-					better_name(m->better), s.n, s.median, s.p5, s.p95, s.min,
-					s.max, s.cov);
+			fprintf(f, ",%s,%zu", better_name(m->better), s.n);
+			/* no counted sample: absent, never 0; a statistic that
+			 * overflowed (samples near 1e308): unknown, empty too */
+			num(f, s.n, s.median);
+			num(f, s.n, s.p5);
+			num(f, s.n, s.p95);
+			num(f, s.n, s.min);
+			num(f, s.n, s.max);
+			num(f, s.n, s.cov);
+			fputc('\n', f);
 		}
 	}
 	return 0;

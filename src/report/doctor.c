@@ -145,7 +145,7 @@ json_t *report_doctor_to_json(const struct doctor_doc *d)
 int report_doctor_json(const struct doctor_doc *d, FILE *f)
 {
 	json_t *o = report_doctor_to_json(d);
-	int rc = json_dumpf(o, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	int rc = report_json_dumpf(o, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', f);
 	json_decref(o);
 	return rc == 0 ? 0 : error("cannot write the doctor report as JSON");

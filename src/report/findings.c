@@ -8,19 +8,15 @@
 #include "base/util.h"
 #include "report/html_page.h"
 
-/* Text from a file: escaped for HTML, or for Markdown as one table cell, its
- * controls as text (a title's markup is the author's: "same <twice>"). */
+/* Text from a file: escaped for HTML, or for Markdown as one table cell
+ * (report_md_cell: controls as text, "<script>" as "&lt;script>", '|'
+ * escaped). */
 static void put(FILE *f, enum report_format fmt, const char *s)
 {
-	char *e;
-
-	if (fmt == REPORT_HTML) {
+	if (fmt == REPORT_HTML)
 		report_html_text(f, s ? s : "");
-		return;
-	}
-	e = report_term_escape(s ? s : "");
-	report_md_cell(f, e);
-	free(e);
+	else
+		report_md_cell(f, s ? s : "");
 }
 
 static const json_t *leg_record(const struct finding *x)
@@ -272,7 +268,7 @@ int report_findings(const struct finding *fs, size_t n, enum report_format fmt, 
 		fputs("</h1>\n", f);
 	} else {
 		fputs("# ", f);
-		report_md_cell(f, title);
+		put(f, fmt, title);
 		fputs("\n\n", f);
 	}
 	fputs(fmt == REPORT_HTML ? "<p>" : "", f);

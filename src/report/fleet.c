@@ -425,7 +425,7 @@ static int checks_json(const char *what, const struct fleet_check *c, size_t n, 
 	json_object_set_new(o, "what", json_string(what));
 	json_object_set_new(o, "checks", a);
 	json_object_set_new(o, "counts", counts);
-	rc = json_dumpf(o, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	rc = report_json_dumpf(o, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	fputc('\n', f);
 	json_decref(o);
 	return rc == 0 ? 0 : error("cannot write the checks as JSON");

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/escape.h"
 #include "base/stats.h"
 #include "base/util.h"
 #include "results/results.h"
@@ -16,8 +17,8 @@ void report_fmt_value(double v, char *buf, size_t len)
 	double a = fabs(v);
 	if (v == 0)
 		snprintf(buf, len, "0");
-	else if (!isfinite(v))
-		snprintf(buf, len, "%s", isnan(v) ? "-" : v > 0 ? "inf" : "-inf");
+	else if (!isfinite(v)) /* overflowed: unknown, the writer says why (§5.16) */
+		snprintf(buf, len, "-");
 	else if (a >= 1e15) /* past a double's exact digits: no digits it does not hold */
 		snprintf(buf, len, "%.4g", v);
 	else if (a >= 1e5)
@@ -60,6 +61,29 @@ void report_put_column(FILE *f, const char *s, size_t width, int right)
 		fprintf(f, "%s%*s", s, (int)(width > w ? width - w : 0), "");
 }
 
+int report_json_dumpf(const json_t *j, FILE *f, size_t flags)
+{
+	char *text = json_dumps(j, flags), *safe;
+	int rc;
+	if (!text)
+		return -1;
+	safe = xmalloc(3 * strlen(text) + 1);
+	escape_json_text(safe, text);
+	rc = fputs(safe, f) < 0 ? -1 : 0;
+	free(safe);
+	free(text);
+	return rc;
+}
+
+void report_fmt_seconds(double s, char *buf, size_t len)
+{
+	if (isfinite(s) && s >= 0 && s < REPORT_MAX_SECONDS)
+		snprintf(buf, len, "%.1f s", s);
+	else
+		snprintf(buf, len, "- s: %s",
+			 isfinite(s) && s > 0 ? "past a plausible wall time" : "not a duration");
+}
+
 void report_summary_text(const struct summary *s, char *med, char *p5, char *p95, char *cov,
 			 size_t len)
 {
@@ -88,13 +112,17 @@ const char *report_jstr(const json_t *o, const char *key)
 /* Markdown table cells must not contain '|' or newlines. */
 void report_md_cell(FILE *f, const char *s)
 {
-	for (; s && *s; s++)
-		if (*s == '|')
+	/* the whole rule, so that no caller can forget a part of it; text a
+	 * writer escaped before (report_escape_json) reads the same again:
+	 * report_md_escape leaves nothing it would change */
+	char *e = report_md_escape(s ? s : "");
+
+	for (const char *p = e; *p; p++)
+		if (*p == '|')
 			fputs("\\|", f);
-		else if (*s == '\n')
-			fputc(' ', f);
 		else
-			fputc(*s, f);
+			fputc(*p, f);
+	free(e);
 }
 
 void report_csv_field(FILE *f, const char *raw)
@@ -222,9 +250,43 @@ json_t *report_json_copy(json_t *j, char *(*esc)(const char *), int digits)
 	return j ? copy_json(j, esc, digits) : NULL;
 }
 
+/* A line for each metric of p whose statistics overflow: the "-" in its
+ * row, said why. */
+static void overflow_lines(const struct probe_result *p, enum report_format fmt, FILE *f)
+{
+	int any = 0;
+
+	for (size_t k = 0; k < p->n_metrics; k++) {
+		const struct metric *m = &p->metrics[k];
+		struct summary s;
+		char labels[256];
+
+		stats_summarize(m->samples, m->n_samples, &s);
+		if (!stats_summary_overflows(&s))
+			continue;
+		metric_labels_str(m, labels, sizeof(labels));
+		fputs(fmt == REPORT_HTML ? "<p class=\"receipt\">"
+		      : fmt == REPORT_MD ? (any++ ? "- " : "\n- ")
+					 : (any++ ? "   " : "\n   "),
+		      f);
+		if (fmt == REPORT_HTML) {
+			report_html_text(f, m->name);
+			fputs(" ", f);
+			report_html_text(f, labels);
+		} else {
+			fprintf(f, "%s ", m->name);
+			report_md_cell(f, labels);
+		}
+		fprintf(f, ": - where a statistic is %s%s", STATS_OVERFLOW_WHY,
+			fmt == REPORT_HTML ? "</p>\n" : "\n");
+	}
+}
+
 void report_receipts(const struct probe_result *p, enum report_format fmt, FILE *f)
 {
 	int any = 0;
+
+	overflow_lines(p, fmt, f);
 
 	for (size_t k = 0; k < p->n_metrics; k++) {
 		const struct metric *m = &p->metrics[k];

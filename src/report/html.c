@@ -174,8 +174,12 @@ static void probe_html(FILE *f, const json_t *host, const struct probe_result *p
 	html_put(f, "<h2>", p->name, "");
 	fprintf(f, " <span class=\"st st-%s\">%s</span>", status_name(p->status),
 		status_name(p->status));
-	if (isfinite(p->wall_s))
-		fprintf(f, " <small>%.1f s</small>", p->wall_s);
+	{
+		char wall[64];
+
+		report_fmt_seconds(p->wall_s, wall, sizeof(wall));
+		fprintf(f, " <small>%s</small>", wall);
+	}
 	fputs("</h2>\n", f);
 	if (p->reason)
 		html_put(f, "<p>", p->reason, "</p>\n");

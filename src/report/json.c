@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "base/util.h"
+#include "report/format.h"
 #include "report/json.h"
 #include "report/limit.h"
 #include "results/results_json.h"
@@ -13,7 +14,7 @@ int report_json(const struct run *r, FILE *f)
 	/* each bandwidth figure's share of its physical limit (report/limit.h) */
 	if (shares)
 		json_object_set_new(j, "limit_shares", shares);
-	rc = json_dumpf(j, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	rc = report_json_dumpf(j, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	json_decref(j);
 	fputc('\n', f);
 	return rc == 0 ? 0 : error("cannot write the run as JSON");

@@ -40,12 +40,14 @@ int report_md(const struct run *r, FILE *f)
 		const struct probe_result *p = &r->probes[i];
 		struct matrix_set ms;
 		size_t n_cells = 0;
+		char wall[64];
 		fprintf(f, "\n## %s (%s", p->name, status_name(p->status));
 		if (p->reason) {
 			fputs(": ", f);
 			report_md_cell(f, p->reason);
 		}
-		fprintf(f, ", %.1f s)\n\n", p->wall_s);
+		report_fmt_seconds(p->wall_s, wall, sizeof(wall));
+		fprintf(f, ", %s)\n\n", wall);
 		if (p->n_params) {
 			fputs("Parameters:", f);
 			for (size_t k = 0; k < p->n_params; k++)
@@ -80,7 +82,9 @@ int report_md(const struct run *r, FILE *f)
 			stats_summarize(m->samples, m->n_samples, &s);
 			metric_labels_str(m, labels, sizeof(labels));
 			report_summary_text(&s, med, p5, p95, cov, sizeof(med));
-			fprintf(f, "| %s | ", m->name);
+			fputs("| ", f);
+			report_md_cell(f, m->name);
+			fputs(" | ", f);
 			report_md_cell(f, labels);
 			fprintf(f, " | %s | %s | %s | %s%s | %zu | %s |\n", med, p5, p95, cov,
 				strcmp(cov, "-") ? "%" : "", s.n, unit_name(m->unit));

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/escape.h"
 #include "base/util.h"
 #include "verdict/compare.h"
 
@@ -109,10 +110,15 @@ const char *om_unit(enum unit u, double *factor)
 }
 
 /* s with \ " and newline escaped, as label values and HELP text want;
- * another control character as the text \xNN (escaped: "\\xNN"), never
- * raw into a scrape a terminal may show. */
-static void put_escaped(FILE *f, const char *s)
+ * another control character as the text \xNN (escaped: "\\xNN"), a C1 or
+ * bidi control as \uNNNN (escaped: "\\u202e"), never raw into a scrape a
+ * terminal may show. */
+static void put_escaped(FILE *f, const char *raw)
 {
+	char *text = xmalloc(3 * strlen(raw) + 1);
+	const char *s = text;
+
+	escape_json_text(text, raw);
 	for (; *s; s++)
 		if (*s == '\\')
 			fputs("\\\\", f);
@@ -124,6 +130,7 @@ static void put_escaped(FILE *f, const char *s)
 			fprintf(f, "\\\\x%02x", (unsigned char)*s);
 		else
 			fputc(*s, f);
+	free(text);
 }
 
 /* Names a family must not end in: the suffixes OpenMetrics keeps for the

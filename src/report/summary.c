@@ -69,8 +69,8 @@ static int render_json(const void *arg, FILE *f)
 	json_object_set_new(o, "summary", json_string(line));
 	json_object_set_new(o, "headline", head ? json_string(head) : json_null());
 	json_object_set_new(o, "geomean", num(c->summary.geomean));
-	rc = json_dumpf(o, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10)) ==
-				     0 &&
+	rc = report_json_dumpf(
+		     o, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10)) == 0 &&
 			     fputc('\n', f) != EOF
 		     ? 0
 		     : error("cannot write the summary");

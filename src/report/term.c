@@ -1,5 +1,6 @@
 /* term.c - the terminal table: one block per probe, one row per metric; metrics
  * labelled src/dst as matrices (matrix.h). */
+#include <math.h>
 #include <string.h>
 
 #include "base/util.h"
@@ -57,7 +58,8 @@ static void metric_rows(const struct probe_result *p, FILE *f, size_t *n_flagged
 		stats_summarize(m->samples, m->n_samples, &s);
 		metric_labels_str(m, labels, sizeof(labels));
 		report_summary_text(&s, med, p5, p95, cov, sizeof(med));
-		if (s.n > 1) { /* as hyperfine shows it, beside the median */
+		if (s.n > 1 && isfinite(s.mean) && isfinite(s.stddev)) {
+			/* as hyperfine shows it, beside the median */
 			char mean[32], sd[32];
 
 			report_fmt_value(s.mean, mean, sizeof(mean));
@@ -127,7 +129,12 @@ void report_term_probe(const json_t *host, const struct probe_result *p, const c
 		fprintf(f, ": as %s", same_as);
 	else if (p->reason)
 		fprintf(f, ": %s", p->reason);
-	fprintf(f, "  (%.1f s)\n", p->wall_s);
+	{
+		char wall[64];
+
+		report_fmt_seconds(p->wall_s, wall, sizeof(wall));
+		fprintf(f, "  (%s)\n", wall);
+	}
 	if (report_is_wrap(p)) { /* a workload's own layout */
 		report_wrap(p, REPORT_TERM, f);
 		return;

@@ -19,14 +19,17 @@ int report_is_wrap(const struct probe_result *p)
 	return strcmp(p->name, "work.wrap") == 0;
 }
 
-/* Four significant digits: enough to see 4.259 -> 4.268 converge. */
+/* Four significant digits: enough to see 4.259 -> 4.268 converge; past a
+ * double's exact digits %.4g, and "-" for what is not finite (§5.16) */
 static void fmt_num(double v, char *buf, size_t len)
 {
 	double a = fabs(v);
-	if (isnan(v))
+	if (!isfinite(v))
 		snprintf(buf, len, "-");
 	else if (v == 0)
 		snprintf(buf, len, "0");
+	else if (a >= 1e15)
+		snprintf(buf, len, "%.4g", v);
 	else if (a >= 1e4 || v == floor(v))
 		snprintf(buf, len, "%.0f", v);
 	else
@@ -212,8 +215,9 @@ static int is_warmup(const struct table *t, size_t i)
 	return json_is_true(json_object_get(json_array_get(t->iters, i), "warmup"));
 }
 
-/* Median and CoV of the counted iterations; "-" when none. */
-static void summary_of(const struct table *t, const struct row *r, char *med, char *cov, size_t len)
+/* Median and CoV of the counted iterations; "-" when none, or when it
+ * overflowed (returns 1 then: the table says why). */
+static int summary_of(const struct table *t, const struct row *r, char *med, char *cov, size_t len)
 {
 	double *counted = xcalloc(t->n_iters + 1, sizeof(double));
 	size_t nc = 0;
@@ -223,12 +227,15 @@ static void summary_of(const struct table *t, const struct row *r, char *med, ch
 			counted[nc++] = r->v[i];
 	stats_summarize(counted, nc, &s);
 	fmt_num(nc ? s.median : NAN, med, len);
-	if (nc)
+	if (nc && isfinite(s.cov))
 		snprintf(cov, len, "%.1f", 100.0 * s.cov);
 	else
 		snprintf(cov, len, "-");
 	free(counted);
+	return stats_summary_overflows(&s);
 }
+
+static const char overflow_note[] = "- where a statistic is " STATS_OVERFLOW_WHY;
 
 static void heading(const struct table *t, size_t i, char *buf, size_t len)
 {
@@ -240,6 +247,7 @@ static void heading(const struct table *t, size_t i, char *buf, size_t len)
 static void table_text(const struct table *t, int md, FILE *f)
 {
 	char h[32], buf[32], cov[32];
+	int n_over = 0;
 	fprintf(f, md ? "| metric | unit |" : "%-40s %-6s", "metric", "unit");
 	for (size_t i = 0; i < t->n_iters; i++) {
 		heading(t, i, h, sizeof(h));
@@ -267,9 +275,11 @@ static void table_text(const struct table *t, int md, FILE *f)
 			fmt_num(row->v[i], buf, sizeof(buf));
 			fprintf(f, md ? " %s |" : " %10s", buf);
 		}
-		summary_of(t, row, buf, cov, sizeof(buf));
+		n_over += summary_of(t, row, buf, cov, sizeof(buf));
 		fprintf(f, md ? " %s | %s |\n" : " %10s %6s\n", buf, cov);
 	}
+	if (n_over)
+		fprintf(f, "%s(%s)\n", md ? "\n" : "", overflow_note);
 	if (t->n_quiet)
 		fprintf(f,
 			"%s(%zu key vmstat counters did not move in any run: not shown, kept in "
@@ -281,6 +291,7 @@ static void table_text(const struct table *t, int md, FILE *f)
 static void table_html(const struct table *t, FILE *f)
 {
 	char h[32], buf[32], cov[32];
+	int n_over = 0;
 	fputs("<table>\n<tr><th>metric</th><th>unit</th>", f);
 	for (size_t i = 0; i < t->n_iters; i++) {
 		heading(t, i, h, sizeof(h));
@@ -296,12 +307,14 @@ static void table_html(const struct table *t, FILE *f)
 			fmt_num(row->v[i], buf, sizeof(buf));
 			html_cell_num(f, buf);
 		}
-		summary_of(t, row, buf, cov, sizeof(buf));
+		n_over += summary_of(t, row, buf, cov, sizeof(buf));
 		html_cell_num(f, buf);
 		html_cell_num(f, cov);
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
+	if (n_over)
+		fprintf(f, "<p>%s</p>\n", overflow_note);
 	if (t->n_quiet)
 		fprintf(f, "<p>%zu key vmstat counters did not move in any run: not shown.</p>\n",
 			t->n_quiet);

@@ -62,6 +62,8 @@ static char *num(double v)
 		return xstrdup("-");
 	if (v == 0)
 		return xstrdup("0");
+	if (fabs(v) >= 1e15) /* past a double's exact digits: no 310-digit number */
+		return xasprintf("%.4g", v);
 	if (fabs(v) >= 1e4 || v == floor(v))
 		return xasprintf("%.0f", v);
 	return xasprintf("%.4g", v);

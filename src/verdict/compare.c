@@ -9,6 +9,7 @@
 
 #include "base/stats.h"
 #include "base/util.h"
+#include "verdict/compare_stats.h"
 #include "verdict/legs.h"
 #include "verdict/rounds.h"
 #include "verdict/threshold.h"
@@ -20,7 +21,7 @@ static const char *const exact_facts[] = {"thp_backed"};
 
 /* ---- verdicts ---- */
 
-#define PENDING VERDICT__COUNT
+#define PENDING COMPARE_PENDING
 
 static void set_verdict(struct compare_row *row, enum verdict v, char *reason)
 {
@@ -158,6 +159,20 @@ static void rule_receipt(struct comparison *c, struct compare_row *row)
 	}
 }
 
+/* range: a leg's statistics overflow a double (VOID: shown "-", §5.16) */
+static void rule_range(struct comparison *c, struct compare_row *row)
+{
+	for (size_t j = 0; j < c->n_legs && row->verdict == PENDING; j++) {
+		struct summary s;
+		if (row->m[j])
+			stats_summarize(row->m[j]->samples, row->m[j]->n_samples, &s);
+		if (row->m[j] && stats_summary_overflows(&s))
+			set_verdict(row, VERDICT_VOID,
+				    xasprintf("statistics in %s %s", c->legs[j].name,
+					      STATS_OVERFLOW_WHY));
+	}
+}
+
 /* too few: a leg has fewer samples than a verdict needs (FEW) */
 static void rule_few(struct comparison *c, struct compare_row *row)
 {
@@ -176,159 +191,6 @@ static void rule_legs(struct comparison *c, struct compare_row *row)
 	char *why = c->n_rounds ? NULL : legs_too_few(c, row);
 	if (why)
 		set_verdict(row, VERDICT_FEW, why), row->few_legs = 1;
-}
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
-static double *pool(const struct comparison *c, const struct compare_row *row, char variant,
-		    size_t *n)
-{
-	double *v;
-	*n = 0;
-	for (size_t j = 0; j < c->n_legs; j++)
-		if (c->legs[j].variant == variant)
-			*n += row->m[j]->n_samples;
-	v = xcalloc(*n + 1, sizeof(*v));
-	*n = 0;
-	for (size_t j = 0; j < c->n_legs; j++)
-		if (c->legs[j].variant == variant) {
-			memcpy(v + *n, row->m[j]->samples, row->m[j]->n_samples * sizeof(*v));
-			*n += row->m[j]->n_samples;
-		}
-	return v;
-}
-
-/* Legs of one variant, first and last: the pair whose gap is the drift. */
-static int drift_pair(const struct comparison *c, char variant, size_t *first, size_t *last)
-{
-	int found = 0;
-	*first = *last = 0;
-	for (size_t j = 0; j < c->n_legs; j++)
-		if (c->legs[j].variant == variant) {
-			if (!found)
-				*first = j;
-			*last = j;
-			found = 1;
-		}
-	return found && *first != *last;
-}
-
-static double gap(double from, double to)
-{
-	if (from == to)
-		return 0;
-	return from > 0 ? fabs(to / from - 1) : INFINITY;
-}
-
-/* Medians of each variant's samples over every leg that has the metric. */
-static void pooled_medians(const struct comparison *c, struct compare_row *row)
-{
-	for (const char *v = "AB"; *v; v++) {
-		size_t n = 0;
-		double *x;
-		for (size_t j = 0; j < c->n_legs; j++)
-			if (c->legs[j].variant == *v && row->m[j])
-				n += row->m[j]->n_samples;
-		x = xcalloc(n + 1, sizeof(*x));
-		n = 0;
-		for (size_t j = 0; j < c->n_legs; j++)
-			if (c->legs[j].variant == *v && row->m[j]) {
-				memcpy(x + n, row->m[j]->samples,
-				       row->m[j]->n_samples * sizeof(*x));
-				n += row->m[j]->n_samples;
-			}
-		*(*v == 'A' ? &row->median_a : &row->median_b) = n ? stats_median(x, n) : NAN;
-		free(x);
-	}
-}
-
-static void compute_stats(const struct comparison *c, struct compare_row *row)
-{
-	struct rng r;
-	size_t na, nb, tested = 0;
-	double *a = pool(c, row, 'A', &na), *b = pool(c, row, 'B', &nb), lo, hi, pmin = 1;
-	rng_seed(&r, c->opts.seed ^ hash_str(row->ident));
-	row->median_a = stats_median(a, na);
-	row->median_b = stats_median(b, nb);
-	row->n_a = na;
-	row->n_b = nb;
-	row->change = row->median_a > 0 ? row->median_b / row->median_a - 1 : NAN;
-	row->ci_lo = row->ci_hi = NAN;
-	if (stats_bootstrap_ratio_ci(a, na, b, nb, c->opts.bootstrap_iters, 0.95, &r, &lo, &hi) ==
-	    0) {
-		row->ci_lo = lo - 1;
-		row->ci_hi = hi - 1;
-	}
-	row->p_effect = 0;
-	for (size_t j = 0; j < c->n_legs; j++) {
-		row->p_vs_a[j] = NAN;
-		if (c->legs[j].variant != 'A')
-			continue;
-		stats_mann_whitney_u(b, nb, row->m[j]->samples, row->m[j]->n_samples,
-				     &row->p_vs_a[j]);
-		if (row->p_vs_a[j] > row->p_effect)
-			row->p_effect = row->p_vs_a[j];
-	}
-	row->drift = 0;
-	for (const char *v = "AB"; *v; v++) {
-		size_t f, l;
-		double p, g;
-		if (!drift_pair(c, *v, &f, &l))
-			continue;
-		stats_mann_whitney_u(row->m[l]->samples, row->m[l]->n_samples, row->m[f]->samples,
-				     row->m[f]->n_samples, &p);
-		g = gap(row->median[f], row->median[l]);
-		if (g > row->drift)
-			row->drift = g;
-		if (p < pmin)
-			pmin = p;
-		tested++;
-	}
-	/* Two pairs tested (ABAB): Bonferroni within the metric. */
-	row->p_drift = tested ? fmin(1.0, (double)tested * pmin) : NAN;
-	free(a);
-	free(b);
-	legs_test(c, row);
-}
-
-static int family_of(const struct comparison *c, const struct compare_row *row)
-{
-	if (row->control)
-		return 1;
-	return c->opts.primary && row->primary ? 0 : 2;
-}
-
-static void holm_families(struct comparison *c)
-{
-	double *p = xcalloc(c->n_rows + 1, sizeof(*p)), *adj = xcalloc(c->n_rows + 1, sizeof(*adj));
-	size_t *idx = xcalloc(c->n_rows + 1, sizeof(*idx));
-	for (int fam = 0; fam < 3; fam++)
-		for (int drift = 0; drift < 2; drift++) {
-			size_t n = 0;
-			for (size_t i = 0; i < c->n_rows; i++) {
-				struct compare_row *row = &c->rows[i];
-				if (row->verdict != PENDING || family_of(c, row) != fam ||
-				    (drift && isnan(row->p_drift)))
-					continue;
-				idx[n] = i;
-				p[n++] = drift ? row->p_drift : row->p_effect;
-			}
-			stats_holm(p, n, adj);
-			for (size_t k = 0; k < n; k++)
-				if (drift)
-					c->rows[idx[k]].p_drift_adj = adj[k];
-				else
-					c->rows[idx[k]].p_effect_adj = adj[k];
-		}
-	free(p);
-	free(adj);
-	free(idx);
 }
 
 /* How many times the A-vs-A' gap an effect must exceed before drift can no
@@ -417,7 +279,8 @@ static void rule_drift(struct comparison *c, struct compare_row *row)
 		size_t f, l;
 		const char *why;
 		char *note;
-		if (!drift_pair(c, *v, &f, &l) || gap(row->median[f], row->median[l]) != row->drift)
+		if (!compare_drift_pair(c, *v, &f, &l) ||
+		    compare_gap(row->median[f], row->median[l]) != row->drift)
 			continue;
 		why = drift_explains(c, row, fabs(log(row->median[l] / row->median[f])));
 		note = xasprintf("%s vs %s %+.1f%% (p=%.2g)%s%s", c->legs[l].name, c->legs[f].name,
@@ -497,9 +360,9 @@ struct verdict_rule {
 	void (*apply)(struct comparison *c, struct compare_row *row);
 };
 static const struct verdict_rule rules_before[] = {
-	{"status", rule_status},    {"unit", rule_unit}, {"missing", rule_missing},
-	{"exact fact", rule_exact}, {"fact", rule_fact}, {"receipt", rule_receipt},
-	{"too few", rule_few},
+	{"status", rule_status},    {"unit", rule_unit},   {"missing", rule_missing},
+	{"exact fact", rule_exact}, {"fact", rule_fact},   {"receipt", rule_receipt},
+	{"range", rule_range},	    {"too few", rule_few},
 };
 static const struct verdict_rule rules_after[] = {
 	{"load", rule_load},
@@ -556,7 +419,7 @@ struct comparison *compare_runs(const struct run *const *runs, const char *const
 		rounds_busy(c, &c->rows[i]);
 		/* the table of rounds shows pooled medians, facts too */
 		if (c->n_rounds)
-			pooled_medians(c, &c->rows[i]);
+			compare_pooled_medians(c, &c->rows[i]);
 	}
 	apply_rules(c, rules_before, ARRAY_SIZE(rules_before));
 	for (size_t i = 0; i < c->n_rows; i++) {
@@ -566,10 +429,10 @@ struct comparison *compare_runs(const struct run *const *runs, const char *const
 		if (c->n_rounds)
 			rounds_stats(c, row);
 		else
-			compute_stats(c, row);
+			compare_stats(c, row);
 		threshold_set(c, row);
 	}
-	holm_families(c);
+	compare_holm(c);
 	apply_rules(c, rules_after, ARRAY_SIZE(rules_after));
 	for (size_t i = 0; i < c->n_rows; i++) {
 		struct compare_row *row = &c->rows[i];
@@ -579,7 +442,7 @@ struct comparison *compare_runs(const struct run *const *runs, const char *const
 			/* A fact control (THP obtained on the explicit path) must read
 			 * the same in every leg. */
 			for (size_t j = 1; j < c->n_legs; j++)
-				row->moved |= gap(row->median[0], row->median[j]) > 1e-9;
+				row->moved |= compare_gap(row->median[0], row->median[j]) > 1e-9;
 		} else {
 			/* one measured under different load, or with too few
 			 * legs to judge, was not checked */

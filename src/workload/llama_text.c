@@ -88,15 +88,49 @@ static int whole(json_t *v)
 	return json_is_number(v) && d == floor(d) && d >= 0 && d < 9.0e18;
 }
 
+/* NULL, or what is wrong with each number of the array of samples a test
+ * may carry (samples_ts, samples_ns) */
+static const char *samples_bad(json_t *o, const char *key, double max, char *buf, size_t len)
+{
+	json_t *a = json_object_get(o, key), *v;
+	size_t i;
+	if (!a)
+		return NULL;
+	if (!json_is_array(a))
+		return snprintf(buf, len, "%s is not a list of numbers", key), buf;
+	json_array_foreach (a, i, v) {
+		double d = json_number_value(v);
+		if (!json_is_number(v) || !isfinite(d))
+			snprintf(buf, len, "%s[%zu] is not a number", key, i);
+		else if (d < 0)
+			snprintf(buf, len, "%s[%zu] = %g is negative", key, i, d);
+		else if (d > max)
+			snprintf(buf, len, "%s[%zu] = %g is past the plausible %g", key, i, d, max);
+		else
+			continue;
+		return buf;
+	}
+	return NULL;
+}
+
 const char *llama_test_bad(json_t *o)
 {
+	static char buf[160];
 	json_t *ts = json_object_get(o, "avg_ts");
+	const char *bad;
 	if (!whole(json_object_get(o, "n_prompt")) || !whole(json_object_get(o, "n_gen")))
 		return "n_prompt and n_gen are not whole numbers >= 0";
 	if (!json_is_number(ts) || !isfinite(json_number_value(ts)))
 		return "avg_ts is not a number";
 	if (json_number_value(ts) < 0)
 		return "avg_ts is negative: not a rate";
+	if (json_number_value(ts) > LLAMA_MAX_TS)
+		return snprintf(buf, sizeof(buf), "avg_ts = %g is past the plausible %g tokens/s",
+				json_number_value(ts), LLAMA_MAX_TS),
+		       buf;
+	if ((bad = samples_bad(o, "samples_ts", LLAMA_MAX_TS, buf, sizeof(buf))) ||
+	    (bad = samples_bad(o, "samples_ns", LLAMA_MAX_NS, buf, sizeof(buf))))
+		return bad;
 	return NULL;
 }
 

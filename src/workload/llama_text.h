@@ -15,8 +15,16 @@ void llama_read_md(const char *text, json_t *tests);
 /* A test row: an object with avg_ts, n_prompt and n_gen (llama_test_bad
  * says whether their numbers are good). */
 int llama_is_test(json_t *o);
+/* The plausible range of what llama-bench measures: a rate of tokens per
+ * second in [0, LLAMA_MAX_TS] (the fastest prompt processing is near 1e5),
+ * a repetition's time in [0, LLAMA_MAX_NS] ns (about 116 days). A value
+ * past it is an edited or broken output, not a sample. */
+#define LLAMA_MAX_TS 1e9
+#define LLAMA_MAX_NS 1e16
 /* NULL when a test's numbers are what llama-bench writes (n_prompt, n_gen
- * whole, avg_ts a finite rate >= 0), else what is wrong with them. */
+ * whole, avg_ts and each of samples_ts a finite rate in range, each of
+ * samples_ns a time in range), else what is wrong with them (a static
+ * buffer: valid until the next call). */
 const char *llama_test_bad(json_t *o);
 /* llama-bench's Markdown column name of a field ("use_mmap" -> "mmap"), or
  * the field's own name. */

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/escape.h"
 #include "base/proc.h"
 #include "base/reaper.h"
 #include "base/util.h"
@@ -80,15 +81,25 @@ static int join_and_exec(void *arg, int chan)
 {
 	const struct exec_child *c = arg;
 	int e;
-	if (c->cg && cgroup_join(c->cg) != 0)
+	if (c->cg && cgroup_join(c->cg) != 0) {
+		int err = errno;
+		char dir[1024]; /* a path read from /proc/self/mountinfo (§9.3) */
+
+		escape_into(dir, sizeof(dir), c->cg->dir[CGROUP_MEM]);
 		fprintf(stderr,
 			"mempath: warning: this run could not join its cgroup (%s: %s); "
 			"its cgroup readings will be dropped\n",
-			c->cg->dir[CGROUP_MEM], strerror(errno));
+			dir, strerror(err));
+	}
 	(void)chan;
 	execvp(c->argv[0], c->argv);
 	e = errno;
-	fprintf(stderr, "mempath: error: cannot run '%s': %s\n", c->argv[0], strerror(e));
+	{
+		char name[512]; /* the user's word, escaped (§9.3) */
+
+		escape_into(name, sizeof(name), c->argv[0]);
+		fprintf(stderr, "mempath: error: cannot run '%s': %s\n", name, strerror(e));
+	}
 	return 127;
 }
 

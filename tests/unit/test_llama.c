@@ -14,6 +14,7 @@
 
 #include "base/util.h"
 #include "workload/llama.h"
+#include "workload/llama_text.h"
 
 static const char *label(const struct llama_test *t, const char *key)
 {
@@ -183,13 +184,54 @@ static void test_edges(void **state)
 	assert_false(llama_looks_unread("bandwidth 20 GB/s\n"));
 }
 
+/* numbers past what llama-bench can measure are no samples: the test is
+ * left out (llama_read warns), and the reason names the value */
+static void test_plausible_range(void **state)
+{
+	static const struct {
+		const char *json, *why; /* NULL: kept */
+	} cases[] = {
+		{"{\"n_prompt\": 0, \"n_gen\": 4, \"avg_ts\": 5, \"samples_ts\": [4, 6]}", NULL},
+		{"{\"n_prompt\": 0, \"n_gen\": 4, \"avg_ts\": 5, \"samples_ts\": [1e308, -1]}",
+		 "samples_ts[0] = 1e+308 is past the plausible 1e+09"},
+		{"{\"n_prompt\": 0, \"n_gen\": 4, \"avg_ts\": 5, \"samples_ts\": [4, -1]}",
+		 "samples_ts[1] = -1 is negative"},
+		{"{\"n_prompt\": 0, \"n_gen\": 4, \"avg_ts\": 5, \"samples_ts\": [4, \"x\"]}",
+		 "samples_ts[1] is not a number"},
+		{"{\"n_prompt\": 0, \"n_gen\": 4, \"avg_ts\": 5, \"samples_ts\": 7}",
+		 "samples_ts is not a list of numbers"},
+		{"{\"n_prompt\": 0, \"n_gen\": 4, \"avg_ts\": 2e9}",
+		 "avg_ts = 2e+09 is past the plausible 1e+09 tokens/s"},
+		{"{\"n_prompt\": 0, \"n_gen\": 4, \"avg_ts\": 5, \"samples_ns\": [1e300]}",
+		 "samples_ns[0] = 1e+300 is past the plausible 1e+16"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		json_t *o = json_loads(cases[i].json, 0, NULL);
+		const char *why;
+		struct llama_output out;
+
+		assert_non_null(o);
+		why = llama_test_bad(o);
+		if (!cases[i].why)
+			assert_null(why);
+		else {
+			assert_non_null(why);
+			assert_string_equal(why, cases[i].why);
+		}
+		json_decref(o);
+		/* through the reader: a bad test is not a sample */
+		assert_int_equal(llama_read(cases[i].json, &out), cases[i].why ? -1 : 0);
+		if (!cases[i].why)
+			llama_output_free(&out);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_every_format),
-		cmocka_unit_test(test_json_numbers),
-		cmocka_unit_test(test_default_markdown),
-		cmocka_unit_test(test_edges),
+		cmocka_unit_test(test_every_format),	 cmocka_unit_test(test_json_numbers),
+		cmocka_unit_test(test_default_markdown), cmocka_unit_test(test_edges),
+		cmocka_unit_test(test_plausible_range),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,6 @@
 /* test_stats.c - percentiles (type 7), median, CoV, edge sizes. Reference
  * values are numpy.percentile's defaults, worked by hand in the comments. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -112,6 +113,27 @@ static void test_input_not_modified(void **state)
 	assert_float_equal(s.max, 9, EPS);
 }
 
+/* samples near 1e308: the median of two of opposite sign is theirs (0),
+ * not the overflow of their gap; a mean or spread that overflows is said */
+static void test_overflow(void **state)
+{
+	const double big[] = {-1.7e308, 1.7e308}, huge[] = {1.7e308, 1.7e308, 1.6e308},
+		     fine[] = {1, 2, 3}, odd[] = {1, INFINITY};
+	struct summary s;
+	stats_summarize(big, 2, &s);
+	assert_float_equal(s.median, 0, EPS);
+	assert_true(stats_summary_overflows(&s)); /* their spread */
+	stats_summarize(huge, 3, &s);
+	assert_float_equal(s.median, 1.7e308, 1e294);
+	assert_true(stats_summary_overflows(&s)); /* their sum */
+	stats_summarize(fine, 3, &s);
+	assert_false(stats_summary_overflows(&s));
+	stats_summarize(odd, 2, &s);
+	assert_true(stats_summary_overflows(&s));
+	stats_summarize(fine, 0, &s);
+	assert_false(stats_summary_overflows(&s)); /* no sample: absent, not overflowed */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -122,6 +144,7 @@ int main(void)
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_single),
 		cmocka_unit_test(test_input_not_modified),
+		cmocka_unit_test(test_overflow),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

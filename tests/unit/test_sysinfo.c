@@ -1,11 +1,14 @@
-/* test_sysinfo.c - the active choice of a sysfs multiple-choice file. */
+/* test_sysinfo.c - the active choice of a sysfs multiple-choice file, and
+ * the fingerprint's text shown escaped. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "machine/sysinfo.h"
 
@@ -63,13 +66,33 @@ static void test_arc_size(void **state)
 	assert_int_equal(sysinfo_arc_size(NULL), -1);
 }
 
+/* sysinfo's text: /proc and sysfs strings (a CPU model with an escape
+ * sequence and a bidi override, a key too) shown by the one rule */
+static void test_print_escapes(void **state)
+{
+	json_t *host = json_pack("{s:{s:s,s:[s]},s:s}", "cpu", "model",
+				 "EPYC \033[2J\xe2\x80\xae|x", "flags", "a\033b", "k\033ey", "v");
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	assert_non_null(host);
+	sysinfo_print(host, f);
+	fclose(f);
+	assert_null(strchr(out, '\033'));
+	assert_null(strstr(out, "\xe2\x80\xae"));
+	assert_non_null(strstr(out, "model: EPYC \\x1b[2J\\u202e|x\n"));
+	assert_non_null(strstr(out, "k\\x1bey: v\n"));
+	free(out);
+	json_decref(host);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bracketed),
-		cmocka_unit_test(test_no_brackets),
-		cmocka_unit_test(test_bad),
-		cmocka_unit_test(test_arc_size),
+		cmocka_unit_test(test_bracketed),     cmocka_unit_test(test_no_brackets),
+		cmocka_unit_test(test_bad),	      cmocka_unit_test(test_arc_size),
+		cmocka_unit_test(test_print_escapes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
