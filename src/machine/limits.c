@@ -332,3 +332,8 @@ const json_t *limits_for(const json_t *host, const char *probe, const char *metr
 		*key = buf;
 	return json_object_get(l, buf);
 }
+
+double limits_ways(const char *dir)
+{
+	return dir && strcmp(dir, "bidir") == 0 ? 2 : 1;
+}

@@ -53,5 +53,9 @@ json_t *limits_derive(const json_t *host);
 int limits_applies(const char *probe, const char *metric);
 const json_t *limits_for(const json_t *host, const char *probe, const char *metric,
 			 const char *device, const char **key);
+/* How many times the one-direction limit a figure may reach, by its "dir"
+ * label: 2 for "bidir" (both directions at once over a full-duplex link:
+ * PCIe's lanes carry each direction on their own pairs), else 1. */
+double limits_ways(const char *dir);
 
 #endif

@@ -56,13 +56,15 @@ int report_limit_share(const json_t *host, const struct probe_result *p, const s
 		snprintf(buf, len, "limit (%s) unknown: %s", key,
 			 json_string_value(json_object_get(l, "unknown")));
 	else {
-		lim = json_number_value(json_object_get(l, "gbps"));
+		double ways = limits_ways(metric_label(m, "dir"));
+		lim = ways * json_number_value(json_object_get(l, "gbps"));
 		med = m->n_samples ? stats_median(m->samples, m->n_samples) : NAN;
 		if (!(lim > 0) || !isfinite(med)) {
 			snprintf(buf, len, "limit %.1f GB/s (%s), no figure", lim, key);
 		} else {
-			snprintf(buf, len, "%.1f%% of %.1f GB/s (%s: %s)", 100.0 * med / lim, lim,
-				 key, json_string_value(json_object_get(l, "formula")) ?: "?");
+			snprintf(buf, len, "%.1f%% of %.1f GB/s (%s: %s%s)", 100.0 * med / lim, lim,
+				 key, json_string_value(json_object_get(l, "formula")) ?: "?",
+				 ways > 1 ? ", both directions at once: twice that" : "");
 			rc = 1;
 		}
 	}
@@ -130,7 +132,8 @@ json_t *report_limit_json(const struct run *r)
 						    json_string(m->labels[j].value));
 			o = json_pack("{s:s, s:s, s:o, s:s}", "probe", p->name, "metric", m->name,
 				      "labels", labels, "limit_key", key);
-			lim = json_number_value(json_object_get(l, "gbps"));
+			lim = limits_ways(metric_label(m, "dir")) *
+			      json_number_value(json_object_get(l, "gbps"));
 			med = m->n_samples ? stats_median(m->samples, m->n_samples) : NAN;
 			if (json_is_string(json_object_get(l, "unknown")))
 				json_object_set(o, "unknown", json_object_get(l, "unknown"));

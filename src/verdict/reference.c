@@ -457,12 +457,14 @@ static char *why_missing(const struct ref_value *v, const struct run *r)
 
 /* A band's judgement of one metric against the limit l. */
 static void judge_band(struct fleet_check *c, const struct ref_value *v, const json_t *l,
-		       const char *key)
+		       const char *key, const struct metric *m)
 {
-	double lim = json_number_value(json_object_get(l, "gbps")), share = c->value / lim;
+	double ways = limits_ways(metric_label(m, "dir"));
+	double lim = ways * json_number_value(json_object_get(l, "gbps")), share = c->value / lim;
 	c->reference = lim;
-	c->reason = xasprintf("%s: %s; PASS at %.0f%% of it or more, WARN at %.0f%%", key,
+	c->reason = xasprintf("%s: %s%s; PASS at %.0f%% of it or more, WARN at %.0f%%", key,
 			      json_string_value(json_object_get(l, "formula")) ?: "?",
+			      ways > 1 ? ", both directions at once: twice that" : "",
 			      100 * v->pass, 100 * v->warn);
 	c->status = !isfinite(share)   ? CHECK_NA
 		    : share >= v->pass ? CHECK_PASS
@@ -513,7 +515,7 @@ void ref_check_run(const struct ref_kind *k, const struct run *r, struct fleet_c
 				c = add_check(k, v, m, vec, n);
 				c->value = stats_median(m->samples, m->n_samples);
 				if (l)
-					judge_band(c, v, l, key);
+					judge_band(c, v, l, key, m);
 				else
 					c->status = ref_judge(c->value, c->reference, c->tolerance,
 							      c->better);

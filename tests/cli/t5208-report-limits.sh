@@ -38,4 +38,25 @@ sed -n '/"probes"/,$p' "$f" >probes.part
 "$MEMPATH" report nodimm.json >n.txt || fail "report without DIMMs: $(cat n.txt)"
 grep -q 'limit: bandwidth: limit (dram) unknown: no SMBIOS tables' n.txt ||
 	fail "unknown DRAM limit: $(grep limit: n.txt)"
+# a bidirectional copy moves both directions at once over a full-duplex link:
+# its limit is twice one direction's, and no figure of the H200 run (pinned
+# copies up to 100 GB/s both ways) reads past 100% of its limit
+h=$top/docs/results/h200-2026-11-30.json
+"$MEMPATH" report "$h" >h.txt || fail "report of the H200 run"
+grep -q 'limit: copy_bw mem=pinned,dir=bidir,size=16M: [0-9.]*% of 126.0 GB/s (gpu0.pcie: .*, both directions at once: twice that)' h.txt ||
+	fail "bidir limit: $(grep 'dir=bidir,' h.txt | grep limit: | head -2)"
+grep -q 'limit: copy_bw mem=pinned,dir=bidir_h2d,size=16M: [0-9.]*% of 63.0 GB/s' h.txt ||
+	fail "one direction of the pair: $(grep 'bidir_h2d' h.txt | grep limit: | head -1)"
+over=$(sed -n 's/^ *limit: .*: \([0-9.]*\)% of .*/\1/p' h.txt | awk '$1 > 100')
+[ -z "$over" ] || fail "shares past 100% of the limit: $over"
+"$MEMPATH" report "$h" --format json -o h.json || fail "json report of the H200 run"
+if command -v python3 >/dev/null 2>&1; then
+	python3 -c '
+import json, sys
+s = [x for x in json.load(open("h.json"))["limit_shares"] if "share" in x]
+over = [x for x in s if x["share"]["share_pct"] > 100]
+bidir = [x for x in s if x["labels"].get("dir") == "bidir"]
+assert bidir and all(x["share"]["limit_gbps"] == 126.0 for x in bidir), bidir[:1]
+sys.exit(1 if over else 0)' || fail "json shares: past 100%, or the bidirectional limit not twice one direction's"
+fi
 exit 0
