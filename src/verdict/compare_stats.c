@@ -163,4 +163,3 @@ void compare_holm(struct comparison *c)
 	free(adj);
 	free(idx);
 }
-
