@@ -22,6 +22,7 @@
 #include "base/util.h"
 #include "kit/probe.h"
 #include "machine/mem.h"
+#include "machine/pagesize.h"
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
@@ -31,7 +32,7 @@ enum { TOUCH_WRITE, TOUCH_READ, TOUCH_POPULATE };
 
 struct first_touch_opts {
 	uint64_t size_bytes;
-	uint32_t pages;
+	char pages[OPT_STR_MAX];
 	uint32_t touch;
 	uint64_t streams;
 };
@@ -39,9 +40,13 @@ struct first_touch_opts {
 static const struct opt first_touch_opts[] = {
 	OPT_SIZE("size", struct first_touch_opts, size_bytes, "1G",
 		 "bytes mapped and touched per sample (capped at 25% of MemAvailable)"),
-	OPT_LIST("pages", struct first_touch_opts, pages, "4k|thp|default", "4k,thp,default",
-		 "page-size intent: MADV_NOHUGEPAGE, MADV_HUGEPAGE, or none (the THP policy "
-		 "decides)"),
+	OPT_STR_CHECK("pages", struct first_touch_opts, pages, "4k,thp,default",
+		      "page sizes, comma-separated: 4k (MADV_NOHUGEPAGE), thp (MADV_HUGEPAGE), "
+		      "default (no advice: the THP policy decides), each mTHP size the kernel "
+		      "offers (64k, 2m ...: that size alone enabled for the run, as root), "
+		      "hugetlb-2m, hugetlb-1g (pages reserved for the run), or all (4k, every "
+		      "mTHP size, every hugetlb pool)",
+		      pagesize_check),
 	OPT_LIST("touch", struct first_touch_opts, touch, "write|read|populate", "all",
 		 "how pages are faulted in: a store or a load per 4 KiB, or MADV_POPULATE_WRITE"),
 	OPT_UINT(
@@ -125,15 +130,14 @@ static int populate_supported(void)
 	return ok;
 }
 
-static const char *const page_names[] = {"4k", "thp", "default"};
-static const enum mem_pages page_modes[] = {MEM_PAGES_4K, MEM_PAGES_THP, MEM_PAGES_DEFAULT};
 static const char *const touch_names[] = {"write", "read", "populate"};
 
 /* One variant's one-shot samples, warm-ups first: rate GiB/s, faults per
- * GiB, THP MiB (NAN when smaps could not be read). */
+ * GiB, THP MiB (NAN when smaps could not be read), MiB in folios of at least
+ * the size asked (mTHP and hugetlb rows; NAN elsewhere or unknown). */
 struct touch_samples {
-	double *rate, *faults, *thp; /* warm-ups, then counted samples, each */
-	double *t0, *t1;	     /* each sample's window (monotonic seconds) */
+	double *rate, *faults, *thp, *at; /* warm-ups, then counted samples, each */
+	double *t0, *t1;		  /* each sample's window (monotonic seconds) */
 	unsigned n, cap;
 };
 
@@ -166,8 +170,9 @@ static void record_touch(struct probe_ctx *ctx, const struct touch_samples *t, c
 			 const char *tl, const char *outcome, char *stop)
 {
 	int zero = outcome && (!strcmp(outcome, "zero") || !strcmp(outcome, "hugezero"));
-	struct metric *m[3];
+	struct metric *m[4];
 	size_t first = ctx->res->n_metrics;
+	int nm = 3;
 
 	if (outcome && !strcmp(outcome, "hugezero"))
 		tl = "read_hugezero";
@@ -187,13 +192,19 @@ static void record_touch(struct probe_ctx *ctx, const struct touch_samples *t, c
 	probe_add_metric(ctx->res, "thp_backed", UNIT_MIB, BETTER_NONE,
 			 "AnonHugePages of the mapping after the touch (smaps)", "pages", pl,
 			 "touch", tl, NULL);
-	for (int k = 0; k < 3; k++)
+	if (t->at)
+		probe_add_metric(ctx->res, "backed_at_size", UNIT_MIB, BETTER_NONE,
+				 "MiB of the buffer in folios of at least the page size asked "
+				 "(pagemap + kpageflags; without them the size's fault counters)",
+				 "pages", pl, "touch", tl, NULL);
+	nm = t->at ? 4 : 3;
+	for (int k = 0; k < nm; k++)
 		m[k] = &ctx->res->metrics[first + (size_t)k];
 	m[0]->stop = stop; /* --reps auto: why the rate's sampling stopped */
 	for (unsigned i = 0; i < t->n; i++) {
-		double v[3] = {t->rate[i], t->faults[i], t->thp[i]};
+		double v[4] = {t->rate[i], t->faults[i], t->thp[i], t->at ? t->at[i] : NAN};
 
-		for (int k = 0; k < 3; k++) {
+		for (int k = 0; k < nm; k++) {
 			if (isnan(v[k])) /* unknown backing: absent, never 0 MiB */
 				continue;
 			if (i < ctx->warmups)
@@ -244,14 +255,44 @@ static void touch_grow(struct touch_samples *t)
 	t->rate = xrealloc(t->rate, t->cap * sizeof(double));
 	t->faults = xrealloc(t->faults, t->cap * sizeof(double));
 	t->thp = xrealloc(t->thp, t->cap * sizeof(double));
+	t->at = xrealloc(t->at, t->cap * sizeof(double));
 	t->t0 = xrealloc(t->t0, t->cap * sizeof(double));
 	t->t1 = xrealloc(t->t1, t->cap * sizeof(double));
 }
 
-static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o, int pages,
-		       int touch, struct random_arg *ra, struct touch_samples *t)
+/* What backs b at ps's size (MiB; NAN: unknown), and from what: the page
+ * table where it can be read, else for mTHP the size's allocations over the
+ * touch (system-wide: at most the buffer counted), for hugetlb the mapping
+ * itself (MAP_HUGETLB is backed by its pool or faults SIGBUS). */
+static double backed_mib(const struct pagesize *ps, const struct mem_buf *b, uint64_t alloc0,
+			 uint64_t alloc1, const char **source)
 {
-	const char *pl = page_names[pages], *tl = touch_names[touch], *outcome = NULL;
+	uint64_t at;
+	if (pagesize_backing(b->addr, b->size_bytes, ps->bytes, &at) == 0) {
+		*source = "pagemap + kpageflags";
+		return (double)at / 1048576.0;
+	}
+	if (ps->kind == PAGESIZE_HUGETLB) {
+		*source = "MAP_HUGETLB (no pagemap PFNs here)";
+		return (double)b->size_bytes / 1048576.0;
+	}
+	if (alloc1 >= alloc0 && alloc0 != UINT64_MAX) {
+		double got = (double)(alloc1 - alloc0) * (double)ps->bytes;
+		*source = "anon_fault_alloc delta (no pagemap PFNs here)";
+		return fmin(got, (double)b->size_bytes) / 1048576.0;
+	}
+	*source = NULL;
+	return NAN;
+}
+
+static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o,
+		       const struct pagesize *ps, int touch, struct random_arg *ra,
+		       struct touch_samples *t)
+{
+	const char *pl = ps->name, *tl = touch_names[touch], *outcome = NULL, *source = NULL;
+	int sized = ps->kind == PAGESIZE_MTHP || ps->kind == PAGESIZE_HUGETLB;
+	uint64_t fault_alloc = 0, fault_fallback = 0;
+	double *at;
 	struct mem_buf b;
 	struct metric pace = {0}; /* the counted rates, for measure_more() */
 	uint64_t sink = 0, t_first = 0;
@@ -265,7 +306,7 @@ static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o, 
 	for (t->n = 0;; t->n++) {
 		struct smaps_info si;
 		long f0, f1;
-		uint64_t t0, dt;
+		uint64_t t0, dt, a0 = UINT64_MAX, a1 = 0, fb0 = 0, fb1 = 0;
 		int rc;
 
 		if (t->n == ctx->warmups)
@@ -277,18 +318,25 @@ static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o, 
 		mapped = 0;
 		touch_grow(t);
 		t->t0[t->n] = metric_clock(); /* a window boundary: counters read */
-		if (mem_map(&b, o->size_bytes, page_modes[pages], 0) != 0) {
+		if (pagesize_map(&b, ps, o->size_bytes) != 0) {
 			probe_result_set_status(ctx->res, STATUS_FAIL, "cannot map %llu bytes",
 						(unsigned long long)o->size_bytes);
 			metric_clear(&pace);
 			return PROBE_FAIL;
 		}
 		mapped = 1;
+		if (ps->kind == PAGESIZE_MTHP && pagesize_mthp_stats(ps->bytes, &a0, &fb0) != 0)
+			a0 = UINT64_MAX;
 		f0 = minflt_now();
 		t0 = time_now_ns();
 		rc = touch_buffer(&b, touch, &sink);
 		dt = time_now_ns() - t0;
 		f1 = minflt_now();
+		if (a0 != UINT64_MAX && pagesize_mthp_stats(ps->bytes, &a1, &fb1) == 0 &&
+		    t->n >= ctx->warmups) {
+			fault_alloc += a1 - a0;
+			fault_fallback += fb1 - fb0;
+		}
 		if (rc != 0) {
 			mem_unmap(&b);
 			probe_result_set_status(ctx->res, STATUS_FAIL,
@@ -306,6 +354,7 @@ static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o, 
 		else
 			probe_result_add_param(ctx->res, "thp_backed",
 					       "unknown: /proc/self/smaps not readable");
+		t->at[t->n] = sized ? backed_mib(ps, &b, a0, a1, &source) : NAN;
 		t->t1[t->n] = metric_clock();
 		if (t->n >= ctx->warmups)
 			metric_add_sample(&pace, t->rate[t->n]);
@@ -316,7 +365,30 @@ static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o, 
 	}
 	if (touch == TOUCH_READ)
 		outcome = read_outcome(t, ctx->warmups);
+	at = t->at;
+	if (!sized)
+		t->at = NULL; /* no size asked: no backing metric */
 	record_touch(ctx, t, pl, tl, outcome, pace.stop);
+	t->at = at;
+	if (sized) {
+		char key[96], val[160];
+		snprintf(key, sizeof(key), "backing_%.40s", pl);
+		probe_result_add_param(ctx->res, key,
+				       source ? source : "unknown: neither pagemap nor counters");
+		snprintf(key, sizeof(key), "faults_expected_%.40s", pl);
+		snprintf(val, sizeof(val), "%.0f per GiB (1 GiB / page size)",
+			 1073741824.0 / (double)ps->bytes);
+		probe_result_add_param(ctx->res, key, val);
+		if (ps->kind == PAGESIZE_MTHP && touch != TOUCH_READ) {
+			snprintf(key, sizeof(key), "mthp_stats_%.40s_%.10s", pl, tl);
+			snprintf(val, sizeof(val),
+				 "anon_fault_alloc +%llu, anon_fault_fallback +%llu over the "
+				 "counted samples (system-wide)",
+				 (unsigned long long)fault_alloc,
+				 (unsigned long long)fault_fallback);
+			probe_result_add_param(ctx->res, key, val);
+		}
+	}
 	pace.stop = NULL; /* the rate metric's now */
 	metric_clear(&pace);
 	if (outcome && !strcmp(outcome, "hugezero"))
@@ -334,17 +406,60 @@ static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o, 
 	return PROBE_OK;
 }
 
+/* One page size's rows: its knobs set for them (pagesize_begin) and put
+ * back after, whatever the rows did. */
+static int run_size(struct probe_ctx *ctx, const struct first_touch_opts *o,
+		    const struct pagesize *ps, struct random_arg *ra, struct touch_samples *t)
+{
+	char key[96], note[512];
+	int rc = PROBE_OK, set;
+
+	snprintf(key, sizeof(key), "pages_%.40s", ps->name);
+	if (ps->kind == PAGESIZE_HUGETLB && o->size_bytes < ps->bytes) {
+		snprintf(note, sizeof(note), "skipped: size %llu MiB is below one page",
+			 (unsigned long long)(o->size_bytes >> 20));
+		probe_result_add_param(ctx->res, key, note);
+		return PROBE_OK;
+	}
+	set = pagesize_begin(ps, o->size_bytes, note, sizeof(note));
+	if (set < 0) {
+		probe_result_set_status(ctx->res, STATUS_FAIL, "cannot set the knobs for pages=%s",
+					ps->name);
+		return PROBE_FAIL;
+	}
+	if (note[0])
+		probe_result_add_param(ctx->res, key, note);
+	if (set > 0 && ps->kind == PAGESIZE_HUGETLB)
+		return PROBE_OK; /* no pages: no row, and the param says why */
+	for (int touch = 0; touch < 3 && rc == PROBE_OK; touch++)
+		if (o->touch & (1u << touch))
+			rc = run_variant(ctx, o, ps, touch, ra, t);
+	if (pagesize_end() != 0) {
+		probe_result_set_status(ctx->res, STATUS_FAIL,
+					"the page-size knobs of pages=%s could not be put back",
+					ps->name);
+		return PROBE_FAIL;
+	}
+	return rc;
+}
+
 static int first_touch_run(struct probe_ctx *ctx, const void *optp)
 {
 	struct first_touch_opts o = *(const struct first_touch_opts *)optp;
 	struct mem_buf aux;
 	struct smaps_info si;
 	struct touch_samples t = {0};
-	char buf[64];
+	struct pagesize ps[PAGESIZE_MAX];
+	size_t n_ps;
+	char buf[256];
 	int rc = PROBE_OK;
 
 	if (o.streams < 1 || o.streams > 16) {
 		probe_result_set_status(ctx->res, STATUS_FAIL, "streams must be 1..16");
+		return PROBE_FAIL;
+	}
+	if (pagesize_parse(o.pages, ps, PAGESIZE_MAX, &n_ps, buf, sizeof(buf)) != 0) {
+		probe_result_set_status(ctx->res, STATUS_FAIL, "%s", buf);
 		return PROBE_FAIL;
 	}
 	if (o.size_bytes < MEM_HUGE_BYTES) {
@@ -375,14 +490,13 @@ static int first_touch_run(struct probe_ctx *ctx, const void *optp)
 			 (unsigned long long)(si.anon_huge_bytes >> 20));
 		probe_result_add_param(ctx->res, "aux_pages", buf);
 	}
-	for (int pages = 0; pages < 3 && rc == PROBE_OK; pages++)
-		for (int touch = 0; touch < 3 && rc == PROBE_OK; touch++)
-			if ((o.pages & (1u << pages)) && (o.touch & (1u << touch)))
-				rc = run_variant(ctx, &o, pages, touch, aux.addr, &t);
+	for (size_t i = 0; i < n_ps && rc == PROBE_OK; i++)
+		rc = run_size(ctx, &o, &ps[i], aux.addr, &t);
 	mem_unmap(&aux);
 	free(t.rate);
 	free(t.faults);
 	free(t.thp);
+	free(t.at);
 	free(t.t0);
 	free(t.t1);
 	return rc;
@@ -404,6 +518,19 @@ static const struct receipt first_touch_receipts[] = {
 	 .kind = RECEIPT_4K,
 	 .size = "size_used",
 	 .thp = "thp_backed"},
+	/* every mTHP and hugetlb row: backed at the size it is labelled */
+	{.metric = "touch_rate",
+	 .kind = RECEIPT_PAGESIZE,
+	 .size = "size_used",
+	 .thp = "backed_at_size"},
+	{.metric = "random_after",
+	 .kind = RECEIPT_PAGESIZE,
+	 .size = "size_used",
+	 .thp = "backed_at_size"},
+	{.metric = "minor_faults",
+	 .kind = RECEIPT_PAGESIZE,
+	 .size = "size_used",
+	 .thp = "backed_at_size"},
 	{0},
 };
 
