@@ -86,4 +86,23 @@ sleep 0.2
 "$MEMPATH" ab --restore-pending journal >ab.txt 2>&1 || fail "ab --restore-pending: $(cat ab.txt)"
 snap >after.txt
 cmp -s before.txt after.txt || fail "knobs not restored by ab --restore-pending: $(diff before.txt after.txt)"
+# an A/B between two mTHP settings: compare names the per-size knobs
+big=$thp/hugepages-2048kB/enabled
+if [ -w "$big" ] && [ "$mthp" != 2048 ]; then
+	was=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$big")
+	s=$thp/hugepages-${mthp}kB/enabled
+	"$MEMPATH" ab -o ab --a "echo never > $s; echo $was > $big" \
+		--b "echo madvise > $s; echo never > $big" --expect-diff "mthp_${mthp}kB_enabled" \
+		--expect-diff mthp_2048kB_enabled -- probe cpu.first_touch pages=thp touch=write \
+		size=16M --reps 6 --warmups 0 >ab.txt 2>&1
+	rc=$?
+	snap >after.txt
+	cmp -s before.txt after.txt || fail "knobs changed by the ab: $(diff before.txt after.txt)"
+	verdict_ok $rc ab.txt || fail "ab exited $rc: $(tail -n 3 ab.txt)"
+	"$MEMPATH" compare ab/leg-1-A.json ab/leg-2-B.json >cmp.txt 2>&1
+	grep -q "knob mthp_${mthp}kB_enabled: A=never, B=madvise" cmp.txt ||
+		fail "compare does not name the per-size knob: $(head -n 5 cmp.txt)"
+	grep -q "knob mthp_2048kB_enabled: A=$was, B=never" cmp.txt ||
+		fail "compare does not name the 2 MiB knob: $(head -n 5 cmp.txt)"
+fi
 exit 0
