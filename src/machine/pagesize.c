@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/pending.h"
+#include "base/suggest.h"
 #include "base/util.h"
 
 #define THP_DIR	    "/sys/kernel/mm/transparent_hugepage"
@@ -121,12 +122,19 @@ int pagesize_parse(const char *spec, struct pagesize *out, size_t cap, size_t *n
 				out[(*n)++] = all[i];
 		}
 		if (!any) {
+			const char *names[PAGESIZE_MAX + 1];
+			char hint[64];
 			int k = snprintf(why, len,
 					 "no page size '%s' here (this kernel offers:", w);
+			for (i = 0; i < n_all; i++)
+				names[i] = all[i].name;
+			names[n_all] = "all";
 			for (i = 0; i < n_all && k > 0 && (size_t)k < len; i++)
 				k += snprintf(why + k, len - (size_t)k, " %s", all[i].name);
 			if (k > 0 && (size_t)k < len)
-				snprintf(why + k, len - (size_t)k, "; or all)");
+				snprintf(why + k, len - (size_t)k, "; or all)%s",
+					 suggest_phrase(suggest(w, names, n_all + 1), hint,
+							sizeof(hint)));
 			rc = -1;
 		}
 	}

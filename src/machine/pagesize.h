@@ -52,7 +52,10 @@ size_t pagesize_offered(struct pagesize *out, size_t cap);
  * naming the sizes this kernel offers. */
 int pagesize_parse(const char *spec, struct pagesize *out, size_t cap, size_t *n, char *why,
 		   size_t len);
-/* The option check (base/opt.h): NULL when spec parses. */
+/* The option check (base/opt.h): NULL when spec parses; and the words
+ * the shell completion offers (those of most kernels: the list is read at
+ * run time). */
+#define PAGESIZE_HINT "4k|thp|default|16k|64k|1m|2m|hugetlb-2m|hugetlb-1g|all"
 const char *pagesize_check(const char *spec, char *why, size_t len);
 
 /* The journal's directory: $MEMPATH_KNOB_JOURNAL_DIR, else /run/mempath/knobs. */

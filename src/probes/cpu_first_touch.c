@@ -20,9 +20,9 @@
 #include <sys/resource.h>
 
 #include "base/util.h"
+#include "kit/pages.h"
 #include "kit/probe.h"
 #include "machine/mem.h"
-#include "machine/pagesize.h"
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
@@ -46,7 +46,7 @@ static const struct opt first_touch_opts[] = {
 		      "offers (64k, 2m ...: that size alone enabled for the run, as root), "
 		      "hugetlb-2m, hugetlb-1g (pages reserved for the run), or all (4k, every "
 		      "mTHP size, every hugetlb pool)",
-		      pagesize_check),
+		      pagesize_check, PAGESIZE_HINT),
 	OPT_LIST("touch", struct first_touch_opts, touch, "write|read|populate", "all",
 		 "how pages are faulted in: a store or a load per 4 KiB, or MADV_POPULATE_WRITE"),
 	OPT_UINT(
@@ -260,37 +260,12 @@ static void touch_grow(struct touch_samples *t)
 	t->t1 = xrealloc(t->t1, t->cap * sizeof(double));
 }
 
-/* What backs b at ps's size (MiB; NAN: unknown), and from what: the page
- * table where it can be read, else for mTHP the size's allocations over the
- * touch (system-wide: at most the buffer counted), for hugetlb the mapping
- * itself (MAP_HUGETLB is backed by its pool or faults SIGBUS). */
-static double backed_mib(const struct pagesize *ps, const struct mem_buf *b, uint64_t alloc0,
-			 uint64_t alloc1, const char **source)
-{
-	uint64_t at;
-	if (pagesize_backing(b->addr, b->size_bytes, ps->bytes, &at) == 0) {
-		*source = "pagemap + kpageflags";
-		return (double)at / 1048576.0;
-	}
-	if (ps->kind == PAGESIZE_HUGETLB) {
-		*source = "MAP_HUGETLB (no pagemap PFNs here)";
-		return (double)b->size_bytes / 1048576.0;
-	}
-	if (alloc1 >= alloc0 && alloc0 != UINT64_MAX) {
-		double got = (double)(alloc1 - alloc0) * (double)ps->bytes;
-		*source = "anon_fault_alloc delta (no pagemap PFNs here)";
-		return fmin(got, (double)b->size_bytes) / 1048576.0;
-	}
-	*source = NULL;
-	return NAN;
-}
-
 static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o,
 		       const struct pagesize *ps, int touch, struct random_arg *ra,
 		       struct touch_samples *t)
 {
 	const char *pl = ps->name, *tl = touch_names[touch], *outcome = NULL, *source = NULL;
-	int sized = ps->kind == PAGESIZE_MTHP || ps->kind == PAGESIZE_HUGETLB;
+	int sized = pages_sized(ps);
 	uint64_t fault_alloc = 0, fault_fallback = 0;
 	double *at;
 	struct mem_buf b;
@@ -306,7 +281,7 @@ static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o,
 	for (t->n = 0;; t->n++) {
 		struct smaps_info si;
 		long f0, f1;
-		uint64_t t0, dt, a0 = UINT64_MAX, a1 = 0, fb0 = 0, fb1 = 0;
+		uint64_t t0, dt, a0 = UINT64_MAX, a1 = 0, fb0 = 0, fb1 = 0, allocs0;
 		int rc;
 
 		if (t->n == ctx->warmups)
@@ -327,6 +302,7 @@ static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o,
 		mapped = 1;
 		if (ps->kind == PAGESIZE_MTHP && pagesize_mthp_stats(ps->bytes, &a0, &fb0) != 0)
 			a0 = UINT64_MAX;
+		allocs0 = a0;
 		f0 = minflt_now();
 		t0 = time_now_ns();
 		rc = touch_buffer(&b, touch, &sink);
@@ -354,7 +330,7 @@ static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o,
 		else
 			probe_result_add_param(ctx->res, "thp_backed",
 					       "unknown: /proc/self/smaps not readable");
-		t->at[t->n] = sized ? backed_mib(ps, &b, a0, a1, &source) : NAN;
+		t->at[t->n] = sized ? pages_backed_mib(ps, &b, allocs0, &source) : NAN;
 		t->t1[t->n] = metric_clock();
 		if (t->n >= ctx->warmups)
 			metric_add_sample(&pace, t->rate[t->n]);
@@ -372,13 +348,7 @@ static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o,
 	t->at = at;
 	if (sized) {
 		char key[96], val[160];
-		snprintf(key, sizeof(key), "backing_%.40s", pl);
-		probe_result_add_param(ctx->res, key,
-				       source ? source : "unknown: neither pagemap nor counters");
-		snprintf(key, sizeof(key), "faults_expected_%.40s", pl);
-		snprintf(val, sizeof(val), "%.0f per GiB (1 GiB / page size)",
-			 1073741824.0 / (double)ps->bytes);
-		probe_result_add_param(ctx->res, key, val);
+		pages_note(ctx, ps, source);
 		if (ps->kind == PAGESIZE_MTHP && touch != TOUCH_READ) {
 			snprintf(key, sizeof(key), "mthp_stats_%.40s_%.10s", pl, tl);
 			snprintf(val, sizeof(val),
@@ -406,41 +376,20 @@ static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o,
 	return PROBE_OK;
 }
 
-/* One page size's rows: its knobs set for them (pagesize_begin) and put
- * back after, whatever the rows did. */
+/* One page size's rows: its knobs set for them and put back after,
+ * whatever the rows did (kit/pages.h). */
 static int run_size(struct probe_ctx *ctx, const struct first_touch_opts *o,
 		    const struct pagesize *ps, struct random_arg *ra, struct touch_samples *t)
 {
-	char key[96], note[512];
-	int rc = PROBE_OK, set;
+	int rc = pages_begin(ctx, ps, o->size_bytes), end;
 
-	snprintf(key, sizeof(key), "pages_%.40s", ps->name);
-	if (ps->kind == PAGESIZE_HUGETLB && o->size_bytes < ps->bytes) {
-		snprintf(note, sizeof(note), "skipped: size %llu MiB is below one page",
-			 (unsigned long long)(o->size_bytes >> 20));
-		probe_result_add_param(ctx->res, key, note);
-		return PROBE_OK;
-	}
-	set = pagesize_begin(ps, o->size_bytes, note, sizeof(note));
-	if (set < 0) {
-		probe_result_set_status(ctx->res, STATUS_FAIL, "cannot set the knobs for pages=%s",
-					ps->name);
-		return PROBE_FAIL;
-	}
-	if (note[0])
-		probe_result_add_param(ctx->res, key, note);
-	if (set > 0 && ps->kind == PAGESIZE_HUGETLB)
-		return PROBE_OK; /* no pages: no row, and the param says why */
+	if (rc != PROBE_OK)
+		return rc == PROBE_SKIP ? PROBE_OK : rc;
 	for (int touch = 0; touch < 3 && rc == PROBE_OK; touch++)
 		if (o->touch & (1u << touch))
 			rc = run_variant(ctx, o, ps, touch, ra, t);
-	if (pagesize_end() != 0) {
-		probe_result_set_status(ctx->res, STATUS_FAIL,
-					"the page-size knobs of pages=%s could not be put back",
-					ps->name);
-		return PROBE_FAIL;
-	}
-	return rc;
+	end = pages_end(ctx, ps);
+	return rc == PROBE_OK ? end : rc;
 }
 
 static int first_touch_run(struct probe_ctx *ctx, const void *optp)
@@ -458,10 +407,8 @@ static int first_touch_run(struct probe_ctx *ctx, const void *optp)
 		probe_result_set_status(ctx->res, STATUS_FAIL, "streams must be 1..16");
 		return PROBE_FAIL;
 	}
-	if (pagesize_parse(o.pages, ps, PAGESIZE_MAX, &n_ps, buf, sizeof(buf)) != 0) {
-		probe_result_set_status(ctx->res, STATUS_FAIL, "%s", buf);
+	if (pages_parse(ctx, o.pages, ps, &n_ps) != 0)
 		return PROBE_FAIL;
-	}
 	if (o.size_bytes < MEM_HUGE_BYTES) {
 		probe_result_set_status(ctx->res, STATUS_FAIL, "size must be at least 2M");
 		return PROBE_FAIL;
