@@ -86,6 +86,16 @@ int pagesize_backing(const void *addr, size_t len, uint64_t size, uint64_t *at_s
  * when the size has no stats. */
 int pagesize_mthp_stats(uint64_t size, uint64_t *alloc, uint64_t *fallback);
 
+/* Splitting a buffer's huge pages to a smaller order (debugfs
+ * split_huge_pages, root): pagesize_split_open() makes sure the file can be
+ * written, mounting debugfs when it is not (*mounted: then
+ * pagesize_split_close() unmounts it); 0, or -1 with why.
+ * pagesize_split() splits every folio of [addr, addr + len) larger than
+ * 2^order pages to folios of that order; 0, or -1 (errno). */
+int pagesize_split_open(int *mounted, char *why, size_t len);
+void pagesize_split_close(int mounted);
+int pagesize_split(void *addr, size_t len, unsigned order);
+
 /* The fingerprint's knobs (machine/sysinfo.h): "mthp_<kB>kB_enabled" and
  * "mthp_<kB>kB_shmem_enabled" per mTHP size, "hugetlb_<kB>kB_nr" per pool,
  * read under sys (a /sys tree). */

@@ -2,10 +2,12 @@
  * table (pagemap + kpageflags) and the per-size counters; and the page-size
  * knobs of the fingerprint (pagesize.h). */
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <unistd.h>
 
 #include "base/util.h"
@@ -169,4 +171,60 @@ void pagesize_knobs(json_t *knobs, const char *sys)
 		closedir(d);
 	free(thp);
 	free(tlb);
+}
+
+#define SPLIT_FILE "/sys/kernel/debug/split_huge_pages"
+
+int pagesize_split_open(int *mounted, char *why, size_t len)
+{
+	*mounted = 0;
+	if (access(SPLIT_FILE, W_OK) == 0 && pagesize_split(NULL, 4096, 0) == 0)
+		return 0;
+	if (geteuid() != 0) {
+		snprintf(why, len, "not root: %s cannot be written", SPLIT_FILE);
+		return -1;
+	}
+	if (access(SPLIT_FILE, F_OK) != 0 && access("/sys/kernel/debug", F_OK) == 0 &&
+	    mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL) == 0)
+		*mounted = 1;
+	if (access(SPLIT_FILE, W_OK) != 0) {
+		snprintf(why, len, "no %s (debugfs%s; a kernel without CONFIG_DEBUG_FS?)",
+			 SPLIT_FILE, *mounted ? " mounted for the run" : " could not be mounted");
+	} else if (pagesize_split(NULL, 4096, 0) != 0) {
+		/* a split of nothing mapped: refused only when writes are */
+		int err = errno;
+		char *lock = read_line_str("/sys/kernel/security/lockdown"), *a;
+		a = lock ? strchr(lock, '[') : NULL;
+		snprintf(why, len,
+			 "%s refused a write (%s): kernel lockdown %.*s%srestricts debugfs (the "
+			 "kernel log says 'Lockdown: ... debugfs access is restricted')",
+			 SPLIT_FILE, strerror(err), a ? (int)strcspn(a, "\n") : 0, a ? a : "",
+			 a ? " " : "");
+		free(lock);
+	} else {
+		return 0;
+	}
+	pagesize_split_close(*mounted);
+	*mounted = 0;
+	return -1;
+}
+
+void pagesize_split_close(int mounted)
+{
+	if (mounted)
+		umount2("/sys/kernel/debug", MNT_DETACH);
+}
+
+int pagesize_split(void *addr, size_t len, unsigned order)
+{
+	char cmd[96];
+	int fd = open(SPLIT_FILE, O_WRONLY | O_CLOEXEC), n, ok;
+	if (fd < 0)
+		return -1;
+	n = snprintf(cmd, sizeof(cmd), "%d,0x%llx,0x%llx,%u", (int)getpid(),
+		     (unsigned long long)(uintptr_t)addr,
+		     (unsigned long long)((uintptr_t)addr + len), order);
+	ok = write(fd, cmd, (size_t)n) == n;
+	close(fd);
+	return ok ? 0 : -1;
 }

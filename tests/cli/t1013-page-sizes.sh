@@ -8,6 +8,8 @@
 . "$top/tests/cli/lib.sh"
 expect_fail 2 "$MEMPATH" probe cpu.first_touch pages=3k
 grep -q "this kernel offers: 4k" err.txt || fail "the error names no sizes: $(cat err.txt)"
+expect_fail 2 "$MEMPATH" probe cpu.cycler to=hugetlb-2m
+grep -q "does not split to 'hugetlb-2m'" err.txt || fail "cycler to=hugetlb-2m: $(cat err.txt)"
 thp=/sys/kernel/mm/transparent_hugepage
 mthp=$(ls -d $thp/hugepages-*kB 2>/dev/null | while read -r d; do
 	[ -e "$d/enabled" ] && basename "$d"; done | sed 's/hugepages-\([0-9]*\)kB/\1/' | sort -n | head -n 1)
@@ -86,6 +88,22 @@ sleep 0.2
 "$MEMPATH" ab --restore-pending journal >ab.txt 2>&1 || fail "ab --restore-pending: $(cat ab.txt)"
 snap >after.txt
 cmp -s before.txt after.txt || fail "knobs not restored by ab --restore-pending: $(diff before.txt after.txt)"
+dbg=$(grep -c ' /sys/kernel/debug debugfs ' /proc/mounts)
+# cycler: 25% of the 2 MiB pages split to the mTHP size, verified in the
+# page table, or the param saying why debugfs could not (kernel lockdown)
+"$MEMPATH" probe cpu.cycler split=25 to="$name" size=64M threads=1 --reps 2 --warmups 0 \
+	-o cyc.json >cyc.txt 2>&1 || fail "cycler to=$name: $(tail -n 3 cyc.txt)"
+if grep -q '"split_to": ' cyc.json; then
+	grep -q "to=$name" cyc.txt && fail "rows at to=$name though the split was refused"
+else
+	o=$(csv_value cyc.json cpu.cycler split_obtained "split=25,to=$name")
+	a=$(csv_value cyc.json cpu.cycler split_at_order "split=25,to=$name")
+	awk -v o="$o" -v a="$a" 'BEGIN { exit !(o >= 23 && o <= 27 && a >= 95) }' ||
+		fail "split to $name: obtained $o%, at the order $a%"
+	[ "$(csv_value cyc.json cpu.cycler mismatches "split=25,to=$name")" = 0 ] || fail "mismatches"
+fi
+[ "$(grep -c ' /sys/kernel/debug debugfs ' /proc/mounts)" = "$dbg" ] ||
+	fail "debugfs mounts changed by the cycler: $dbg before, $(grep -c ' /sys/kernel/debug debugfs ' /proc/mounts) after"
 # an A/B between two mTHP settings: compare names the per-size knobs
 big=$thp/hugepages-2048kB/enabled
 if [ -w "$big" ] && [ "$mthp" != 2048 ]; then
