@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -197,6 +198,35 @@ static char journal_file[320];
 static struct sigaction old_sa[3];
 static const int caught[3] = {SIGINT, SIGTERM, SIGHUP};
 
+/* One run at a time sets the knobs: a flock on DIR/lock from before the
+ * first write to after the last restore (a killed holder's lock goes with
+ * it, so its record is then free to recover). */
+static int lock_fd = -1;
+
+static int knobs_lock(void)
+{
+	char *path = xasprintf("%s/lock", pagesize_journal_dir());
+	int fd = -1;
+
+	if (mkdir_parents(pagesize_journal_dir(), 0700) == 0)
+		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	free(path);
+	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	lock_fd = fd;
+	return 0;
+}
+
+static void knobs_unlock(void)
+{
+	if (lock_fd >= 0)
+		close(lock_fd);
+	lock_fd = -1;
+}
+
 static void restore_raw(void)
 {
 	for (int i = n_saved - 1; i >= 0; i--)
@@ -270,8 +300,10 @@ int pagesize_end(void)
 	int rc = 0;
 	char now[24];
 
-	if (!n_saved)
+	if (!n_saved) {
+		knobs_unlock();
 		return 0;
+	}
 	restore_raw();
 	for (int i = 0; i < n_saved; i++)
 		if (knob_read(saved[i].path, now, sizeof(now)) || strcmp(now, saved[i].old))
@@ -283,22 +315,32 @@ int pagesize_end(void)
 	for (int i = 0; i < 3; i++)
 		sigaction(caught[i], &old_sa[i], NULL);
 	n_saved = 0;
+	knobs_unlock();
 	return rc;
 }
 
 int pagesize_recover(char *note, size_t len)
 {
 	const char *dir = pagesize_journal_dir(), *k;
-	int bad, rc = 1, at = 0;
+	int bad, rc = 1, at = 0, took = 0;
 	json_t *rec = pending_read(dir, &bad), *v;
 	long long pid;
 
 	note[0] = '\0';
 	if (!rec)
 		return bad ? error("'%s/restore.pending' is not a pending-restore record", dir) : 0;
+	if (lock_fd < 0) { /* held: its run is alive and its knobs its own */
+		if (knobs_lock() != 0) {
+			json_decref(rec);
+			return 0;
+		}
+		took = 1;
+	}
 	pid = json_integer_value(json_object_get(rec, "pid"));
 	if (pid > 0 && pid != getpid() && (kill((pid_t)pid, 0) == 0 || errno == EPERM)) {
 		json_decref(rec);
+		if (took)
+			knobs_unlock();
 		return 0; /* its run is still going: its knobs are its own */
 	}
 	at = snprintf(note, len, "put back what a killed run (pid %lld) left set:", pid);
@@ -315,6 +357,8 @@ int pagesize_recover(char *note, size_t len)
 	if (rc == 1)
 		pending_clear(dir);
 	json_decref(rec);
+	if (took)
+		knobs_unlock();
 	return rc;
 }
 
@@ -425,6 +469,7 @@ static int begin_hugetlb(const struct pagesize *ps, uint64_t bytes, char *note, 
 int pagesize_begin(const struct pagesize *ps, uint64_t bytes, char *note, size_t len)
 {
 	char rec[512];
+	int rc;
 
 	note[0] = '\0';
 	if (n_saved)
@@ -433,11 +478,20 @@ int pagesize_begin(const struct pagesize *ps, uint64_t bytes, char *note, size_t
 		return -1;
 	if (rec[0])
 		warning("%s", rec);
-	if (ps->kind == PAGESIZE_MTHP)
-		return begin_mthp(ps, note, len);
-	if (ps->kind == PAGESIZE_HUGETLB)
-		return begin_hugetlb(ps, bytes, note, len);
-	return 0;
+	if (ps->kind != PAGESIZE_MTHP && ps->kind != PAGESIZE_HUGETLB)
+		return 0;
+	if (geteuid() == 0 && knobs_lock() != 0) {
+		snprintf(note, len,
+			 "another mempath run holds the page-size knobs (%s/lock): nothing "
+			 "set, the settings as found",
+			 pagesize_journal_dir());
+		return 1;
+	}
+	rc = ps->kind == PAGESIZE_MTHP ? begin_mthp(ps, note, len)
+				       : begin_hugetlb(ps, bytes, note, len);
+	if (!n_saved)
+		knobs_unlock(); /* nothing set: nothing to hold */
+	return rc;
 }
 
 int pagesize_map(struct mem_buf *b, const struct pagesize *ps, size_t size)

@@ -55,6 +55,12 @@ long() {
 	done
 }
 long
+# a second run meanwhile touches none of the knobs the first one holds
+"$MEMPATH" probe cpu.first_touch size=16M pages="$name" touch=write --reps 1 --warmups 0 \
+	-o second.json >second.txt 2>&1 || fail "a second run failed: $(tail -n 3 second.txt)"
+grep -q "another mempath run holds the page-size knobs" second.json ||
+	fail "the second run did not leave the knobs to the first: $(grep "pages_$name" second.json)"
+[ -e journal/restore.pending ] || fail "the second run removed the first one's journal"
 kill -TERM "$pid"
 wait "$pid"
 snap >after.txt
