@@ -102,6 +102,14 @@ static const char *check_pagesize(const struct receipt *r, const struct probe_re
 		snprintf(ev, len, "no %s recorded", r->thp);
 		return "unknown";
 	}
+	if (!r->size) { /* a sparse span: of what its lines touched (rss) */
+		const struct metric *rss = beside(p, m, "rss");
+		if (!rss) {
+			snprintf(ev, len, "no rss recorded beside %s", r->thp);
+			return "unknown";
+		}
+		mib = stats_median(rss->samples, rss->n_samples);
+	}
 	for (size_t k = 0; k < thp->n_samples; k++)
 		least_mib = fmin(least_mib, thp->samples[k]);
 	snprintf(ev, len, "%s %.0f MiB of %.0f MiB in the fewest of %zu windows (%.1f%%)", r->thp,

@@ -33,8 +33,9 @@ enum receipt_kind {
 	RECEIPT_LINK,
 	/* A page-size figure (docs/design.md §4.21): `thp` (the backing
 	 * metric, MiB in folios of at least the size asked) reads at least
-	 * RECEIPT_PAGESIZE_SHARE of the working set in every window. Rows with
-	 * no backing metric beside them (no size asked) get no receipt. */
+	 * RECEIPT_PAGESIZE_SHARE of the working set in every window (no `size`:
+	 * of the rss metric beside it, the pages a sparse span touched). Rows
+	 * with no backing metric beside them (no size asked) get no receipt. */
 	RECEIPT_PAGESIZE,
 };
 

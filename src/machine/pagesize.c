@@ -494,7 +494,7 @@ int pagesize_begin(const struct pagesize *ps, uint64_t bytes, char *note, size_t
 	return rc;
 }
 
-int pagesize_map(struct mem_buf *b, const struct pagesize *ps, size_t size)
+int pagesize_map(struct mem_buf *b, const struct pagesize *ps, size_t size, int extra_flags)
 {
 	static const enum mem_pages modes[] = {
 		[PAGESIZE_4K] = MEM_PAGES_4K,		[PAGESIZE_THP] = MEM_PAGES_THP,
@@ -506,12 +506,14 @@ int pagesize_map(struct mem_buf *b, const struct pagesize *ps, size_t size)
 	void *p;
 
 	if (ps->kind != PAGESIZE_HUGETLB)
-		return mem_map(b, size, modes[ps->kind], 0);
+		return mem_map(b, size, modes[ps->kind], extra_flags);
 	len = (size + ps->bytes - 1) / ps->bytes * ps->bytes;
 	while ((1ull << shift) < ps->bytes)
 		shift++;
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | (shift << MAP_HUGE_SHIFT), -1, 0);
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | (shift << MAP_HUGE_SHIFT) |
+			 extra_flags,
+		 -1, 0);
 	if (p == MAP_FAILED)
 		return -1;
 	memset(b, 0, sizeof(*b));

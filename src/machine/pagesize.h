@@ -75,8 +75,9 @@ int pagesize_recover(char *note, size_t len);
 
 /* Maps `size` bytes for ps: mem_map() with MADV_HUGEPAGE (mTHP, thp),
  * MADV_NOHUGEPAGE (4k), no advice (default), or MAP_HUGETLB rounded up to
- * whole pages (hugetlb). 0, or -1 with errno set. */
-int pagesize_map(struct mem_buf *b, const struct pagesize *ps, size_t size);
+ * whole pages (hugetlb); extra_flags OR-ed into mmap's (MAP_NORESERVE). 0,
+ * or -1 with errno set. */
+int pagesize_map(struct mem_buf *b, const struct pagesize *ps, size_t size, int extra_flags);
 
 /* Bytes of [addr, addr + len) in folios of at least `size` bytes, from
  * /proc/self/pagemap and /proc/kpageflags (root); -1 when they cannot be

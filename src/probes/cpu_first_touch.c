@@ -293,7 +293,7 @@ static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o,
 		mapped = 0;
 		touch_grow(t);
 		t->t0[t->n] = metric_clock(); /* a window boundary: counters read */
-		if (pagesize_map(&b, ps, o->size_bytes) != 0) {
+		if (pagesize_map(&b, ps, o->size_bytes, 0) != 0) {
 			probe_result_set_status(ctx->res, STATUS_FAIL, "cannot map %llu bytes",
 						(unsigned long long)o->size_bytes);
 			metric_clear(&pace);

@@ -335,7 +335,7 @@ static int latency_pages(struct probe_ctx *ctx, const struct latency_opts *o, st
 	char buf[32], key[32];
 	int rc = 0;
 
-	if (pagesize_map(&b, ps, max)) {
+	if (pagesize_map(&b, ps, max, 0)) {
 		probe_result_set_status(ctx->res, STATUS_FAIL, "cannot map %" PRIu64 " bytes", max);
 		free(curve);
 		return -1;
