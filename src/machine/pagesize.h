@@ -68,9 +68,10 @@ int pagesize_begin(const struct pagesize *ps, uint64_t bytes, char *note, size_t
 /* Puts back what pagesize_begin() changed and removes the record; 0, or -1
  * when a knob could not be written back (error line; the record stays). */
 int pagesize_end(void);
-/* Puts back what a killed run left in the journal. 1 when it did (note
- * says what), 0 when there was nothing to do (or the run that wrote it is
- * still alive), -1 when a knob could not be written (error line). */
+/* Puts back what a killed run left in the journal (only paths under
+ * /sys/kernel/mm/). 1 when it did (note says what), 0 when there was
+ * nothing to do (or the run that wrote it still holds the lock), -1 when a
+ * knob could not be written (error line). */
 int pagesize_recover(char *note, size_t len);
 
 /* Maps `size` bytes for ps: mem_map() with MADV_HUGEPAGE (mTHP, thp),

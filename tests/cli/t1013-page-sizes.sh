@@ -35,7 +35,10 @@ f=$(csv_value ok.json cpu.first_touch minor_faults "pages=$name,touch=write")
 b=$(csv_value ok.json cpu.first_touch backed_at_size "pages=$name,touch=write")
 [ -n "$b" ] || fail "no backed_at_size for $name"
 # where the backing was obtained, one fault per page of the size asked
-if awk -v b="$b" 'BEGIN { exit !(b >= 0.95 * 16) }'; then
+# (not under ASan: its shadow memory's faults are the process's too)
+if [ -n "${MEMPATH_SANITIZED:-}" ]; then
+	:
+elif awk -v b="$b" 'BEGIN { exit !(b >= 0.95 * 16) }'; then
 	awk -v f="$f" -v k="$mthp" 'BEGIN { e = 1048576 / k; exit !(f >= 0.95 * e && f <= 1.05 * e) }' ||
 		fail "$f faults/GiB at $name (expected $((1048576 / mthp)))"
 else
