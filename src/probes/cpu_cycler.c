@@ -7,9 +7,10 @@
  * cost 5.06%, 5% cost 1.20%); the validation makes a lost or misdirected write a FAIL, not a rate.
  * cross-check: split=0 rate x 16 B ~ cpu.stream copy bandwidth (read + write once per word);
  *   split_obtained from smaps must match the split asked for; mismatches must be 0.
- * to=64k,1m (seed 002's reply: split to smaller folios, not to 4 KiB): the chosen pages'
- *   folios split to that order through debugfs split_huge_pages (root, docs/design.md §4.21);
- *   split_at_order (pagemap + kpageflags) must read ~100% of what left the 2 MiB folios.
+ * to=64k,1m (the reply in that discussion: split to smaller folios, not to 4 KiB): the
+ *   chosen pages' folios split to that order through debugfs split_huge_pages (root,
+ *   docs/design.md §4.21); split_at_order (pagemap + kpageflags) must read ~100% of what
+ *   left the 2 MiB folios.
  */
 #include <errno.h>
 #include <inttypes.h>
