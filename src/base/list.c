@@ -154,3 +154,23 @@ int list_parse_devices(const char *spec, int count, int *out, size_t *n_out)
 	*n_out = n;
 	return 0;
 }
+
+size_t list_sweep_sizes(uint64_t min, uint64_t max, unsigned steps, uint64_t *out, size_t cap)
+{
+	size_t n = 0;
+	uint64_t base = 4096;
+
+	while (base * 2 <= min)
+		base *= 2;
+	for (; base <= max && n < cap - 1; base *= 2) {
+		for (unsigned s = 0; s < steps && n < cap - 1; s++) {
+			uint64_t v = (base + base * s / steps) / 64 * 64;
+
+			if (v >= min && v <= max && (n == 0 || v > out[n - 1]))
+				out[n++] = v;
+		}
+	}
+	if (n == 0 || out[n - 1] < max)
+		out[n++] = max / 64 * 64;
+	return n;
+}

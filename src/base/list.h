@@ -35,6 +35,11 @@ const char *list_check_threads(const char *spec, char *why, size_t len);
  * are rejected. Kept in the order given (duplicates removed). Returns 0 or -1. */
 int list_parse_sizes(const char *spec, uint64_t *out, size_t *n_out);
 
+/* A size sweep: `steps` points per doubling from min to max, each a
+ * multiple of 64 B (from 4 KiB up), max itself always the last; at most cap
+ * points; how many. */
+size_t list_sweep_sizes(uint64_t min, uint64_t max, unsigned steps, uint64_t *out, size_t cap);
+
 /* Device numbers: "all" (0 .. count-1, at most LIST_MAX) or distinct numbers
  * below count, "0,1,3", kept in the order given. Returns 0, or -1 on a
  * malformed list, a repeated or absent device, or an empty result. */

@@ -186,7 +186,7 @@ static const char *list_hint(const struct opt *o, const char *v, char *hint, siz
 
 static int set_value(const struct opt *o, void *dst, const char *v, const char *ctx)
 {
-	char *field = (char *)dst + o->offset, hint[192];
+	char *field = (char *)dst + o->offset, hint[320];
 	switch (o->type) {
 	case OPT_T_SIZE:
 		if (opt_parse_size(v, (uint64_t *)field) != 0)
@@ -217,15 +217,14 @@ static int set_value(const struct opt *o, void *dst, const char *v, const char *
 				     v, o->name, ctx ? " of " : "", ctx ? ctx : "", o->choices,
 				     list_hint(o, v, hint, sizeof(hint)));
 		return 0;
-	case OPT_T_CPUS: {
+	case OPT_T_CPUS:
+	case OPT_T_STR: {
 		const char *why = o->check ? o->check(v, hint, sizeof(hint)) : NULL;
 
 		if (why)
 			return error("%s=%s%s%s: %s", o->name, v, ctx ? " for " : "",
 				     ctx ? ctx : "", why);
 	}
-		/* fall through */
-	case OPT_T_STR:
 		if (strlen(v) >= OPT_STR_MAX)
 			return error("value for option '%s' is too long", o->name);
 		strcpy(field, v);

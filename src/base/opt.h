@@ -33,9 +33,9 @@ struct opt {
 	size_t offset;
 	const char *def; /* default, parsed like user input */
 	const char *help;
-	const char *choices; /* OPT_T_LIST: "4k|thp" */
-	/* OPT_T_CPUS: NULL when the value is good, else why not, written into
-	 * why (list_check_threads) */
+	const char *choices; /* OPT_T_LIST: "4k|thp"; OPT_T_STR: completion words, or NULL */
+	/* OPT_T_CPUS, OPT_T_STR: NULL when the value is good, else why not,
+	 * written into why (list_check_threads, pagesize_check) */
 	const char *(*check)(const char *v, char *why, size_t len);
 };
 
@@ -58,6 +58,13 @@ struct opt {
 #define OPT_STR(n, st, f, d, h)                                 \
 	{                                                       \
 		n, OPT_T_STR, offsetof(st, f), d, h, NULL, NULL \
+	}
+/* A string that check (NULL: good, else why not, written into why) must
+ * take: a page-size list (machine/pagesize.h) is known only at run time.
+ * hint: '|'-separated words the shell completion offers (not a limit). */
+#define OPT_STR_CHECK(n, st, f, d, h, chk, hint)               \
+	{                                                      \
+		n, OPT_T_STR, offsetof(st, f), d, h, hint, chk \
 	}
 /* Pinned thread counts: "1,2,8", max or all. Setting it fails when every count
  * is above the CPUs this process may use (nothing would be measured: a usage

@@ -34,10 +34,10 @@ static void bash_probe_tables(FILE *f)
 	fputs("\tesac\n}\n_mempath_probe_choices() {\n\tcase \"$1 $2\" in\n", f);
 	for (size_t i = 0; i < probe_table_len; i++)
 		for (const struct opt *o = probe_table[i]->opts; o && o->name; o++)
-			if (o->type == OPT_T_LIST) {
+			if (o->type == OPT_T_LIST || (o->type == OPT_T_STR && o->choices)) {
 				fprintf(f, "\t\"%s %s\") echo \"", probe_table[i]->name, o->name);
 				words(f, o->choices);
-				fputs(" all\" ;;\n", f);
+				fputs(o->type == OPT_T_LIST ? " all\" ;;\n" : "\" ;;\n", f);
 			}
 	fputs("\tesac\n}\n", f);
 }

@@ -20,6 +20,7 @@
 #include "machine/counters.h"
 #include "machine/mem.h"
 #include "machine/noise.h"
+#include "machine/pagesize.h"
 #include "results/results_json.h"
 
 void runner_opts_default(struct runner_opts *o)
@@ -330,7 +331,7 @@ int runner_run_probe(const struct probe *p, char *const *kvs, size_t n_kvs,
 	int have_vm, oom_before_found = 0, oom_after_found = 0;
 	int64_t oom_before, oom_after;
 	json_t *j = NULL;
-	char *partial_dir;
+	char *partial_dir, note[1024];
 	arg.opts = xcalloc(1, p->opts_size ? p->opts_size : 1);
 	if (parse_probe_opts(p, kvs, n_kvs, o, arg.opts) != 0) {
 		free(arg.opts);
@@ -388,6 +389,12 @@ int runner_run_probe(const struct probe *p, char *const *kvs, size_t n_kvs,
 	if (j)
 		json_decref(j);
 	partial_dir_free(partial_dir, arg.partial);
+	/* A child killed while it held page-size knobs (a timeout's SIGKILL)
+	 * left their record: put them back now, not at the next run. */
+	if (pagesize_recover(note, sizeof(note)) > 0) {
+		warning("%s: %s", p->name, note);
+		probe_result_add_param(out, "knobs_recovered", note);
+	}
 	if (meter.m)
 		noise_meter_tick(meter.m); /* the end of the last window */
 	record_noise(out, meter.m, (double)child.t0_ns * 1e-9, meter.gpu);

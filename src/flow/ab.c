@@ -13,6 +13,7 @@
 
 #include <jansson.h>
 
+#include "base/pending.h"
 #include "base/proc.h"
 #include "base/strvec.h"
 #include "base/util.h"
@@ -118,15 +119,14 @@ static struct ended run_logged(const char *cmd, const struct ab_variant *v, cons
 
 char *ab_pending_path(const char *dir)
 {
-	return xasprintf("%s/restore.pending", dir);
+	return pending_path(dir);
 }
 
 /* Written before the first setup, removed after the restore: if mempath is
  * killed in between (SIGKILL, a power cut), the next ab in this directory
  * finds it and says what must run to put the machine back. */
-static int pending_write(const char *dir, const char *cmd, const struct ab_variant *env)
+static int ab_pending_write(const char *dir, const char *cmd, const struct ab_variant *env)
 {
-	char *path = ab_pending_path(dir), *text;
 	json_t *o = json_pack("{s:s, s:s}", "restore", cmd, "why",
 			      "an ab in this directory started its legs and did not finish its "
 			      "restore");
@@ -135,19 +135,9 @@ static int pending_write(const char *dir, const char *cmd, const struct ab_varia
 	for (size_t i = 0; env && i < env->n_env; i++)
 		json_array_append_new(e, json_string(env->env[i]));
 	json_object_set_new(o, "env", e);
-	text = json_dumps(o, JSON_INDENT(1));
-	rc = write_file_atomic(path, text, strlen(text));
-	free(text);
-	free(path);
+	rc = pending_write(dir, o);
 	json_decref(o);
 	return rc;
-}
-
-static void pending_clear(const char *dir)
-{
-	char *path = ab_pending_path(dir);
-	unlink(path);
-	free(path);
 }
 
 /* ---- restore ------------------------------------------------------------- */
@@ -188,19 +178,19 @@ static int restore(const char *cmd, const struct ab_variant *a_env, const char *
 
 int ab_restore_pending(const char *dir, double timeout_s)
 {
-	char *path = ab_pending_path(dir), *text = read_file_str(path, NULL);
+	char *path = ab_pending_path(dir);
 	struct ab_variant env = {0};
-	json_t *o = NULL, *envs, *e;
+	int bad;
+	json_t *o = pending_read(dir, &bad), *envs, *e;
 	const char *cmd = NULL;
 	size_t i;
 	int rc = -1;
-	if (!text) {
+	if (!o && !bad) {
 		error("no pending restore in '%s' (no restore.pending: the last ab there finished "
 		      "its restore)",
 		      dir);
 		goto out;
 	}
-	o = json_loads(text, 0, NULL);
 	cmd = json_string_value(json_object_get(o, "restore"));
 	if (!cmd) {
 		error("'%s' is not a pending-restore record", path);
@@ -214,7 +204,6 @@ int ab_restore_pending(const char *dir, double timeout_s)
 out:
 	ab_variant_free(&env);
 	json_decref(o);
-	free(text);
 	free(path);
 	return rc;
 }
@@ -411,7 +400,7 @@ enum ab_outcome ab_flow(const struct ab_plan *p, char ***leg_paths_out, size_t *
 		return AB_LEG_FAILED;
 	}
 	exe[len] = '\0';
-	if (restore_cmd && pending_write(p->dir, restore_cmd, renv) != 0)
+	if (restore_cmd && ab_pending_write(p->dir, restore_cmd, renv) != 0)
 		return AB_LEG_FAILED;
 	proc_signals_install();
 	for (size_t i = 0; i < n_legs && !proc_signal_received(); i++) {

@@ -16,6 +16,7 @@ static const char *const assumes[] = {
 	[RECEIPT_4K] = "4 KiB pages: no THP",
 	[RECEIPT_NO_MIGRATION] = "chase: no CPU migration",
 	[RECEIPT_LINK] = "copy: the link carried the bytes counted (within 5%)",
+	[RECEIPT_PAGESIZE] = "page size: >= 95% of the buffer backed at the size asked",
 };
 
 static const char *param(const struct probe_result *p, const char *key)
@@ -86,6 +87,38 @@ static const struct metric *beside(const struct probe_result *p, const struct me
 			return b;
 	}
 	return NULL;
+}
+
+/* RECEIPT_PAGESIZE: the fewest MiB backed at the size over the windows. */
+static const char *check_pagesize(const struct receipt *r, const struct probe_result *p,
+				  const struct metric *m, const struct metric *thp, double mib,
+				  char *ev, size_t len)
+{
+	double least_mib = INFINITY;
+	const struct metric *f = beside(p, m, "minor_faults");
+	size_t at;
+
+	if (!thp) {
+		snprintf(ev, len, "no %s recorded", r->thp);
+		return "unknown";
+	}
+	if (!r->size) { /* a sparse span: of what its lines touched (rss) */
+		const struct metric *rss = beside(p, m, "rss");
+		if (!rss) {
+			snprintf(ev, len, "no rss recorded beside %s", r->thp);
+			return "unknown";
+		}
+		mib = stats_median(rss->samples, rss->n_samples);
+	}
+	for (size_t k = 0; k < thp->n_samples; k++)
+		least_mib = fmin(least_mib, thp->samples[k]);
+	snprintf(ev, len, "%s %.0f MiB of %.0f MiB in the fewest of %zu windows (%.1f%%)", r->thp,
+		 least_mib, mib, thp->n_samples, 100 * least_mib / mib);
+	at = strlen(ev);
+	if (f && at < len)
+		snprintf(ev + at, len - at, "; %.0f minor faults per GiB",
+			 stats_median(f->samples, f->n_samples));
+	return least_mib >= RECEIPT_PAGESIZE_SHARE * mib ? "held" : "failed";
 }
 
 /* state and evidence of one row on one metric */
@@ -217,6 +250,8 @@ static const char *check(const struct receipt *r, const struct probe_result *p,
 				 n);
 		return fabs(x - 1) <= RECEIPT_LINK_TOLERANCE ? "held" : "failed";
 	}
+	case RECEIPT_PAGESIZE:
+		return check_pagesize(r, p, m, thp, mib, ev, len);
 	case RECEIPT_NO_MIGRATION:
 		if (!source_ok(p, "software") ||
 		    !(n = windows(m, "sw:cpu-migrations", &sum, &least))) {
@@ -240,7 +275,9 @@ void receipts_check(const struct receipt *rows, struct probe_result *p, uint64_t
 			const char *state;
 
 			if (strcmp(m->name, r->metric) || !m->n_samples ||
-			    (r->label && (!v || strcmp(v, r->value))))
+			    (r->label && r->value && (!v || strcmp(v, r->value))))
+				continue;
+			if (r->kind == RECEIPT_PAGESIZE && !beside(p, m, r->thp))
 				continue;
 			state = check(r, p, m, llc_bytes, ev, sizeof(ev));
 			if (!m->receipts)

@@ -31,7 +31,15 @@ enum receipt_kind {
 	 * counted times the param `size` names (the link's bytes per byte
 	 * copied: headers and framing), where it is set. */
 	RECEIPT_LINK,
+	/* A page-size figure (docs/design.md §4.21): `thp` (the backing
+	 * metric, MiB in folios of at least the size asked) reads at least
+	 * RECEIPT_PAGESIZE_SHARE of the working set in every window (no `size`:
+	 * of the rss metric beside it, the pages a sparse span touched). Rows
+	 * with no backing metric beside them (no size asked) get no receipt. */
+	RECEIPT_PAGESIZE,
 };
+
+#define RECEIPT_PAGESIZE_SHARE 0.95
 
 #define RECEIPT_LINK_TOLERANCE 0.05
 

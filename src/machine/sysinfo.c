@@ -15,6 +15,7 @@
 #include "machine/levels.h"
 #include "machine/limits.h"
 #include "machine/noise.h"
+#include "machine/pagesize.h"
 #include "machine/pcie.h"
 #include "machine/virt.h"
 
@@ -275,6 +276,7 @@ json_t *sysinfo_knobs(void)
 	}
 	json_object_set_new(o, "cpuidle_disabled_cpu0", disabled);
 	p2p_knobs(o, "/sys");
+	pagesize_knobs(o, "/sys");
 	return o;
 }
 
@@ -433,6 +435,7 @@ json_t *sysinfo_collect_tree(const char *root)
 	iommu = pcie_iommu_collect(sys);
 	pcie = pcie_collect(sys);
 	pcie_knobs(knobs, iommu, pcie);
+	pagesize_knobs(knobs, sys);
 	json_object_set_new(o, "iommu", iommu);
 	if (pcie)
 		json_object_set_new(o, "pcie", pcie);

@@ -7,6 +7,10 @@
  * cost 5.06%, 5% cost 1.20%); the validation makes a lost or misdirected write a FAIL, not a rate.
  * cross-check: split=0 rate x 16 B ~ cpu.stream copy bandwidth (read + write once per word);
  *   split_obtained from smaps must match the split asked for; mismatches must be 0.
+ * to=64k,1m (the reply in that discussion: split to smaller folios, not to 4 KiB): the
+ *   chosen pages' folios split to that order through debugfs split_huge_pages (root,
+ *   docs/design.md §4.21); split_at_order (pagemap + kpageflags) must read ~100% of what
+ *   left the 2 MiB folios.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -20,9 +24,11 @@
 #include "base/opt.h"
 #include "base/util.h"
 #include "kit/measure.h"
+#include "kit/pages.h"
 #include "kit/probe.h"
 #include "kit/team.h"
 #include "machine/mem.h"
+#include "machine/pagesize.h"
 #include "results/results.h"
 
 #define PAGE_4K 4096ull
@@ -32,7 +38,28 @@ struct cycler_opts {
 	uint64_t size_bytes;
 	char threads[OPT_STR_MAX];
 	uint32_t splits;
+	char to[OPT_STR_MAX];
 };
+
+/* A size a 2 MiB page splits to: 4k, or an mTHP size below 2 MiB. */
+static const char *cycler_to_check(const char *spec, char *why, size_t len)
+{
+	struct pagesize ps[PAGESIZE_MAX];
+	size_t n;
+
+	if (pagesize_parse(spec, ps, PAGESIZE_MAX, &n, why, len))
+		return why;
+	for (size_t i = 0; i < n; i++)
+		if (ps[i].kind != PAGESIZE_4K &&
+		    !(ps[i].kind == PAGESIZE_MTHP && ps[i].bytes < MEM_HUGE_BYTES)) {
+			snprintf(why, len,
+				 "a 2 MiB page does not split to '%s' (4k, or an mTHP "
+				 "size below 2m)",
+				 ps[i].name);
+			return why;
+		}
+	return NULL;
+}
 
 /* Indexed like the "split" choices. */
 static const unsigned split_pct[] = {0, 5, 25, 50, 100};
@@ -43,7 +70,13 @@ static const struct opt cycler_opt_rows[] = {
 	OPT_CPUS("threads", struct cycler_opts, threads, "max",
 		 "thread counts: list (1,2,8), max, or all (1,2,4,..,max)"),
 	OPT_LIST("split", struct cycler_opts, splits, "0|5|25|50|100", "0,5,25",
-		 "% of the buffer's 2 MiB pages split to 4 KiB mappings before the run"),
+		 "% of the buffer's 2 MiB pages split before the run (to the sizes of to=)"),
+	OPT_STR_CHECK("to", struct cycler_opts, to, "4k",
+		      "what a split page becomes: 4k (mprotect: 4 KiB mappings of the same folio, "
+		      "rows labelled by split alone), or mTHP sizes below 2m the kernel offers "
+		      "(64k,1m: debugfs split_huge_pages splits the folio to that order, as "
+		      "root; rows labelled to=SIZE)",
+		      cycler_to_check, "4k|16k|64k|256k|1m"),
 	OPT_END,
 };
 
@@ -164,6 +197,32 @@ static int split_pages(char *base, uint64_t n_huge, unsigned pct)
 	return 0;
 }
 
+/* The same pages split to folios of 2^order pages (debugfs
+ * split_huge_pages: the folio itself is split, its mapping now PTEs). */
+static int split_pages_to(char *base, uint64_t n_huge, unsigned pct, unsigned order)
+{
+	for (uint64_t k = 0; k < n_huge; k++) {
+		char *page = base + k * MEM_HUGE_BYTES;
+
+		if ((k + 1) * pct / 100 == k * pct / 100)
+			continue;
+		if (pagesize_split(page, MEM_HUGE_BYTES, order) != 0)
+			return error("split_huge_pages of the 2 MiB page at %p to order %u: %s",
+				     (void *)page, order, strerror(errno));
+	}
+	return 0;
+}
+
+/* Bytes of b in folios of exactly `size` (pagemap), or UINT64_MAX. */
+static uint64_t bytes_at(const struct mem_buf *b, uint64_t size)
+{
+	uint64_t ge, ge2;
+	if (pagesize_backing(b->addr, b->size_bytes, size, &ge) ||
+	    pagesize_backing(b->addr, b->size_bytes, 2 * size, &ge2))
+		return UINT64_MAX;
+	return ge - ge2;
+}
+
 /* AnonHugePages of the buffer, or UINT64_MAX when smaps cannot be read (no
  * /proc): unknown, which is not 0. */
 #define HUGE_UNKNOWN UINT64_MAX
@@ -177,9 +236,10 @@ static uint64_t anon_huge_bytes(const struct mem_buf *b)
 
 /* A fact measured once per variant (one sample). */
 static void add_single(struct probe_result *res, const char *name, enum unit u, double v,
-		       const char *desc, const char *split)
+		       const char *desc, const char *split, const char *to)
 {
-	struct metric *m = probe_add_metric(res, name, u, BETTER_NONE, desc, "split", split, NULL);
+	struct metric *m = probe_add_metric(res, name, u, BETTER_NONE, desc, "split", split,
+					    to ? "to" : NULL, to, NULL);
 
 	metric_add_sample(m, v);
 }
@@ -187,7 +247,7 @@ static void add_single(struct probe_result *res, const char *name, enum unit u, 
 /* Records the mismatch count of a variant; any mismatch fails the probe with
  * the first bad word named. Returns 0, or -1 on a mismatch. */
 static int cycler_check(struct probe_result *res, const struct cycler_job *j, unsigned nthreads,
-			unsigned pct, const char *sname)
+			unsigned pct, const char *sname, const char *to)
 {
 	const struct cycler_thread *first = NULL;
 	uint64_t total = 0;
@@ -202,7 +262,7 @@ static int cycler_check(struct probe_result *res, const struct cycler_job *j, un
 			     "words that did not hold the value the previous pass wrote, over "
 			     "every pass of this variant and every thread count (warm-ups "
 			     "included); must be 0",
-			     "split", sname, NULL);
+			     "split", sname, to ? "to" : NULL, to, NULL);
 	metric_add_sample(m, (double)total);
 	if (!first)
 		return 0;
@@ -215,11 +275,15 @@ static int cycler_check(struct probe_result *res, const struct cycler_job *j, un
 	return -1;
 }
 
-/* One split variant on a fresh buffer. Returns PROBE_OK or PROBE_FAIL. */
+/* One split variant on a fresh buffer, its pages split to 4 KiB mappings
+ * (to NULL) or to folios of to's size. Returns PROBE_OK or PROBE_FAIL. */
 static int cycler_variant(struct probe_ctx *ctx, uint64_t size, unsigned pct,
-			  const unsigned *threads, size_t n_threads, struct team **teams,
-			  char **notes)
+			  const struct pagesize *to, const unsigned *threads, size_t n_threads,
+			  struct team **teams, char **notes)
 {
+	const char *tl = to ? to->name : NULL;
+	unsigned order = 0;
+	uint64_t at2m_before = UINT64_MAX;
 	struct probe_result *res = ctx->res;
 	struct cycler_job j = {0};
 	uint64_t huge_before, huge_split, huge_end, n_huge = size / MEM_HUGE_BYTES;
@@ -242,6 +306,10 @@ static int cycler_variant(struct probe_ctx *ctx, uint64_t size, unsigned pct,
 	j.team = teams[n_threads - 1];
 	team_run(j.team, fill_worker, &j);
 	huge_before = anon_huge_bytes(&b);
+	while (to && (PAGE_4K << order) < to->bytes)
+		order++;
+	if (to && pagesize_backing(b.addr, b.size_bytes, MEM_HUGE_BYTES, &at2m_before) != 0)
+		at2m_before = UINT64_MAX;
 	if (pct && huge_before == 0) {
 		char *n = xasprintf("%s%ssplit=%u: no THP backing (MADV_HUGEPAGE gave 0 huge "
 				    "pages), nothing to split: variant void",
@@ -251,7 +319,8 @@ static int cycler_variant(struct probe_ctx *ctx, uint64_t size, unsigned pct,
 		*notes = n;
 		goto out;
 	}
-	if (pct && split_pages(b.addr, n_huge, pct) != 0) {
+	if (pct && (to ? split_pages_to(b.addr, n_huge, pct, order)
+		       : split_pages(b.addr, n_huge, pct)) != 0) {
 		probe_result_set_status(res, STATUS_FAIL, "cannot split %u%% of the huge pages",
 					pct);
 		rc = PROBE_FAIL;
@@ -270,11 +339,26 @@ static int cycler_variant(struct probe_ctx *ctx, uint64_t size, unsigned pct,
 		add_single(res, "thp_backed", UNIT_MIB, (double)huge_split / MIB,
 			   "AnonHugePages of the buffer after splitting, before timing "
 			   "(/proc/self/smaps; PMD-mapped only); MiB = 2^20 B",
-			   sname);
+			   sname, tl);
 		add_single(res, "split_obtained", UNIT_PCT, obtained,
 			   "share of the PMD-mapped 2 MiB pages that the split turned into 4 KiB "
 			   "mappings, from AnonHugePages before and after",
-			   sname);
+			   sname, tl);
+	}
+	if (to) { /* what the split pages became, from the page table */
+		uint64_t at2m, at_order = bytes_at(&b, to->bytes);
+		if (at2m_before == UINT64_MAX || at_order == UINT64_MAX ||
+		    pagesize_backing(b.addr, b.size_bytes, MEM_HUGE_BYTES, &at2m) != 0 ||
+		    at2m >= at2m_before)
+			probe_result_add_param(res, "split_at_order",
+					       "unknown: no pagemap PFNs, or nothing split");
+		else
+			add_single(res, "split_at_order", UNIT_PCT,
+				   100.0 * (double)at_order / (double)(at2m_before - at2m),
+				   "share of the memory the split took out of 2 MiB folios that "
+				   "is now in folios of exactly the size asked (pagemap + "
+				   "kpageflags)",
+				   sname, tl);
 	}
 	for (size_t ti = 0; ti < n_threads && rc == PROBE_OK; ti++) {
 		struct metric *m;
@@ -286,17 +370,17 @@ static int cycler_variant(struct probe_ctx *ctx, uint64_t size, unsigned pct,
 			"64-bit words per microsecond, all %u threads: per word one read, "
 			"check against the previous pass's value, one write (1 word = 16 B "
 			"of traffic); %" PRIu64 " MiB THP buffer, %u%% of 2 MiB pages "
-			"split to 4 KiB mappings",
-			threads[ti], size >> 20, pct);
+			"split to %s",
+			threads[ti], size >> 20, pct, tl ? tl : "4 KiB mappings");
 		m = probe_add_metric(res, "rate", UNIT_WORDS_US, BETTER_HIGHER, desc, "split",
-				     sname, "threads", tname, NULL);
+				     sname, "threads", tname, tl ? "to" : NULL, tl, NULL);
 		free(desc);
 		progress("cpu.cycler: split=%u threads=%u", pct, threads[ti]);
 		if (measure_op(ctx, m, cycle_op, &j, (double)j.n_words, MEASURE_RATE, 1e-6) != 0)
 			rc = PROBE_FAIL;
 	}
 
-	if (cycler_check(res, &j, threads[n_threads - 1], pct, sname) != 0)
+	if (cycler_check(res, &j, threads[n_threads - 1], pct, sname, tl) != 0)
 		rc = PROBE_FAIL;
 	else if (rc != PROBE_OK)
 		probe_result_set_status(res, STATUS_FAIL, "measurement failed at split=%u", pct);
@@ -304,7 +388,8 @@ static int cycler_variant(struct probe_ctx *ctx, uint64_t size, unsigned pct,
 	if (huge_end != huge_split && huge_end != HUGE_UNKNOWN) {
 		char key[48], val[64];
 
-		snprintf(key, sizeof(key), "thp_backed_end_split_%u", pct);
+		snprintf(key, sizeof(key), "thp_backed_end_split_%u%s%.20s", pct, tl ? "_to_" : "",
+			 tl ? tl : "");
 		snprintf(val, sizeof(val), "%.0f MiB (khugepaged re-collapsed or split more)",
 			 (double)huge_end / MIB);
 		probe_result_add_param(res, key, val);
@@ -322,12 +407,31 @@ static int cycler_run(struct probe_ctx *ctx, const void *opts)
 	struct team *teams[LIST_MAX] = {0};
 	size_t n_threads = 0;
 	uint64_t size;
-	char buf[64], *notes = NULL;
-	int rc = PROBE_OK;
+	char buf[64], why[256], *notes = NULL;
+	struct pagesize to[PAGESIZE_MAX];
+	size_t n_to;
+	int rc = PROBE_OK, debugfs = 1, mounted = 0;
 
 	rc = probe_threads(ctx, o->threads, threads, &n_threads);
 	if (rc != PROBE_OK)
 		return rc;
+	if (pages_parse(ctx, o->to, to, &n_to))
+		return PROBE_FAIL;
+	for (size_t t = 0; t < n_to && debugfs > 0; t++)
+		if (to[t].kind == PAGESIZE_MTHP && (o->splits & ~1u)) {
+			debugfs = pagesize_split_open(&mounted, why, sizeof(why));
+			if (debugfs < 0)
+				probe_result_add_param(ctx->res, "split_to", why);
+			else
+				probe_result_add_param(ctx->res, "split_to_method",
+						       "debugfs split_huge_pages "
+						       "(pid,start,end,order) per chosen 2 MiB "
+						       "page: the folio split to that order");
+			if (mounted)
+				probe_result_add_param(ctx->res, "debugfs",
+						       "mounted at /sys/kernel/debug for the "
+						       "split, unmounted after");
+		}
 	size = ctx->force ? o->size_bytes : mem_cap(o->size_bytes, 0.5);
 	size &= ~(MEM_HUGE_BYTES - 1);
 	if (size < MEM_HUGE_BYTES * threads[n_threads - 1]) {
@@ -361,9 +465,16 @@ static int cycler_run(struct probe_ctx *ctx, const void *opts)
 		}
 	}
 	for (size_t s = 0; s < ARRAY_SIZE(split_pct) && rc == PROBE_OK; s++)
-		if (o->splits & (1u << s))
-			rc = cycler_variant(ctx, size, split_pct[s], threads, n_threads, teams,
-					    &notes);
+		for (size_t t = 0; t < n_to && rc == PROBE_OK; t++) {
+			int mthp = to[t].kind == PAGESIZE_MTHP;
+			if (!(o->splits & (1u << s)) || (split_pct[s] == 0 && t > 0) ||
+			    (mthp && split_pct[s] && debugfs < 0))
+				continue; /* split=0 once; no debugfs: the param says */
+			rc = cycler_variant(ctx, size, split_pct[s],
+					    mthp && split_pct[s] ? &to[t] : NULL, threads,
+					    n_threads, teams, &notes);
+		}
+	pagesize_split_close(mounted);
 	if (notes) {
 		probe_result_add_param(ctx->res, "void_variants", notes);
 		free(notes);

@@ -20,6 +20,7 @@
 #include <sys/resource.h>
 
 #include "base/util.h"
+#include "kit/pages.h"
 #include "kit/probe.h"
 #include "machine/mem.h"
 
@@ -31,7 +32,7 @@ enum { TOUCH_WRITE, TOUCH_READ, TOUCH_POPULATE };
 
 struct first_touch_opts {
 	uint64_t size_bytes;
-	uint32_t pages;
+	char pages[OPT_STR_MAX];
 	uint32_t touch;
 	uint64_t streams;
 };
@@ -39,9 +40,13 @@ struct first_touch_opts {
 static const struct opt first_touch_opts[] = {
 	OPT_SIZE("size", struct first_touch_opts, size_bytes, "1G",
 		 "bytes mapped and touched per sample (capped at 25% of MemAvailable)"),
-	OPT_LIST("pages", struct first_touch_opts, pages, "4k|thp|default", "4k,thp,default",
-		 "page-size intent: MADV_NOHUGEPAGE, MADV_HUGEPAGE, or none (the THP policy "
-		 "decides)"),
+	OPT_STR_CHECK("pages", struct first_touch_opts, pages, "4k,thp,default",
+		      "page sizes, comma-separated: 4k (MADV_NOHUGEPAGE), thp (MADV_HUGEPAGE), "
+		      "default (no advice: the THP policy decides), each mTHP size the kernel "
+		      "offers (64k, 2m ...: that size alone enabled for the run, as root), "
+		      "hugetlb-2m, hugetlb-1g (pages reserved for the run), or all (4k, every "
+		      "mTHP size, every hugetlb pool)",
+		      pagesize_check, PAGESIZE_HINT),
 	OPT_LIST("touch", struct first_touch_opts, touch, "write|read|populate", "all",
 		 "how pages are faulted in: a store or a load per 4 KiB, or MADV_POPULATE_WRITE"),
 	OPT_UINT(
@@ -125,15 +130,14 @@ static int populate_supported(void)
 	return ok;
 }
 
-static const char *const page_names[] = {"4k", "thp", "default"};
-static const enum mem_pages page_modes[] = {MEM_PAGES_4K, MEM_PAGES_THP, MEM_PAGES_DEFAULT};
 static const char *const touch_names[] = {"write", "read", "populate"};
 
 /* One variant's one-shot samples, warm-ups first: rate GiB/s, faults per
- * GiB, THP MiB (NAN when smaps could not be read). */
+ * GiB, THP MiB (NAN when smaps could not be read), MiB in folios of at least
+ * the size asked (mTHP and hugetlb rows; NAN elsewhere or unknown). */
 struct touch_samples {
-	double *rate, *faults, *thp; /* warm-ups, then counted samples, each */
-	double *t0, *t1;	     /* each sample's window (monotonic seconds) */
+	double *rate, *faults, *thp, *at; /* warm-ups, then counted samples, each */
+	double *t0, *t1;		  /* each sample's window (monotonic seconds) */
 	unsigned n, cap;
 };
 
@@ -166,8 +170,9 @@ static void record_touch(struct probe_ctx *ctx, const struct touch_samples *t, c
 			 const char *tl, const char *outcome, char *stop)
 {
 	int zero = outcome && (!strcmp(outcome, "zero") || !strcmp(outcome, "hugezero"));
-	struct metric *m[3];
+	struct metric *m[4];
 	size_t first = ctx->res->n_metrics;
+	int nm = 3;
 
 	if (outcome && !strcmp(outcome, "hugezero"))
 		tl = "read_hugezero";
@@ -187,13 +192,19 @@ static void record_touch(struct probe_ctx *ctx, const struct touch_samples *t, c
 	probe_add_metric(ctx->res, "thp_backed", UNIT_MIB, BETTER_NONE,
 			 "AnonHugePages of the mapping after the touch (smaps)", "pages", pl,
 			 "touch", tl, NULL);
-	for (int k = 0; k < 3; k++)
+	if (t->at)
+		probe_add_metric(ctx->res, "backed_at_size", UNIT_MIB, BETTER_NONE,
+				 "MiB of the buffer in folios of at least the page size asked "
+				 "(pagemap + kpageflags; without them the size's fault counters)",
+				 "pages", pl, "touch", tl, NULL);
+	nm = t->at ? 4 : 3;
+	for (int k = 0; k < nm; k++)
 		m[k] = &ctx->res->metrics[first + (size_t)k];
 	m[0]->stop = stop; /* --reps auto: why the rate's sampling stopped */
 	for (unsigned i = 0; i < t->n; i++) {
-		double v[3] = {t->rate[i], t->faults[i], t->thp[i]};
+		double v[4] = {t->rate[i], t->faults[i], t->thp[i], t->at ? t->at[i] : NAN};
 
-		for (int k = 0; k < 3; k++) {
+		for (int k = 0; k < nm; k++) {
 			if (isnan(v[k])) /* unknown backing: absent, never 0 MiB */
 				continue;
 			if (i < ctx->warmups)
@@ -244,14 +255,19 @@ static void touch_grow(struct touch_samples *t)
 	t->rate = xrealloc(t->rate, t->cap * sizeof(double));
 	t->faults = xrealloc(t->faults, t->cap * sizeof(double));
 	t->thp = xrealloc(t->thp, t->cap * sizeof(double));
+	t->at = xrealloc(t->at, t->cap * sizeof(double));
 	t->t0 = xrealloc(t->t0, t->cap * sizeof(double));
 	t->t1 = xrealloc(t->t1, t->cap * sizeof(double));
 }
 
-static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o, int pages,
-		       int touch, struct random_arg *ra, struct touch_samples *t)
+static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o,
+		       const struct pagesize *ps, int touch, struct random_arg *ra,
+		       struct touch_samples *t)
 {
-	const char *pl = page_names[pages], *tl = touch_names[touch], *outcome = NULL;
+	const char *pl = ps->name, *tl = touch_names[touch], *outcome = NULL, *source = NULL;
+	int sized = pages_sized(ps);
+	uint64_t fault_alloc = 0, fault_fallback = 0;
+	double *at;
 	struct mem_buf b;
 	struct metric pace = {0}; /* the counted rates, for measure_more() */
 	uint64_t sink = 0, t_first = 0;
@@ -265,7 +281,7 @@ static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o, 
 	for (t->n = 0;; t->n++) {
 		struct smaps_info si;
 		long f0, f1;
-		uint64_t t0, dt;
+		uint64_t t0, dt, a0 = UINT64_MAX, a1 = 0, fb0 = 0, fb1 = 0, allocs0;
 		int rc;
 
 		if (t->n == ctx->warmups)
@@ -277,18 +293,26 @@ static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o, 
 		mapped = 0;
 		touch_grow(t);
 		t->t0[t->n] = metric_clock(); /* a window boundary: counters read */
-		if (mem_map(&b, o->size_bytes, page_modes[pages], 0) != 0) {
+		if (pagesize_map(&b, ps, o->size_bytes, 0) != 0) {
 			probe_result_set_status(ctx->res, STATUS_FAIL, "cannot map %llu bytes",
 						(unsigned long long)o->size_bytes);
 			metric_clear(&pace);
 			return PROBE_FAIL;
 		}
 		mapped = 1;
+		if (ps->kind == PAGESIZE_MTHP && pagesize_mthp_stats(ps->bytes, &a0, &fb0) != 0)
+			a0 = UINT64_MAX;
+		allocs0 = a0;
 		f0 = minflt_now();
 		t0 = time_now_ns();
 		rc = touch_buffer(&b, touch, &sink);
 		dt = time_now_ns() - t0;
 		f1 = minflt_now();
+		if (a0 != UINT64_MAX && pagesize_mthp_stats(ps->bytes, &a1, &fb1) == 0 &&
+		    t->n >= ctx->warmups) {
+			fault_alloc += a1 - a0;
+			fault_fallback += fb1 - fb0;
+		}
 		if (rc != 0) {
 			mem_unmap(&b);
 			probe_result_set_status(ctx->res, STATUS_FAIL,
@@ -306,6 +330,7 @@ static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o, 
 		else
 			probe_result_add_param(ctx->res, "thp_backed",
 					       "unknown: /proc/self/smaps not readable");
+		t->at[t->n] = sized ? pages_backed_mib(ps, &b, allocs0, &source) : NAN;
 		t->t1[t->n] = metric_clock();
 		if (t->n >= ctx->warmups)
 			metric_add_sample(&pace, t->rate[t->n]);
@@ -316,7 +341,24 @@ static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o, 
 	}
 	if (touch == TOUCH_READ)
 		outcome = read_outcome(t, ctx->warmups);
+	at = t->at;
+	if (!sized)
+		t->at = NULL; /* no size asked: no backing metric */
 	record_touch(ctx, t, pl, tl, outcome, pace.stop);
+	t->at = at;
+	if (sized) {
+		char key[96], val[160];
+		pages_note(ctx, ps, source);
+		if (ps->kind == PAGESIZE_MTHP && touch != TOUCH_READ) {
+			snprintf(key, sizeof(key), "mthp_stats_%.40s_%.10s", pl, tl);
+			snprintf(val, sizeof(val),
+				 "anon_fault_alloc +%llu, anon_fault_fallback +%llu over the "
+				 "counted samples (system-wide)",
+				 (unsigned long long)fault_alloc,
+				 (unsigned long long)fault_fallback);
+			probe_result_add_param(ctx->res, key, val);
+		}
+	}
 	pace.stop = NULL; /* the rate metric's now */
 	metric_clear(&pace);
 	if (outcome && !strcmp(outcome, "hugezero"))
@@ -334,19 +376,39 @@ static int run_variant(struct probe_ctx *ctx, const struct first_touch_opts *o, 
 	return PROBE_OK;
 }
 
+/* One page size's rows: its knobs set for them and put back after,
+ * whatever the rows did (kit/pages.h). */
+static int run_size(struct probe_ctx *ctx, const struct first_touch_opts *o,
+		    const struct pagesize *ps, struct random_arg *ra, struct touch_samples *t)
+{
+	int rc = pages_begin(ctx, ps, o->size_bytes), end;
+
+	if (rc != PROBE_OK)
+		return rc == PROBE_SKIP ? PROBE_OK : rc;
+	for (int touch = 0; touch < 3 && rc == PROBE_OK; touch++)
+		if (o->touch & (1u << touch))
+			rc = run_variant(ctx, o, ps, touch, ra, t);
+	end = pages_end(ctx, ps);
+	return rc == PROBE_OK ? end : rc;
+}
+
 static int first_touch_run(struct probe_ctx *ctx, const void *optp)
 {
 	struct first_touch_opts o = *(const struct first_touch_opts *)optp;
 	struct mem_buf aux;
 	struct smaps_info si;
 	struct touch_samples t = {0};
-	char buf[64];
+	struct pagesize ps[PAGESIZE_MAX];
+	size_t n_ps;
+	char buf[256];
 	int rc = PROBE_OK;
 
 	if (o.streams < 1 || o.streams > 16) {
 		probe_result_set_status(ctx->res, STATUS_FAIL, "streams must be 1..16");
 		return PROBE_FAIL;
 	}
+	if (pages_parse(ctx, o.pages, ps, &n_ps) != 0)
+		return PROBE_FAIL;
 	if (o.size_bytes < MEM_HUGE_BYTES) {
 		probe_result_set_status(ctx->res, STATUS_FAIL, "size must be at least 2M");
 		return PROBE_FAIL;
@@ -375,14 +437,13 @@ static int first_touch_run(struct probe_ctx *ctx, const void *optp)
 			 (unsigned long long)(si.anon_huge_bytes >> 20));
 		probe_result_add_param(ctx->res, "aux_pages", buf);
 	}
-	for (int pages = 0; pages < 3 && rc == PROBE_OK; pages++)
-		for (int touch = 0; touch < 3 && rc == PROBE_OK; touch++)
-			if ((o.pages & (1u << pages)) && (o.touch & (1u << touch)))
-				rc = run_variant(ctx, &o, pages, touch, aux.addr, &t);
+	for (size_t i = 0; i < n_ps && rc == PROBE_OK; i++)
+		rc = run_size(ctx, &o, &ps[i], aux.addr, &t);
 	mem_unmap(&aux);
 	free(t.rate);
 	free(t.faults);
 	free(t.thp);
+	free(t.at);
 	free(t.t0);
 	free(t.t1);
 	return rc;
@@ -404,6 +465,19 @@ static const struct receipt first_touch_receipts[] = {
 	 .kind = RECEIPT_4K,
 	 .size = "size_used",
 	 .thp = "thp_backed"},
+	/* every mTHP and hugetlb row: backed at the size it is labelled */
+	{.metric = "touch_rate",
+	 .kind = RECEIPT_PAGESIZE,
+	 .size = "size_used",
+	 .thp = "backed_at_size"},
+	{.metric = "random_after",
+	 .kind = RECEIPT_PAGESIZE,
+	 .size = "size_used",
+	 .thp = "backed_at_size"},
+	{.metric = "minor_faults",
+	 .kind = RECEIPT_PAGESIZE,
+	 .size = "size_used",
+	 .thp = "backed_at_size"},
 	{0},
 };
 

@@ -26,6 +26,7 @@
 #include "base/list.h"
 #include "base/util.h"
 #include "kit/measure.h"
+#include "kit/pages.h"
 #include "kit/probe.h"
 #include "kit/team.h"
 #include "machine/mem.h"
@@ -35,7 +36,7 @@ struct latency_opts {
 	uint64_t min_bytes, max_bytes, group_bytes, stride_bytes;
 	uint64_t steps;
 	char sizes[OPT_STR_MAX];
-	uint32_t pages;
+	char pages[OPT_STR_MAX];
 	uint32_t order;
 };
 
@@ -48,8 +49,10 @@ static const struct opt latency_opt_rows[] = {
 		 "sizes per doubling in the sweep (1: powers of two, 2: adds 1.5x, ...)"),
 	OPT_STR("sizes", struct latency_opts, sizes, "sweep",
 		"explicit size list (16K,4M,256M) instead of the min..max sweep"),
-	OPT_LIST("pages", struct latency_opts, pages, "4k|thp", "4k,thp",
-		 "page size intent: 4k (MADV_NOHUGEPAGE) or thp (MADV_HUGEPAGE)"),
+	OPT_STR_CHECK("pages", struct latency_opts, pages, "4k,thp",
+		      "page sizes: 4k (MADV_NOHUGEPAGE), thp (MADV_HUGEPAGE), each mTHP size "
+		      "the kernel offers (alone, as root), hugetlb-2m, hugetlb-1g, or all",
+		      pagesize_check, PAGESIZE_HINT),
 	OPT_LIST("order", struct latency_opts, order, "random|local", "random,local",
 		 "random: the curve over every line; local: random within groups, groups in "
 		 "random order, measured beside a random chain over the same nodes"),
@@ -154,28 +157,6 @@ static void **build_chain(char *base, size_t size, const struct latency_opts *o,
 	n = mem_node_offset(tab[0], stride, seed);
 	free(tab);
 	return (void **)(base + n);
-}
-
-/* Sizes of the sweep: `steps` points per doubling from min to max, each a
- * multiple of 64 B; max itself is always the last point. */
-static size_t sweep_sizes(uint64_t min, uint64_t max, unsigned steps, uint64_t *out)
-{
-	size_t n = 0;
-	uint64_t base = 4096;
-
-	while (base * 2 <= min)
-		base *= 2;
-	for (; base <= max && n < MAX_SIZES - 1; base *= 2) {
-		for (unsigned s = 0; s < steps && n < MAX_SIZES - 1; s++) {
-			uint64_t v = (base + base * s / steps) / LINE_BYTES * LINE_BYTES;
-
-			if (v >= min && v <= max && (n == 0 || v > out[n - 1]))
-				out[n++] = v;
-		}
-	}
-	if (n == 0 || out[n - 1] < max)
-		out[n++] = max / LINE_BYTES * LINE_BYTES;
-	return n;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -341,10 +322,11 @@ static size_t measure_chain(struct probe_ctx *ctx, const struct latency_opts *o,
  * idx[s][c] gets the metric of chain c at size s; *thp_full whether huge
  * pages back all of it. */
 static int latency_pages(struct probe_ctx *ctx, const struct latency_opts *o, struct team *team,
-			 int pages, const uint64_t *sizes, size_t n_sizes, size_t (*idx)[C_N],
-			 json_t *extra, int *thp_full)
+			 const struct pagesize *ps, const uint64_t *sizes, size_t n_sizes,
+			 size_t (*idx)[C_N], json_t *extra, int *thp_full)
 {
-	const char *pname = pages == MEM_PAGES_THP ? "thp" : "4k";
+	const char *pname = ps->name, *source = NULL;
+	uint64_t allocs0 = pages_allocs(ps);
 	uint64_t max = sizes[n_sizes - 1], knee;
 	double *curve = xcalloc(n_sizes, sizeof(*curve));
 	struct chase_job j = {.team = team, .passes = json_object_get(extra, "page_pass")};
@@ -353,13 +335,22 @@ static int latency_pages(struct probe_ctx *ctx, const struct latency_opts *o, st
 	char buf[32], key[32];
 	int rc = 0;
 
-	if (mem_map(&b, max, (enum mem_pages)pages, 0)) {
+	if (pagesize_map(&b, ps, max, 0)) {
 		probe_result_set_status(ctx->res, STATUS_FAIL, "cannot map %" PRIu64 " bytes", max);
 		free(curve);
 		return -1;
 	}
 	team_run(team, touch_thread, &b);
 	*thp_full = 0;
+	if (pages_sized(ps)) { /* what backs it at the size asked (kit/pages.h) */
+		metric_add_sample(probe_add_metric(ctx->res, "backed_at_size", UNIT_MIB,
+						   BETTER_NONE,
+						   "MiB of the chase buffer in folios of at least "
+						   "the page size asked",
+						   "pages", pname, NULL),
+				  pages_backed_mib(ps, &b, allocs0, &source));
+		pages_note(ctx, ps, source);
+	}
 	if (mem_smaps_range(b.addr, b.size_bytes, &si) == 0) {
 		struct metric *m = probe_add_metric(ctx->res, "thp_backed", UNIT_MIB, BETTER_NONE,
 						    "AnonHugePages backing the chase buffer "
@@ -402,7 +393,7 @@ static int latency_pages(struct probe_ctx *ctx, const struct latency_opts *o, st
 	if (rc == 0 && (o->order & (1u << O_RANDOM)) && n_sizes >= KNEE_MIN_SIZES) {
 		knee = mem_knee_from_curve(sizes, curve, n_sizes);
 		opt_format_size(knee, buf, sizeof(buf));
-		snprintf(key, sizeof(key), "knee_%s", pname);
+		snprintf(key, sizeof(key), "knee_%.24s", pname);
 		probe_result_add_param(ctx->res, key, buf);
 		json_object_set_new(json_object_get(extra, "knee_bytes"), pname,
 				    json_integer((json_int_t)knee));
@@ -452,7 +443,7 @@ static void latency_compare_pages(struct probe_ctx *ctx, const struct latency_op
 		json_object_set_new(extra, "translation_check", arr);
 	} else {
 		json_decref(arr);
-		if (thp_full == 0 && (o->pages & 3u) == 3u)
+		if (thp_full == 0)
 			probe_result_add_param(ctx->res, "translation_check",
 					       "not made: THP did not back the whole buffer");
 	}
@@ -485,7 +476,8 @@ static int latency_sizes(struct probe_ctx *ctx, const struct latency_opts *o, ui
 			probe_result_set_status(ctx->res, STATUS_FAIL, "min above max");
 			return PROBE_FAIL;
 		}
-		*n_sizes = sweep_sizes(o->min_bytes, max, (unsigned)o->steps, sizes);
+		*n_sizes =
+			list_sweep_sizes(o->min_bytes, max, (unsigned)o->steps, sizes, MAX_SIZES);
 	}
 	/* Whole nodes of both chains: a multiple of the stride (>= 64). */
 	for (size_t i = 0; i < *n_sizes; i++)
@@ -497,13 +489,14 @@ static int latency_run(struct probe_ctx *ctx, const void *opts)
 {
 	const struct latency_opts *o = opts;
 	uint64_t sizes[MAX_SIZES], max;
-	static size_t idx_4k[MAX_SIZES][C_N], idx_thp[MAX_SIZES][C_N];
-	size_t(*idx[2])[C_N] = {idx_4k, idx_thp};
-	size_t n_sizes = 0;
+	static size_t idx_ps[PAGESIZE_MAX][MAX_SIZES][C_N];
+	size_t(*idx[2])[C_N] = {NULL, NULL};
+	struct pagesize ps[PAGESIZE_MAX];
+	size_t n_sizes = 0, n_ps;
 	struct team *team;
 	json_t *extra;
 	char buf[64];
-	int rc = 0, full[2] = {0, 0};
+	int rc = 0, full[PAGESIZE_MAX] = {0}, thp = -1;
 
 	if (o->group_bytes < LINE_BYTES || o->steps == 0 || o->steps > 16 ||
 	    o->stride_bytes < LINE_BYTES || o->stride_bytes > 4096 ||
@@ -513,7 +506,7 @@ static int latency_run(struct probe_ctx *ctx, const void *opts)
 					"64..4096, steps 1..16");
 		return PROBE_FAIL;
 	}
-	if (latency_sizes(ctx, o, sizes, &n_sizes))
+	if (pages_parse(ctx, o->pages, ps, &n_ps) || latency_sizes(ctx, o, sizes, &n_sizes))
 		return PROBE_FAIL;
 	max = sizes[n_sizes - 1];
 	if (mem_check_size(max + max / 4, ctx->force, "cpu.latency buffer and chain tables")) {
@@ -526,9 +519,7 @@ static int latency_run(struct probe_ctx *ctx, const void *opts)
 	snprintf(buf, sizeof(buf), "%zu", n_sizes);
 	probe_result_add_param(ctx->res, "n_sizes", buf);
 
-	for (size_t s = 0; s < MAX_SIZES; s++)
-		for (int c = 0; c < C_N; c++)
-			idx_4k[s][c] = idx_thp[s][c] = SIZE_MAX;
+	memset(idx_ps, 0xff, sizeof(idx_ps)); /* SIZE_MAX: not measured */
 	team = team_start(1, NULL);
 	if (!team) {
 		probe_result_set_status(ctx->res, STATUS_FAIL, "cannot start a pinned thread");
@@ -540,12 +531,20 @@ static int latency_run(struct probe_ctx *ctx, const void *opts)
 	json_object_set_new(extra, "knee_bytes", json_object());
 	json_object_set_new(extra, "plateaus", json_object());
 	json_object_set_new(extra, "page_pass", json_array());
-	for (int p = 0; p < 2 && rc == 0; p++)
-		if (o->pages & (1u << p))
-			rc = latency_pages(ctx, o, team, p, sizes, n_sizes, idx[p], extra,
+	for (size_t p = 0; p < n_ps && rc == 0; p++) {
+		int go = pages_begin(ctx, &ps[p], max);
+		if (go == PROBE_OK) {
+			rc = latency_pages(ctx, o, team, &ps[p], sizes, n_sizes, idx_ps[p], extra,
 					   &full[p]);
-	if (rc == 0)
-		latency_compare_pages(ctx, o, sizes, n_sizes, idx, full[MEM_PAGES_THP], extra);
+			rc = pages_end(ctx, &ps[p]) || rc;
+		} else
+			rc = go == PROBE_FAIL;
+		if (ps[p].kind == PAGESIZE_4K || ps[p].kind == PAGESIZE_THP)
+			idx[ps[p].kind == PAGESIZE_THP] = idx_ps[p];
+		thp = ps[p].kind == PAGESIZE_THP ? (int)p : thp;
+	}
+	if (rc == 0 && idx[0] && idx[1]) /* 4k against thp: the translation saving */
+		latency_compare_pages(ctx, o, sizes, n_sizes, idx, full[thp], extra);
 	team_stop(team);
 	measure_note_page_passes(ctx, json_object_get(extra, "page_pass"));
 	/* Knees, plateaus and the check exist only where they were measured. */
@@ -569,6 +568,10 @@ static int latency_run(struct probe_ctx *ctx, const void *opts)
 /* What its figures assume (kit/receipts.h): a chase stays on its CPU. */
 static const struct receipt latency_receipts[] = {
 	{.metric = "load_latency", .kind = RECEIPT_NO_MIGRATION},
+	{.metric = "load_latency",
+	 .kind = RECEIPT_PAGESIZE,
+	 .size = "max_bytes",
+	 .thp = "backed_at_size"},
 	{0},
 };
 

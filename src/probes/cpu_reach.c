@@ -11,6 +11,7 @@
  *   cache set with thp stays flat until the spans' 2 MiB pages outgrow the STLB.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,9 +22,11 @@
 #include "base/opt.h"
 #include "base/util.h"
 #include "kit/measure.h"
+#include "kit/pages.h"
 #include "kit/probe.h"
 #include "kit/team.h"
 #include "machine/mem.h"
+#include "machine/pagesize.h"
 #include "results/results.h"
 
 #define LINE_BYTES	 64ull
@@ -37,7 +40,7 @@ static const char *const set_names[N_SETS] = {"dram", "cache"};
 struct reach_opts {
 	char spans[OPT_STR_MAX];
 	char threads[OPT_STR_MAX];
-	uint32_t pages;
+	char pages[OPT_STR_MAX];
 	uint32_t sets;
 	uint32_t chains;
 	uint64_t dram_bytes;
@@ -50,8 +53,11 @@ static const struct opt reach_opt_rows[] = {
 		"pages touched, capped at 50% of MemAvailable"),
 	OPT_CPUS("threads", struct reach_opts, threads, "max",
 		 "thread counts: list (1,2,8), max, or all (1,2,4,..,max)"),
-	OPT_LIST("pages", struct reach_opts, pages, "4k|thp", "4k,thp",
-		 "page size intent: 4k (MADV_NOHUGEPAGE) or thp (MADV_HUGEPAGE), backing verified"),
+	OPT_STR_CHECK("pages", struct reach_opts, pages, "4k,thp",
+		      "page sizes: 4k (MADV_NOHUGEPAGE), thp (MADV_HUGEPAGE), or each mTHP size "
+		      "the kernel offers (alone, as root); backing verified (no hugetlb: a sparse "
+		      "span is not reserved)",
+		      pagesize_check, PAGESIZE_HINT),
 	OPT_LIST("sets", struct reach_opts, sets, "dram|cache", "dram,cache",
 		 "distinct-line sets: dram (>> cache knee) and cache (knee / 4)"),
 	OPT_LIST("chains", struct reach_opts, chains, "1|2|4|8|12|16|24|32", "16",
@@ -210,16 +216,16 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
  * page) (one line per slot; slots smaller than a page share pages), the sets
  * together never more than the span, plus, for 4 KiB mappings, one PTE page per
  * 2 MiB region touched. An upper bound. */
-static uint64_t touched_bytes(uint64_t span_bytes, enum mem_pages pages, const uint64_t *lines,
+static uint64_t touched_bytes(uint64_t span_bytes, const struct pagesize *ps, const uint64_t *lines,
 			      const int *on)
 {
-	uint64_t page = pages == MEM_PAGES_THP ? MEM_HUGE_BYTES : PAGE_4K, sum = 0;
+	uint64_t page = ps->kind == PAGESIZE_THP ? MEM_HUGE_BYTES : ps->bytes, sum = 0;
 
 	for (int s = 0; s < N_SETS; s++)
 		if (on[s])
 			sum += min_u64(span_bytes, lines[s] * page);
 	sum = min_u64(sum, span_bytes);
-	if (pages == MEM_PAGES_4K)
+	if (page < MEM_HUGE_BYTES) /* PTE-mapped */
 		sum += min_u64(sum / PAGE_4K, span_bytes / MEM_HUGE_BYTES) * PAGE_4K;
 	return sum;
 }
@@ -301,9 +307,10 @@ static int reach_measure_set(struct reach_state *st, struct reach_set *set, int 
 
 /* Maps one span, lays out the sets, records the backing, measures. Returns 0,
  * or -1 with the status set. */
-static int reach_span(struct reach_state *st, uint64_t span_bytes, enum mem_pages pages)
+static int reach_span(struct reach_state *st, uint64_t span_bytes, const struct pagesize *ps)
 {
-	const char *pname = pages == MEM_PAGES_THP ? "thp" : "4k";
+	const char *pname = ps->name, *source = NULL;
+	uint64_t allocs0 = pages_allocs(ps);
 	struct probe_result *res = st->ctx->res;
 	struct reach_set sets[N_SETS];
 	int on[N_SETS] = {0}, n_on = 0, rc = 0;
@@ -328,7 +335,7 @@ static int reach_span(struct reach_state *st, uint64_t span_bytes, enum mem_page
 	if (!n_on)
 		return 0;
 	/* The span is address space; the RSS is what the lines touch. */
-	touched = touched_bytes(span_bytes, pages, st->lines, on);
+	touched = touched_bytes(span_bytes, ps, st->lines, on);
 	opt_format_size(touched, tb, sizeof(tb));
 	opt_format_size(st->rss_cap, cb, sizeof(cb));
 	if (!st->ctx->force && touched > st->rss_cap) {
@@ -346,7 +353,7 @@ static int reach_span(struct reach_state *st, uint64_t span_bytes, enum mem_page
 	/* MAP_NORESERVE: a 64 GiB span on a 24 GiB machine is fine as address
 	 * space, but heuristic overcommit would refuse to account it all; the
 	 * part that is actually touched was checked just above. */
-	if (mem_map(&b, span_bytes, pages, MAP_NORESERVE) != 0) {
+	if (pagesize_map(&b, ps, span_bytes, MAP_NORESERVE) != 0) {
 		probe_result_set_status(res, STATUS_FAIL, "cannot map a %s span (%s pages)", sname,
 					pname);
 		return -1;
@@ -359,6 +366,7 @@ static int reach_span(struct reach_state *st, uint64_t span_bytes, enum mem_page
 		if (on[s])
 			set_build(&sets[s], b.addr, span_bytes);
 	}
+	sm.rss_bytes = UINT64_MAX; /* unknown without smaps: the backing alone */
 	if (mem_smaps_range(b.addr, span_bytes, &sm) == 0) {
 		struct metric *m;
 
@@ -372,6 +380,17 @@ static int reach_span(struct reach_state *st, uint64_t span_bytes, enum mem_page
 				     "the rest of the span never faults; MiB = 2^20 B",
 				     "span", sname, "pages", pname, NULL);
 		metric_add_sample(m, (double)sm.rss_bytes / (1 << 20));
+	}
+	if (pages_sized(ps)) { /* of the rss, what is at the size asked */
+		double mib = pages_backed_mib(ps, &b, allocs0, &source);
+		metric_add_sample(probe_add_metric(res, "backed_at_size", UNIT_MIB, BETTER_NONE,
+						   "MiB of the span's touched pages in folios of "
+						   "at least the page size asked",
+						   "span", sname, "pages", pname, NULL),
+				  sm.rss_bytes == UINT64_MAX
+					  ? mib
+					  : fmin(mib, (double)sm.rss_bytes / (1 << 20)));
+		pages_note(st->ctx, ps, source);
 	}
 	for (int s = 0; s < N_SETS && rc == 0; s++) {
 		if (!on[s])
@@ -409,6 +428,19 @@ static int reach_check(const void *opts, char *why, size_t len)
 	uint64_t spans[LIST_MAX];
 	size_t n;
 
+	struct pagesize ps[PAGESIZE_MAX];
+	size_t n_ps;
+
+	if (pagesize_parse(o->pages, ps, PAGESIZE_MAX, &n_ps, why, len) != 0)
+		return -1;
+	for (size_t i = 0; i < n_ps; i++)
+		if (ps[i].kind == PAGESIZE_HUGETLB) {
+			snprintf(why, len,
+				 "pages=%s: cpu.reach maps sparse spans unreserved "
+				 "(MAP_NORESERVE), which a hugetlb pool would answer with SIGBUS",
+				 ps[i].name);
+			return -1;
+		}
 	if (parse_spans(o->spans, spans, &n) == 0)
 		return 0;
 	snprintf(why, len, "spans '%s': need a list of powers of two from 2M to 64T (64M,1G)",
@@ -437,9 +469,12 @@ static int reach_run(struct probe_ctx *ctx, const void *opts)
 	const struct reach_opts *o = opts;
 	struct reach_state st = {.ctx = ctx, .o = o};
 	uint64_t spans[LIST_MAX], smallest = UINT64_MAX;
-	size_t n_spans = 0;
+	size_t n_spans = 0, n_ps;
+	struct pagesize ps[PAGESIZE_MAX];
 	int measured_now = 0, rc = 0;
 
+	if (pages_parse(ctx, o->pages, ps, &n_ps) != 0)
+		return PROBE_FAIL;
 	if (parse_spans(o->spans, spans, &n_spans) != 0) {
 		probe_result_set_status(ctx->res, STATUS_FAIL, "bad spans '%s'", o->spans);
 		return PROBE_FAIL;
@@ -497,11 +532,16 @@ static int reach_run(struct probe_ctx *ctx, const void *opts)
 	}
 	st.th = xcalloc(st.threads[st.n_threads - 1], sizeof(*st.th));
 
-	for (int p = 0; p < 2 && rc == 0; p++) {
-		if (!(o->pages & (1u << p)))
+	for (size_t p = 0; p < n_ps && rc == 0; p++) {
+		int go = pages_begin(ctx, &ps[p], 0);
+		if (go != PROBE_OK) {
+			rc = go == PROBE_FAIL ? -1 : 0;
 			continue;
+		}
 		for (size_t i = 0; i < n_spans && rc == 0; i++)
-			rc = reach_span(&st, spans[i], (enum mem_pages)p);
+			rc = reach_span(&st, spans[i], &ps[p]);
+		if (pages_end(ctx, &ps[p]) != PROBE_OK)
+			rc = -1;
 	}
 
 	/* Consume the chains' end points so no load is dead code. */
@@ -516,6 +556,13 @@ static int reach_run(struct probe_ctx *ctx, const void *opts)
 	return rc ? PROBE_FAIL : PROBE_OK;
 }
 
+/* What its figures assume (kit/receipts.h): an mTHP row's touched pages are
+ * at the size asked. */
+static const struct receipt reach_receipts[] = {
+	{.metric = "rate", .kind = RECEIPT_PAGESIZE, .thp = "backed_at_size"},
+	{0},
+};
+
 const struct probe probe_cpu_reach = {
 	.name = "cpu.reach",
 	.summary = "translation reach: fixed distinct lines (dram and cache sets), growing span",
@@ -525,4 +572,5 @@ const struct probe probe_cpu_reach = {
 	.quick_opts = "spans=64M,512M",
 	.check = reach_check,
 	.run = reach_run,
+	.receipts = reach_receipts,
 };
