@@ -118,7 +118,7 @@ big=$thp/hugepages-2048kB/enabled
 if [ -w "$big" ] && [ "$mthp" != 2048 ]; then
 	was=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$big")
 	s=$thp/hugepages-${mthp}kB/enabled
-	"$MEMPATH" ab -o ab --a "echo never > $s; echo $was > $big" \
+	"$MEMPATH" ab --legs ABA -o ab --a "echo never > $s; echo $was > $big" \
 		--b "echo madvise > $s; echo never > $big" --expect-diff "mthp_${mthp}kB_enabled" \
 		--expect-diff mthp_2048kB_enabled -- probe cpu.first_touch pages=thp touch=write \
 		size=16M --reps 6 --warmups 0 >ab.txt 2>&1
