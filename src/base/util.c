@@ -510,17 +510,6 @@ int same_file(const char *a, const char *b)
 	       sa.st_ino == sb.st_ino;
 }
 
-int check_output_not_input(const char *out, char *const *inputs, size_t n)
-{
-	if (out && output_path_check(out) != 0)
-		return -1;
-	for (size_t i = 0; out && i < n; i++)
-		if (same_file(out, inputs[i]))
-			return error("refusing to write '%s': it is also an input (%s)", out,
-				     inputs[i]);
-	return 0;
-}
-
 uint64_t size_mul(uint64_t a, uint64_t b)
 {
 	uint64_t r;

@@ -94,11 +94,6 @@ int write_rendered(const char *path, int (*render)(const void *arg, FILE *f), co
 /* 1 when a and b name the same existing file (same device and inode). */
 int same_file(const char *a, const char *b);
 
-/* An output that cannot be written (output_path_check) or is one of the
- * inputs is refused before anything is read: -1 after the error line
- * ("refusing to write 'out': it is also an input"), else 0. */
-int check_output_not_input(const char *out, char *const *inputs, size_t n);
-
 /* Products and sums of sizes a user gave: an overflow saturates at
  * UINT64_MAX instead of wrapping, so the cap check that follows refuses it
  * (a wrapped product is a small number that passes the check and then

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/guard.h"
+#include "base/outguard.h"
 #include "base/util.h"
 #include "cmd/args.h"
 #include "cmd/groups.h"
@@ -364,6 +365,8 @@ static int ab_main(void *p, const struct cmd_line *l)
 		.order = o->order};
 	struct compare_opts co;
 	struct ab_auto ar = {.max = 0}; /* freed at out: even before it starts */
+	static const char *const ab_owned[] = {"compare.*", "leg-*", "restore.*", NULL};
+	struct out_inputs ab_dir_in = {0};
 	char **leg_paths = NULL, *note = NULL;
 	const char **expect = NULL;
 	size_t n_run = 0;
@@ -379,6 +382,8 @@ static int ab_main(void *p, const struct cmd_line *l)
 	}
 	if (o->summary_out && report_summary_check_path(o->summary_out) != 0)
 		goto out;
+	ab_dir_in.dirs = (char *const *)&o->dir;
+	ab_dir_in.n_dirs = o->dir ? 1 : 0;
 	for (size_t i = 0; i < o->a_env.n; i++)
 		if (ab_variant_env(&plan.a, o->a_env.v[i]) != 0)
 			goto out;
@@ -447,6 +452,9 @@ static int ab_main(void *p, const struct cmd_line *l)
 		goto out;
 	}
 	if (lock_dir(o->dir) != 0 || check_dir(o->dir) != 0)
+		goto out;
+	/* the summary must not land on a file ab writes in its directory */
+	if (output_guard(o->summary_out, &ab_dir_in, ab_owned) != 0)
 		goto out;
 	say_machine(o, o->legs);
 	rc = 1;
