@@ -210,11 +210,19 @@ size_t read_pids_append(const char *path, pid_t *out, size_t n, size_t cap)
 
 char *read_file_str(const char *path, size_t *len_out)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* never a wait: a FIFO or a device in the place of a file (a --root tree
+	 * someone made) would block in open or read; regular files only */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	size_t cap = 4096, len = 0;
+	struct stat st;
 	char *buf;
 	if (fd < 0)
 		return NULL;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return NULL;
+	}
 	buf = xmalloc(cap);
 	for (;;) {
 		ssize_t n;

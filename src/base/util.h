@@ -44,7 +44,8 @@ char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Reads a whole (small, /proc or /sys) file; NUL-terminated, caller frees.
- * Returns NULL without printing when the file cannot be read. */
+ * Returns NULL without printing when the file cannot be read or is not a
+ * regular file (opened O_NONBLOCK: a FIFO in its place is never waited on). */
 char *read_file_str(const char *path, size_t *len_out);
 /* The numbers listed in the file at path (a /proc TASK/children file: pids
  * apart by spaces) appended to out[n..cap); the new count (n when the file
