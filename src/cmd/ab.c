@@ -341,6 +341,11 @@ static void say_machine(const struct ab_opts *o, const char *schedule)
 		progress("ab: legs %s; --rounds auto interleaves A and B so that a load "
 			 "between them cancels",
 			 schedule);
+	/* before the first setup: the budget bounds the first rounds too */
+	if (o->auto_rounds && o->budget_s > 0)
+		progress("ab: --budget %g s bounds every leg: the first %u rounds (%u legs) a "
+			 "verdict needs must fit in it, or ab stops there",
+			 o->budget_s, SEQ_MIN_ROUNDS, 2 * SEQ_MIN_ROUNDS);
 	free(busy);
 	json_decref(look);
 }
@@ -444,6 +449,9 @@ static int ab_main(void *p, const struct cmd_line *l)
 		goto out;
 	if (o->auto_rounds) {
 		ab_auto_start(&ar, &co, o->max_rounds, o->budget_s);
+		/* the budget bounds every leg, the first rounds' too */
+		plan.budget_s = o->budget_s;
+		plan.t0_s = ar.t0;
 		plan.go_on = ab_auto_go_on;
 		plan.go_on_ctx = &ar;
 	}

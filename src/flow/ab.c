@@ -330,7 +330,8 @@ static int run_leg(const struct ab_plan *p, size_t i, const struct ab_variant *v
 	char *out_log = xasprintf("%s/leg-%zu-%s.log", p->dir, i + 1, label);
 	struct strvec args = STRVEC_INIT, env = STRVEC_INIT;
 	struct ended e;
-	int fd, ok;
+	double tmo = p->leg_timeout_s;
+	int fd, ok, by_budget = 0;
 	progress("ab: leg %zu/%zu (%c, %s): mempath %s ...", i + 1, strlen(p->legs), p->legs[i],
 		 v->label, p->argv[0]);
 	strvec_push(&args, exe);
@@ -349,17 +350,32 @@ static int run_leg(const struct ab_plan *p, size_t i, const struct ab_variant *v
 	strvec_pushv(&env, v->env, v->n_env);
 	strvec_push(&env, record = leg_record(p, i, v));
 	free(record);
+	if (p->budget_s > 0) {
+		double left = p->t0_s + p->budget_s - (double)time_now_ns() * 1e-9;
+
+		left = left < 1 ? 1 : left;
+		if (!tmo || left < tmo) {
+			tmo = left;
+			by_budget = 1;
+		}
+	}
 	fd = open(out_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	e = spawn_wait(args.v, env.v, env.n, fd, 0, 1, 0);
+	e = spawn_wait(args.v, env.v, env.n, fd, 0, 1, tmo);
 	if (fd >= 0)
 		close(fd);
 	strvec_clear(&env);
 	strvec_clear(&args);
 	ok = ended_ok(e);
 	if (!ok && !proc_signal_received()) {
-		st = status_str(e, 0);
-		error("leg %zu (%c, %s) %s (its table is in '%s')", i + 1, p->legs[i], v->label, st,
-		      out_log);
+		st = status_str(e, tmo);
+		if (e.timed_out && by_budget)
+			error("leg %zu (%c, %s) stopped at the --budget of %g s: the rounds a "
+			      "verdict "
+			      "needs do not fit it (give a larger --budget, or fewer --reps)",
+			      i + 1, p->legs[i], v->label, p->budget_s);
+		else
+			error("leg %zu (%c, %s) %s (its table is in '%s')", i + 1, p->legs[i],
+			      v->label, st, out_log);
 		free(st);
 	}
 	free(label);
