@@ -35,6 +35,12 @@ const char *list_check_threads(const char *spec, char *why, size_t len);
  * are rejected. Kept in the order given (duplicates removed). Returns 0 or -1. */
 int list_parse_sizes(const char *spec, uint64_t *out, size_t *n_out);
 
+/* Row checks (opt.h's OPT_STR_CHECKED): NULL when spec is good, else why
+ * not (in why). Sizes: as list_parse_sizes. A CPU pair: "auto" or two
+ * different CPU numbers "A,B". */
+const char *list_check_sizes(const char *spec, char *why, size_t len);
+const char *list_check_cpu_pair(const char *spec, char *why, size_t len);
+
 /* Device numbers: "all" (0 .. count-1, at most LIST_MAX) or distinct numbers
  * below count, "0,1,3", kept in the order given. Returns 0, or -1 on a
  * malformed list, a repeated or absent device, or an empty result. */

@@ -217,15 +217,15 @@ static int set_value(const struct opt *o, void *dst, const char *v, const char *
 				     v, o->name, ctx ? " of " : "", ctx ? ctx : "", o->choices,
 				     list_hint(o, v, hint, sizeof(hint)));
 		return 0;
-	case OPT_T_CPUS: {
+	case OPT_T_CPUS:
+	case OPT_T_STR: {
+		/* a list's syntax is a usage error here, never a skip at run time */
 		const char *why = o->check ? o->check(v, hint, sizeof(hint)) : NULL;
 
 		if (why)
 			return error("%s=%s%s%s: %s", o->name, v, ctx ? " for " : "",
 				     ctx ? ctx : "", why);
 	}
-		/* fall through */
-	case OPT_T_STR:
 		if (strlen(v) >= OPT_STR_MAX)
 			return error("value for option '%s' is too long", o->name);
 		strcpy(field, v);

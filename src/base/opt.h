@@ -34,8 +34,8 @@ struct opt {
 	const char *def; /* default, parsed like user input */
 	const char *help;
 	const char *choices; /* OPT_T_LIST: "4k|thp" */
-	/* OPT_T_CPUS: NULL when the value is good, else why not, written into
-	 * why (list_check_threads) */
+	/* OPT_T_CPUS, OPT_T_STR (NULL: none): NULL when the value is good, else
+	 * why not, written into why (list_check_threads) */
 	const char *(*check)(const char *v, char *why, size_t len);
 };
 
@@ -58,6 +58,13 @@ struct opt {
 #define OPT_STR(n, st, f, d, h)                                 \
 	{                                                       \
 		n, OPT_T_STR, offsetof(st, f), d, h, NULL, NULL \
+	}
+/* A string whose syntax check(v, why, len) holds (NULL: good; else why
+ * not): a list option whose bad value is a usage error (exit 2) when it is
+ * set, not a skip when the probe runs (list.h's list_check_sizes, ...). */
+#define OPT_STR_CHECKED(n, st, f, d, h, c)                   \
+	{                                                    \
+		n, OPT_T_STR, offsetof(st, f), d, h, NULL, c \
 	}
 /* Pinned thread counts: "1,2,8", max or all. Setting it fails when every count
  * is above the CPUs this process may use (nothing would be measured: a usage
