@@ -274,6 +274,23 @@ static int bisect_main(void *p, const struct cmd_line *l)
 	}
 	n = next_step(o->dir);
 	name = o->step ? xstrdup(o->step) : git_line(args);
+	if (name && !o->step) {
+		/* uncommitted changes are part of what each step builds and runs */
+		char *st[] = {"git", "status", "--porcelain", "--untracked-files=no", NULL};
+		char *dirty = git_line(st);
+
+		if (dirty) {
+			char *tagged = xasprintf("%s-dirty", name);
+
+			/* porcelain: "XY path" */
+			warning("the work tree has uncommitted changes (%s ...): they are part "
+				"of this step, so it is named %s, not after its commit alone",
+				strlen(dirty) > 3 ? dirty + 3 : dirty, tagged);
+			free(name);
+			name = tagged;
+		}
+		free(dirty);
+	}
 	if (!name)
 		name = xasprintf("%u", n);
 	for (char *c = name; *c; c++)
