@@ -452,6 +452,7 @@ static int ab_main(void *p, const struct cmd_line *l)
 		/* the budget bounds every leg, the first rounds' too */
 		plan.budget_s = o->budget_s;
 		plan.t0_s = ar.t0;
+		plan.fit_legs = 2 * SEQ_MIN_ROUNDS;
 		plan.go_on = ab_auto_go_on;
 		plan.go_on_ctx = &ar;
 	}

@@ -402,6 +402,24 @@ char *ab_schedule(unsigned rounds, const char *order, unsigned long long seed)
 	return s;
 }
 
+/* After n legs: 0 (after an error line) when the legs that must fit the
+ * budget cannot, at the pace of the legs so far (setups included). */
+static int fits_budget(const struct ab_plan *p, size_t n)
+{
+	double took = (double)time_now_ns() * 1e-9 - p->t0_s, need;
+
+	if (p->budget_s <= 0 || n >= p->fit_legs)
+		return 1;
+	need = took / (double)n * (double)p->fit_legs;
+	if (need <= p->budget_s)
+		return 1;
+	error("the first %zu legs a verdict needs would take about %.0f s at this pace (%zu took "
+	      "%.0f s), past the --budget of %g s: stopped (give a larger --budget, or fewer "
+	      "--reps)",
+	      p->fit_legs, need, n, took, p->budget_s);
+	return 0;
+}
+
 enum ab_outcome ab_flow(const struct ab_plan *p, char ***leg_paths_out, size_t *n_run)
 {
 	size_t n_legs = strlen(p->legs), n_done = 0;
@@ -435,6 +453,8 @@ enum ab_outcome ab_flow(const struct ab_plan *p, char ***leg_paths_out, size_t *
 		    run_leg(p, i, v, exe, leg_paths[i]) != 0)
 			break;
 		*n_run = ++n_done;
+		if (!fits_budget(p, n_done))
+			break;
 		/* a round ended: the plan may be done before its last leg */
 		if (p->go_on && p->rounds && n_done % 2 == 0 && n_done < n_legs &&
 		    !proc_signal_received() &&

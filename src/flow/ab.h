@@ -37,6 +37,10 @@ struct ab_plan {
 	 * of time_now_ns), the first rounds' included; a leg stopped there ends
 	 * the plan (AB_LEG_FAILED, saying so). 0: none. */
 	double budget_s, t0_s;
+	/* with budget_s: the legs that must fit it (a verdict's first rounds);
+	 * once a leg shows that they cannot, at the pace so far, the plan ends
+	 * there (AB_LEG_FAILED, saying so) rather than at the budget. 0: none */
+	size_t fit_legs;
 	/* Rounds (docs/design.md §5.10): legs 2r-1 and 2r are round r; each
 	 * leg's file is leg-N-rR-LABEL.json and its record names its round,
 	 * the order ("abba" or "random") and the seed of a random one. */

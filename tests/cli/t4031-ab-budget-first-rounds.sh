@@ -22,3 +22,19 @@ grep -q "^mempath: error: leg 1 (A, A) stopped at the --budget of 10 s: the roun
 grep -q '^ab: restore (a leg failed)' err.txt || fail "the restore did not run: $(tail -3 err.txt)"
 [ "$(tail -n 1 setups)" = a ] || fail "the machine was not put back to A: $(cat setups)"
 ls d/leg-1-r1-*.json >/dev/null 2>&1 || fail "the stopped leg's partial results were lost: $(ls d)"
+# legs that end but at a pace the first 4 rounds cannot keep within the
+# budget: ab stops once a leg shows it (before the budget), saying how long
+# they would take; a leg still running at the budget is stopped there
+rm -rf d setups
+start=$(date +%s)
+timeout 120 "$MEMPATH" ab --rounds auto --budget 2 --a true --b true -o d -- \
+	probe cpu.wake --reps 24 >out.txt 2>err.txt
+rc=$?
+took=$(($(date +%s) - start))
+[ $rc -eq 1 ] || fail "ab with legs past a 2 s budget: exit $rc: $(tail -3 err.txt)"
+[ $took -le 30 ] || fail "ab took $took s with --budget 2"
+if grep -q '^mempath: error: the first 8 legs a verdict needs would take about [0-9]* s at this pace ([0-9]* took [0-9]* s), past the --budget of 2 s: stopped' err.txt; then
+	[ "$(ls d/leg-*.json | wc -l)" -lt 8 ] || fail "the pace was judged after the first rounds: $(ls d)"
+else
+	grep -q 'stopped at the --budget of 2 s' err.txt || fail "no error naming the budget: $(cat err.txt)"
+fi
