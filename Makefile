@@ -13,12 +13,16 @@ comma   := ,
 GIT_HASH := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 VERSION := 0.1.0
 
+# The reference values' folder compiled in as the last fallback (after
+# --refs, $MEMPATH_REFS and the folders beside the binary): the checkout's
+# data/ here; tools/deb.sh passes the installed /usr/share/mempath/data.
+DATA_DIR ?= $(CURDIR)/data
 WARN    := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
 # CFLAGS is the user's (optimisation, sanitizers); BASE_CFLAGS always applies.
 CFLAGS  ?= -O2 -g
 BASE_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Isrc $(WARN) -pthread -fno-strict-aliasing \
 	   -DMEMPATH_VERSION='"$(VERSION)"' -DMEMPATH_GIT='"$(GIT_HASH)"' \
-	   -DMEMPATH_DATA='"$(CURDIR)/data"'
+	   -DMEMPATH_DATA='"$(DATA_DIR)"'
 LDLIBS  := -ljansson -lnuma -lsqlite3 -lm -pthread -ldl -lrt
 
 # Every folder under src/ but gpu/ is plain C built into the library; docs/design.md

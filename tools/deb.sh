@@ -41,7 +41,7 @@ hash=$(cd "$top" && git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 # build NAME MPI: the binary in $out/NAME/mempath
 build() {
 	make -C "$top" --no-print-directory -j"$jobs" BUILD="$out/$1" MPI="$2" MPI_RPATH=0 \
-		CFLAGS="$flags" "$out/$1/mempath" >"$out/$1.log" 2>&1 || {
+		DATA_DIR=/usr/share/mempath/data CFLAGS="$flags" "$out/$1/mempath" >"$out/$1.log" 2>&1 || {
 		tail -n 20 "$out/$1.log" >&2
 		echo "tools/deb.sh: build $1 failed (log: $out/$1.log)" >&2
 		exit 1

@@ -1,5 +1,6 @@
 /* list.c - comma-separated thread-count, size and device lists (see list.h). */
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,6 +121,34 @@ int list_parse_sizes(const char *spec, uint64_t *out, size_t *n_out)
 		return -1;
 	*n_out = n;
 	return 0;
+}
+
+const char *list_check_sizes(const char *spec, char *why, size_t len)
+{
+	uint64_t v[LIST_MAX];
+	size_t n;
+
+	if (list_parse_sizes(spec, v, &n) == 0)
+		return NULL;
+	snprintf(why, len, "not a list of sizes (e.g. 256M,1G: each above 0, at most %d)",
+		 LIST_MAX);
+	return why;
+}
+
+const char *list_check_cpu_pair(const char *spec, char *why, size_t len)
+{
+	const char *comma = strchr(spec, ',');
+	size_t n = strlen(spec);
+
+	if (strcmp(spec, "auto") == 0)
+		return NULL;
+	/* digits, one comma between two numbers of at most 9 digits, apart */
+	if (comma && comma > spec && comma[1] && strspn(spec, "0123456789,") == n &&
+	    !strchr(comma + 1, ',') && (size_t)(comma - spec) <= 9 && strlen(comma + 1) <= 9 &&
+	    atoi(spec) != atoi(comma + 1))
+		return NULL;
+	snprintf(why, len, "need two different CPU numbers A,B (e.g. 0,1) or auto");
+	return why;
 }
 
 int list_parse_devices(const char *spec, int count, int *out, size_t *n_out)

@@ -40,6 +40,12 @@ int list_parse_sizes(const char *spec, uint64_t *out, size_t *n_out);
  * points; how many. */
 size_t list_sweep_sizes(uint64_t min, uint64_t max, unsigned steps, uint64_t *out, size_t cap);
 
+/* Row checks (opt.h's OPT_STR_CHECK): NULL when spec is good, else why
+ * not (in why). Sizes: as list_parse_sizes. A CPU pair: "auto" or two
+ * different CPU numbers "A,B". */
+const char *list_check_sizes(const char *spec, char *why, size_t len);
+const char *list_check_cpu_pair(const char *spec, char *why, size_t len);
+
 /* Device numbers: "all" (0 .. count-1, at most LIST_MAX) or distinct numbers
  * below count, "0,1,3", kept in the order given. Returns 0, or -1 on a
  * malformed list, a repeated or absent device, or an empty result. */

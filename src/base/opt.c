@@ -219,6 +219,7 @@ static int set_value(const struct opt *o, void *dst, const char *v, const char *
 		return 0;
 	case OPT_T_CPUS:
 	case OPT_T_STR: {
+		/* a list's syntax is a usage error here, never a skip at run time */
 		const char *why = o->check ? o->check(v, hint, sizeof(hint)) : NULL;
 
 		if (why)

@@ -34,8 +34,9 @@ struct opt {
 	const char *def; /* default, parsed like user input */
 	const char *help;
 	const char *choices; /* OPT_T_LIST: "4k|thp"; OPT_T_STR: completion words, or NULL */
-	/* OPT_T_CPUS, OPT_T_STR: NULL when the value is good, else why not,
-	 * written into why (list_check_threads, pagesize_check) */
+	/* OPT_T_CPUS, OPT_T_STR (NULL: none): NULL when the value is good, else
+	 * why not, written into why (list_check_threads, list_check_sizes,
+	 * pagesize_check) */
 	const char *(*check)(const char *v, char *why, size_t len);
 };
 
@@ -60,8 +61,10 @@ struct opt {
 		n, OPT_T_STR, offsetof(st, f), d, h, NULL, NULL \
 	}
 /* A string that check (NULL: good, else why not, written into why) must
- * take: a page-size list (machine/pagesize.h) is known only at run time.
- * hint: '|'-separated words the shell completion offers (not a limit). */
+ * take when it is set: a bad value is a usage error (exit 2), not a skip when
+ * the probe runs (list.h's list_check_sizes, ...; a page-size list,
+ * machine/pagesize.h, is known only at run time). hint: '|'-separated words
+ * the shell completion offers (not a limit), or NULL. */
 #define OPT_STR_CHECK(n, st, f, d, h, chk, hint)               \
 	{                                                      \
 		n, OPT_T_STR, offsetof(st, f), d, h, hint, chk \

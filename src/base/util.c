@@ -235,11 +235,19 @@ size_t read_pids_append(const char *path, pid_t *out, size_t n, size_t cap)
 
 char *read_file_str(const char *path, size_t *len_out)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* never a wait: a FIFO or a device in the place of a file (a --root tree
+	 * someone made) would block in open or read; regular files only */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	size_t cap = 4096, len = 0;
+	struct stat st;
 	char *buf;
 	if (fd < 0)
 		return NULL;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return NULL;
+	}
 	buf = xmalloc(cap);
 	for (;;) {
 		ssize_t n;
@@ -533,17 +541,6 @@ int same_file(const char *a, const char *b)
 	struct stat sa, sb;
 	return a && b && stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
 	       sa.st_ino == sb.st_ino;
-}
-
-int check_output_not_input(const char *out, char *const *inputs, size_t n)
-{
-	if (out && output_path_check(out) != 0)
-		return -1;
-	for (size_t i = 0; out && i < n; i++)
-		if (same_file(out, inputs[i]))
-			return error("refusing to write '%s': it is also an input (%s)", out,
-				     inputs[i]);
-	return 0;
 }
 
 uint64_t size_mul(uint64_t a, uint64_t b)

@@ -54,7 +54,8 @@ char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Reads a whole (small, /proc or /sys) file; NUL-terminated, caller frees.
- * Returns NULL without printing when the file cannot be read. */
+ * Returns NULL without printing when the file cannot be read or is not a
+ * regular file (opened O_NONBLOCK: a FIFO in its place is never waited on). */
 char *read_file_str(const char *path, size_t *len_out);
 /* The numbers listed in the file at path (a /proc TASK/children file: pids
  * apart by spaces) appended to out[n..cap); the new count (n when the file
@@ -103,11 +104,6 @@ int write_rendered(const char *path, int (*render)(const void *arg, FILE *f), co
 
 /* 1 when a and b name the same existing file (same device and inode). */
 int same_file(const char *a, const char *b);
-
-/* An output that cannot be written (output_path_check) or is one of the
- * inputs is refused before anything is read: -1 after the error line
- * ("refusing to write 'out': it is also an input"), else 0. */
-int check_output_not_input(const char *out, char *const *inputs, size_t n);
 
 /* Products and sums of sizes a user gave: an overflow saturates at
  * UINT64_MAX instead of wrapping, so the cap check that follows refuses it

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/guard.h"
+#include "base/outguard.h"
 #include "base/util.h"
 #include "cmd/args.h"
 #include "cmd/groups.h"
@@ -342,6 +343,11 @@ static void say_machine(const struct ab_opts *o, const char *schedule)
 		progress("ab: legs %s; a verdict needs 4 or more a side (rounds, the default, "
 			 "interleave A and B so that a load between them cancels)",
 			 schedule);
+	/* before the first setup: the budget bounds the first rounds too */
+	if (o->auto_rounds && o->budget_s > 0)
+		progress("ab: --budget %g s bounds every leg: the first %u rounds (%u legs) a "
+			 "verdict needs must fit in it, or ab stops there",
+			 o->budget_s, SEQ_MIN_ROUNDS, 2 * SEQ_MIN_ROUNDS);
 	free(busy);
 	json_decref(look);
 }
@@ -366,6 +372,8 @@ static int ab_main(void *p, const struct cmd_line *l)
 		.order = o->order};
 	struct compare_opts co;
 	struct ab_auto ar = {.max = 0}; /* freed at out: even before it starts */
+	static const char *const ab_owned[] = {"compare.*", "leg-*", "restore.*", NULL};
+	struct out_inputs ab_dir_in = {0};
 	char **leg_paths = NULL, *note = NULL;
 	const char **expect = NULL;
 	size_t n_run = 0;
@@ -381,6 +389,8 @@ static int ab_main(void *p, const struct cmd_line *l)
 	}
 	if (o->summary_out && report_summary_check_path(o->summary_out) != 0)
 		goto out;
+	ab_dir_in.dirs = (char *const *)&o->dir;
+	ab_dir_in.n_dirs = o->dir ? 1 : 0;
 	for (size_t i = 0; i < o->a_env.n; i++)
 		if (ab_variant_env(&plan.a, o->a_env.v[i]) != 0)
 			goto out;
@@ -442,6 +452,10 @@ static int ab_main(void *p, const struct cmd_line *l)
 		goto out;
 	if (o->auto_rounds) {
 		ab_auto_start(&ar, &co, o->max_rounds, o->budget_s);
+		/* the budget bounds every leg, the first rounds' too */
+		plan.budget_s = o->budget_s;
+		plan.t0_s = ar.t0;
+		plan.fit_legs = 2 * SEQ_MIN_ROUNDS;
 		plan.go_on = ab_auto_go_on;
 		plan.go_on_ctx = &ar;
 	}
@@ -450,6 +464,9 @@ static int ab_main(void *p, const struct cmd_line *l)
 		goto out;
 	}
 	if (lock_dir(o->dir) != 0 || check_dir(o->dir) != 0)
+		goto out;
+	/* the summary must not land on a file ab writes in its directory */
+	if (output_guard(o->summary_out, &ab_dir_in, ab_owned) != 0)
 		goto out;
 	say_machine(o, o->legs);
 	rc = 1;

@@ -28,7 +28,7 @@
 struct bisect_opts {
 	const char *good, *bad, *dir, *metric, *setup, *restore, *step, *db, *report;
 	const char *good_args, *bad_args, *args, *good_setup, *bad_setup;
-	unsigned rounds, setup_timeout_s;
+	unsigned rounds, setup_timeout_s, leg_timeout_s;
 	double stable, threshold;
 };
 
@@ -39,6 +39,7 @@ static void bisect_init(void *p)
 	o->rounds = 3;
 	o->stable = 0.20;
 	o->setup_timeout_s = (unsigned)AB_SETUP_TIMEOUT_S;
+	o->leg_timeout_s = BISECT_LEG_TIMEOUT_S;
 }
 
 static const struct arg bisect_args[] = {
@@ -77,6 +78,9 @@ static const struct arg bisect_args[] = {
 		"run after the step's legs, and on failure or interruption"),
 	ARG_COUNT("setup-timeout", 0, struct bisect_opts, setup_timeout_s, "S", 1, 86400,
 		  "stop a setup or restore command after S seconds (default 300)"),
+	ARG_COUNT("leg-timeout", 0, struct bisect_opts, leg_timeout_s, "S", 1, 604800,
+		  "stop a leg after S seconds (default 3600): the step is then a skip\n"
+		  "(exit 125), so git bisect run never waits on a leg that hangs"),
 	ARG_STR("step", 0, struct bisect_opts, step, "NAME",
 		"the version's name (default: git rev-parse --short HEAD)"),
 	ARG_STR("db", 0, struct bisect_opts, db, "PATH", "the history #N references are read from"),
@@ -241,6 +245,7 @@ static int bisect_main(void *p, const struct cmd_line *l)
 				   .setup = o->setup,
 				   .restore = o->restore,
 				   .setup_timeout_s = o->setup_timeout_s,
+				   .leg_timeout_s = o->leg_timeout_s,
 				   .argv = l->argv,
 				   .argc = l->argc,
 				   .good_name = o->good,
@@ -280,6 +285,23 @@ static int bisect_main(void *p, const struct cmd_line *l)
 	}
 	n = next_step(o->dir);
 	name = o->step ? xstrdup(o->step) : git_line(args);
+	if (name && !o->step) {
+		/* uncommitted changes are part of what each step builds and runs */
+		char *st[] = {"git", "status", "--porcelain", "--untracked-files=no", NULL};
+		char *dirty = git_line(st);
+
+		if (dirty) {
+			char *tagged = xasprintf("%s-dirty", name);
+
+			/* porcelain: "XY path" */
+			warning("the work tree has uncommitted changes (%s ...): they are part "
+				"of this step, so it is named %s, not after its commit alone",
+				strlen(dirty) > 3 ? dirty + 3 : dirty, tagged);
+			free(name);
+			name = tagged;
+		}
+		free(dirty);
+	}
 	if (!name)
 		name = xasprintf("%u", n);
 	for (char *c = name; *c; c++)

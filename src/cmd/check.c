@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/outguard.h"
 #include "base/proc.h"
 #include "base/util.h"
 #include "cmd/args.h"
@@ -110,6 +111,7 @@ static int check_main(void *p, const struct cmd_line *l)
 	size_t n_checks = 0, n_match = 0, fails = 0;
 	char *dir, *key, *what, *kinds;
 	int *match, rc = 0;
+	struct out_inputs ref_in = {0};
 	const char *emu = NULL;
 	if (l->argc > 1)
 		return error("check takes at most one results file (see 'mempath check --help')"),
@@ -123,6 +125,14 @@ static int check_main(void *p, const struct cmd_line *l)
 	kinds = xstrdup("");
 	util_set_quiet(o->s.quiet);
 	dir = ref_dir(o->refs);
+	/* the run check saves must not overwrite a reference file it reads */
+	ref_in.dirs = &dir;
+	ref_in.n_dirs = 1;
+	if (output_guard(o->out, &ref_in, NULL) != 0) {
+		free(dir);
+		free(kinds);
+		return 2;
+	}
 	rc = ref_load(dir, &refs);
 	free(dir);
 	if (rc != 0) {

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/outguard.h"
 #include "base/util.h"
 #include "cmd/args.h"
 #include "cmd/groups.h"
@@ -57,8 +58,11 @@ static int compare_main(void *p, const struct cmd_line *l)
 		return error("compare needs at least two results files (see 'mempath compare "
 			     "--help')"),
 		       2;
-	if (check_output_not_input(co->out, l->argv, (size_t)l->argc) != 0)
+	if (check_output_not_input(co->out, l->argv, (size_t)l->argc) != 0 ||
+	    check_output_not_input(co->summary_out, l->argv, (size_t)l->argc) != 0)
 		return 2;
+	if (co->out && co->summary_out && strcmp(co->out, co->summary_out) == 0)
+		return error("-o and --export-summary name the same file '%s'", co->out), 2;
 	runs = xcalloc((size_t)l->argc, sizeof(*runs));
 	for (int i = 0; i < l->argc; i++) {
 		runs[n] = run_read_file(l->argv[i]);

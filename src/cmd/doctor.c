@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/outguard.h"
 #include "base/proc.h"
 #include "base/util.h"
 #include "cmd/args.h"

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/outguard.h"
 #include "base/util.h"
 #include "cmd/args.h"
 #include "report/findings.h"
@@ -107,12 +108,19 @@ static int findings_main(void *p, const struct cmd_line *l)
 	struct findings_opts *o = p;
 	struct finding *fs;
 	struct doc d;
+	struct out_inputs in = {0};
 	int rc = 0;
 
 	if (l->argc < 1)
 		return error("findings needs one or more ab directories (see 'mempath findings "
 			     "--help')"),
 		       2;
+	/* its own input (a leg, compare.json, a log of the directory) is refused
+	 * before anything is read */
+	in.dirs = l->argv;
+	in.n_dirs = (size_t)l->argc;
+	if (output_guard(o->out, &in, NULL) != 0)
+		return 2;
 	fs = xcalloc((size_t)l->argc, sizeof(*fs));
 	for (int i = 0; i < l->argc && rc == 0; i++)
 		if (read_dir(l->argv[i], &fs[i]) != 0)

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/outguard.h"
 #include "base/strvec.h"
 #include "base/util.h"
 #include "cmd/args.h"

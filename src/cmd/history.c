@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/outguard.h"
 #include "base/suggest.h"
 #include "base/util.h"
 #include "cmd/args.h"
@@ -61,11 +62,18 @@ static const struct subcommand history_subs[] = {
 	 POS_FILES},
 	{NULL, NULL, NULL, POS_NONE}};
 
-static struct history *open_db(const struct history_opts *o, int *rc)
+/* add and bless write; list, show, trend and check only read: they open an
+ * existing history read-only and never create or change it */
+static struct history *open_db(const struct history_opts *o, int query, const struct cmd_line *l,
+			       int *rc)
 {
 	char *path = history_path(o->db);
 	enum history_err err = HISTORY_BAD_FILE;
-	struct history *h = path ? history_open(path, o->wait_s, &err) : NULL;
+	/* a writer's database must not be one of the files it adds */
+	int bad = path && !query && check_output_not_input(path, l->argv + 1, (size_t)l->argc - 1);
+	struct history *h = !path || bad ? NULL
+			    : query	 ? history_open_query(path, o->wait_s, &err)
+					 : history_open(path, o->wait_s, &err);
 
 	free(path);
 	*rc = err == HISTORY_BUSY || err == HISTORY_IO ? 1 : 2;
@@ -271,12 +279,13 @@ static int history_main(void *p, const struct cmd_line *l)
 	static const struct {
 		const char *name;
 		int (*fn)(struct history *, const struct history_opts *, const struct cmd_line *);
-	} subs[] = {{"add", h_add},
-		    {"list", h_list},
-		    {"show", h_show},
-		    {"trend", h_trend},
-		    {"bless", history_cmd_bless},
-		    {"check", history_cmd_check}};
+		int query;
+	} subs[] = {{"add", h_add, 0},
+		    {"list", h_list, 1},
+		    {"show", h_show, 1},
+		    {"trend", h_trend, 1},
+		    {"bless", history_cmd_bless, 0},
+		    {"check", history_cmd_check, 1}};
 	struct history_opts *o = p;
 	const char *names[ARRAY_SIZE(subs)], *sub = l->argc ? l->argv[0] : NULL;
 	struct history *h;
@@ -289,7 +298,7 @@ static int history_main(void *p, const struct cmd_line *l)
 		if (sub && strcmp(sub, subs[i].name) == 0) {
 			if (options_fit(o, sub) != 0)
 				return 2;
-			if (!(h = open_db(o, &rc)))
+			if (!(h = open_db(o, subs[i].query, l, &rc)))
 				return rc;
 			rc = subs[i].fn(h, o, l);
 			if (rc == 1 && history_error(h) == HISTORY_BAD_FILE)

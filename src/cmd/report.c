@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/outguard.h"
 #include "base/util.h"
 #include "cmd/args.h"
 #include "report/report.h"

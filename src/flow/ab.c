@@ -320,7 +320,8 @@ static int run_leg(const struct ab_plan *p, size_t i, const struct ab_variant *v
 	char *out_log = xasprintf("%s/leg-%zu-%s.log", p->dir, i + 1, label);
 	struct strvec args = STRVEC_INIT, env = STRVEC_INIT;
 	struct ended e;
-	int fd, ok;
+	double tmo = p->leg_timeout_s;
+	int fd, ok, by_budget = 0;
 	progress("ab: leg %zu/%zu (%c, %s): mempath %s ...", i + 1, strlen(p->legs), p->legs[i],
 		 v->label, p->argv[0]);
 	strvec_push(&args, exe);
@@ -339,17 +340,32 @@ static int run_leg(const struct ab_plan *p, size_t i, const struct ab_variant *v
 	strvec_pushv(&env, v->env, v->n_env);
 	strvec_push(&env, record = leg_record(p, i, v));
 	free(record);
+	if (p->budget_s > 0) {
+		double left = p->t0_s + p->budget_s - (double)time_now_ns() * 1e-9;
+
+		left = left < 1 ? 1 : left;
+		if (!tmo || left < tmo) {
+			tmo = left;
+			by_budget = 1;
+		}
+	}
 	fd = open(out_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	e = spawn_wait(args.v, env.v, env.n, fd, 0, 1, 0);
+	e = spawn_wait(args.v, env.v, env.n, fd, 0, 1, tmo);
 	if (fd >= 0)
 		close(fd);
 	strvec_clear(&env);
 	strvec_clear(&args);
 	ok = ended_ok(e);
 	if (!ok && !proc_signal_received()) {
-		st = status_str(e, 0);
-		error("leg %zu (%c, %s) %s (its table is in '%s')", i + 1, p->legs[i], v->label, st,
-		      out_log);
+		st = status_str(e, tmo);
+		if (e.timed_out && by_budget)
+			error("leg %zu (%c, %s) stopped at the --budget of %g s: the rounds a "
+			      "verdict "
+			      "needs do not fit it (give a larger --budget, or fewer --reps)",
+			      i + 1, p->legs[i], v->label, p->budget_s);
+		else
+			error("leg %zu (%c, %s) %s (its table is in '%s')", i + 1, p->legs[i],
+			      v->label, st, out_log);
 		free(st);
 	}
 	free(label);
@@ -374,6 +390,24 @@ char *ab_schedule(unsigned rounds, const char *order, unsigned long long seed)
 		s[2 * k + 1] = ab ? 'B' : 'A';
 	}
 	return s;
+}
+
+/* After n legs: 0 (after an error line) when the legs that must fit the
+ * budget cannot, at the pace of the legs so far (setups included). */
+static int fits_budget(const struct ab_plan *p, size_t n)
+{
+	double took = (double)time_now_ns() * 1e-9 - p->t0_s, need;
+
+	if (p->budget_s <= 0 || n >= p->fit_legs)
+		return 1;
+	need = took / (double)n * (double)p->fit_legs;
+	if (need <= p->budget_s)
+		return 1;
+	error("the first %zu legs a verdict needs would take about %.0f s at this pace (%zu took "
+	      "%.0f s), past the --budget of %g s: stopped (give a larger --budget, or fewer "
+	      "--reps)",
+	      p->fit_legs, need, n, took, p->budget_s);
+	return 0;
 }
 
 enum ab_outcome ab_flow(const struct ab_plan *p, char ***leg_paths_out, size_t *n_run)
@@ -409,6 +443,8 @@ enum ab_outcome ab_flow(const struct ab_plan *p, char ***leg_paths_out, size_t *
 		    run_leg(p, i, v, exe, leg_paths[i]) != 0)
 			break;
 		*n_run = ++n_done;
+		if (!fits_budget(p, n_done))
+			break;
 		/* a round ended: the plan may be done before its last leg */
 		if (p->go_on && p->rounds && n_done % 2 == 0 && n_done < n_legs &&
 		    !proc_signal_received() &&

@@ -32,6 +32,15 @@ struct ab_plan {
 	char *const *argv;   /* the mempath command each leg runs, without -o and --label */
 	int argc;
 	double setup_timeout_s; /* a setup or restore command's; 0: AB_SETUP_TIMEOUT_S */
+	double leg_timeout_s;	/* a leg's; 0: none (bisect's default: BISECT_LEG_TIMEOUT_S) */
+	/* ab --budget (auto rounds): no leg runs past t0 + budget_s (seconds
+	 * of time_now_ns), the first rounds' included; a leg stopped there ends
+	 * the plan (AB_LEG_FAILED, saying so). 0: none. */
+	double budget_s, t0_s;
+	/* with budget_s: the legs that must fit it (a verdict's first rounds);
+	 * once a leg shows that they cannot, at the pace so far, the plan ends
+	 * there (AB_LEG_FAILED, saying so) rather than at the budget. 0: none */
+	size_t fit_legs;
 	/* Rounds (docs/design.md §5.10): legs 2r-1 and 2r are round r; each
 	 * leg's file is leg-N-rR-LABEL.json and its record names its round,
 	 * the order ("abba" or "random") and the seed of a random one. */

@@ -234,7 +234,8 @@ void bisect_step_run(const struct bisect_plan *p, struct bisect_step *s)
 			       .restore = p->restore ? p->restore : ":",
 			       .argv = p->argv,
 			       .argc = p->argc,
-			       .setup_timeout_s = p->setup_timeout_s};
+			       .setup_timeout_s = p->setup_timeout_s,
+			       .leg_timeout_s = p->leg_timeout_s};
 	enum ab_outcome out;
 	size_t n_run;
 

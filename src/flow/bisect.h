@@ -21,7 +21,10 @@
 #include "verdict/comparison.h"
 
 #define BISECT_MAX_ROUNDS 16
-#define BISECT_MAX_LEGS	  (3 * BISECT_MAX_ROUNDS)
+/* A leg's default bound: a leg that hangs makes the step a skip (125), so
+ * `git bisect run` never stalls on it (--leg-timeout changes it). */
+#define BISECT_LEG_TIMEOUT_S 3600
+#define BISECT_MAX_LEGS	     (3 * BISECT_MAX_ROUNDS)
 
 enum bisect_verdict {
 	BISECT_GOOD = 0,  /* exit 0: like the good reference */
@@ -41,7 +44,8 @@ struct bisect_plan {
 	double stable; /* the gate: a fraction (0.10) */
 	const char *setup, *restore;
 	double setup_timeout_s;
-	char *const *argv; /* the leg command, as ab takes it */
+	double leg_timeout_s; /* each leg's bound (bisect's --leg-timeout) */
+	char *const *argv;    /* the leg command, as ab takes it */
 	int argc;
 	const char *dir; /* the step's own directory (made by the caller) */
 	struct compare_opts co;

@@ -425,6 +425,17 @@ int numa_nodes_parse(const char *s, const struct numa_topology *t, uint64_t *mas
 	return n ? 0 : -1;
 }
 
+const char *numa_check_nodes(const char *spec, char *why, size_t len)
+{
+	uint64_t mask;
+
+	if (numa_nodes_parse(spec, NULL, &mask) == 0)
+		return NULL;
+	snprintf(why, len, "not a node list (e.g. 0, 0,2, 1-3 or all; nodes below %d)",
+		 NUMA_MAX_NODES);
+	return why;
+}
+
 static const int policy_modes[NUMA_POLICY__COUNT] = {
 	[NUMA_POLICY_NONE] = MPOL_DEFAULT,
 	[NUMA_POLICY_BIND] = MPOL_BIND,

@@ -107,6 +107,9 @@ const char *numa_policy_missing(enum numa_policy p);
 /* Parses a node list ("0", "0,2", "1-3"; "all" = every node with memory
  * in t, or node 0 when t is NULL) into a bitmask. Returns 0 or -1. */
 int numa_nodes_parse(const char *s, const struct numa_topology *t, uint64_t *mask);
+/* An option row's check (opt.h's OPT_STR_CHECK): NULL when spec is a node
+ * list numa_nodes_parse takes, else why not (in why). */
+const char *numa_check_nodes(const char *spec, char *why, size_t len);
 /* Applies policy p with nodes mask to [addr, addr+len) with mbind(2), before
  * the range is touched. PREFERRED takes exactly one node. Returns 0 or -1
  * (error printed, naming the policy and the kernel's reason). */

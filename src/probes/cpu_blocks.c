@@ -36,8 +36,9 @@ struct blocks_opts {
 static const struct opt blocks_opt_rows[] = {
 	OPT_SIZE("block", struct blocks_opts, block_bytes, "16K",
 		 "bytes per block (one paged-KV block), multiple of 64"),
-	OPT_STR("spans", struct blocks_opts, spans, "1G,4G,8G",
-		"spans the blocks are drawn from (each capped at 50% of MemAvailable)"),
+	OPT_STR_CHECK("spans", struct blocks_opts, spans, "1G,4G,8G",
+		      "spans the blocks are drawn from (each capped at 50% of MemAvailable)",
+		      list_check_sizes, NULL),
 	OPT_CPUS("threads", struct blocks_opts, threads, "all",
 		 "thread counts: list (1,2,8), max, or all (1,2,4,..,max)"),
 	OPT_LIST("pages", struct blocks_opts, pages, "4k|thp", "4k,thp",

@@ -47,9 +47,11 @@ static const struct opt numa_opt_rows[] = {
 		 "page size intent: thp (distance only) or 4k (adds page walks)"),
 	OPT_UINT("min_nodes", struct numa_opts, min_nodes, "2",
 		 "skip with fewer memory nodes than this (1 measures a one-node machine)"),
-	OPT_STR("cpu_nodes", struct numa_opts, cpu_nodes, "all", "source CPU nodes (0,1 or all)"),
-	OPT_STR("mem_nodes", struct numa_opts, mem_nodes, "all",
-		"destination memory nodes (0,2 or all: every node with memory)"),
+	OPT_STR_CHECK("cpu_nodes", struct numa_opts, cpu_nodes, "all",
+		      "source CPU nodes (0,1 or all)", numa_check_nodes, NULL),
+	OPT_STR_CHECK("mem_nodes", struct numa_opts, mem_nodes, "all",
+		      "destination memory nodes (0,2 or all: every node with memory)",
+		      numa_check_nodes, NULL),
 	OPT_END,
 };
 

@@ -48,9 +48,11 @@ struct reach_opts {
 };
 
 static const struct opt reach_opt_rows[] = {
-	OPT_STR("spans", struct reach_opts, spans, "64M,128M,256M,512M,1G,2G,4G,8G,16G",
+	OPT_STR_CHECK(
+		"spans", struct reach_opts, spans, "64M,128M,256M,512M,1G,2G,4G,8G,16G",
 		"address spans (powers of two >= 2M) the lines are spread over; RSS is only the "
-		"pages touched, capped at 50% of MemAvailable"),
+		"pages touched, capped at 50% of MemAvailable",
+		list_check_sizes, NULL),
 	OPT_CPUS("threads", struct reach_opts, threads, "max",
 		 "thread counts: list (1,2,8), max, or all (1,2,4,..,max)"),
 	OPT_STR_CHECK("pages", struct reach_opts, pages, "4k,thp",

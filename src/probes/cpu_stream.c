@@ -56,8 +56,9 @@ static const struct opt stream_opt_rows[] = {
 	OPT_LIST("policy", struct stream_opts, policy, NUMA_POLICY_CHOICES, "none",
 		 "memory policy of the arrays (mbind before first touch), one choice; the "
 		 "placement obtained is read back from /proc/self/numa_maps"),
-	OPT_STR("nodes", struct stream_opts, nodes, "all",
-		"nodes for policy (0, 0,2, 1-3; all = every node with memory)"),
+	OPT_STR_CHECK("nodes", struct stream_opts, nodes, "all",
+		      "nodes for policy (0, 0,2, 1-3; all = every node with memory)",
+		      numa_check_nodes, NULL),
 	OPT_END,
 };
 

@@ -23,6 +23,7 @@
 
 #include <jansson.h>
 
+#include "base/list.h"
 #include "base/opt.h"
 #include "base/util.h"
 #include "kit/measure.h"
@@ -41,8 +42,10 @@ struct wake_opts {
 static const struct opt wake_opt_rows[] = {
 	OPT_LIST("mode", struct wake_opts, modes, "spin|futex", "spin,futex",
 		 "wait kind: spin (busy-wait on an atomic load) or futex (FUTEX_WAIT/FUTEX_WAKE)"),
-	OPT_STR("cpus", struct wake_opts, cpus, "auto",
-		"two CPU numbers A,B for the two threads; auto = first two of the affinity mask"),
+	OPT_STR_CHECK(
+		"cpus", struct wake_opts, cpus, "auto",
+		"two CPU numbers A,B for the two threads; auto = first two of the affinity mask",
+		list_check_cpu_pair, NULL),
 	OPT_END,
 };
 

@@ -41,8 +41,8 @@ struct gcopy_opts {
 };
 
 static const struct opt gcopy_opt_rows[] = {
-	OPT_STR("sizes", struct gcopy_opts, sizes, "64K,1M,16M,256M,512M",
-		"bytes per copy (512M: nvbandwidth's size)"),
+	OPT_STR_CHECK("sizes", struct gcopy_opts, sizes, "64K,1M,16M,256M,512M",
+		      "bytes per copy (512M: nvbandwidth's size)", list_check_sizes, NULL),
 	OPT_LIST("mems", struct gcopy_opts, mems, "pinned|pageable|registered", "all",
 		 "host memory kinds"),
 	OPT_LIST("dirs", struct gcopy_opts, dirs, "h2d|d2h|bidir", "all",

@@ -34,12 +34,14 @@ struct gl2_opts {
 };
 
 static const struct opt gl2_opt_rows[] = {
-	OPT_STR("sizes", struct gl2_opts, sizes, "4M,8M,16M,24M",
-		"data sets (each a multiple of chunk; above the L2 they read from memory)"),
+	OPT_STR_CHECK("sizes", struct gl2_opts, sizes, "4M,8M,16M,24M",
+		      "data sets (each a multiple of chunk; above the L2 they read from memory)",
+		      list_check_sizes, NULL),
 	OPT_SIZE("chunk", struct gl2_opts, chunk_bytes, "512K", "bytes one block reads"),
-	OPT_STR("threads", struct gl2_opts, threads, "512,1024", "sweep: threads per block"),
-	OPT_STR("unroll", struct gl2_opts, unroll, "4,8",
-		"sweep: independent 16 B loads in flight per thread"),
+	OPT_STR_CHECK("threads", struct gl2_opts, threads, "512,1024", "sweep: threads per block",
+		      list_check_sizes, NULL),
+	OPT_STR_CHECK("unroll", struct gl2_opts, unroll, "4,8",
+		      "sweep: independent 16 B loads in flight per thread", list_check_sizes, NULL),
 	OPT_END,
 };
 

@@ -31,11 +31,12 @@ struct grandom_opts {
 };
 
 static const struct opt grandom_opt_rows[] = {
-	OPT_STR("spans", struct grandom_opts, spans, "64M,256M,1G,2G,4G,8G,16G,32G,64G,128G",
-		"sector spans, ascending (those above free device memory minus a margin are "
-		"dropped; a set is measured only at spans >= its size)"),
-	OPT_STR("block_spans", struct grandom_opts, block_spans, "1G,8G,64G",
-		"spans for the block gathers"),
+	OPT_STR_CHECK("spans", struct grandom_opts, spans, "64M,256M,1G,2G,4G,8G,16G,32G,64G,128G",
+		      "sector spans, ascending (those above free device memory minus a margin are "
+		      "dropped; a set is measured only at spans >= its size)",
+		      list_check_sizes, NULL),
+	OPT_STR_CHECK("block_spans", struct grandom_opts, block_spans, "1G,8G,64G",
+		      "spans for the block gathers", list_check_sizes, NULL),
 	OPT_SIZE("dram_set", struct grandom_opts, dram_set, "0",
 		 "bytes of distinct sectors in the DRAM-bound set; 0 = 16 x L2 (power of two)"),
 	OPT_SIZE("l2_set", struct grandom_opts, l2_set, "2M",

@@ -330,6 +330,89 @@ fail:
 	return NULL;
 }
 
+/* "file:" and path with every byte but [A-Za-z0-9/._-] as %XX, immutable:
+ * a read-only history in a folder where SQLite cannot make its -shm file
+ * (the file cannot change while no one can write beside it) */
+static char *immutable_uri(const char *path)
+{
+	size_t n = strlen(path);
+	char *uri = xcalloc(n * 3 + 32, 1), *p = uri;
+
+	p += sprintf(p, "file:");
+	for (const unsigned char *c = (const unsigned char *)path; *c; c++)
+		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		    (*c >= '0' && *c <= '9') || strchr("/._-", *c))
+			*p++ = (char)*c;
+		else
+			p += sprintf(p, "%%%02X", *c);
+	strcpy(p, "?immutable=1");
+	return uri;
+}
+
+/* A query's open: the file must exist and be a current history; nothing is
+ * created, migrated or written (docs/design.md §9.6). */
+static int open_readonly(struct history *h, const char *path)
+{
+	int64_t v, app;
+	int rc = sqlite3_open_v2(path, &h->db, SQLITE_OPEN_READONLY, NULL);
+
+	if (rc == SQLITE_OK && sqlite3_exec(h->db, "SELECT count(*) FROM sqlite_schema", NULL, NULL,
+					    NULL) != SQLITE_OK) {
+		/* a WAL history in a read-only folder: no -shm can be made */
+		char *uri = immutable_uri(path);
+
+		sqlite3_close(h->db);
+		h->db = NULL;
+		rc = sqlite3_open_v2(uri, &h->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+		free(uri);
+	}
+	if (rc != SQLITE_OK)
+		return history_fail(h, rc, "opening it"), -1;
+	sqlite3_extended_result_codes(h->db, 0);
+	sqlite3_busy_timeout(h->db, (int)(h->wait_s * 1000));
+	if (one_int(h, "PRAGMA user_version", &v) != 0 ||
+	    one_int(h, "PRAGMA application_id", &app) != 0)
+		return -1;
+	h->err = HISTORY_BAD_FILE;
+	if (app != HISTORY_APP_ID)
+		return error("'%s' is an SQLite database of another program, not a mempath "
+			     "history",
+			     path);
+	if (v > HISTORY_SCHEMA_VERSION)
+		return error("history '%s' has schema version %lld; this mempath reads versions "
+			     "up to %d (a newer mempath wrote it)",
+			     path, (long long)v, HISTORY_SCHEMA_VERSION);
+	if (v < HISTORY_SCHEMA_VERSION)
+		return error("history '%s' has schema version %lld, older than this mempath's %d: "
+			     "a query changes nothing ('history add' migrates it)",
+			     path, (long long)v, HISTORY_SCHEMA_VERSION);
+	h->err = HISTORY_OK;
+	return history_exec(h, "PRAGMA foreign_keys = ON; PRAGMA cache_size = -32768",
+			    "opening it");
+}
+
+struct history *history_open_query(const char *path, double wait_s, enum history_err *err)
+{
+	struct history *h = xcalloc(1, sizeof(*h));
+	struct stat st;
+
+	h->path = xstrdup(path);
+	h->wait_s = wait_s;
+	*err = HISTORY_BAD_FILE;
+	if (stat(path, &st) != 0)
+		error("no history at '%s' (%s): 'mempath history add FILE' makes one", path,
+		      strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		error("history '%s' is not a file", path);
+	else if (open_readonly(h, path) == 0) {
+		*err = HISTORY_OK;
+		return h;
+	}
+	*err = h->err ? h->err : HISTORY_BAD_FILE;
+	history_close(h);
+	return NULL;
+}
+
 enum history_err history_error(const struct history *h)
 {
 	return h->err;

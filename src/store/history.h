@@ -38,6 +38,11 @@ enum history_err { HISTORY_OK = 0, HISTORY_BAD_FILE, HISTORY_BUSY, HISTORY_IO };
  * to HISTORY_SCHEMA_VERSION; waits up to wait_s for a lock. NULL after one
  * error line, *err saying which kind. */
 struct history *history_open(const char *path, double wait_s, enum history_err *err);
+/* For a query (list, show, trend, check): opens an existing, current
+ * history read-only (a read-only file or folder too); never creates,
+ * migrates or writes it. NULL after one error line (a missing file is
+ * HISTORY_BAD_FILE). */
+struct history *history_open_query(const char *path, double wait_s, enum history_err *err);
 void history_close(struct history *h);
 /* What the last failure was (HISTORY_OK when nothing failed): a database
  * found damaged after it opened is bad input, exit 2, as on open. */

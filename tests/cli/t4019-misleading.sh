@@ -106,19 +106,21 @@ EOF
 # options that would do nothing, and histories that cannot be
 expect_fail 2 "$MEMPATH" check "$d/cmp-aa-1.json" -o out.json
 [ ! -e out.json ] || fail "check FILE -o wrote something"
-while IFS='|' read -r db says; do
-	expect_fail 2 "$MEMPATH" history list --db "$db"
-	grep -q -- "$says" err.txt || fail "history --db '$db': $(cat err.txt)"
-done <<'EOF'
-|--db: an empty path
-/dev/null/h.db|'/dev/null' is not a folder
+while IFS='|' read -r sub db says; do
+	expect_fail 2 "$MEMPATH" history $sub --db "$db"
+	grep -q -- "$says" err.txt || fail "history $sub --db '$db': $(cat err.txt)"
+done <<EOF
+list||--db: an empty path
+add $d/cmp-aa-1.json|/dev/null/h.db|'/dev/null' is not a folder
+list|/dev/null/h.db|no history at '/dev/null/h.db' (Not a directory)
 EOF
 if [ "$(id -u)" = 0 ] && command -v su >/dev/null && su nobody -s /bin/sh -c true 2>/dev/null; then
 	# a folder another user can reach (this test's own may sit in one he cannot)
 	pub=$(mktemp -d /tmp/mempath-t4019.XXXXXX) && chmod 755 "$pub" && mkdir "$pub/ro" && chmod 555 "$pub/ro"
 	# and the binary where he can run it (the checkout may sit in a 0700 folder)
 	cp "$MEMPATH" "$pub/mempath" && chmod 755 "$pub/mempath"
-	su nobody -s /bin/sh -c "'$pub/mempath' history list --db '$pub/ro/h.db'" >out.txt 2>err.txt
+	cp "$d/cmp-aa-1.json" "$pub/r.json" && chmod 644 "$pub/r.json"
+	su nobody -s /bin/sh -c "'$pub/mempath' history add '$pub/r.json' --db '$pub/ro/h.db'" >out.txt 2>err.txt
 	rm -rf "$pub"
 	grep -q "its folder '.*/ro' is not writable (Permission denied)" err.txt || fail "read-only folder: $(cat err.txt)"
 else

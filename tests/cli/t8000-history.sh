@@ -89,7 +89,8 @@ grep -q '^added run 7: ' mix.txt || fail "the good file after a bad one was not 
 # where the database is: --db first, then MEMPATH_HISTORY, then XDG_DATA_HOME
 "$MEMPATH" history --db other.db add "$d/cmp-aa-1.json" >/dev/null || fail "--db"
 [ -f other.db ] || fail "--db not used"
-(unset MEMPATH_HISTORY; XDG_DATA_HOME=$PWD/xdg "$MEMPATH" history list >/dev/null) || fail "default db"
+(unset MEMPATH_HISTORY; XDG_DATA_HOME=$PWD/xdg "$MEMPATH" history add "$d/cmp-aa-1.json" >/dev/null) ||
+	fail "default db"
 [ -f xdg/mempath/history.db ] || fail "no database at \$XDG_DATA_HOME/mempath/history.db"
 # run --history keeps what it ran
 "$MEMPATH" run --only cpu.wake --reps 2 --warmups 0 --quiet --history -o w.json >/dev/null 2>w.err ||
