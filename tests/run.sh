@@ -56,6 +56,10 @@ took() { awk -v a="$1" -v b="$(date +%s%N)" 'BEGIN { printf "%.1f s", (b - a) / 
 failed=""
 log=$(mktemp -d "${TMPDIR:-/tmp}/mempath-tests.XXXXXX")
 trap 'rm -rf "$log"' EXIT INT TERM
+# no test writes into the checkout: the files git would list as new there
+# (not ignored: build/ is) before the tests and after them
+untracked() { git -C "$top" ls-files --others --exclude-standard 2>/dev/null | sort; }
+untracked >"$log/untracked.before"
 
 for t in "$build"/tests/test_*; do
 	[ -x "$t" ] || continue
@@ -109,6 +113,13 @@ if [ "$which" != unit ]; then
 	[ "$plain_only" -eq 0 ] || echo "cli tests not marked '# test: sanitizers' ($plain_only) run in the plain pass"
 fi
 
+untracked >"$log/untracked.after"
+if [ -n "$(comm -13 "$log/untracked.before" "$log/untracked.after")" ]; then
+	echo "FAIL the tests wrote into the checkout $top (tests write under their temporary directory):"
+	comm -13 "$log/untracked.before" "$log/untracked.after" | head -n 20 | sed 's/^/    /'
+	fail=$((fail + 1))
+	failed="$failed checkout"
+fi
 [ -z "$failed" ] || echo "failed:$failed"
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]
