@@ -10,7 +10,7 @@
 fake="$top/tests/data/fake-llama-bench.sh"
 "$MEMPATH" ab --rounds auto --primary 'work.wrap:tokens_per_s' --a-args '--mmap 1' --b-args '--mmap 0' \
 	--expect-diff llama.use_mmap -o mm -- wrap -n 3 -- sh "$fake" {} -o json >ab.txt 2>ab.err ||
-	fail "ab --rounds auto exited $?: $(tail -3 ab.err)"
+	verdict_ok $? ab.txt || fail "ab --rounds auto: $(tail -3 ab.err)"
 grep -q '^ab: rounds auto: 4, then more until every metric that matters is decided, at most 12' ab.err ||
 	fail "the plan is not said: $(grep '^ab:' ab.err | head -3)"
 grep -q '^ab: after round 4: 2 of 2 metrics decided (alpha 0.00069 at this look); done$' ab.err ||
@@ -30,13 +30,13 @@ cmp -s ab.txt again.txt || fail "report differs from ab: $(diff ab.txt again.txt
 # the budget ends the rounds after the first look, saying so (and ab takes
 # compare's --load-diff)
 "$MEMPATH" ab --rounds auto --budget 1 --load-diff 2 -o bud -- wrap -n 3 -- true >b.txt 2>b.err ||
-	fail "ab --budget exited $?: $(tail -3 b.err)"
+	verdict_ok $? b.txt || fail "ab --budget: $(tail -3 b.err)"
 grep -q '^note: rounds auto: stopped after 4 of at most 12 rounds: another round would pass the budget of 1 s' b.txt ||
 	fail "budget: $(grep '^note' b.txt)"
 grep -q '"busy_cpus": 2' bud/compare.json || fail "--load-diff 2 not in the comparison"
 # at most --max-rounds
 "$MEMPATH" ab --rounds auto --max-rounds 5 -o max -- wrap -n 3 -- sh -c 'echo v $$' >m.txt 2>m.err ||
-	fail "ab --max-rounds exited $?: $(tail -3 m.err)"
+	verdict_ok $? m.txt || fail "ab --max-rounds: $(tail -3 m.err)"
 [ "$(ls max/leg-*.json | wc -l)" -le 10 ] || fail "more than 5 rounds: $(ls max)"
 
 # refused before anything runs
@@ -51,7 +51,7 @@ grep -q 'give 2 a leg' err.txt || fail "auto rounds split the samples over the f
 # 10) over the first 4 rounds would give 2 a leg, so each leg gets the 3 a
 # round needs (docs/design.md §5.10)
 "$MEMPATH" ab --rounds auto --max-rounds 4 --load-diff 2 -o typed -- probe cpu.stream threads=1 size=4M kernels=read >t.txt 2>t.err ||
-	fail "ab --rounds auto of a probe as typed exited $?: $(tail -3 t.err)"
+	verdict_ok $? t.txt || fail "ab --rounds auto of a probe as typed: $(tail -3 t.err)"
 [ "$(ls typed/leg-*.json | wc -l)" -eq 8 ] || fail "legs of the probe as typed: $(ls typed)"
 tr -d ' \n' <typed/leg-1-r1-A.json | grep -q '"argv":\["probe",[^]]*"--reps","3"\]' ||
 	fail "the leg did not run 3 samples: $(tr -d ' \n' <typed/leg-1-r1-A.json | grep -o '"argv":\[[^]]*\]')"
