@@ -21,7 +21,7 @@ struct rd {
  * option strings). */
 static const char *keep(struct compare_owned *o, const char *s)
 {
-	o->strs = xrealloc(o->strs, (o->n_strs + 1) * sizeof(*o->strs));
+	GROW_ONE(o->strs, o->n_strs);
 	return o->strs[o->n_strs++] = xstrdup(s);
 }
 
