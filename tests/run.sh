@@ -101,7 +101,7 @@ if [ "${1:-}" = --one ]; then
 	first=$(grep -n '^skip' "$log/$name.named" | head -n 1 | cut -d: -f1)
 	[ "$skipped" -eq 0 ] || [ "$rc" -eq 0 ] || rc=77
 	case $rc in
-	0) line="ok   cli  $name ($cases cases, $secs s)" ;;
+	0) line="ok   cli  $name ($(wc -l <"$log/$name.named") cases, $secs s)" ;;
 	77) if [ "$skipped" -gt 0 ]; then
 		line="skip cli  $name: case $id.$first skipped by name, the rest of the test not judged"
 	else
@@ -176,7 +176,9 @@ for t in "$build"/tests/test_*; do
 		[ "$n_bad" -gt 0 ] || n_bad=1
 		fail=$((fail + n_bad))
 		failed="$failed $(tr '\n' ' ' <"$log/$name.failed")"
-		echo "FAIL unit $name (exit $rc): $(sed 's/^/not ok /' "$log/$name.failed" | tr '\n' ' ')"
+		# what the first failed check said (cmocka's "[  ERROR   ] --- 0x1 != 0x2")
+		said=$(sed -n 's/^\[  ERROR   \] --- //p' "$log/$name.out" | head -n 1 | cut -c 1-200)
+		echo "FAIL unit $name (exit $rc): $(sed 's/^/not ok /' "$log/$name.failed" | paste -s -d ' ')${said:+: $said}"
 		sed 's/^/    /' "$log/$name.out" | tail -n 30
 	fi
 done
