@@ -152,10 +152,13 @@ $(BUILD)/mempath-fake: $(BUILD)/src/main.o $(HOST_SRC:%.c=$(BUILD)/%.o) $(BUILD)
 	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS)
 -include $(FAKE_OBJ:.o=.d)
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libmempath.a
+# every unit test is linked with tests/unit/cases.c, which runs or skips its
+# cases by name (MEMPATH_ONLY_TESTS, MEMPATH_SKIP_TESTS; tests/README.md)
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/tests/unit/cases.o $(BUILD)/libmempath.a
 	@mkdir -p $(dir $@)
 	@$(say) LD $@
-	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libmempath.a $(LDLIBS) -lcmocka
+	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/tests/unit/cases.o $(BUILD)/libmempath.a \
+		$(LDLIBS) -lcmocka -Wl,--wrap=_cmocka_run_group_tests
 
 deps:
 	@sh tools/deps.sh
@@ -320,4 +323,5 @@ $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(BUILD)/libmempath.a
 clean:
 	rm -rf build build-asan build-fuzz
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/src/main.d
+-include $(LIB_OBJ:.o=.d) $(BUILD)/src/main.d $(BUILD)/tests/unit/cases.d
+.SECONDARY: $(BUILD)/tests/unit/cases.o

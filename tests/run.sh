@@ -16,25 +16,114 @@
 # machine's memory does while it runs has a line beginning `# test: alone`
 # and runs after the others, with nothing of ours beside it.
 set -u
+# Names (MEMPATH_ONLY_TESTS, MEMPATH_SKIP_TESTS: blank- or comma-separated
+# shell patterns): t4010 or t4010-ab names a CLI test, t4010.3 its third
+# case; test_proc a unit test, test_proc.test_poll one of its cases (those
+# are picked in the test binary, tests/unit/cases.c).
+# names LIST NAME: does a name of LIST name the test NAME (or a case of it)?
+names() {
+	set -f
+	for np in $(echo "$1" | tr ',' ' '); do
+		np=${np%%.*}
+		# shellcheck disable=SC2254 # the names are patterns
+		case $2 in $np | $np-*) set +f && return 0 ;; esac
+	done
+	set +f
+	return 1
+}
+# whole LIST NAME: does a name of LIST without a case name the test NAME?
+whole() {
+	set -f
+	for np in $(echo "$1" | tr ',' ' '); do
+		# shellcheck disable=SC2254
+		case $np in *.*) ;; *) case $2 in $np | $np-*) set +f && return 0 ;; esac ;; esac
+	done
+	set +f
+	return 1
+}
+# case_spec NAME: the cases of CLI test NAME the binary skips
+# (MEMPATH_TEST_SKIP_CASES: "3 5", "7-" for 7 and after): those
+# MEMPATH_SKIP_TESTS names, and those after the last MEMPATH_ONLY_TESTS
+# names (the cases before a named one run too: it needs what they made).
+case_spec() {
+	spec="" last=0
+	set -f
+	for pat in $(echo "${MEMPATH_SKIP_TESTS:-}" | tr ',' ' '); do
+		case $pat in *.*) names "${pat%%.*}" "$1" && spec="$spec ${pat#*.}" ;; esac
+	done
+	for pat in $(echo "${MEMPATH_ONLY_TESTS:-}" | tr ',' ' '); do
+		case $pat in *.*) ;; *) names "$pat" "$1" && last=-1 ;; esac
+	done
+	if [ "$last" -eq 0 ]; then
+		for pat in $(echo "${MEMPATH_ONLY_TESTS:-}" | tr ',' ' '); do
+			case $pat in *.*[!0-9]* | *.) continue ;; *.*) ;; *) continue ;; esac
+			names "${pat%%.*}" "$1" && [ "${pat#*.}" -gt "$last" ] && last=${pat#*.}
+		done
+		[ "$last" -le 0 ] || spec="$spec $((last + 1))-"
+	fi
+	set +f
+	echo "$spec"
+}
 # one CLI test, run by the loop below through xargs: "--one LOG TEST"
 if [ "${1:-}" = --one ]; then
 	log=$2 t=$3
 	name=$(basename "$t" .sh)
+	id=${name%%-*}
+	if whole "${MEMPATH_SKIP_TESTS:-}" "$name"; then
+		: >"$log/$name.cases"
+		echo "skip cli  $name: MEMPATH_SKIP_TESTS names it"
+		echo "77 skip" >"$log/$name.rc"
+		exit 0
+	fi
 	tmp=$(mktemp -d "$log/$name.XXXXXX")
 	t0=$(date +%s%N)
 	: >"$log/$name.cases"
-	(cd "$tmp" && TMPDIR=$tmp MEMPATH_TEST_CASES=$log/$name.cases sh "$t") >"$log/$name.out" 2>&1
+	(cd "$tmp" && TMPDIR=$tmp MEMPATH_TEST_CASES=$log/$name.cases \
+		MEMPATH_TEST_SKIP_CASES=$(case_spec "$name") sh "$t") >"$log/$name.out" 2>&1
 	rc=$?
 	secs=$(awk -v a="$t0" -v b="$(date +%s%N)" 'BEGIN { printf "%.1f", (b - a) / 1e9 }')
-	cases=$(wc -l <"$log/$name.cases")
-	[ "$cases" -gt 0 ] || cases=1
+	# each case named by its command line, the test's paths shortened
+	awk -F '\t' -v id="$id" -v tmp="$tmp/" -v top="$top/" '
+		function cut(s, from, to,   i) { while ((i = index(s, from)) > 0) s = substr(s, 1, i - 1) to substr(s, i + length(from)); return s }
+		{ print $1 "\t" id "." NR " - " cut(cut($2, tmp, ""), top, "$top/") }' \
+		"$log/$name.cases" >"$log/$name.named"
+	cases=$(wc -l <"$log/$name.named")
+	skipped=$(grep -c '^skip' "$log/$name.named")
+	if [ "$cases" -eq 0 ]; then
+		what=$(sed -n '1s/^# *//p' "$t")
+		printf 'run\t%s.1 - %s\n' "$id" "$what" >"$log/$name.named"
+	fi
+	lastcase=$(tail -n 1 "$log/$name.named" | cut -f 2)
+	# what the failed case checked: the message of lib.sh's fail
+	said=$(grep '^FAIL: ' "$log/$name.out" | tail -n 1 | cut -c 7-200)
+	# a case skipped by name may leave the cases after it without what they
+	# need: past the first skip nothing is judged, pass or fail
+	first=$(grep -n '^skip' "$log/$name.named" | head -n 1 | cut -d: -f1)
+	[ "$skipped" -eq 0 ] || [ "$rc" -eq 0 ] || rc=77
 	case $rc in
-	0) line="ok   cli  $name ($cases cases, $secs s)" ;;
-	77) line="skip cli  $name: $(tail -n 1 "$log/$name.out")" ;;
-	*) line="FAIL cli  $name (exit $rc, case $cases, $secs s)" ;;
+	0) line="ok   cli  $name ($(wc -l <"$log/$name.named") cases, $secs s)" ;;
+	77) if [ "$skipped" -gt 0 ]; then
+		line="skip cli  $name: case $id.$first skipped by name, the rest of the test not judged"
+	else
+		line="skip cli  $name: $(tail -n 1 "$log/$name.out")"
+	fi ;;
+	*) line="FAIL cli  $name (exit $rc, $secs s): not ok $lastcase${said:+: $said}" ;;
 	esac
-	echo "$rc $cases" >"$log/$name.rc"
+	echo "$rc $cases $skipped" >"$log/$name.rc"
 	echo "$line"
+	if [ -n "${TEST_VERBOSE:-}" ]; then
+		n=0
+		while IFS='	' read -r how what; do
+			n=$((n + 1))
+			if [ "$how" = skip ] || { [ "$rc" -eq 77 ] && [ -n "$first" ] && [ "$n" -gt "$first" ]; }; then
+				echo "    ok $what # skip"
+			elif [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ] && [ "$n" -eq "$(wc -l <"$log/$name.named")" ]; then
+				echo "    not ok $what"
+			else
+				echo "    ok $what"
+			fi
+		done <"$log/$name.named"
+	fi
 	exit 0
 fi
 build=${1:-build}
@@ -56,23 +145,40 @@ took() { awk -v a="$1" -v b="$(date +%s%N)" 'BEGIN { printf "%.1f s", (b - a) / 
 failed=""
 log=$(mktemp -d "${TMPDIR:-/tmp}/mempath-tests.XXXXXX")
 trap 'rm -rf "$log"' EXIT INT TERM
+# no test writes into the checkout: the files git would list as new there
+# (not ignored: build/ is) before the tests and after them
+untracked() { git -C "$top" ls-files --others --exclude-standard 2>/dev/null | sort; }
+untracked >"$log/untracked.before"
 
 for t in "$build"/tests/test_*; do
 	[ -x "$t" ] || continue
 	name=$(basename "$t")
+	if [ -n "${MEMPATH_ONLY_TESTS:-}" ] && ! names "$MEMPATH_ONLY_TESTS" "$name"; then continue; fi
+	if whole "${MEMPATH_SKIP_TESTS:-}" "$name"; then
+		skip=$((skip + 1))
+		echo "skip unit $name: MEMPATH_SKIP_TESTS names it"
+		continue
+	fi
 	t0=$(date +%s%N)
-	if (cd "$top" && "$t") >"$log/$name.out" 2>&1; then
-		n=$(grep -c '^\[       OK \]' "$log/$name.out")
-		pass=$((pass + n))
-		echo "ok   unit $name ($n tests, $(took "$t0"))"
+	(cd "$top" && "$t") >"$log/$name.out" 2>&1
+	rc=$?
+	n_ok=$(grep -c '^\[       OK \]' "$log/$name.out")
+	n_skip=$(grep -c '^\[  SKIPPED \] .* (MEMPATH_SKIP_TESTS)$' "$log/$name.out")
+	pass=$((pass + n_ok)) skip=$((skip + n_skip))
+	if [ $rc -eq 0 ]; then
+		echo "ok   unit $name ($n_ok tests, $(took "$t0"))"
+		[ -z "${TEST_VERBOSE:-}" ] || sed -n 's/^\[       OK \] /    ok /p' "$log/$name.out"
 	else
-		n_ok=$(grep -c '^\[       OK \]' "$log/$name.out")
-		n_bad=$(grep -c '^\[  FAILED  \] [a-z]' "$log/$name.out")
+		# cmocka lists the failed cases by name after its summary
+		sed -n "s/^\\[  FAILED  \\] \\([a-z][A-Za-z0-9_]*\\)\$/$name.\\1/p" "$log/$name.out" | sort -u >"$log/$name.failed"
+		n_bad=$(wc -l <"$log/$name.failed")
+		[ "$n_bad" -gt 0 ] || echo "$name" >"$log/$name.failed"
 		[ "$n_bad" -gt 0 ] || n_bad=1
-		pass=$((pass + n_ok))
 		fail=$((fail + n_bad))
-		failed="$failed unit:$name"
-		echo "FAIL unit $name"
+		failed="$failed $(tr '\n' ' ' <"$log/$name.failed")"
+		# what the first failed check said (cmocka's "[  ERROR   ] --- 0x1 != 0x2")
+		said=$(sed -n 's/^\[  ERROR   \] --- //p' "$log/$name.out" | head -n 1 | cut -c 1-200)
+		echo "FAIL unit $name (exit $rc): $(sed 's/^/not ok /' "$log/$name.failed" | paste -s -d ' ')${said:+: $said}"
 		sed 's/^/    /' "$log/$name.out" | tail -n 30
 	fi
 done
@@ -82,6 +188,7 @@ if [ "$which" != unit ]; then
 	together="" alone="" plain_only=0
 	for t in "$top"/tests/cli/t*.sh; do
 		[ -f "$t" ] || continue
+		if [ -n "${MEMPATH_ONLY_TESTS:-}" ] && ! names "$MEMPATH_ONLY_TESTS" "$(basename "$t" .sh)"; then continue; fi
 		if [ "$which" = sanitizers ] && ! grep -q '^# test: sanitizers' "$t"; then
 			plain_only=$((plain_only + 1))
 			continue
@@ -93,14 +200,24 @@ if [ "$which" != unit ]; then
 	for t in $alone; do sh "$0" --one "$log" "$t"; done
 	for t in $together $alone; do
 		name=$(basename "$t" .sh)
-		read -r rc cases <"$log/$name.rc" 2>/dev/null || rc=1 cases=1
+		read -r rc cases skipped <"$log/$name.rc" 2>/dev/null || rc=1 cases=1 skipped=0
 		case $rc in
-		0) pass=$((pass + cases)) ;;
-		77) skip=$((skip + 1)) ;;
+		0) pass=$((pass + (cases > 0 ? cases - skipped : 1))) skip=$((skip + skipped)) ;;
+		77)
+			if [ "$skipped" = skip ] || [ "$skipped" -eq 0 ]; then
+				skip=$((skip + 1))
+			else
+				# a case was skipped by name: those before it passed, the rest are
+				# not judged (they may need what it would have made)
+				first=$(grep -n '^skip' "$log/$name.named" | head -n 1 | cut -d: -f1)
+				pass=$((pass + first - 1)) skip=$((skip + cases - first + 1))
+			fi
+			;;
 		*)
-			pass=$((pass + cases - 1)) fail=$((fail + 1))
-			failed="$failed cli:$name"
-			echo "--- $name (exit $rc):"
+			pass=$((pass + (cases > 0 ? cases - 1 - skipped : 0))) fail=$((fail + 1))
+			what=$(tail -n 1 "$log/$name.named" | cut -f 2)
+			failed="$failed ${what%% - *}"
+			echo "--- not ok $what ($name, exit $rc):"
 			sed 's/^/    /' "$log/$name.out" | tail -n 30
 			;;
 		esac
@@ -109,6 +226,13 @@ if [ "$which" != unit ]; then
 	[ "$plain_only" -eq 0 ] || echo "cli tests not marked '# test: sanitizers' ($plain_only) run in the plain pass"
 fi
 
+untracked >"$log/untracked.after"
+if [ -n "$(comm -13 "$log/untracked.before" "$log/untracked.after")" ]; then
+	echo "FAIL the tests wrote into the checkout $top (tests write under their temporary directory):"
+	comm -13 "$log/untracked.before" "$log/untracked.after" | head -n 20 | sed 's/^/    /'
+	fail=$((fail + 1))
+	failed="$failed checkout"
+fi
 [ -z "$failed" ] || echo "failed:$failed"
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]

@@ -88,7 +88,7 @@ const char *suggest_choice(const char *typed, const char *choices, char *buf, si
 	size_t n = 0;
 
 	for (char *t = strtok_r(dup, "|", &save); t; t = strtok_r(NULL, "|", &save)) {
-		v = xrealloc(v, (n + 1) * sizeof(*v));
+		GROW_ONE(v, n);
 		v[n++] = t;
 	}
 	s = suggest(typed, v, n);

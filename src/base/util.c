@@ -8,6 +8,7 @@
 #include <libgen.h>
 #include <poll.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -199,6 +200,17 @@ void *xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);
 	return q ? q : oom(n);
+}
+
+void *xgrow_one(void *p, size_t n, size_t size)
+{
+	char *q;
+
+	if (size && n + 1 > SIZE_MAX / size)
+		oom(SIZE_MAX);
+	q = xrealloc(p, (n + 1) * size);
+	memset(q + n * size, 0, size);
+	return q;
 }
 
 char *xstrdup(const char *s)

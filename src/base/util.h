@@ -50,6 +50,11 @@ int util_quiet(void);
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
+/* Room for one more element at the end of an array of n (git's ALLOC_GROW,
+ * one element at a time): GROW_ONE(v, n) reallocates v to n + 1 elements of
+ * its type, the new one, v[n], zeroed; counting it is the caller's (n++). */
+void *xgrow_one(void *p, size_t n, size_t size);
+#define GROW_ONE(v, n) ((v) = xgrow_one((v), (n), sizeof(*(v))))
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

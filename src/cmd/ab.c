@@ -280,20 +280,7 @@ static int compare_legs(const struct ab_opts *o, const struct compare_opts *co,
 	    (o->summary_out && report_summary_write(cmp, o->summary_out) != 0))
 		goto out;
 	notice("results: %s/ (compare.md, compare.json, leg-N-*.json, logs)", o->dir);
-	rc = 0;
-	if (!comparison_trusted(cmp))
-		rc = COMPARE_EXIT_UNTRUSTED; /* the summary line said why */
-	else if (o->fail_on_loss && comparison_has_loss(cmp)) {
-		error("%zu metric(s) read LOSS (--fail-on-loss)", cmp->summary.count[VERDICT_LOSS]);
-		rc = 1;
-	}
-	if (rc == 0) { /* the answer, last on the terminal; a failure's is its error line */
-		char *head = comparison_headline(cmp);
-
-		if (head)
-			fprintf(stderr, "%s\n", head);
-		free(head);
-	}
+	rc = comparison_exit(cmp, o->fail_on_loss);
 out:
 	comparison_free(cmp);
 	ab_runs_free(runs, n);

@@ -18,7 +18,7 @@ static void *field(void *opts, const struct arg *a)
 
 static void strs_add(struct arg_strs *s, const char *v)
 {
-	s->v = xrealloc(s->v, (s->n + 1) * sizeof(*s->v));
+	GROW_ONE(s->v, s->n);
 	s->v[s->n++] = v;
 }
 
@@ -69,7 +69,7 @@ static int set_value(const struct arg *a, void *opts, const char *v)
 	case ARG_T_ITEMS: {
 		struct arg_strs *s = field(opts, a);
 		char *dup = xstrdup(v), *save = NULL;
-		s->owned = xrealloc(s->owned, (s->n_owned + 1) * sizeof(*s->owned));
+		GROW_ONE(s->owned, s->n_owned);
 		s->owned[s->n_owned++] = dup;
 		for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save))
 			strs_add(s, t);

@@ -81,20 +81,7 @@ static int compare_main(void *p, const struct cmd_line *l)
 		rc = 1;
 		goto out;
 	}
-	rc = 0;
-	if (!comparison_trusted(c))
-		rc = COMPARE_EXIT_UNTRUSTED; /* the summary line said why */
-	else if (co->fail_on_loss && comparison_has_loss(c)) {
-		error("%zu metric(s) read LOSS (--fail-on-loss)", c->summary.count[VERDICT_LOSS]);
-		rc = 1;
-	}
-	if (rc == 0) { /* the answer, last on the terminal; a failure's is its error line */
-		char *head = comparison_headline(c);
-
-		if (head)
-			fprintf(stderr, "%s\n", head);
-		free(head);
-	}
+	rc = comparison_exit(c, co->fail_on_loss);
 out:
 	comparison_free(c);
 	for (size_t i = 0; i < n; i++)

@@ -1,8 +1,30 @@
 /* groups.c - the shared option groups' defaults and settings (groups.h). */
 #include "cmd/groups.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "base/util.h"
 #include "kit/measure.h"
+#include "verdict/comparison.h"
 #include "verdict/join.h"
+
+int comparison_exit(const struct comparison *c, int fail_on_loss)
+{
+	char *head;
+
+	if (!comparison_trusted(c))
+		return COMPARE_EXIT_UNTRUSTED; /* the summary line said why */
+	if (fail_on_loss && comparison_has_loss(c)) {
+		error("%zu metric(s) read LOSS (--fail-on-loss)", c->summary.count[VERDICT_LOSS]);
+		return 1;
+	}
+	head = comparison_headline(c); /* a failure's answer is its error line */
+	if (head)
+		fprintf(stderr, "%s\n", head);
+	free(head);
+	return 0;
+}
 
 void sampling_args_init(struct sampling_args *s)
 {

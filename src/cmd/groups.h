@@ -104,6 +104,13 @@ struct verdict_args {
 #define ARG_FAIL_ON_LOSS(st, f) \
 	ARG_FLAG("fail-on-loss", 0, st, f, "exit 1 when a metric that is not a control reads LOSS")
 
+struct comparison;
+/* How compare and ab end once the comparison is written: 0, with its
+ * headline last on stderr (the answer, last on the terminal);
+ * COMPARE_EXIT_UNTRUSTED when no verdict can be trusted (the summary line
+ * said why); 1 with fail_on_loss and a LOSS, after its error line. */
+int comparison_exit(const struct comparison *c, int fail_on_loss);
+
 /* The verdict options into co (after compare_opts_default), the patterns
  * checked: 0, or -1 after an error line. */
 int verdict_args_apply(const struct verdict_args *v, struct compare_opts *co);

@@ -90,7 +90,7 @@ static void times_load(struct progress_times *t)
 		s = strtod(f[3], &end);
 		if (*end || !(s >= 0) || s > 1e6)
 			continue;
-		t->v = xrealloc(t->v, (t->n + 1) * sizeof(*t->v));
+		GROW_ONE(t->v, t->n);
 		t->v[t->n++] = (struct progress_time){xstrdup(f[0]), xstrdup(f[1]),
 						      strcmp(f[2], "quick") == 0, s};
 	}
@@ -357,8 +357,7 @@ void progress_probe_end(struct progress *pg, const char *status, const char *rea
 	if (counts && pg->probe) {
 		t = times_find(pg->times, pg->host, pg->key, pg->quick);
 		if (!t) {
-			pg->times->v =
-				xrealloc(pg->times->v, (pg->times->n + 1) * sizeof(*pg->times->v));
+			GROW_ONE(pg->times->v, pg->times->n);
 			t = &pg->times->v[pg->times->n++];
 			*t = (struct progress_time){xstrdup(pg->host), xstrdup(pg->key), pg->quick,
 						    0};

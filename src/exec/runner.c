@@ -17,6 +17,7 @@
 #include "base/kv.h"
 #include "base/proc.h"
 #include "base/util.h"
+#include "gpu/backend.h"
 #include "machine/counters.h"
 #include "machine/mem.h"
 #include "machine/noise.h"
@@ -158,6 +159,8 @@ static json_t *probe_child(void *argp)
 	ctx.force = a->o->force;
 	if (a->p->supported)
 		why = a->p->supported(a->opts);
+	else if (a->p->flags & PROBE_GPU) /* the standard check (kit/probe.h) */
+		why = gpu_unsupported_reason();
 	if (why) {
 		probe_result_set_status(&res, STATUS_SKIP, "%s", why);
 	} else {

@@ -215,7 +215,7 @@ int ab_variant_env(struct ab_variant *v, const char *kv)
 	const char *eq = strchr(kv, '=');
 	if (!eq || eq == kv)
 		return error("bad environment '%s' (K=V)", kv);
-	v->env = xrealloc(v->env, (v->n_env + 1) * sizeof(*v->env));
+	GROW_ONE(v->env, v->n_env);
 	v->env[v->n_env++] = xstrdup(kv);
 	return 0;
 }

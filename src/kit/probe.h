@@ -33,7 +33,9 @@ struct probe {
 	int (*check)(const void *opts, char *why, size_t len);
 	/* NULL when the probe can run here with these options, else the reason
 	 * (a static or leaked string): recorded as status skip. Called in the
-	 * child, so it may initialise a GPU. */
+	 * child, so it may initialise a GPU. NULL: a PROBE_GPU probe gets the
+	 * standard check (a backend with a device: gpu_unsupported_reason),
+	 * any other runs. */
 	const char *(*supported)(const void *opts);
 	/* Measures and records into ctx->res; returns PROBE_OK/SKIP/FAIL. */
 	int (*run)(struct probe_ctx *ctx, const void *opts);

@@ -88,7 +88,7 @@ static void want(struct tracecount *t, json_t **missing, const char *root, const
 			json_array_append_new(*missing, json_string(path)); /* once an event */
 		return;
 	}
-	t->w = xrealloc(t->w, (t->n + 1) * sizeof(*t->w));
+	GROW_ONE(t->w, t->n);
 	x = &t->w[t->n++];
 	snprintf(x->filter, sizeof(x->filter), "%s", filter ? filter : "");
 	snprintf(x->label, sizeof(x->label), "%s:%s%s%s", group, event, label ? ":" : "",

@@ -188,11 +188,6 @@ static int run_pool(struct galloc *a, int keep)
 	return gpu->pool_keep(0) || gpu->pool_trim() ? -1 : 0;
 }
 
-static const char *galloc_supported(const void *opts)
-{
-	return gpu_unsupported_reason();
-}
-
 static int galloc_run(struct probe_ctx *ctx, const void *opts)
 {
 	const struct gpu_backend *gpu = gpu_backend();
@@ -257,6 +252,5 @@ const struct probe probe_gpu_alloc = {
 	.opts_size = sizeof(struct galloc_opts),
 	.quick_opts = "size=1G",
 	.timeout_s = 300,
-	.supported = galloc_supported,
 	.run = galloc_run,
 };

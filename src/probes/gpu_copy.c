@@ -255,11 +255,6 @@ static int measure(struct probe_ctx *ctx, struct gcopy *c, int mem)
 	return 0;
 }
 
-static const char *gcopy_supported(const void *opts)
-{
-	return gpu_unsupported_reason();
-}
-
 /* The link's bytes per byte copied, for the link receipt: a copy to the
  * device is the GPU reading host memory, whose data comes back in
  * completions of up to Max_Payload_Size bytes, each with a 3-DW header
@@ -409,7 +404,6 @@ const struct probe probe_gpu_copy = {
 	.opts_size = sizeof(struct gcopy_opts),
 	.quick_opts = "sizes=1M,64M",
 	.timeout_s = 600,
-	.supported = gcopy_supported,
 	.run = gcopy_run,
 	.receipts = gcopy_receipts,
 };

@@ -286,11 +286,6 @@ static int run_host(struct gft *f, int registered, int pages, int gpu_first)
 	return 0;
 }
 
-static const char *gft_supported(const void *opts)
-{
-	return gpu_unsupported_reason();
-}
-
 static int gft_run(struct probe_ctx *ctx, const void *opts)
 {
 	const struct gpu_backend *gpu = gpu_backend();
@@ -376,6 +371,5 @@ const struct probe probe_gpu_first_touch = {
 	.opts_size = sizeof(struct gft_opts),
 	.quick_opts = "size=512M",
 	.timeout_s = 600,
-	.supported = gft_supported,
 	.run = gft_run,
 };

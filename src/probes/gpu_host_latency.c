@@ -224,11 +224,6 @@ out:
 	return rc;
 }
 
-static const char *ghl_supported(const void *opts)
-{
-	return gpu_unsupported_reason();
-}
-
 static int ghl_run(struct probe_ctx *ctx, const void *opts)
 {
 	const struct gpu_backend *gpu = gpu_backend();
@@ -281,6 +276,5 @@ const struct probe probe_gpu_host_latency = {
 	.opts_size = sizeof(struct ghl_opts),
 	.quick_opts = "steps=2048",
 	.timeout_s = 300,
-	.supported = ghl_supported,
 	.run = ghl_run,
 };

@@ -217,11 +217,6 @@ static int gl2_check(const void *opts, char *why, size_t len)
 	return 0;
 }
 
-static const char *gl2_supported(const void *opts)
-{
-	return gpu_unsupported_reason();
-}
-
 static int gl2_run(struct probe_ctx *ctx, const void *opts)
 {
 	const struct gpu_backend *gpu = gpu_backend();
@@ -297,7 +292,6 @@ const struct probe probe_gpu_l2 = {
 	.opts_size = sizeof(struct gl2_opts),
 	.quick_opts = "sizes=8M threads=1024 unroll=8",
 	.timeout_s = 120,
-	.supported = gl2_supported,
 	.check = gl2_check,
 	.run = gl2_run,
 };

@@ -123,11 +123,6 @@ static void plateaus(struct probe_result *res, const uint64_t *sizes, size_t n, 
 	json_object_set_new(gpu_extra(res), "plateaus", o);
 }
 
-static const char *glat_supported(const void *opts)
-{
-	return gpu_unsupported_reason();
-}
-
 static int glat_run(struct probe_ctx *ctx, const void *opts)
 {
 	const struct gpu_backend *gpu = gpu_backend();
@@ -238,7 +233,6 @@ const struct probe probe_gpu_latency = {
 	.opts_size = sizeof(struct glat_opts),
 	.quick_opts = "max=256M factor=4 steps=16384",
 	.timeout_s = 600,
-	.supported = glat_supported,
 	.check = glat_check,
 	.run = glat_run,
 };

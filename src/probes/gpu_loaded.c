@@ -331,11 +331,6 @@ static int host_run(struct gld *g, const struct gld_opts *o)
 	return PROBE_OK;
 }
 
-static const char *gld_supported(const void *opts)
-{
-	return gpu_unsupported_reason();
-}
-
 static void gld_free(struct gld *g)
 {
 	const struct gpu_backend *gpu = gpu_backend();
@@ -409,6 +404,5 @@ const struct probe probe_gpu_loaded = {
 	.opts_size = sizeof(struct gld_opts),
 	.quick_opts = "size=256M load=1G sms=0,max d2h=64M",
 	.timeout_s = 600,
-	.supported = gld_supported,
 	.run = gld_run,
 };

@@ -177,11 +177,6 @@ static int run_set(struct grandom *r, const char *set, uint64_t set_bytes, const
 	return 0;
 }
 
-static const char *grandom_supported(const void *opts)
-{
-	return gpu_unsupported_reason();
-}
-
 static int grandom_run(struct probe_ctx *ctx, const void *opts)
 {
 	const struct gpu_backend *gpu = gpu_backend();
@@ -291,6 +286,5 @@ const struct probe probe_gpu_random = {
 	.opts_size = sizeof(struct grandom_opts),
 	.quick_opts = "spans=64M,1G,8G block_spans=1G",
 	.timeout_s = 300,
-	.supported = grandom_supported,
 	.run = grandom_run,
 };

@@ -341,11 +341,6 @@ static int measure_kernel(struct gstream *g, const struct gstream_opts *o, int k
 	return 0;
 }
 
-static const char *gstream_supported(const void *opts)
-{
-	return gpu_unsupported_reason();
-}
-
 static int gstream_run(struct probe_ctx *ctx, const void *opts)
 {
 	const struct gpu_backend *gpu = gpu_backend();
@@ -433,6 +428,5 @@ const struct probe probe_gpu_stream = {
 	.opts_size = sizeof(struct gstream_opts),
 	.quick_opts = "size=1G bpsm=2,4 threads=512,1024 unroll=4,8",
 	.timeout_s = 300,
-	.supported = gstream_supported,
 	.run = gstream_run,
 };

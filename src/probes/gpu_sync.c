@@ -120,11 +120,6 @@ static int measure_steps(struct probe_ctx *ctx, struct gsync *g, const char *sch
 	return 0;
 }
 
-static const char *gsync_supported(const void *opts)
-{
-	return gpu_unsupported_reason();
-}
-
 static int gsync_run(struct probe_ctx *ctx, const void *opts)
 {
 	const struct gpu_backend *gpu = gpu_backend();
@@ -185,6 +180,5 @@ const struct probe probe_gpu_sync = {
 	.opts = gsync_opt_rows,
 	.opts_size = sizeof(struct gsync_opts),
 	.timeout_s = 300,
-	.supported = gsync_supported,
 	.run = gsync_run,
 };

@@ -262,7 +262,7 @@ int html_curve(FILE *f, const struct probe_result *p, size_t first)
 			too_many = 1;
 			break;
 		}
-		ser->pt = xrealloc(ser->pt, (ser->n + 1) * sizeof(*ser->pt));
+		GROW_ONE(ser->pt, ser->n);
 		ser->pt[ser->n++] = (struct plot_point){x, sum.median, sum.p5, sum.p95};
 	}
 	for (size_t i = 0; i < n; i++) /* gpu_marks reads the curve in order */

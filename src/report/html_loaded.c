@@ -152,7 +152,7 @@ int html_loaded(FILE *f, const struct probe_result *p, const char **lat, const c
 			snprintf(mix, sizeof(mix), "%s", *lat);
 		if (!(ser = series_named(s, &n, mix)))
 			break;
-		ser->pt = xrealloc(ser->pt, (ser->n + 1) * sizeof(*ser->pt));
+		GROW_ONE(ser->pt, ser->n);
 		ser->pt[ser->n++] =
 			(struct plot_point){b ? sb.median : 0, sl.median, sl.p5, sl.p95};
 		x_hi = fmax(x_hi, b ? sb.median : 0);

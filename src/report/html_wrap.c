@@ -43,7 +43,7 @@ static void add(struct figure *g, const char *name, double x, double v)
 	}
 	if (!isfinite(v))
 		return;
-	s->pt = xrealloc(s->pt, (s->n + 1) * sizeof(*s->pt));
+	GROW_ONE(s->pt, s->n);
 	s->pt[s->n++] = (struct plot_point){x, v, 0, 0};
 }
 

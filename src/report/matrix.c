@@ -211,8 +211,8 @@ int matrix_build(const struct probe_result *p, struct matrix_set *out)
 		} else {
 			struct matrix_table *t;
 
-			out->tables = xrealloc(out->tables, (out->n + 1) * sizeof(*out->tables));
-			pend = xrealloc(pend, (out->n + 1) * sizeof(*pend));
+			GROW_ONE(out->tables, out->n);
+			GROW_ONE(pend, out->n);
 			t = &out->tables[out->n];
 			memset(t, 0, sizeof(*t));
 			t->name = xstrdup(m->name);

@@ -187,7 +187,7 @@ void om_add(struct om_set *s, const char *name, const char *unit, const char *he
 		if (strcmp(s->f[i].name, full) == 0)
 			f = &s->f[i];
 	if (!f) {
-		s->f = xrealloc(s->f, (s->n + 1) * sizeof(*s->f));
+		GROW_ONE(s->f, s->n);
 		f = &s->f[s->n++];
 		*f = (struct om_family){full, xstrdup(unit), xstrdup(help ? help : ""), NULL, 0};
 	} else {
@@ -199,7 +199,7 @@ void om_add(struct om_set *s, const char *name, const char *unit, const char *he
 			free(labels);
 			return;
 		}
-	f->s = xrealloc(f->s, (f->n + 1) * sizeof(*f->s));
+	GROW_ONE(f->s, f->n);
 	f->s[f->n++] = (struct om_sample){labels, v};
 }
 

@@ -50,7 +50,7 @@ struct table {
 static struct row *add_row(struct table *t, const char *name, const char *unit)
 {
 	struct row *r;
-	t->rows = xrealloc(t->rows, (t->n_rows + 1) * sizeof(*t->rows));
+	GROW_ONE(t->rows, t->n_rows);
 	r = &t->rows[t->n_rows++];
 	r->name = xstrdup(name);
 	r->unit = xstrdup(unit);

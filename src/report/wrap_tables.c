@@ -36,7 +36,7 @@ static void grid_init(struct grid *g, const char *title, char **heads, size_t n_
 static struct grid_row *grid_row(struct grid *g, const char *label, const char *unit)
 {
 	struct grid_row *r;
-	g->rows = xrealloc(g->rows, (g->n_rows + 1) * sizeof(*g->rows));
+	GROW_ONE(g->rows, g->n_rows);
 	r = &g->rows[g->n_rows++];
 	r->label = xstrdup(label);
 	r->unit = xstrdup(unit);
@@ -208,7 +208,7 @@ static size_t add_unique(char ***v, size_t *n, const char *s)
 	for (size_t i = 0; i < *n; i++)
 		if (strcmp((*v)[i], s) == 0)
 			return i;
-	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	GROW_ONE(*v, *n);
 	(*v)[*n] = xstrdup(s);
 	return (*n)++;
 }
@@ -233,7 +233,7 @@ static void collect(struct tables *t)
 			}
 		}
 		for (size_t c = 0; c < n_configs; c++) {
-			t->cols = xrealloc(t->cols, (t->n_cols + 1) * sizeof(*t->cols));
+			GROW_ONE(t->cols, t->n_cols);
 			t->cols[t->n_cols].src = s;
 			t->cols[t->n_cols++].config = configs[c];
 		}

@@ -193,7 +193,7 @@ void fleet_add_note(struct fleet *f, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	f->notes = xrealloc(f->notes, (f->n_notes + 1) * sizeof(*f->notes));
+	GROW_ONE(f->notes, f->n_notes);
 	f->notes[f->n_notes++] = vformat(fmt, ap);
 	va_end(ap);
 }
@@ -202,7 +202,7 @@ void fleet_node_note(struct fleet_node *n, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	n->notes = xrealloc(n->notes, (n->n_notes + 1) * sizeof(*n->notes));
+	GROW_ONE(n->notes, n->n_notes);
 	n->notes[n->n_notes++] = vformat(fmt, ap);
 	va_end(ap);
 }

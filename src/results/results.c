@@ -235,7 +235,7 @@ static void label_set(struct label **labels, size_t *n, const char *key, const c
 			(*labels)[i].value = xstrdup(value);
 			return;
 		}
-	*labels = xrealloc(*labels, (*n + 1) * sizeof(**labels));
+	GROW_ONE(*labels, *n);
 	(*labels)[*n].key = xstrdup(key);
 	(*labels)[*n].value = xstrdup(value);
 	(*n)++;
@@ -258,7 +258,7 @@ void probe_result_mark_identity(struct probe_result *p, const char *key)
 {
 	if (probe_result_is_identity(p, key))
 		return;
-	p->identity = xrealloc(p->identity, (p->n_identity + 1) * sizeof(*p->identity));
+	GROW_ONE(p->identity, p->n_identity);
 	p->identity[p->n_identity++] = xstrdup(key);
 }
 
@@ -339,7 +339,7 @@ struct metric *probe_find_metric(struct probe_result *p, const char *name, ...)
 
 void probe_add_counter(struct probe_result *p, const char *name, int64_t delta)
 {
-	p->counters = xrealloc(p->counters, (p->n_counters + 1) * sizeof(*p->counters));
+	GROW_ONE(p->counters, p->n_counters);
 	p->counters[p->n_counters].name = xstrdup(name);
 	p->counters[p->n_counters].delta = delta;
 	p->n_counters++;

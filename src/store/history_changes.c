@@ -136,7 +136,7 @@ int history_changes(struct history *h, const char *probe, const char *metric, co
 
 			if (!p[k].labels)
 				continue; /* taken by an earlier series of its kind */
-			*out = xrealloc(*out, (*n + 1) * sizeof(**out));
+			GROW_ONE(*out, *n);
 			se = &(*out)[(*n)++];
 			memset(se, 0, sizeof(*se));
 			se->kind = xstrdup(p[k].kind ? p[k].kind : "?");
@@ -144,7 +144,7 @@ int history_changes(struct history *h, const char *probe, const char *metric, co
 			for (size_t q = k; q < j; q++)
 				if (p[q].labels &&
 				    strcmp(p[q].kind ? p[q].kind : "?", se->kind) == 0) {
-					se->p = xrealloc(se->p, (se->n + 1) * sizeof(*se->p));
+					GROW_ONE(se->p, se->n);
 					se->p[se->n++] = p[q];
 					if (q > k)
 						p[q].labels = NULL; /* moved */
@@ -197,8 +197,8 @@ int history_metric_names(struct history *h, const char *kind, char ***probes, ch
 	if (kind)
 		sqlite3_bind_text(st, 1, kind, -1, SQLITE_TRANSIENT);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		*probes = xrealloc(*probes, (*n + 1) * sizeof(**probes));
-		*metrics = xrealloc(*metrics, (*n + 1) * sizeof(**metrics));
+		GROW_ONE(*probes, *n);
+		GROW_ONE(*metrics, *n);
 		(*probes)[*n] = xstrdup((const char *)sqlite3_column_text(st, 0));
 		(*metrics)[(*n)++] = xstrdup((const char *)sqlite3_column_text(st, 1));
 	}

@@ -376,7 +376,7 @@ int history_baseline_runs(struct history *h, const char *kind, int64_t **ids, si
 		return history_fail(h, rc, "reading the baselines");
 	bind_str(st, 1, kind);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		*ids = xrealloc(*ids, (*n + 1) * sizeof(**ids));
+		GROW_ONE(*ids, *n);
 		(*ids)[(*n)++] = sqlite3_column_int64(st, 0);
 	}
 	sqlite3_finalize(st);
@@ -427,7 +427,7 @@ int history_list(struct history *h, const char *kind, const char *host, size_t l
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct history_run *v;
 
-		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
+		GROW_ONE(*out, *n);
 		v = &(*out)[(*n)++];
 		v->id = sqlite3_column_int64(st, 0);
 		v->start_time = col_str(st, 1);

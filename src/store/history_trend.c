@@ -163,7 +163,7 @@ int history_trend(struct history *h, const char *probe, const char *metric, cons
 
 		if (!labels_match(l, labels))
 			continue;
-		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
+		GROW_ONE(*out, *n);
 		p = &(*out)[(*n)++];
 		p->run_id = sqlite3_column_int64(st, 0);
 		p->start_time = col_str(st, 1);
@@ -221,7 +221,7 @@ int history_names(struct history *h, const char *probe, char ***names, size_t *n
 	if (probe)
 		sqlite3_bind_text(st, 1, probe, -1, SQLITE_TRANSIENT);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		*names = xrealloc(*names, (*n + 1) * sizeof(**names));
+		GROW_ONE(*names, *n);
 		(*names)[(*n)++] = col_str(st, 0);
 	}
 	sqlite3_finalize(st);

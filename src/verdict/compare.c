@@ -375,8 +375,20 @@ static void apply_rules(struct comparison *c, const struct verdict_rule *rules, 
 {
 	for (size_t k = 0; k < n; k++)
 		for (size_t i = 0; i < c->n_rows; i++)
-			if (c->rows[i].verdict == PENDING)
+			if (c->rows[i].verdict == PENDING) {
 				rules[k].apply(c, &c->rows[i]);
+				if (c->rows[i].verdict != PENDING)
+					c->rows[i].rule = rules[k].name;
+			}
+}
+
+const char *compare_rule_name(size_t k, int *after_stats)
+{
+	*after_stats = k >= ARRAY_SIZE(rules_before);
+	if (!*after_stats)
+		return rules_before[k].name;
+	k -= ARRAY_SIZE(rules_before);
+	return k < ARRAY_SIZE(rules_after) ? rules_after[k].name : NULL;
 }
 
 struct comparison *compare_runs(const struct run *const *runs, const char *const *files, size_t n,

@@ -35,5 +35,9 @@
  * comparison, or NULL after one error line (bad legs pattern, too many legs). */
 struct comparison *compare_runs(const struct run *const *runs, const char *const *files, size_t n,
 				const struct compare_opts *o);
+/* The k-th rule of the pipeline (docs/design.md §5.12's table, in its
+ * order: the name a row's `rule` records), NULL past the last; *after_stats
+ * says whether it comes after the statistics and Holm's correction. */
+const char *compare_rule_name(size_t k, int *after_stats);
 
 #endif

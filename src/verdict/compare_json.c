@@ -90,6 +90,8 @@ static json_t *row_to_json(const struct comparison *c, const struct compare_row 
 		json_object_set_new(o, "ci_too_wide", json_true());
 	json_object_set_new(o, "verdict", json_string(verdict_id(row->verdict)));
 	json_object_set_new(o, "reason", row->reason ? json_string(row->reason) : json_null());
+	if (row->rule)
+		json_object_set_new(o, "rule", json_string(row->rule));
 	if (row->mechanism) {
 		json_t *mc = json_array();
 		json_object_set_new(o, "mechanism", json_string(row->mechanism));

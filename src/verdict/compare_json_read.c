@@ -10,6 +10,7 @@
 
 #include "base/util.h"
 #include "results/json_read.h"
+#include "verdict/compare.h"
 #include "verdict/compare_json.h"
 
 struct rd {
@@ -19,9 +20,21 @@ struct rd {
 
 /* A copy the comparison owns, for the fields that only borrow (leg files,
  * option strings). */
+/* The pipeline's own name for rule (static), or NULL: not one of its rules. */
+static const char *known_rule(const char *rule)
+{
+	const char *name;
+	int after;
+
+	for (size_t k = 0; (name = compare_rule_name(k, &after)); k++)
+		if (strcmp(name, rule) == 0)
+			return name;
+	return NULL;
+}
+
 static const char *keep(struct compare_owned *o, const char *s)
 {
-	o->strs = xrealloc(o->strs, (o->n_strs + 1) * sizeof(*o->strs));
+	GROW_ONE(o->strs, o->n_strs);
 	return o->strs[o->n_strs++] = xstrdup(s);
 }
 
@@ -226,7 +239,7 @@ static int row_from_json(struct rd *rd, json_t *j, size_t i)
 	struct comparison *c = rd->c;
 	struct compare_row *row = &c->rows[i];
 	struct probe_result *p = &c->owned->probes[i];
-	const char *probe, *metric, *key, *unit, *better, *verdict, *reason, *mech;
+	const char *probe, *metric, *key, *unit, *better, *verdict, *reason, *mech, *rule;
 	json_t *legs, *ci;
 	struct metric *m;
 	size_t base = strlen(rd->j.path);
@@ -236,8 +249,12 @@ static int row_from_json(struct rd *rd, json_t *j, size_t i)
 	    jrd_str(&rd->j, j, "key", 1, &key) || jrd_str(&rd->j, j, "unit", 1, &unit) ||
 	    jrd_str(&rd->j, j, "better", 1, &better) ||
 	    jrd_str(&rd->j, j, "verdict", 1, &verdict) ||
-	    jrd_str(&rd->j, j, "reason", 0, &reason) || jrd_str(&rd->j, j, "mechanism", 0, &mech))
+	    jrd_str(&rd->j, j, "reason", 0, &reason) || jrd_str(&rd->j, j, "mechanism", 0, &mech) ||
+	    jrd_str(&rd->j, j, "rule", 0, &rule))
 		return -1;
+	if (rule && !(row->rule = known_rule(rule)))
+		return jrd_bad(&rd->j, "rule",
+			       "is not a rule of the pipeline (docs/design.md 5.12)");
 	if (unit_parse(unit, &row->unit) != 0)
 		return jrd_bad(&rd->j, "unit", "is not a known unit");
 	if (better_parse(better, &row->better) != 0)

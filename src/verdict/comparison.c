@@ -220,7 +220,7 @@ const char *comparison_change_from(const struct comparison *c)
 
 void comparison_add_note(struct comparison *c, char *text)
 {
-	c->notes = xrealloc(c->notes, (c->n_notes + 1) * sizeof(*c->notes));
+	GROW_ONE(c->notes, c->n_notes);
 	c->notes[c->n_notes++] = text;
 }
 

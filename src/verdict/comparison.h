@@ -143,10 +143,12 @@ struct compare_row {
 	size_t rounds, rounds_out; /* rounds the verdict rests on, and left out */
 	size_t n_a, n_b;	   /* samples the verdict rests on, per variant */
 	enum verdict verdict;
-	char *reason;	 /* one line: why VOID, MISSING, UNSTABLE, FEW; or NULL */
-	char *note;	 /* while no rule has settled it: what one rule leaves for a later one
-			  * (the drift that widened the threshold, §5.12) */
-	char *mechanism; /* WIN, LOSS: the counters that moved with it (mechanism.h), or NULL */
+	char *reason;	  /* one line: why VOID, MISSING, UNSTABLE, FEW; or NULL */
+	const char *rule; /* the rule of §5.12 that settled it (compare_rule_name's,
+			   * static); NULL: read from a file that predates the field */
+	char *note;	  /* while no rule has settled it: what one rule leaves for a later one
+			   * (the drift that widened the threshold, §5.12) */
+	char *mechanism;  /* WIN, LOSS: the counters that moved with it (mechanism.h), or NULL */
 	struct mech_counter *mech; /* ... each of them, ranked (n_mech; none: none moved) */
 	size_t n_mech;
 };

@@ -61,7 +61,7 @@ static size_t group_of(struct fleet *f, const char *key)
 	for (size_t g = 0; g < f->n_groups; g++)
 		if (strcmp(f->groups[g].key, key) == 0)
 			return g;
-	f->groups = xrealloc(f->groups, (f->n_groups + 1) * sizeof(*f->groups));
+	GROW_ONE(f->groups, f->n_groups);
 	memset(&f->groups[f->n_groups], 0, sizeof(*f->groups));
 	f->groups[f->n_groups].key = xstrdup(key);
 	return f->n_groups++;
@@ -101,7 +101,7 @@ static struct fleet_flag *add_flag(struct fleet_node *n, const char *probe, cons
 				   const struct metric *m)
 {
 	struct fleet_flag *fl;
-	n->flags = xrealloc(n->flags, (n->n_flags + 1) * sizeof(*n->flags));
+	GROW_ONE(n->flags, n->n_flags);
 	fl = &n->flags[n->n_flags++];
 	memset(fl, 0, sizeof(*fl));
 	fl->probe = xstrdup(probe);
@@ -206,7 +206,7 @@ static void judge_group(struct fleet *f, size_t g, const struct ref_set *refs)
 	gr->by_peers = gr->n_nodes >= f->th.min_group;
 	for (size_t k = 0; host && refs && k < refs->n; k++)
 		if (ref_matches(&refs->kinds[k], host)) {
-			gr->refs = xrealloc(gr->refs, (gr->n_refs + 1) * sizeof(char *));
+			GROW_ONE(gr->refs, gr->n_refs);
 			gr->refs[gr->n_refs++] = xstrdup(refs->kinds[k].kind);
 		}
 	gr->judged = gr->by_peers

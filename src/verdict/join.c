@@ -126,7 +126,7 @@ static const struct probe_result *find_probe(const struct run *r, const char *pi
 
 static void add_str(char ***v, size_t *n, char *s)
 {
-	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	GROW_ONE(*v, *n);
 	(*v)[(*n)++] = s;
 }
 

@@ -30,7 +30,7 @@ static void values(const struct metric *m, const char *name, double **v, size_t 
 			skip |= (size_t)json_integer_value(x) == k;
 		if (skip || (a && !json_is_integer(json_array_get(a, k))))
 			continue;
-		*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+		GROW_ONE(*v, *n);
 		(*v)[(*n)++] = a ? (double)json_integer_value(json_array_get(a, k)) : 0;
 	}
 }

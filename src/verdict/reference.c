@@ -336,7 +336,7 @@ static struct fleet_check *add_check(const struct ref_kind *k, const struct ref_
 				     const struct metric *m, struct fleet_check **vec, size_t *n)
 {
 	struct fleet_check *c;
-	*vec = xrealloc(*vec, (*n + 1) * sizeof(**vec));
+	GROW_ONE(*vec, *n);
 	c = &(*vec)[(*n)++];
 	memset(c, 0, sizeof(*c));
 	c->kind = xstrdup(k->kind);
@@ -557,7 +557,7 @@ size_t ref_drift(const struct ref_kind *k, const struct run *r, char ***msgs, si
 		if (same)
 			continue;
 		char *why = why_missing(v, r);
-		*msgs = xrealloc(*msgs, (*n + 1) * sizeof(**msgs));
+		GROW_ONE(*msgs, *n);
 		(*msgs)[(*n)++] = xasprintf("%s: \"%s\": %s", k->file, v->path, why);
 		free(why);
 		drifted++;

@@ -121,7 +121,7 @@ static void news_add(struct phantom_klog_news *n, int level, const char *text, s
 	n->warnings += level <= 4;
 	n->bugs += bug;
 	if ((bug || level <= 4) && n->n_lines < 20) {
-		n->lines = xrealloc(n->lines, (n->n_lines + 1) * sizeof(*n->lines));
+		GROW_ONE(n->lines, n->n_lines);
 		n->lines[n->n_lines++] = line;
 	} else {
 		free(line);

@@ -24,7 +24,7 @@ expect_fail 2 "$MEMPATH" ab --legs ABA -o g1 -- wrap -l X -n 6 -- true
 grep -q 'sets a label' err.txt || fail "label message: $(cat err.txt)"
 # words after the wrapped command's -- are the workload's own
 "$MEMPATH" ab --legs ABA -o g2 -- wrap -n 6 -- sh -c 'echo x -o y --label z >/dev/null' >out.txt 2>err.txt ||
-	fail "the workload's own -o was taken as the leg's: $(cat err.txt)"
+	verdict_ok $? out.txt || fail "the workload's own -o was taken as the leg's: $(cat err.txt)"
 grep -q '"workload"\|"argv"' g2/leg-1-A.json || fail "leg 1 missing"
 
 # a directory holding an earlier ab's results is refused, and left as it was
@@ -85,7 +85,7 @@ expect_fail 1 "$MEMPATH" ab --restore-pending nodir
 
 # the variants' environments are recorded in each leg's file and the comparison
 "$MEMPATH" ab --legs ABA --a true --b 'echo b' --a-env MP_V=one --b-env MP_V=two -o g6 -- $fast \
-	>out.txt 2>err.txt || fail "ab with envs: $(cat err.txt)"
+	>out.txt 2>err.txt || verdict_ok $? out.txt || fail "ab with envs: $(cat err.txt)"
 python3 - g6 <<'PY' || fail "leg records"
 import json, sys
 d = sys.argv[1]

@@ -40,9 +40,9 @@ fi
 
 # random order: recorded with its seed, the same seed the same schedule
 # shellcheck disable=SC2086
-"$MEMPATH" ab --rounds 2 --order random --seed 7 -o rnd -- $leg --reps 6 >/dev/null 2>rnd.err
+"$MEMPATH" ab --rounds 2 --order random --seed 7 -o rnd -- $leg --reps 6 >rnd.out 2>rnd.err
 rc=$?
-[ $rc -eq 0 ] || fail "ab --order random exited $rc: $(cat rnd.err)"
+verdict_ok $rc rnd.out || fail "ab --order random exited $rc: $(cat rnd.err)"
 grep -q '"order": "random"' rnd/leg-1-r1-*.json || fail "random order not recorded"
 grep -q '"seed": 7' rnd/leg-1-r1-*.json || fail "seed not recorded"
 s1=$(sed -n 's/^ab: 2 rounds, order random (\([AB]*\), seed 7)$/\1/p' rnd.err)

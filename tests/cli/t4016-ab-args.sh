@@ -7,7 +7,7 @@
 . "$top/tests/cli/lib.sh"
 fake="$top/tests/data/fake-llama-bench.sh"
 "$MEMPATH" ab --legs ABABABAB --a-args '--mmap 1' --b-args '--mmap 0' --expect-diff llama.use_mmap -o mm \
-	-- wrap -n 6 -- sh "$fake" {} -o json >ab.txt 2>ab.err || fail "ab exited $?: $(cat ab.err)"
+	-- wrap -n 6 -- sh "$fake" {} -o json >ab.txt 2>ab.err || verdict_ok $? ab.txt || fail "ab exited: $(cat ab.err)"
 tr -d ' \n' <mm/leg-1-A.json | grep -q '"leg":{.*"args":\["--mmap","1"\]' || fail "leg 1 args not recorded"
 tr -d ' \n' <mm/leg-2-B.json | grep -q '"command":\["sh","[^"]*fake-llama-bench.sh","--mmap","0","-o","json"\]' ||
 	fail "leg 2 did not run with its words"
@@ -27,7 +27,7 @@ grep -q 'knob llama.use_mmap: A=1, B=0, A again=1' c.txt || fail "use_mmap not n
 grep -q 'no verdict: knobs differ' c.txt || fail "verdicts given: $(cat c.txt)"
 # One side's words only: the other side's {} is removed, its args empty.
 "$MEMPATH" ab --b-args '--mmap 0' --legs AB --expect-diff llama.use_mmap -o one \
-	-- wrap -n 6 -- sh "$fake" {} -o json >one.txt 2>one.err || fail "ab exited $?: $(cat one.err)"
+	-- wrap -n 6 -- sh "$fake" {} -o json >one.txt 2>one.err || verdict_ok $? one.txt || fail "ab exited: $(cat one.err)"
 tr -d ' \n' <one/leg-1-A.json | grep -q '"command":\["sh","[^"]*fake-llama-bench.sh","-o","json"\]' ||
 	fail "A's {} not removed: $(tr -d ' \n' <one/leg-1-A.json | grep -o '"command":\[[^]]*\]')"
 tr -d ' \n' <one/leg-1-A.json | grep -q '"leg":{.*"args":\[\]' || fail "A's empty args not recorded"

@@ -10,7 +10,7 @@
 fake="$top/tests/data/fake-llama-bench.sh"
 "$MEMPATH" ab --rounds auto --primary 'work.wrap:tokens_per_s' --a-args '--mmap 1' --b-args '--mmap 0' \
 	--expect-diff llama.use_mmap -o mm -- wrap -n 3 -- sh "$fake" {} -o json >ab.txt 2>ab.err ||
-	fail "ab --rounds auto exited $?: $(tail -3 ab.err)"
+	verdict_ok $? ab.txt || fail "ab --rounds auto: $(tail -3 ab.err)"
 grep -q '^ab: rounds auto: 4, then more until every metric that matters is decided, at most 12' ab.err ||
 	fail "the plan is not said: $(grep '^ab:' ab.err | head -3)"
 grep -q '^ab: after round 4: 2 of 2 metrics decided (alpha 0.00069 at this look); done$' ab.err ||
@@ -31,7 +31,7 @@ cmp -s ab.txt again.txt || fail "report differs from ab: $(diff ab.txt again.txt
 # docs/design.md §5.4): the same ab without --rounds runs and decides alike
 "$MEMPATH" ab --primary 'work.wrap:tokens_per_s' --a-args '--mmap 1' --b-args '--mmap 0' \
 	--expect-diff llama.use_mmap -o def -- wrap -n 3 -- sh "$fake" {} -o json >def.txt 2>def.err ||
-	fail "ab without --rounds exited $?: $(tail -3 def.err)"
+	verdict_ok $? def.txt || fail "ab without --rounds: $(tail -3 def.err)"
 grep -q '^ab: rounds auto: 4, then more' def.err || fail "the default is not rounds auto: $(grep '^ab:' def.err | head -3)"
 grep -q '^work.wrap tokens_per_s test=tg128 .* WIN (primary)$' def.txt || fail "default tg128: $(grep tg128 def.txt)"
 
@@ -49,7 +49,7 @@ else
 fi
 # at most --max-rounds (and ab takes compare's --load-diff)
 "$MEMPATH" ab --rounds auto --max-rounds 5 --load-diff 2 -o max -- wrap -n 3 -- sh -c 'echo v $$' >m.txt 2>m.err ||
-	fail "ab --max-rounds exited $?: $(tail -3 m.err)"
+	verdict_ok $? m.txt || fail "ab --max-rounds: $(tail -3 m.err)"
 [ "$(ls max/leg-*.json | wc -l)" -le 10 ] || fail "more than 5 rounds: $(ls max)"
 grep -q '"busy_cpus": 2' max/compare.json || fail "--load-diff 2 not in the comparison"
 
@@ -62,7 +62,7 @@ expect_fail 2 "$MEMPATH" ab --rounds auto --max-rounds 3 -o no3 -- wrap -n 6 -- 
 # --reps given, too few for the first 4 rounds: auto chose the rounds, so
 # each leg runs the 3 a round needs, and says so (--rounds N refuses: t4014)
 "$MEMPATH" ab --rounds auto --max-rounds 4 --load-diff 2 -o few -- probe cpu.first_touch size=2M --reps 8 \
-	>f.txt 2>f.err || fail "auto rounds with --reps 8 exited $?: $(tail -3 f.err)"
+	>f.txt 2>f.err || verdict_ok $? f.txt || fail "auto rounds with --reps 8: $(tail -3 f.err)"
 grep -q '^ab: --reps 8 over the first 4 rounds gives 2 a leg; each leg runs 3' f.err ||
 	fail "the raise is not said: $(grep '^ab:' f.err | head -3)"
 tr -d ' \n' <few/leg-1-r1-A.json | grep -q '"argv":\["probe",[^]]*"--reps","3"\]' ||
@@ -71,7 +71,7 @@ tr -d ' \n' <few/leg-1-r1-A.json | grep -q '"argv":\["probe",[^]]*"--reps","3"\]
 # 10) over the first 4 rounds would give 2 a leg, so each leg gets the 3 a
 # round needs (docs/design.md §5.10)
 "$MEMPATH" ab --rounds auto --max-rounds 4 --load-diff 2 -o typed -- probe cpu.stream threads=1 size=4M kernels=read >t.txt 2>t.err ||
-	fail "ab --rounds auto of a probe as typed exited $?: $(tail -3 t.err)"
+	verdict_ok $? t.txt || fail "ab --rounds auto of a probe as typed: $(tail -3 t.err)"
 [ "$(ls typed/leg-*.json | wc -l)" -eq 8 ] || fail "legs of the probe as typed: $(ls typed)"
 tr -d ' \n' <typed/leg-1-r1-A.json | grep -q '"argv":\["probe",[^]]*"--reps","3"\]' ||
 	fail "the leg did not run 3 samples: $(tr -d ' \n' <typed/leg-1-r1-A.json | grep -o '"argv":\[[^]]*\]')"

@@ -15,7 +15,7 @@ python3 "$d/mech8.py" "$d" thp '{"setup": "echo x", "env": {}, "title": "THP=alw
 "$MEMPATH" ab --title "same <twice>" --legs ABA --a true --b true -o same -- \
 	probe cpu.first_touch size=16M pages=4k touch=write --reps 6 --warmups 0 >ab.txt 2>&1
 rc=$?
-[ $rc -le 3 ] || fail "ab exit $rc: $(tail -3 ab.txt)"
+verdict_ok $rc ab.txt same/compare.json || fail "ab exit $rc: $(tail -3 ab.txt)"
 "$MEMPATH" findings thp same >f.md 2>err.txt || fail "findings: $(cat err.txt)"
 head -1 f.md | grep -qx '# mempath findings' || fail "title: $(head -1 f.md)"
 grep -q '^| # | Finding | Kind | Impact | Status |$' f.md || fail "no summary table"

@@ -4,7 +4,7 @@
 . "$top/tests/cli/lib.sh"
 "$MEMPATH" ab --legs ABABABAB --a-env MP_FAKE_SCALE=1 --b-env MP_FAKE_SCALE=1.5 -o abw \
 	-- wrap -n 6 -- sh "$top/tests/data/fake-lines.sh" -o ignored >ab.txt 2>ab.err ||
-	fail "ab exited $?: $(cat ab.err)"
+	verdict_ok $? ab.txt || fail "ab exited: $(cat ab.err)"
 for f in leg-1-A.json leg-2-B.json leg-3-A.json compare.md; do
 	[ -s "abw/$f" ] || fail "abw/$f missing"
 done

@@ -8,7 +8,9 @@
 # made once and kept (/var/cache/mempath/chroot-bookworm, MEMPATH_CHROOT);
 # each run installs into a throwaway overlay (or a copy) of it, so it stays
 # clean. Skips, saying why, where debootstrap or chroot cannot run
-# (not root, no debootstrap, no mirror). Run by `make test-deb`.
+# (not root, no debootstrap, no mirror). Run by `make test-deb`. What it
+# writes (lintian's and apt's logs, the overlay) goes under a temporary
+# directory it removes, never into the checkout.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib.sh" # fail, skip
 debs=${1:-$top/build-deb}
@@ -18,6 +20,15 @@ command -v debootstrap >/dev/null 2>&1 || skip "no debootstrap (apt-get install 
 main=$(ls "$debs"/mempath_*.deb 2>/dev/null | head -n 1)
 [ -n "$main" ] || fail "no mempath_*.deb in $debs (make deb)"
 mpi=$(ls "$debs"/mempath-mpi_*.deb 2>/dev/null | head -n 1)
+work=$(mktemp -d /var/tmp/mempath-deb-XXXXXX) || fail "cannot make a temporary directory"
+root=$work/root
+mounted=""
+cleanup() {
+	for m in $mounted; do umount "$m" 2>/dev/null; done
+	rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+cd "$work" || fail "cannot enter $work"
 # lintian first (cheap): no error and no warning
 if command -v lintian >/dev/null 2>&1; then
 	lintian --fail-on error,warning "$main" ${mpi:+"$mpi"} >lintian.txt 2>&1 ||
@@ -27,14 +38,6 @@ base=$(sh "$top/tools/deb-chroot.sh" "${MEMPATH_CHROOT:-/var/cache/mempath/chroo
 rc=$?
 [ $rc -eq 77 ] && skip "cannot make the chroot: $(tail -n 1 chroot.err)"
 [ $rc -eq 0 ] || fail "tools/deb-chroot.sh exited $rc: $(cat chroot.err)"
-work=$(mktemp -d /var/tmp/mempath-deb-XXXXXX)
-root=$work/root
-mounted=""
-cleanup() {
-	for m in $mounted; do umount "$m" 2>/dev/null; done
-	rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
 mkdir -p "$work/upper" "$work/over" "$root"
 # an overlay keeps the cached chroot clean at no copying cost; a copy where
 # overlayfs is not there

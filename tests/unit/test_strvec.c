@@ -1,5 +1,5 @@
 /* test_strvec.c - the growing string array: copies, NULL at the end, split,
- * detach and clear. */
+ * detach and clear; and GROW_ONE, the grow-by-one helper (base/util.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/strvec.h"
+#include "base/util.h"
 
 static void test_push(void **state)
 {
@@ -66,9 +67,37 @@ static void test_pushv_split(void **state)
 	free(d);
 }
 
+struct pair {
+	int a;
+	double b;
+};
+
+/* each element kept through the reallocations, each new one zeroed */
+static void test_grow_one(void **state)
+{
+	struct pair *v = NULL;
+	size_t n = 0;
+
+	(void)state;
+	for (int i = 0; i < 1000; i++) {
+		GROW_ONE(v, n);
+		assert_int_equal(v[n].a, 0);
+		assert_true(v[n].b == 0.0);
+		v[n].a = i;
+		v[n++].b = i / 2.0;
+	}
+	assert_int_equal(n, 1000);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(v[i].a, (int)i);
+		assert_true(v[i].b == (double)i / 2.0);
+	}
+	free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {cmocka_unit_test(test_push),
-					   cmocka_unit_test(test_pushv_split)};
+					   cmocka_unit_test(test_pushv_split),
+					   cmocka_unit_test(test_grow_one)};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
