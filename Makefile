@@ -296,10 +296,11 @@ format:
 # libFuzzer targets (tests/fuzz/fuzz_*.c) built with clang against the library
 # compiled with coverage and ASan+UBSan in build-fuzz/, each run for
 # FUZZ_SECONDS; not part of `make test`. Corpora grow in build-fuzz/corpus/,
-# seeded from tests/data/*.json; crashes are written to build-fuzz/.
+# seeded from tests/data/*.json (tests/fuzz/seeds-* for opt, workload and
+# args); crashes are written to build-fuzz/.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := results compare opt workload
+FUZZ_TARGETS := results compare opt workload args
 FUZZ_CFLAGS  := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
 		-fno-sanitize-recover=undefined
 
@@ -309,10 +310,10 @@ fuzz:
 	@mkdir -p build-fuzz/seeds-json && cp tests/data/*.json build-fuzz/seeds-json/
 	@for t in $(FUZZ_TARGETS); do \
 		mkdir -p build-fuzz/corpus/$$t || exit 1; \
-		case $$t in opt) seeds=tests/fuzz/seeds-opt;; workload) seeds=tests/fuzz/seeds-workload;; *) seeds=build-fuzz/seeds-json;; esac; \
+		case $$t in opt) seeds=tests/fuzz/seeds-opt;; workload) seeds=tests/fuzz/seeds-workload;; args) seeds=tests/fuzz/seeds-args;; *) seeds=build-fuzz/seeds-json;; esac; \
 		echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
 		(cd build-fuzz && ./fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
-			-close_fd_mask=2 -dict=../tests/fuzz/$$t.dict -artifact_prefix=crash-$$t- \
+			-close_fd_mask=3 -dict=../tests/fuzz/$$t.dict -artifact_prefix=crash-$$t- \
 			corpus/$$t ../$$seeds) || exit 1; \
 	done
 
