@@ -135,6 +135,18 @@ const char *list_check_sizes(const char *spec, char *why, size_t len)
 	return why;
 }
 
+const char *list_check_numbers(const char *spec, char *why, size_t len)
+{
+	uint64_t v[LIST_MAX];
+	size_t n;
+
+	if (list_parse_sizes(spec, v, &n) == 0)
+		return NULL;
+	snprintf(why, len, "not a list of numbers (e.g. 512,1024: each above 0, at most %d)",
+		 LIST_MAX);
+	return why;
+}
+
 const char *list_check_cpu_pair(const char *spec, char *why, size_t len)
 {
 	const char *comma = strchr(spec, ',');

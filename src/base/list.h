@@ -44,6 +44,9 @@ size_t list_sweep_sizes(uint64_t min, uint64_t max, unsigned steps, uint64_t *ou
  * not (in why). Sizes: as list_parse_sizes. A CPU pair: "auto" or two
  * different CPU numbers "A,B". */
 const char *list_check_sizes(const char *spec, char *why, size_t len);
+/* The same list read as counts (threads per block, loads in flight): said
+ * as numbers, not sizes. */
+const char *list_check_numbers(const char *spec, char *why, size_t len);
 const char *list_check_cpu_pair(const char *spec, char *why, size_t len);
 
 /* Device numbers: "all" (0 .. count-1, at most LIST_MAX) or distinct numbers

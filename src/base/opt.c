@@ -222,9 +222,9 @@ static int set_value(const struct opt *o, void *dst, const char *v, const char *
 		/* a list's syntax is a usage error here, never a skip at run time */
 		const char *why = o->check ? o->check(v, hint, sizeof(hint)) : NULL;
 
-		if (why)
-			return error("%s=%s%s%s: %s", o->name, v, ctx ? " for " : "",
-				     ctx ? ctx : "", why);
+		if (why) /* "gpu.l2: threads=x: ...": the probe first, as its own checks */
+			return error("%s%s%s=%s: %s", ctx ? ctx : "", ctx ? ": " : "", o->name, v,
+				     why);
 	}
 		if (strlen(v) >= OPT_STR_MAX)
 			return error("value for option '%s' is too long", o->name);

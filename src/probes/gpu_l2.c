@@ -39,9 +39,10 @@ static const struct opt gl2_opt_rows[] = {
 		      list_check_sizes, NULL),
 	OPT_SIZE("chunk", struct gl2_opts, chunk_bytes, "512K", "bytes one block reads"),
 	OPT_STR_CHECK("threads", struct gl2_opts, threads, "512,1024", "sweep: threads per block",
-		      list_check_sizes, NULL),
+		      list_check_numbers, NULL),
 	OPT_STR_CHECK("unroll", struct gl2_opts, unroll, "4,8",
-		      "sweep: independent 16 B loads in flight per thread", list_check_sizes, NULL),
+		      "sweep: independent 16 B loads in flight per thread", list_check_numbers,
+		      NULL),
 	OPT_END,
 };
 
