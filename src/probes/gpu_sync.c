@@ -18,6 +18,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 
 #include "base/opt.h"
@@ -128,20 +129,24 @@ static struct metric *measure_steps(struct probe_ctx *ctx, struct gsync *g, cons
 			      "%s, host clock per step",
 		 g->launches, g->weights ? g->slice : g->kernel_ns,
 		 gpu_backend()->names.stream_sync);
-	wall = probe_add_metric(ctx->res, "step_time", UNIT_US, BETTER_LOWER, desc, "sched", sched,
-				duty_s ? "duty" : NULL, duty_s, NULL);
-	cpu = probe_add_metric(ctx->res, "step_cpu", UNIT_US, BETTER_NONE,
-			       "CPU time (user + sys) of the launching thread per step "
-			       "(getrusage RUSAGE_THREAD)",
-			       "sched", sched, duty_s ? "duty" : NULL, duty_s, NULL);
+	/* added first, pointed at after: each add may move the array */
+	probe_add_metric(ctx->res, "step_time", UNIT_US, BETTER_LOWER, desc, "sched", sched,
+			 duty_s ? "duty" : NULL, duty_s, NULL);
+	probe_add_metric(ctx->res, "step_cpu", UNIT_US, BETTER_NONE,
+			 "CPU time (user + sys) of the launching thread per step "
+			 "(getrusage RUSAGE_THREAD)",
+			 "sched", sched, duty_s ? "duty" : NULL, duty_s, NULL);
 	if (g->weights) {
-		bw = probe_add_metric(ctx->res, "step_bandwidth", UNIT_GB_S, BETTER_HIGHER,
-				      "the step's weight bytes (read once) over its host time",
-				      "sched", sched, duty_s ? "duty" : NULL, duty_s, NULL);
+		probe_add_metric(ctx->res, "step_bandwidth", UNIT_GB_S, BETTER_HIGHER,
+				 "the step's weight bytes (read once) over its host time", "sched",
+				 sched, duty_s ? "duty" : NULL, duty_s, NULL);
+		bw = &ctx->res->metrics[ctx->res->n_metrics - 1];
 		g->cap_steps = iters * ctx->reps;
 		g->step_us = xcalloc(g->cap_steps, sizeof(double));
 		g->n_steps = 0;
 	}
+	wall = &ctx->res->metrics[ctx->res->n_metrics - (bw ? 3 : 2)];
+	cpu = wall + 1;
 	for (unsigned i = 0; i < ctx->warmups + ctx->reps; i++) {
 		double c0 = thread_cpu_ns();
 		uint64_t t0;
@@ -237,10 +242,11 @@ static int weights_setup(struct gsync *g, const struct gpu_props *pr, uint64_t p
 }
 
 /* One sched's co-tenant runs: per duty the victim's step time against the
- * alone (duty 0) samples in base, with the co-tenant's own achieved duty. */
+ * alone (duty 0) samples a (na of them), with the co-tenant's own achieved
+ * duty. */
 static int cotenant_runs(struct probe_ctx *ctx, struct gsync *g, const char *sched,
-			 const unsigned *duties, size_t n, unsigned period_ms, struct metric *base,
-			 struct cotenant *ct, json_t *out)
+			 const unsigned *duties, size_t n, unsigned period_ms, const double *a,
+			 size_t na, struct cotenant *ct, json_t *out)
 {
 	for (size_t i = 0; i < n; i++) {
 		json_t *d = json_object();
@@ -268,11 +274,9 @@ static int cotenant_runs(struct probe_ctx *ctx, struct gsync *g, const char *sch
 			return -1;
 		}
 		rng_seed(&r, 1);
-		change = 100.0 * (stats_median(m->samples, m->n_samples) /
-					  stats_median(base->samples, base->n_samples) -
-				  1.0);
-		stats_bootstrap_ratio_ci(base->samples, base->n_samples, m->samples, m->n_samples,
-					 2000, 0.95, &r, &lo, &hi);
+		change = 100.0 *
+			 (stats_median(m->samples, m->n_samples) / stats_median(a, na) - 1.0);
+		stats_bootstrap_ratio_ci(a, na, m->samples, m->n_samples, 2000, 0.95, &r, &lo, &hi);
 		/* time slicing alone: the victim waits while the co-tenant holds the
 		 * GPU, so its steps stretch by d / (1 - d) */
 		expect = 100.0 * (got / 100.0) / (1.0 - got / 100.0);
@@ -359,11 +363,24 @@ static int gsync_run(struct probe_ctx *ctx, const void *opts)
 		}
 		if (measure_op(ctx, m, op_roundtrip, &g, 1, MEASURE_TIME_PER, 1e-3) ||
 		    !(m = measure_steps(ctx, &g, name, steps ? "0" : NULL, NULL,
-					sx ? json_object_get(sx, "alone") : NULL, NULL)) ||
-		    (sx && cotenant_runs(ctx, &g, name, duties, n_duties, (unsigned)o->period_ms, m,
-					 &ct, sx))) {
+					sx ? json_object_get(sx, "alone") : NULL, NULL))) {
 			rc = gpu_fail(ctx->res, name);
 			goto out;
+		}
+		if (sx) {
+			/* the metrics array moves as metrics are added: keep a copy */
+			size_t na = m->n_samples;
+			double *a = xcalloc(na ? na : 1, sizeof(double));
+			int bad;
+
+			memcpy(a, m->samples, na * sizeof(double));
+			bad = cotenant_runs(ctx, &g, name, duties, n_duties, (unsigned)o->period_ms,
+					    a, na, &ct, sx);
+			free(a);
+			if (bad) {
+				rc = gpu_fail(ctx->res, name);
+				goto out;
+			}
 		}
 		gpu->free(g.weights);
 		g.weights = NULL;
