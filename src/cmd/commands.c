@@ -10,6 +10,7 @@
 #include "cmd/cmd.h"
 #include "cmd/commands.h"
 #include "cmd/manpage.h"
+#include "kit/cotenant.h"
 #include "probes/registry.h"
 
 #define CMD(x) &command_##x,
@@ -179,6 +180,9 @@ static int dispatch(int argc, char **argv)
 		printf("mempath %s (%s)\n", MEMPATH_VERSION, MEMPATH_GIT);
 		return 0;
 	}
+	/* gpu.sync's co-tenant (kit/cotenant.h): no command, no options */
+	if (strcmp(argv[1], "__cotenant") == 0)
+		return cotenant_main(argc - 2, argv + 2);
 	c = command_find(argv[1]);
 	if (!c) {
 		char hint[96];

@@ -302,9 +302,10 @@ json_t *limits_derive(const json_t *host)
 static const char *kind_of(const char *probe, const char *metric)
 {
 	static const char *const map[][3] = {
-		{"cpu.stream", "bandwidth", "dram"}, {"gpu.stream", "bandwidth", "hbm"},
-		{"gpu.copy", "copy_bw", "pcie"},     {"gpu.copy", "sm_copy_bw", "pcie"},
-		{"gpu.l2", "l2_read_bw", "l2"},	     {"gpu.p2p", "p2p_bw", "nvlink"}};
+		{"cpu.stream", "bandwidth", "dram"},  {"gpu.stream", "bandwidth", "hbm"},
+		{"gpu.copy", "copy_bw", "pcie"},      {"gpu.copy", "sm_copy_bw", "pcie"},
+		{"gpu.l2", "l2_read_bw", "l2"},	      {"gpu.p2p", "p2p_bw", "nvlink"},
+		{"gpu.sync", "step_bandwidth", "hbm"}};
 	for (size_t i = 0; i < ARRAY_SIZE(map); i++)
 		if (strcmp(probe, map[i][0]) == 0 && strcmp(metric, map[i][1]) == 0)
 			return map[i][2];

@@ -15,12 +15,17 @@
  *   spin's step_cpu ~ its step time (the thread never sleeps).
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 
 #include "base/opt.h"
+#include "base/stats.h"
 #include "base/util.h"
 #include "gpu/backend.h"
+#include "kit/cotenant.h"
 #include "kit/gpu_kit.h"
 #include "kit/measure.h"
 #include "kit/probe.h"
@@ -28,7 +33,8 @@
 
 struct gsync_opts {
 	uint32_t scheds;
-	uint64_t launches, kernel_ns;
+	uint64_t launches, kernel_ns, weight_pct, period_ms;
+	char duties[OPT_STR_MAX];
 };
 
 static const struct opt gsync_opt_rows[] = {
@@ -37,12 +43,25 @@ static const struct opt gsync_opt_rows[] = {
 	OPT_UINT("launches", struct gsync_opts, launches, "48", "kernels per step"),
 	OPT_UINT("kernel_ns", struct gsync_opts, kernel_ns, "20000",
 		 "device time of each step kernel (busy-wait on the device's ns timer), ns"),
+	OPT_UINT("weight_pct", struct gsync_opts, weight_pct, "0",
+		 "decode-shaped steps: a weight matrix of this % of the device's free memory, "
+		 "each launch reading its slice (0: the tiny kernels)"),
+	OPT_STR("duties", struct gsync_opts, duties, "0,10,25,50",
+		"decode steps: co-tenant duty cycles, % (0: alone; a second process runs "
+		"compute bursts for the rest)"),
+	OPT_UINT("period_ms", struct gsync_opts, period_ms, "10", "co-tenant burst period, ms"),
 	OPT_END,
 };
 
 struct gsync {
 	struct gpu_stream *s;
 	uint64_t launches, kernel_ns;
+	/* decode-shaped steps: launch k reads slice k of the weights */
+	char *weights;
+	uint64_t slice;
+	struct gpu_grid grid;
+	double *step_us; /* each step's host time, when not NULL */
+	size_t n_steps, cap_steps;
 	int failed;
 };
 
@@ -63,11 +82,18 @@ static int op_step(void *arg, uint64_t iters)
 	struct gsync *g = arg;
 
 	for (uint64_t i = 0; i < iters; i++) {
+		uint64_t t0 = time_now_ns();
+
 		for (uint64_t k = 0; k < g->launches; k++)
-			if (GPU_CHECK(gpu->launch_sleep(g->kernel_ns, g->s)))
+			if (GPU_CHECK(g->weights ? gpu->launch_read(g->weights + k * g->slice,
+								    g->slice, &g->grid, 1,
+								    gpu->scratch(), g->s)
+						 : gpu->launch_sleep(g->kernel_ns, g->s)))
 				return g->failed = -1;
 		if (gpu->stream_sync(g->s))
 			return g->failed = -1;
+		if (g->step_us && g->n_steps < g->cap_steps)
+			g->step_us[g->n_steps++] = (double)(time_now_ns() - t0) * 1e-3;
 	}
 	return 0;
 }
@@ -81,41 +107,185 @@ static double thread_cpu_ns(void)
 	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e3;
 }
 
-/* The step loop with wall and CPU time per step from the same samples. */
-static int measure_steps(struct probe_ctx *ctx, struct gsync *g, const char *sched)
+/* The step loop with wall and CPU time per step from the same samples;
+ * decode steps add the step's bandwidth, each step's time (median, p99
+ * into ext) and, with a co-tenant, the duty it achieved over the counted
+ * samples (*duty, %). Returns the step_time metric, NULL on failure. */
+static struct metric *measure_steps(struct probe_ctx *ctx, struct gsync *g, const char *sched,
+				    const char *duty_s, struct cotenant *ct, json_t *ext,
+				    double *duty)
 {
-	struct metric *wall, *cpu;
+	struct metric *wall, *cpu, *bw = NULL;
 	uint64_t iters = measure_calibrate(op_step, g, ctx->min_sample_ns);
+	uint64_t b0 = 0, w0 = 0;
 	char desc[200];
 
 	if (iters == 0)
-		return -1;
+		return NULL;
 	snprintf(desc, sizeof(desc),
-		 "%" PRIu64 " launches of a %" PRIu64 " ns kernel + one "
-		 "%s, host clock per step",
-		 g->launches, g->kernel_ns, gpu_backend()->names.stream_sync);
-	wall = probe_add_metric(ctx->res, "step_time", UNIT_US, BETTER_LOWER, desc, "sched", sched,
-				NULL);
-	cpu = probe_add_metric(ctx->res, "step_cpu", UNIT_US, BETTER_NONE,
-			       "CPU time (user + sys) of the launching thread per step "
-			       "(getrusage RUSAGE_THREAD)",
-			       "sched", sched, NULL);
+		 g->weights ? "%" PRIu64 " launches, each reading a %" PRIu64 " B slice of the "
+			      "weights once, + one %s, host clock per step"
+			    : "%" PRIu64 " launches of a %" PRIu64 " ns kernel + one "
+			      "%s, host clock per step",
+		 g->launches, g->weights ? g->slice : g->kernel_ns,
+		 gpu_backend()->names.stream_sync);
+	/* added first, pointed at after: each add may move the array */
+	probe_add_metric(ctx->res, "step_time", UNIT_US, BETTER_LOWER, desc, "sched", sched,
+			 duty_s ? "duty" : NULL, duty_s, NULL);
+	probe_add_metric(ctx->res, "step_cpu", UNIT_US, BETTER_NONE,
+			 "CPU time (user + sys) of the launching thread per step "
+			 "(getrusage RUSAGE_THREAD)",
+			 "sched", sched, duty_s ? "duty" : NULL, duty_s, NULL);
+	if (g->weights) {
+		probe_add_metric(ctx->res, "step_bandwidth", UNIT_GB_S, BETTER_HIGHER,
+				 "the step's weight bytes (read once) over its host time", "sched",
+				 sched, duty_s ? "duty" : NULL, duty_s, NULL);
+		bw = &ctx->res->metrics[ctx->res->n_metrics - 1];
+		g->cap_steps = iters * ctx->reps;
+		g->step_us = xcalloc(g->cap_steps, sizeof(double));
+		g->n_steps = 0;
+	}
+	wall = &ctx->res->metrics[ctx->res->n_metrics - (bw ? 3 : 2)];
+	cpu = wall + 1;
 	for (unsigned i = 0; i < ctx->warmups + ctx->reps; i++) {
 		double c0 = thread_cpu_ns();
-		uint64_t t0 = time_now_ns();
+		uint64_t t0;
 		double w, c;
 
+		if (ct && i == ctx->warmups) {
+			cotenant_poll(ct);
+			b0 = ct->busy_ns;
+			w0 = ct->wall_ns;
+		}
+		if (i < ctx->warmups && g->step_us)
+			g->n_steps = 0;
+		t0 = time_now_ns();
 		if (op_step(g, iters))
-			return -1;
+			return NULL;
 		w = (double)(time_now_ns() - t0) / (double)iters * 1e-3;
 		c = (thread_cpu_ns() - c0) / (double)iters * 1e-3;
+		if (ct)
+			cotenant_poll(ct); /* its pipe must not fill */
 		if (i < ctx->warmups) {
 			metric_add_warmup(wall, w);
 			metric_add_warmup(cpu, c);
+			if (bw)
+				metric_add_warmup(bw, (double)(g->slice * g->launches) / w * 1e-3);
 		} else {
 			metric_add_sample(wall, w);
 			metric_add_sample(cpu, c);
+			if (bw)
+				metric_add_sample(bw, (double)(g->slice * g->launches) / w * 1e-3);
 		}
+	}
+	if (ct && duty)
+		*duty = ct->wall_ns > w0
+				? 100.0 * (double)(ct->busy_ns - b0) / (double)(ct->wall_ns - w0)
+				: NAN;
+	if (g->step_us && g->n_steps > 0) {
+		stats_sort(g->step_us, g->n_steps);
+		json_object_set_new(ext, "steps", json_integer((json_int_t)g->n_steps));
+		json_object_set_new(ext, "step_median_us",
+				    json_real(stats_percentile_sorted(g->step_us, g->n_steps, 50)));
+		json_object_set_new(ext, "step_p99_us",
+				    json_real(stats_percentile_sorted(g->step_us, g->n_steps, 99)));
+	}
+	free(g->step_us);
+	g->step_us = NULL;
+	return wall;
+}
+
+/* "0,10,25,50" -> duties (each 0..90), n; -1 on bad input. */
+static int parse_duties(const char *spec, unsigned *d, size_t max, size_t *n)
+{
+	const char *p = spec;
+
+	*n = 0;
+	while (*p) {
+		char *end;
+		unsigned long v = strtoul(p, &end, 10);
+
+		if (end == p || v > 90 || *n == max || (*end && *end != ','))
+			return -1;
+		d[(*n)++] = (unsigned)v;
+		p = *end ? end + 1 : end;
+	}
+	return *n ? 0 : -1;
+}
+
+/* The weights of decode steps: weight_pct of the free memory, one slice a
+ * launch (a multiple of 4 KiB), filled once. */
+static int weights_setup(struct gsync *g, const struct gpu_props *pr, uint64_t pct)
+{
+	const struct gpu_backend *gpu = gpu_backend();
+	uint64_t free_b, total_b;
+
+	if (gpu->mem_info(&free_b, &total_b))
+		return -1;
+	g->slice = free_b / 100 * pct / g->launches / 4096 * 4096;
+	if (g->slice == 0) {
+		gpu->set_error("weight_pct: the weights would be empty");
+		return -1;
+	}
+	g->grid = (struct gpu_grid){(unsigned)pr->sm_count * 4, 512, 4};
+	if (gpu->malloc((void **)&g->weights, g->slice * g->launches))
+		return -1;
+	return GPU_CHECK(gpu->launch_fill(g->weights, g->slice * g->launches, 1, g->s)) ||
+			       gpu->stream_sync(g->s)
+		       ? -1
+		       : 0;
+}
+
+/* One sched's co-tenant runs: per duty the victim's step time against the
+ * alone (duty 0) samples a (na of them), with the co-tenant's own achieved
+ * duty. */
+static int cotenant_runs(struct probe_ctx *ctx, struct gsync *g, const char *sched,
+			 const unsigned *duties, size_t n, unsigned period_ms, const double *a,
+			 size_t na, struct cotenant *ct, json_t *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		json_t *d = json_object();
+		double got = NAN, lo = 0, hi = 0, change, expect;
+		struct metric *m;
+		struct rng r;
+		char ds[16], why[160];
+
+		if (duties[i] == 0) {
+			json_decref(d);
+			continue;
+		}
+		snprintf(ds, sizeof(ds), "%u", duties[i]);
+		progress("gpu.sync: %s, co-tenant at %u%%", sched, duties[i]);
+		if (cotenant_start(ct, duties[i], period_ms, NULL, 0, why, sizeof(why))) {
+			gpu_backend()->set_error(why);
+			json_decref(d);
+			return -1;
+		}
+		json_object_set_new(d, "cotenant_pid", json_integer(ct->p.pid));
+		m = measure_steps(ctx, g, sched, ds, ct, d, &got);
+		cotenant_stop(ct);
+		if (!m) {
+			json_decref(d);
+			return -1;
+		}
+		rng_seed(&r, 1);
+		change = 100.0 *
+			 (stats_median(m->samples, m->n_samples) / stats_median(a, na) - 1.0);
+		stats_bootstrap_ratio_ci(a, na, m->samples, m->n_samples, 2000, 0.95, &r, &lo, &hi);
+		/* time slicing alone: the victim waits while the co-tenant holds the
+		 * GPU, so its steps stretch by d / (1 - d) */
+		expect = 100.0 * (got / 100.0) / (1.0 - got / 100.0);
+		json_object_set_new(d, "duty_asked_pct", json_integer(duties[i]));
+		json_object_set_new(d, "duty_achieved_pct", json_real(got));
+		json_object_set_new(d, "step_change_pct", json_real(change));
+		json_object_set_new(d, "ci_lo_pct", json_real(100.0 * (lo - 1.0)));
+		json_object_set_new(d, "ci_hi_pct", json_real(100.0 * (hi - 1.0)));
+		json_object_set_new(d, "proportional_pct", json_real(expect));
+		json_object_set_new(d, "cost",
+				    json_string(100.0 * (lo - 1.0) > 1.5 * expect + 1.0
+							? "worse than proportional"
+							: "proportional or less"));
+		json_object_set_new(out, ds, d);
 	}
 	return 0;
 }
@@ -127,28 +297,49 @@ static int gsync_run(struct probe_ctx *ctx, const void *opts)
 	struct gsync g = {.launches = o->launches, .kernel_ns = o->kernel_ns};
 	struct gpu_props props;
 	struct gpu_sampler *smp;
+	struct cotenant ct = {0};
 	int rc = PROBE_OK;
-	json_t *modes = json_object();
+	json_t *modes = json_object(), *steps = NULL;
+	unsigned duties[16];
+	size_t n_duties = 0;
 	char buf[256];
 
-	if (gpu->get_props(0, &props))
+	if (o->weight_pct > 90 || o->launches == 0 || o->period_ms == 0 ||
+	    (o->weight_pct && parse_duties(o->duties, duties, 16, &n_duties))) {
+		gpu->set_error("weight_pct is 0..90, launches and period_ms >= 1, duties a list of "
+			       "0..90");
+		json_decref(modes);
+		return gpu_fail(ctx->res, "gpu.sync options");
+	}
+	if (gpu->get_props(0, &props)) {
+		json_decref(modes);
 		return gpu_fail(ctx->res, "gpu.sync setup");
+	}
 	probe_result_add_param(ctx->res, "gpu", props.name);
 	probe_result_add_param(ctx->res, "timing", "host monotonic clock");
 	snprintf(buf, sizeof(buf), "recreated per variant (%s, then %s before the new context)",
 		 gpu->names.context_reset, gpu->names.context_create);
 	probe_result_add_param(ctx->res, "context", buf);
 	json_object_set_new(gpu_extra(ctx->res), "sched_in_effect", modes);
+	if (o->weight_pct) {
+		steps = json_object();
+		json_object_set_new(gpu_extra(ctx->res), "decode", steps);
+		probe_result_add_param(ctx->res, "cotenant",
+				       "mempath __cotenant: own process and context, launch_fma "
+				       "bursts of ~1 ms kernels, duty from its own events");
+	}
 	smp = gpu->sampler_start(100);
 	for (int v = GPU_SCHED_SPIN; v <= GPU_SCHED_BLOCKING; v++) {
 		const char *name = gpu_sched_name(v);
+		json_t *sx = NULL;
 		struct metric *m;
 
 		if (!(o->scheds & (1u << (v - GPU_SCHED_SPIN))))
 			continue;
 		progress("gpu.sync: %s", name);
 		if (gpu->context_reset() || gpu->context_create((enum gpu_sched)v) ||
-		    gpu->stream_create(&g.s)) {
+		    gpu->stream_create(&g.s) ||
+		    (o->weight_pct && weights_setup(&g, &props, o->weight_pct))) {
 			rc = gpu_fail(ctx->res, name);
 			goto out;
 		}
@@ -158,16 +349,43 @@ static int gsync_run(struct probe_ctx *ctx, const void *opts)
 			 gpu->names.stream_sync);
 		m = probe_add_metric(ctx->res, "sync_latency", UNIT_US, BETTER_LOWER, buf, "sched",
 				     name, NULL);
+		if (steps) {
+			sx = json_object();
+			json_object_set_new(steps, name, sx);
+			json_object_set_new(sx, "weight_bytes",
+					    json_integer((json_int_t)(g.slice * g.launches)));
+			json_object_set_new(sx, "alone", json_object());
+		}
 		if (measure_op(ctx, m, op_roundtrip, &g, 1, MEASURE_TIME_PER, 1e-3) ||
-		    measure_steps(ctx, &g, name)) {
+		    !(m = measure_steps(ctx, &g, name, steps ? "0" : NULL, NULL,
+					sx ? json_object_get(sx, "alone") : NULL, NULL))) {
 			rc = gpu_fail(ctx->res, name);
 			goto out;
 		}
+		if (sx) {
+			/* the metrics array moves as metrics are added: keep a copy */
+			size_t na = m->n_samples;
+			double *a = xcalloc(na ? na : 1, sizeof(double));
+			int bad;
+
+			memcpy(a, m->samples, na * sizeof(double));
+			bad = cotenant_runs(ctx, &g, name, duties, n_duties, (unsigned)o->period_ms,
+					    a, na, &ct, sx);
+			free(a);
+			if (bad) {
+				rc = gpu_fail(ctx->res, name);
+				goto out;
+			}
+		}
+		gpu->free(g.weights);
+		g.weights = NULL;
 		gpu->stream_destroy(g.s);
 		g.s = NULL;
 	}
 out:
+	cotenant_stop(&ct);
 	gpu->sampler_stop(smp, ctx->res, "probe");
+	gpu->free(g.weights);
 	gpu->stream_destroy(g.s);
 	return rc;
 }
