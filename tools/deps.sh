@@ -23,7 +23,8 @@ if [ "$(uname -m)" = x86_64 ]; then
 	command -v numactl >/dev/null 2>&1 || missing="$missing numactl"
 fi
 # CI also checks style (clang-format), builds with clang and reads the
-# OpenMetrics output with a real parser (t5205; a few MiB with python3).
+# OpenMetrics output with real parsers (t5205; a few MiB with python3;
+# promtool, t5212).
 if [ "${CI_TOOLS:-0}" = 1 ]; then
 	command -v clang >/dev/null 2>&1 || missing="$missing clang"
 	command -v clang-format >/dev/null 2>&1 || missing="$missing clang-format"
@@ -34,6 +35,11 @@ if [ "${CI_TOOLS:-0}" = 1 ]; then
 	command -v dpkg-shlibdeps >/dev/null 2>&1 || missing="$missing dpkg-dev"
 	command -v lintian >/dev/null 2>&1 || missing="$missing lintian"
 	command -v debootstrap >/dev/null 2>&1 || missing="$missing debootstrap"
+	# a real scrape of check --textfile (t7009) and promtool on every
+	# OpenMetrics text (t5212); the tests start their own servers on free ports
+	command -v prometheus >/dev/null 2>&1 || missing="$missing prometheus"
+	command -v prometheus-node-exporter >/dev/null 2>&1 ||
+		missing="$missing prometheus-node-exporter"
 fi
 # headless chromium draws the HTML reports in make test (t5210, t5211: some
 # 120 packages, 140 MB) and makes docs/img/ (tools/screenshots.sh): in CI, or

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -415,6 +416,23 @@ int output_path_check(const char *path)
 
 int write_file_atomic(const char *path, const char *data, size_t len)
 {
+	return write_file_atomic_mode(path, data, len, -1);
+}
+
+/* MEMPATH_TEST_STOP_MID_WRITE set: half the data in the temporary file, then
+ * SIGSTOP, so a test can kill the writer there (t7010). */
+static int write_stalling(int fd, const char *data, size_t len, const char *tmp)
+{
+	if (!getenv("MEMPATH_TEST_STOP_MID_WRITE") || len < 2)
+		return write_all(fd, data, len, tmp);
+	if (write_all(fd, data, len / 2, tmp) != 0)
+		return -1;
+	raise(SIGSTOP);
+	return write_all(fd, data + len / 2, len - len / 2, tmp);
+}
+
+int write_file_atomic_mode(const char *path, const char *data, size_t len, int fixed_mode)
+{
 	struct stat st;
 	char *real = NULL, *dup, *tmp;
 	mode_t mode;
@@ -430,6 +448,8 @@ int write_file_atomic(const char *path, const char *data, size_t len)
 	} else {
 		mode = new_file_mode();
 	}
+	if (fixed_mode >= 0)
+		mode = (mode_t)fixed_mode;
 	if (real)
 		path = real;
 	dup = xstrdup(path);
@@ -441,7 +461,7 @@ int write_file_atomic(const char *path, const char *data, size_t len)
 		error("cannot create a temporary file for '%s': %s", path, strerror(errno));
 		goto fail;
 	}
-	if (write_all(fd, data, len, tmp) != 0)
+	if (write_stalling(fd, data, len, tmp) != 0)
 		goto fail;
 	if (fsync(fd) != 0 && errno != EINVAL) {
 		error("cannot sync '%s': %s", tmp, strerror(errno));

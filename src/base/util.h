@@ -97,6 +97,11 @@ int output_path_check(const char *path);
  * same directory, fsync, rename; a new file gets 0666 less the umask, a file
  * replaced keeps its mode. Returns 0 or -1 (error printed). */
 int write_file_atomic(const char *path, const char *data, size_t len);
+/* The same with the file's mode fixed (fixed_mode >= 0: 0644 for a file
+ * another user's collector reads), whatever the umask or the file it
+ * replaces; -1 is write_file_atomic. A writer killed midway leaves at most
+ * the temporary ".NAME.XXXXXX" beside it, never part of a file at path. */
+int write_file_atomic_mode(const char *path, const char *data, size_t len, int fixed_mode);
 /* Renders into memory first, then writes it all to path (atomically) or, when
  * path is NULL, to stdout: a render that fails leaves no half-written report.
  * A render function that fails prints why. Returns 0 or -1 (error printed). */

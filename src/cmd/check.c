@@ -1,8 +1,10 @@
 /* check.c - `mempath check [FILE]`: this machine, or the machine of a results
  * file, against the reference values of its kind (data/, verdict/reference.h):
  * PASS, WARN or FAIL per path, with what each number means. */
+#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/outguard.h"
 #include "base/proc.h"
@@ -13,13 +15,14 @@
 #include "machine/virt.h"
 #include "probes/registry.h"
 #include "report/fleet.h"
+#include "report/openmetrics.h"
 #include "report/report.h"
 #include "results/results_json.h"
 #include "verdict/fleet_judge.h"
 #include "verdict/reference.h"
 
 struct check_opts {
-	const char *refs, *out;
+	const char *refs, *out, *textfile;
 	enum report_format format;
 	struct sampling_args s;
 	int drift, brief;
@@ -38,6 +41,9 @@ static const struct arg check_args[] = {
 		   "the report's format (default term)"),
 	ARG_STR("output", 'o', struct check_opts, out, "FILE",
 		"measuring here: also save the results file"),
+	ARG_STR("textfile", 0, struct check_opts, textfile, "PATH",
+		"also write the verdicts as OpenMetrics for node_exporter's textfile collector, "
+		"atomically and mode 0644: PATH a directory (then PATH/mempath.prom) or a file"),
 	ARGS_SAMPLING(struct check_opts, s),
 	ARG_FLAG("drift", 0, struct check_opts, drift,
 		 "with FILE: list every reference value (of every file in --refs) whose probe FILE "
@@ -82,6 +88,68 @@ static int measure(const struct check_opts *o, const struct ref_set *refs, const
 	return 0;
 }
 
+static int is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The GPUs' model names of a fingerprint, each once, apart by ","; "" for none. */
+static char *gpu_names(const json_t *host)
+{
+	const json_t *devs = json_object_get(json_object_get(host, "gpu"), "devices"), *d;
+	char *names = xstrdup("");
+	size_t i;
+	json_array_foreach (devs, i, d) {
+		const char *nm = json_string_value(json_object_get(d, "name"));
+		char *t;
+		if (!nm || str_in_list(names, nm))
+			continue;
+		t = xasprintf("%s%s%s", names, *names ? "," : "", nm);
+		free(names);
+		names = t;
+	}
+	return names;
+}
+
+/* --textfile: the verdicts with the ids of the node (NODE_NAME, a pod's
+ * spec.nodeName, when measuring here; else the run's hostname), its GPUs and
+ * the job that ran it (SLURM_JOB_ID; POD_NAME or, in a pod, HOSTNAME, and
+ * POD_NAMESPACE), written at once or not at all. */
+static int write_textfile(const char *where, const struct run *r, const struct fleet_check *c,
+			  size_t n, int here)
+{
+	const char *ids[10], *node = here ? getenv("NODE_NAME") : NULL, *v;
+	char *gpus = gpu_names(r->host), *path, *text = NULL;
+	size_t n_ids = 0, len = 0;
+	int in_pod = getenv("KUBERNETES_SERVICE_HOST") != NULL, rc;
+	FILE *f;
+#define ID(k, val)                                \
+	do {                                      \
+		if ((v = (val)) && *v) {          \
+			ids[2 * n_ids] = k;       \
+			ids[2 * n_ids++ + 1] = v; \
+		}                                 \
+	} while (0)
+	ID("node", node && *node ? node : report_jstr(r->host, "hostname"));
+	ID("gpu", gpus);
+	ID("slurm_job", getenv("SLURM_JOB_ID"));
+	ID("pod", getenv("POD_NAME") ? getenv("POD_NAME") : in_pod ? getenv("HOSTNAME") : NULL);
+	ID("namespace", getenv("POD_NAMESPACE"));
+#undef ID
+	path = is_dir(where) ? xasprintf("%s/mempath.prom", where) : xstrdup(where);
+	f = open_memstream(&text, &len);
+	rc = f ? report_checks_openmetrics(r, c, n, ids, n_ids, f) : -1;
+	if (f && fclose(f) != 0)
+		rc = -1;
+	if (rc == 0)
+		rc = write_file_atomic_mode(path, text, len, 0644);
+	free(text);
+	free(path);
+	free(gpus);
+	return rc;
+}
+
 /* --drift: every kind's values against the labels FILE's probes wrote. */
 static int drift_main(const struct ref_set *refs, const struct run *r)
 {
@@ -122,6 +190,15 @@ static int check_main(void *p, const struct cmd_line *l)
 		return error("check FILE measures nothing: -o saves the run that check measures "
 			     "here (without FILE); the report goes to stdout"),
 		       2;
+	if (o->textfile && !is_dir(o->textfile)) { /* before anything is measured */
+		char *d = xstrdup(o->textfile), *up = dirname(d);
+		int bad = output_path_check(o->textfile) != 0 ||
+			  (!is_dir(up) &&
+			   error("cannot write '%s': no folder '%s'", o->textfile, up));
+		free(d);
+		if (bad)
+			return 2;
+	}
 	kinds = xstrdup("");
 	util_set_quiet(o->s.quiet);
 	dir = ref_dir(o->refs);
@@ -217,6 +294,8 @@ static int check_main(void *p, const struct cmd_line *l)
 			fails += checks[i].status == CHECK_FAIL || checks[i].status == CHECK_NA;
 		if (rc == 0 && fails)
 			rc = 1;
+		if (o->textfile && write_textfile(o->textfile, r, checks, n_checks, l->argc == 0))
+			rc = rc ? rc : 1;
 		if (proc_signal_received())
 			rc = 130;
 	}

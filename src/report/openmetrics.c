@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/escape.h"
 #include "base/util.h"
@@ -150,6 +151,22 @@ static int reserved_suffix(const char *name)
 	return 0;
 }
 
+/* A name ending in its unit abbreviated ("..._tokens_per_s" of unit
+ * tokens_per_second) loses that end, which the unit then spells out:
+ * promtool refuses abbreviated units in names. */
+static void strip_abbreviated_unit(char *fam, const char *unit)
+{
+	const char *per = strstr(unit, "_per_second");
+	size_t n = strlen(fam), stem = per ? (size_t)(per - unit) + 5 : 0; /* "x_per_" */
+	char want[96];
+
+	if (!per || stem + 1 >= sizeof(want))
+		return;
+	snprintf(want, sizeof(want), "_%.*ss", (int)stem, unit);
+	if (n > strlen(want) && strcmp(fam + n - strlen(want), want) == 0)
+		fam[n - strlen(want)] = '\0';
+}
+
 static char *render_labels(const char *const *kv, size_t n)
 {
 	char *text = NULL;
@@ -181,6 +198,7 @@ void om_add(struct om_set *s, const char *name, const char *unit, const char *he
 	if (!isfinite(v))
 		return; /* absent, never a number it is not */
 	om_name(name, fam, sizeof(fam));
+	strip_abbreviated_unit(fam, unit);
 	full = *unit ? xasprintf("%s_%s", fam, unit)
 		     : xasprintf("%s%s", fam, reserved_suffix(fam) ? "_value" : "");
 	for (size_t i = 0; i < s->n && !f; i++)
@@ -416,6 +434,79 @@ int report_compare_openmetrics(const struct comparison *c, FILE *f)
 		       "compared metrics (controls not counted) per verdict", kv, 1,
 		       (double)c->summary.count[v]);
 	}
+	rc = om_write(s, f);
+	om_set_free(s);
+	return rc;
+}
+
+/* "2026-12-01T12:50:03Z" as seconds since the epoch; NAN when it is not. */
+static double iso_seconds(const char *s)
+{
+	struct tm tm;
+	char *end;
+
+	memset(&tm, 0, sizeof(tm));
+	if (!s || !(end = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm)) || (*end && *end != 'Z'))
+		return NAN;
+	return (double)timegm(&tm);
+}
+
+int report_checks_openmetrics(const struct run *r, const struct fleet_check *c, size_t n,
+			      const char *const *ids, size_t n_ids, FILE *f)
+{
+	struct om_set *s = om_set_new();
+	size_t count[CHECK__COUNT] = {0};
+	double start = r ? iso_seconds(r->start_time) : NAN;
+	double end = r ? iso_seconds(r->end_time) : NAN;
+	int rc;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *kv[2 * MAX_PAIRS];
+		size_t k = 0;
+
+		for (; k < n_ids && k < MAX_PAIRS - 3; k++) {
+			kv[2 * k] = ids[2 * k];
+			kv[2 * k + 1] = ids[2 * k + 1];
+		}
+		kv[2 * k] = "reference";
+		kv[2 * k + 1] = c[i].kind;
+		kv[2 * k + 2] = "path";
+		kv[2 * k + 3] = c[i].path;
+		count[c[i].status]++;
+		for (int st = CHECK_PASS; st < CHECK__COUNT; st++) {
+			kv[2 * k + 4] = "state";
+			kv[2 * k + 5] = check_status_name((enum check_status)st);
+			om_add(s, "mempath_check_state", "",
+			       "each judged path, one series per state (PASS, WARN, FAIL, "
+			       "INCONCLUSIVE): 1 for the path's state, 0 for the others",
+			       kv, k + 3, st == (int)c[i].status);
+		}
+		if (isfinite(c[i].value) && c[i].reference > 0)
+			om_add(s, "mempath_check_share", "ratio",
+			       "the path's median over its reference value (a band: over the "
+			       "physical limit); absent when the path was not measured",
+			       kv, k + 2, c[i].value / c[i].reference);
+		om_add(s, "mempath_check_tolerance", "ratio",
+		       "the reference's tolerance: WARN beyond it, FAIL beyond twice it", kv, k + 2,
+		       c[i].tolerance);
+	}
+	for (int st = CHECK_PASS; st < CHECK__COUNT; st++) {
+		const char *kv[2 * MAX_PAIRS];
+		size_t k = 0;
+
+		for (; k < n_ids && k < MAX_PAIRS - 1; k++) {
+			kv[2 * k] = ids[2 * k];
+			kv[2 * k + 1] = ids[2 * k + 1];
+		}
+		kv[2 * k] = "state";
+		kv[2 * k + 1] = check_status_name((enum check_status)st);
+		om_add(s, "mempath_check_paths", "", "judged paths per state", kv, k + 1,
+		       (double)count[st]);
+	}
+	om_add(s, "mempath_check_run_start_timestamp", "seconds",
+	       "when the judged run started (seconds since 1970, UTC)", ids, n_ids, start);
+	om_add(s, "mempath_check_run_duration", "seconds",
+	       "how long the judged run took, start to end", ids, n_ids, end - start);
 	rc = om_write(s, f);
 	om_set_free(s);
 	return rc;

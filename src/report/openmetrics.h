@@ -45,5 +45,12 @@ int report_compare_openmetrics(const struct comparison *c, FILE *f);
  * with the node (and its host and group); per node whether it is flagged
  * and each reference check's status; the counts of nodes. */
 int report_fleet_openmetrics(const struct fleet *fl, FILE *f);
+/* check's verdicts (docs/schema.md, "check as OpenMetrics"): per path a
+ * gauge a state (1 for its state), its share of the reference and the
+ * tolerance; the paths per state; when the run r started and how long it
+ * took. Every series carries the ids (n_ids key, value pairs: node, gpu,
+ * slurm_job, pod, namespace). */
+int report_checks_openmetrics(const struct run *r, const struct fleet_check *c, size_t n,
+			      const char *const *ids, size_t n_ids, FILE *f);
 
 #endif

@@ -19,7 +19,7 @@
 #   --reps auto --ci 1     gets size=4M kernels=read stores=temporal pages=4k
 #                          threads=1 --budget 1
 #   mpirun -np 64          -np 1 (one node here), allowed as root
-#   /var/lib/node_exporter/textfile/, /shared/fleet/   ./textfile/, ./shared/fleet/
+#   /shared/fleet/         ./shared/fleet/
 #   /sys/kernel/mm/transparent_hugepage/enabled   ./thp-enabled (ab's setup
 #                          commands write a file here, not the machine's
 #                          THP mode, which tests beside this one measure)
@@ -33,7 +33,7 @@
 # (about 130 s here); under the sanitizers each command's own tests run.
 [ -z "${MEMPATH_SANITIZED:-}" ] ||
 	skip "the examples run in the plain pass; under the sanitizers each command's own tests run"
-mkdir -p build bin textfile shared/fleet nodes
+mkdir -p build bin shared/fleet nodes
 ln -s "$MEMPATH" build/mempath
 ln -s "$MEMPATH" bin/mempath
 printf '#!/bin/sh\nexec sh "%s/tests/data/llama-replay.sh" "$@"\n' "$top" >bin/llama-bench
@@ -78,7 +78,7 @@ while IFS="	" read -r file line; do
 		-e 's/size=64M --reps 30$/size=16M --reps 15/' -e 's/-np 64/-np 1/' \
 		-e 's/ab --rounds auto /ab --rounds auto --max-rounds 4 /' \
 		-e 's/size=64M --reps 24$/size=16M --reps 12/' \
-		-e 's|/var/lib/node_exporter/textfile/|textfile/|' -e 's|/shared/fleet/|shared/fleet/|g' \
+		-e 's|/shared/fleet/|shared/fleet/|g' \
 		-e 's|/sys/kernel/mm/transparent_hugepage/enabled|thp-enabled|g' \
 		-e 's/--reps auto --ci 1$/& size=4M kernels=read stores=temporal pages=4k threads=1 --budget 1/')
 	case $cmd in
