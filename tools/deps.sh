@@ -48,14 +48,51 @@ if [ "${CI_TOOLS:-0}" = 1 ] || [ "${CHROMIUM:-0}" = 1 ]; then
 	command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 ||
 		command -v google-chrome >/dev/null 2>&1 || missing="$missing chromium"
 fi
+# tests name packages to treat as missing (with a fake apt-get on PATH)
+missing="$missing${MEMPATH_DEPS_MISSING:+ $MEMPATH_DEPS_MISSING}"
 [ -n "$missing" ] || exit 0
 cmd="apt-get install -y$missing"
+# the package manager's lock: unattended-upgrades holds it at a fresh VM's
+# first boot; wait for it at most DEPS_LOCK_TIMEOUT seconds, saying so, and
+# let apt-get itself wait as long for the race after that
+lock=${DEPS_DPKG_LOCK:-/var/lib/dpkg/lock-frontend}
+timeout=${DEPS_LOCK_TIMEOUT:-300}
+case $timeout in '' | *[!0-9]*)
+	echo "deps: DEPS_LOCK_TIMEOUT must be a number of seconds, not '$timeout'" >&2
+	exit 2
+	;;
+esac
+# the pids holding a lock (POSIX or flock) on $lock, from /proc/locks
+lock_holders() {
+	[ -e "$lock" ] || return 0
+	ino=$(stat -c %i "$lock" 2>/dev/null) || return 0
+	awk -v ino="$ino" '{ for (i = 1; i <= NF; i++) if ($i ~ ":" ino "$") { print $(i - 1); break } }' \
+		/proc/locks 2>/dev/null | sort -u | tr '\n' ' '
+}
+wait_lock() {
+	pids=$(lock_holders)
+	[ -n "$pids" ] || return 0
+	echo "deps: waiting for the package manager's lock $lock (held by pid ${pids% }), at most $timeout s"
+	waited=0
+	while [ -n "$pids" ]; do
+		if [ "$waited" -ge "$timeout" ]; then
+			echo "deps: $lock still held by pid ${pids% } after $timeout s; run later: $cmd" >&2
+			exit 1
+		fi
+		sleep 1
+		waited=$((waited + 1))
+		pids=$(lock_holders)
+	done
+	echo "deps: lock free after $waited s, going on"
+}
+apt_get() { apt-get -o "DPkg::Lock::Timeout=$timeout" "$@"; }
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+	wait_lock
 	echo "deps: installing$missing"
 	export DEBIAN_FRONTEND=noninteractive
-	if ! apt-get install -y -q $missing >/dev/null 2>&1; then
-		apt-get update -q >/dev/null 2>&1 || true
-		apt-get install -y -q $missing || {
+	if ! apt_get install -y -q $missing >/dev/null 2>&1; then
+		apt_get update -q >/dev/null 2>&1 || true
+		apt_get install -y -q $missing || {
 			echo "deps: apt-get failed; run: $cmd" >&2
 			exit 1
 		}

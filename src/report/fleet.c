@@ -474,7 +474,10 @@ int report_checks(const char *what, const struct fleet_check *c, size_t n, enum 
 		put(f, fmt, c[i].path);
 		fputs(" (", f);
 		put(f, fmt, labels);
-		if (c[i].status == CHECK_NA)
+		if (c[i].status == CHECK_NA && isfinite(c[i].value) && c[i].reference > 0)
+			fprintf(f, "): %s, reference %s +-%.0f%% (%s), not judged", val, ref,
+				c[i].tolerance * 100, change);
+		else if (c[i].status == CHECK_NA)
 			fputs("): not judged", f);
 		else
 			fprintf(f, "): %s, %s %s +-%.0f%% (%s)", val,
@@ -490,6 +493,10 @@ int report_checks(const char *what, const struct fleet_check *c, size_t n, enum 
 		put(f, fmt, c[i].source);
 		fputs(", ", f);
 		put(f, fmt, c[i].date);
+		if (c[i].load) {
+			fputs("\n      load: ", f);
+			put(f, fmt, c[i].load);
+		}
 		if (c[i].other) {
 			fputs("\n      other tools: ", f);
 			put(f, fmt, c[i].other);

@@ -62,6 +62,11 @@ int report_checks_brief(const char *what, const struct fleet_check *c, size_t n,
 			put(f, c[i].reason ? c[i].reason : "not judged");
 		} else {
 			fprintf(f, ": %s, reference %s +-%.0f%%", val, ref, c[i].tolerance * 100);
+			if (c[i].load) {
+				fputs(" (", f);
+				put(f, c[i].load);
+				fputc(')', f);
+			}
 		}
 		fputc('\n', f);
 	}

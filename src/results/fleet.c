@@ -80,6 +80,7 @@ void fleet_check_clear(struct fleet_check *c)
 	free(c->source);
 	free(c->date);
 	free(c->other);
+	free(c->load);
 	free(c->reason);
 	memset(c, 0, sizeof(*c));
 }

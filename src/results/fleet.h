@@ -45,6 +45,7 @@ struct fleet_check {
 	char *date;
 	char *other;  /* what another tool read on this path, or NULL */
 	char *reason; /* INCONCLUSIVE: why the path could not be judged; a band: the limit */
+	char *load;   /* WARN/FAIL measured under load: the load, named (docs/design.md §4.14) */
 	enum check_status status;
 };
 

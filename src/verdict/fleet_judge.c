@@ -279,12 +279,14 @@ static void flag_check(struct fleet_node *n, const struct fleet_check *c)
 	fl->ref->source = c->source ? xstrdup(c->source) : NULL;
 	fl->ref->date = c->date ? xstrdup(c->date) : NULL;
 	fl->ref->other = c->other ? xstrdup(c->other) : NULL;
+	fl->ref->load = c->load ? xstrdup(c->load) : NULL;
 	why = xasprintf(
 		"%s%sFAIL against the %s reference %s: %.1f%% from %.4g %s (tolerance %.0f%%, "
-		"FAIL beyond %.0f%%)",
+		"FAIL beyond %.0f%%)%s%s",
 		fl->why ? fl->why : "", fl->why ? "; " : "", c->kind, c->path,
 		(c->value / c->reference - 1) * 100, c->reference, unit_name(c->unit),
-		c->tolerance * 100, c->tolerance * 200);
+		c->tolerance * 100, c->tolerance * 200, c->load ? "; " : "",
+		c->load ? c->load : "");
 	free(fl->why);
 	fl->why = why;
 }

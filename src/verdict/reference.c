@@ -16,6 +16,7 @@
 #include "machine/virt.h"
 #include "results/json_read.h"
 #include "results/results_json.h"
+#include "verdict/ref_busy.h"
 
 #ifndef MEMPATH_DATA
 #define MEMPATH_DATA "data"
@@ -519,6 +520,8 @@ void ref_check_run(const struct ref_kind *k, const struct run *r, struct fleet_c
 				else
 					c->status = ref_judge(c->value, c->reference, c->tolerance,
 							      c->better);
+				if (!l) /* measured under load: named, or not judged */
+					ref_judge_busy(c, pr->noise);
 				if (metric_receipt_failed(m)) { /* not the figure it claims */
 					c->status = CHECK_NA;
 					free(c->reason);
