@@ -164,8 +164,13 @@ static void rule_few(struct comparison *c, struct compare_row *row)
 	for (size_t j = 0; j < c->n_legs && row->verdict == PENDING; j++)
 		if (row->n[j] < min_n)
 			set_verdict(row, VERDICT_FEW,
-				    xasprintf("n=%zu in %s (%zu per leg needed)", row->n[j],
-					      c->legs[j].name, min_n));
+				    row->dropped[j]
+					    ? xasprintf("n=%zu in %s (%zu per leg needed; %zu "
+							"dropped by a receipt, §4.18)",
+							row->n[j], c->legs[j].name, min_n,
+							row->dropped[j])
+					    : xasprintf("n=%zu in %s (%zu per leg needed)",
+							row->n[j], c->legs[j].name, min_n));
 }
 
 static uint64_t hash_str(const char *s)

@@ -290,7 +290,9 @@ static int row_from_json(struct rd *rd, json_t *j, size_t i)
 		    (json_object_get(l, "wait") &&
 		     jrd_num(&rd->j, l, "wait", 1, NAN, &row->wait[k])) ||
 		    (json_object_get(l, "gpu_others") &&
-		     jrd_num(&rd->j, l, "gpu_others", 1, NAN, &row->gpu_others[k])))
+		     jrd_num(&rd->j, l, "gpu_others", 1, NAN, &row->gpu_others[k])) ||
+		    (json_object_get(l, "dropped") &&
+		     jrd_count(&rd->j, l, "dropped", 1, &row->dropped[k])))
 			return -1;
 		if (!json_object_get(j, "rounds")) /* else the rounds used say */
 			*(c->legs[k].variant == 'A' ? &row->n_a : &row->n_b) += row->n[k];

@@ -9,6 +9,7 @@
 
 #include "base/util.h"
 #include "machine/virt.h"
+#include "results/windows.h"
 
 static const char *const verdict_names[] = {
 	"~",	"WIN",	   "LOSS",	"SAME", "UNSTABLE", "VOID", "too few samples",
@@ -75,6 +76,9 @@ void comparison_free(struct comparison *c)
 		free(c->notes[i]);
 	free(c->notes);
 	compare_owned_free(c->owned);
+	for (size_t i = 0; i < c->n_kept; i++)
+		metric_kept_free(c->kept[i]);
+	free(c->kept);
 	free(c);
 }
 

@@ -140,6 +140,9 @@ struct compare_row {
 	int noisy;			     /* no verdict: its legs' load differed (§4.14) */
 	size_t rounds, rounds_out;	     /* rounds the verdict rests on, and left out */
 	size_t n_a, n_b;		     /* samples the verdict rests on, per variant */
+	/* Per leg: samples a receipt voided (a CPU migration in their window,
+	 * §4.18); m[] and n[] hold the others. */
+	size_t dropped[COMPARE_MAX_LEGS];
 	enum verdict verdict;
 	char *reason;	 /* one line: why VOID, MISSING, UNSTABLE, FEW; or NULL */
 	char *note;	 /* while no rule has settled it: what one rule leaves for a later one
@@ -204,6 +207,10 @@ struct comparison {
 	size_t n_notes;
 	struct compare_summary summary;
 	struct compare_owned *owned; /* NULL unless read from a file */
+	/* The legs' metrics without the samples a receipt voided (metric_kept),
+	 * that rows point to instead of the runs'. */
+	struct metric **kept;
+	size_t n_kept;
 };
 
 void compare_opts_default(struct compare_opts *o);
