@@ -560,6 +560,7 @@ struct comparison *compare_runs(const struct run *const *runs, const char *const
 	}
 	holm_families(c);
 	apply_rules(c, rules_after, ARRAY_SIZE(rules_after));
+	rounds_heterogeneity(c);
 	for (size_t i = 0; i < c->n_rows; i++) {
 		struct compare_row *row = &c->rows[i];
 		if (!row->control)

@@ -90,6 +90,8 @@ static json_t *row_to_json(const struct comparison *c, const struct compare_row 
 				    json_string(threshold_from_id(row->threshold_from)));
 	if (isfinite(row->round_noise))
 		json_object_set_new(o, "round_noise", json_real(row->round_noise));
+	if (row->heterogeneity) /* rounds, where it could be tested (§5.10) */
+		json_object_set(o, "heterogeneity", row->heterogeneity);
 	if (row->ci_wide)
 		json_object_set_new(o, "ci_too_wide", json_true());
 	json_object_set_new(o, "verdict", json_string(verdict_id(row->verdict)));

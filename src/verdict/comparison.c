@@ -64,6 +64,7 @@ void comparison_free(struct comparison *c)
 		free(c->rows[i].reason);
 		free(c->rows[i].note);
 		free(c->rows[i].mechanism);
+		json_decref(c->rows[i].heterogeneity);
 		for (size_t k = 0; k < c->rows[i].n_mech; k++)
 			free(c->rows[i].mech[k].name);
 		free(c->rows[i].mech);

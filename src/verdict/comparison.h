@@ -143,6 +143,9 @@ struct compare_row {
 	/* Per leg: samples a receipt voided (a CPU migration in their window,
 	 * §4.18); m[] and n[] hold the others. */
 	size_t dropped[COMPARE_MAX_LEGS];
+	/* Rounds: Cochran's Q over the rounds' log ratios (verdict/hetero.h,
+	 * §5.10), or NULL where it could not be tested; owned. */
+	json_t *heterogeneity;
 	enum verdict verdict;
 	char *reason;	 /* one line: why VOID, MISSING, UNSTABLE, FEW; or NULL */
 	char *note;	 /* while no rule has settled it: what one rule leaves for a later one
