@@ -91,8 +91,11 @@ char *hetero_words(json_t *h)
 	double lo = INFINITY, hi = -INFINITY;
 	char *list = NULL, *out;
 	size_t i;
+	int loads = 0;
 	if (!json_is_true(json_object_get(h, "depends_on_load")))
 		return NULL;
+	json_array_foreach (rs, i, o)
+		loads |= json_is_number(json_object_get(o, "busy"));
 	json_array_foreach (rs, i, o) {
 		double ch = json_number_value(json_object_get(o, "change"));
 		json_t *b = json_object_get(o, "busy");
@@ -100,10 +103,11 @@ char *hetero_words(json_t *h)
 		lo = fmin(lo, ch);
 		hi = fmax(hi, ch);
 		if (json_is_number(b))
-			snprintf(load, sizeof(load), "%.1f other CPUs busy", json_number_value(b));
+			snprintf(load, sizeof(load), " at %.1f other CPUs busy",
+				 json_number_value(b));
 		else
-			snprintf(load, sizeof(load), "load not recorded");
-		t = xasprintf("%s%sround %lld: %+.0f%% at %s", list ? list : "", list ? ", " : "",
+			snprintf(load, sizeof(load), loads ? " at a load not recorded" : "");
+		t = xasprintf("%s%sround %lld: %+.0f%%%s", list ? list : "", list ? ", " : "",
 			      (long long)json_integer_value(json_object_get(o, "round")), 100 * ch,
 			      load);
 		free(list);
@@ -112,9 +116,10 @@ char *hetero_words(json_t *h)
 	double p = json_number_value(json_object_get(h, "p"));
 	char pw[32];
 	snprintf(pw, sizeof(pw), p < 0.001 ? "p<0.001" : "p=%.2g", p);
-	out = xasprintf("%+.0f%% to %+.0f%% depending on load (Cochran's Q %.1f over %lld "
-			"df, %s: %s)",
-			100 * lo, 100 * hi, json_number_value(json_object_get(h, "q")),
+	/* no load recorded: the rounds differ, what made them is not known */
+	out = xasprintf("%+.0f%% to %+.0f%% %s (Cochran's Q %.1f over %lld df, %s: %s)", 100 * lo,
+			100 * hi, loads ? "depending on load" : "across rounds",
+			json_number_value(json_object_get(h, "q")),
 			(long long)json_integer_value(json_object_get(h, "df")), pw,
 			list ? list : "");
 	free(list);
