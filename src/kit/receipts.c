@@ -121,9 +121,51 @@ static const char *check_pagesize(const struct receipt *r, const struct probe_re
 	return least_mib >= RECEIPT_PAGESIZE_SHARE * mib ? "held" : "failed";
 }
 
+/* A chase: the windows a CPU migration touched void their samples
+ * (*voids, their indices); the figure fails only when too few are left. */
+static const char *no_migration(const struct probe_result *p, const struct metric *m, char *ev,
+				size_t len, json_t **voids)
+{
+	double sum, least;
+	size_t n;
+	json_t *a = json_object_get(json_object_get(m->counters, "moved"), "sw:cpu-migrations"), *d;
+	size_t i, touched = 0, kept;
+	if (!source_ok(p, "software") || !(n = windows(m, "sw:cpu-migrations", &sum, &least))) {
+		snprintf(ev, len, "CPU migrations not read");
+		return "unknown";
+	}
+	if (!(sum > 0)) {
+		snprintf(ev, len, "0 CPU migrations over %zu windows", n);
+		return "held";
+	}
+	/* A migration voids the samples of the windows it touched, not
+	 * the figure: the others never left their CPU. */
+	*voids = json_array();
+	json_array_foreach (a, i, d)
+		if (i < m->n_samples && json_is_integer(d) && json_integer_value(d) > 0) {
+			json_array_append_new(*voids, json_integer((json_int_t)i));
+			touched++;
+		}
+	kept = m->n_samples - touched;
+	if (kept < RECEIPT_MIN_KEPT) {
+		snprintf(ev, len,
+			 "%.0f CPU migrations in %zu of %zu windows: %zu samples left, %d "
+			 "needed",
+			 sum, touched, n, kept, RECEIPT_MIN_KEPT);
+		json_decref(*voids);
+		*voids = NULL;
+		return "failed";
+	}
+	snprintf(ev, len,
+		 "%.0f CPU migrations in %zu of %zu windows: %zu samples dropped, %zu "
+		 "kept",
+		 sum, touched, n, touched, kept);
+	return "held";
+}
+
 /* state and evidence of one row on one metric */
 static const char *check(const struct receipt *r, const struct probe_result *p,
-			 const struct metric *m, uint64_t llc, char *ev, size_t len)
+			 const struct metric *m, uint64_t llc, char *ev, size_t len, json_t **voids)
 {
 	const char *sz = param(p, r->size);
 	uint64_t bytes = 0;
@@ -172,7 +214,8 @@ static const char *check(const struct receipt *r, const struct probe_result *p,
 			return "unknown";
 		}
 		snprintf(ev, len,
-			 "%s %.0f MiB of %.0f MiB, huge-page faults %.0f in the fewest of %zu "
+			 "%s %.0f MiB of %.0f MiB, huge-page faults %.0f in the fewest of "
+			 "%zu "
 			 "windows (%.0f expected)",
 			 r->thp, med, mib, least, n, mib / 2);
 		return least + 1e-9 >= mib / 2 ? "held" : "failed";
@@ -217,8 +260,10 @@ static const char *check(const struct receipt *r, const struct probe_result *p,
 		x = sum / (double)n / work;
 		if (!(least > 0)) {
 			snprintf(ev, len,
-				 "%s stood still over a window of bytes copied (it moved in steps "
-				 "of up to %.2f GB; %.3fx the bytes counted over %zu windows): it "
+				 "%s stood still over a window of bytes copied (it moved "
+				 "in steps "
+				 "of up to %.2f GB; %.3fx the bytes counted over %zu "
+				 "windows): it "
 				 "does not count the bytes as they cross",
 				 name, most * 1e-9, x, n);
 			return "unknown";
@@ -227,13 +272,13 @@ static const char *check(const struct receipt *r, const struct probe_result *p,
 		unc = 0.5 * step / work;
 		if (unc > RECEIPT_LINK_TOLERANCE) {
 			double w = window_ms(m);
-			int k = snprintf(
-				ev, len,
-				"%s advances in steps of up to %.2f GB, %.0f%% of a window's "
-				"%.2f GB: %.3fx the bytes counted over %zu windows, which "
-				"cannot tell %.0f%%",
-				name, step * 1e-9, 100 * step / work, work * 1e-9, x, n,
-				100 * RECEIPT_LINK_TOLERANCE);
+			int k = snprintf(ev, len,
+					 "%s advances in steps of up to %.2f GB, %.0f%% of a "
+					 "window's "
+					 "%.2f GB: %.3fx the bytes counted over %zu windows, which "
+					 "cannot tell %.0f%%",
+					 name, step * 1e-9, 100 * step / work, work * 1e-9, x, n,
+					 100 * RECEIPT_LINK_TOLERANCE);
 			if (isfinite(w) && k > 0 && (size_t)k < len)
 				snprintf(ev + k, len - (size_t)k,
 					 " (windows of %.0f ms or more would: --window-ms)",
@@ -242,7 +287,8 @@ static const char *check(const struct receipt *r, const struct probe_result *p,
 		}
 		if (per > 1)
 			snprintf(ev, len,
-				 "%s %.3fx the bytes counted with their TLP overhead (x%.4f), over "
+				 "%s %.3fx the bytes counted with their TLP overhead "
+				 "(x%.4f), over "
 				 "%zu windows",
 				 name, x, per, n);
 		else
@@ -253,13 +299,7 @@ static const char *check(const struct receipt *r, const struct probe_result *p,
 	case RECEIPT_PAGESIZE:
 		return check_pagesize(r, p, m, thp, mib, ev, len);
 	case RECEIPT_NO_MIGRATION:
-		if (!source_ok(p, "software") ||
-		    !(n = windows(m, "sw:cpu-migrations", &sum, &least))) {
-			snprintf(ev, len, "CPU migrations not read");
-			return "unknown";
-		}
-		snprintf(ev, len, "%.0f CPU migrations over %zu windows", sum, n);
-		return sum > 0 ? "failed" : "held";
+		return no_migration(p, m, ev, len, voids);
 	}
 	snprintf(ev, len, "unknown receipt");
 	return "unknown";
@@ -273,17 +313,23 @@ void receipts_check(const struct receipt *rows, struct probe_result *p, uint64_t
 			const char *v = r->label ? metric_label(m, r->label) : NULL;
 			char ev[256];
 			const char *state;
+			json_t *voids = NULL, *row;
 
 			if (strcmp(m->name, r->metric) || !m->n_samples ||
 			    (r->label && r->value && (!v || strcmp(v, r->value))))
 				continue;
 			if (r->kind == RECEIPT_PAGESIZE && !beside(p, m, r->thp))
 				continue;
-			state = check(r, p, m, llc_bytes, ev, sizeof(ev));
+			state = check(r, p, m, llc_bytes, ev, sizeof(ev), &voids);
 			if (!m->receipts)
 				m->receipts = json_array();
-			json_array_append_new(m->receipts, json_pack("{s:s, s:s, s:s}", "assumes",
-								     assumes[r->kind], "state",
-								     state, "evidence", ev));
+			row = json_pack("{s:s, s:s, s:s}", "assumes", assumes[r->kind], "state",
+					state, "evidence", ev);
+			if (voids) /* the samples it voided: out of the figure, kept in the
+				      file */
+				json_object_set_new(row, "void_samples", voids);
+			json_array_append_new(m->receipts, row);
+			if (voids)
+				metric_summarize(m);
 		}
 }

@@ -22,8 +22,11 @@ enum receipt_kind {
 	RECEIPT_THP,
 	/* 4 KiB figure: `thp` reads 0 MiB. */
 	RECEIPT_4K,
-	/* A chase: the probe's threads migrated to no other CPU in any window
-	 * (sw:cpu-migrations). */
+	/* A chase: the probe's threads migrated to no other CPU in a window
+	 * (sw:cpu-migrations). A window with a migration voids its sample
+	 * ("void_samples": out of the summary and of compare, kept in the
+	 * file); the receipt fails only when fewer than RECEIPT_MIN_KEPT
+	 * samples are left. */
 	RECEIPT_NO_MIGRATION,
 	/* A copy over PCIe: each window's link bytes (the gpu counter named by
 	 * `thp`, "pcie_rx_link_bytes" for host to device, of gpu0 in NVML's
@@ -42,6 +45,12 @@ enum receipt_kind {
 #define RECEIPT_PAGESIZE_SHARE 0.95
 
 #define RECEIPT_LINK_TOLERANCE 0.05
+
+/* The fewest samples left after a receipt voided some before it fails:
+ * the fewest a leg of any verdict takes (a leg of a round,
+ * COMPARE_MIN_ROUND_SAMPLES); compare's "too few" rule then holds each
+ * design to its own minimum (6 a leg in A/B/A', §5.12). */
+#define RECEIPT_MIN_KEPT 3
 
 /* The DRAM receipt's multiple of the last-level cache. */
 #define RECEIPT_LLC_TIMES 4

@@ -102,6 +102,14 @@ static void header(const struct fleet *fl, enum report_format fmt, FILE *f)
 		"nodes: reference values only; a reference check FAILs beyond twice its "
 		"tolerance\n",
 		md ? "- " : "", fl->th.z, fl->th.practical * 100, fl->th.min_group);
+	if (isfinite(fl->test_alpha))
+		fprintf(f,
+			"%sfalse flags: %zu peer tests (nodes x metrics), each at %.2g (Bonferroni "
+			"for %.0f%% family-wise, on a node's leave-one-out t against its peers); "
+			"pure chance would give %.2g flags at most; a node within its own "
+			"samples' p5-p95 spread of the group median is not flagged\n",
+			md ? "- " : "", fl->n_tests, fl->test_alpha, FLEET_ALPHA * 100,
+			fl->expected_false);
 	for (size_t i = 0; i < fl->n_notes; i++) {
 		fputs(md ? "- note: " : "note: ", f);
 		put(f, fmt, fl->notes[i]);

@@ -282,6 +282,18 @@ static void overflow_lines(const struct probe_result *p, enum report_format fmt,
 	}
 }
 
+/* The evidence of m's first receipt that voided samples but held, or NULL. */
+static const char *receipt_dropped(const struct metric *m)
+{
+	size_t i;
+	json_t *r;
+
+	json_array_foreach (m->receipts, i, r)
+		if (json_array_size(json_object_get(r, "void_samples")))
+			return json_string_value(json_object_get(r, "evidence"));
+	return NULL;
+}
+
 void report_receipts(const struct probe_result *p, enum report_format fmt, FILE *f)
 {
 	int any = 0;
@@ -290,27 +302,29 @@ void report_receipts(const struct probe_result *p, enum report_format fmt, FILE 
 
 	for (size_t k = 0; k < p->n_metrics; k++) {
 		const struct metric *m = &p->metrics[k];
-		const char *ev = metric_receipt_failed(m);
+		const char *ev = metric_receipt_failed(m), *what = "receipt failed";
 		char labels[256];
 
+		if (!ev && (ev = receipt_dropped(m)))
+			what = "samples dropped";
 		if (!ev)
 			continue;
 		metric_labels_str(m, labels, sizeof(labels));
 		if (fmt == REPORT_HTML) {
 			fputs(any++ ? "<br>" : "<p class=\"receipt\">", f);
-			fputs("receipt failed: ", f);
+			fprintf(f, "%s: ", what);
 			report_html_text(f, m->name);
 			fputs(" ", f);
 			report_html_text(f, labels);
 			fputs(": ", f);
 			report_html_text(f, ev);
 		} else if (fmt == REPORT_MD) {
-			fprintf(f, "%s- receipt failed: %s ", any++ ? "" : "\n", m->name);
+			fprintf(f, "%s- %s: %s ", any++ ? "" : "\n", what, m->name);
 			report_md_cell(f, labels);
 			fprintf(f, ": %s\n", ev);
 		} else
-			fprintf(f, "%s   receipt failed: %s %s: %s\n", any++ ? "" : "\n", m->name,
-				labels, ev);
+			fprintf(f, "%s   %s: %s %s: %s\n", any++ ? "" : "\n", what, m->name, labels,
+				ev);
 	}
 	if (any && fmt == REPORT_HTML)
 		fputs("</p>\n", f);

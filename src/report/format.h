@@ -59,7 +59,9 @@ void report_html_text(FILE *f, const char *s);
 /* One line for each metric of p whose statistics overflow (shown "-": why,
  * STATS_OVERFLOW_WHY), and one for each metric of p whose receipt failed ("receipt failed:
  * bandwidth kernel=copy,...: working set 192 MiB is 0.4x the 480 MiB LLC",
- * docs/design.md §4.18), in the format's layout; nothing when none failed.
+ * docs/design.md §4.18), or whose receipt voided some of its samples
+ * ("samples dropped: load_latency size=16M: 2 CPU migrations in 1 of 10
+ * windows: ..."), in the format's layout; nothing when none did.
  * The strings are the file's, escaped for fmt by the caller (term, md) or
  * here (html). */
 void report_receipts(const struct probe_result *p, enum report_format fmt, FILE *f);

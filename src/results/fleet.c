@@ -1,6 +1,7 @@
 /* fleet.c - the in-memory fleet model (see fleet.h for ownership). */
 #include "results/fleet.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,7 @@ struct fleet *fleet_new(void)
 {
 	struct fleet *f = xcalloc(1, sizeof(*f));
 	fleet_thresholds_default(&f->th);
+	f->test_alpha = f->expected_false = NAN;
 	return f;
 }
 

@@ -131,7 +131,16 @@ struct fleet {
 	char **notes;
 	size_t n_notes;
 	size_t n_flagged; /* nodes with at least one flag */
+	/* Peer tests over the fleet (nodes x metrics judged by peers), the
+	 * level of each (Bonferroni: FLEET_ALPHA / n_tests, on a node's
+	 * leave-one-out t against its peers) and the flags pure chance would
+	 * give at it (docs/design.md §5.9); 0, NAN, NAN before judging. */
+	size_t n_tests;
+	double test_alpha, expected_false;
 };
+
+/* The family-wise false-flag rate the peers' cut holds over a fleet. */
+#define FLEET_ALPHA 0.05
 
 void fleet_thresholds_default(struct fleet_thresholds *th);
 struct fleet *fleet_new(void);

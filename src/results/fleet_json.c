@@ -149,6 +149,13 @@ static json_t *head_json(const struct fleet *fl)
 			    json_pack("{s:I, s:I, s:I}", "nodes", (json_int_t)fl->n_nodes,
 				      "flagged", (json_int_t)fl->n_flagged, "groups",
 				      (json_int_t)fl->n_groups));
+	/* the family of peer tests (docs/design.md §5.9), once judged */
+	if (isfinite(fl->test_alpha)) {
+		json_t *sm = json_object_get(o, "summary");
+		json_object_set_new(sm, "tests", json_integer((json_int_t)fl->n_tests));
+		json_object_set_new(sm, "test_alpha", json_real(fl->test_alpha));
+		json_object_set_new(sm, "expected_false_flags", json_real(fl->expected_false));
+	}
 	json_object_set_new(o, "notes", strs_json(fl->notes, fl->n_notes));
 	for (size_t i = 0; i < fl->n_groups; i++)
 		json_array_append_new(groups, group_json(&fl->groups[i]));
@@ -409,6 +416,14 @@ static int head_from(struct jrd *rd, json_t *j, struct fleet *fl)
 		return jrd_bad(rd, "thresholds", "holds a value out of range");
 	fl->th.z = z;
 	fl->th.practical = practical;
+	{
+		json_t *sm = json_object_get(j, "summary");
+		if (json_is_object(sm) && json_object_get(sm, "test_alpha") &&
+		    (jrd_count(rd, sm, "tests", 1, &fl->n_tests) ||
+		     jrd_num(rd, sm, "test_alpha", 1, NAN, &fl->test_alpha) ||
+		     jrd_num(rd, sm, "expected_false_flags", 1, NAN, &fl->expected_false)))
+			return -1;
+	}
 	fl->th.min_group = (unsigned)min_group;
 	return get_array(rd, j, "groups", (void **)&fl->groups, &fl->n_groups, sizeof(*fl->groups),
 			 group_from_v);

@@ -482,9 +482,40 @@ const char *metric_label(const struct metric *m, const char *key)
 	return NULL;
 }
 
+int metric_sample_void(const struct metric *m, size_t i)
+{
+	size_t k, j;
+	json_t *r, *x;
+	json_array_foreach (m->receipts, k, r)
+		json_array_foreach (json_object_get(r, "void_samples"), j, x)
+			if (json_is_integer(x) && json_integer_value(x) == (json_int_t)i)
+				return 1;
+	return 0;
+}
+
+size_t metric_void_count(const struct metric *m)
+{
+	size_t n = 0;
+	for (size_t i = 0; m->receipts && i < m->n_samples; i++)
+		n += (size_t)metric_sample_void(m, i);
+	return n;
+}
+
 void metric_summarize(struct metric *m)
 {
-	stats_summarize(m->samples, m->n_samples, &m->summary);
+	double *kept;
+	size_t n = 0;
+	if (!m->receipts || !metric_void_count(m)) {
+		stats_summarize(m->samples, m->n_samples, &m->summary);
+		return;
+	}
+	/* samples a receipt voided are kept in the file, not in the figure */
+	kept = xcalloc(m->n_samples + 1, sizeof(*kept));
+	for (size_t i = 0; i < m->n_samples; i++)
+		if (!metric_sample_void(m, i))
+			kept[n++] = m->samples[i];
+	stats_summarize(kept, n, &m->summary);
+	free(kept);
 }
 
 void metric_labels_str(const struct metric *m, char *buf, size_t len)

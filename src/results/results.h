@@ -234,6 +234,12 @@ void metric_summarize(struct metric *m);
 /* The evidence of m's first failed receipt ("working set 768 MiB is 1.6x
  * the 480 MiB LLC"), or NULL when none failed. */
 const char *metric_receipt_failed(const struct metric *m);
+/* Is counted sample i of m void: a receipt named its window in its
+ * "void_samples" (a CPU migration in it, kit/receipts.h, docs/design.md
+ * §4.18)? And how many of m's counted samples are void. metric_summarize
+ * summarizes the others. */
+int metric_sample_void(const struct metric *m, size_t i);
+size_t metric_void_count(const struct metric *m);
 /* Labels joined as "k=v,k=v" into buf (for tables). */
 void metric_labels_str(const struct metric *m, char *buf, size_t len);
 

@@ -48,9 +48,11 @@ static json_t *summary_to_json(const struct summary *s)
 
 static json_t *metric_to_json(const struct metric *m, int timed)
 {
+	struct metric t = *m; /* the summary of the samples no receipt voided */
 	struct summary s;
 	json_t *o = json_object();
-	stats_summarize(m->samples, m->n_samples, &s);
+	metric_summarize(&t);
+	s = t.summary;
 	json_object_set_new(o, "name", json_string(m->name));
 	json_object_set_new(o, "unit", json_string(unit_name(m->unit)));
 	json_object_set_new(o, "better", json_string(better_name(m->better)));
@@ -137,7 +139,8 @@ json_t *run_to_json(const struct run *r)
 
 /* ---- reading ---- */
 
-/* "receipts": [{"assumes", "state": held|failed|unknown, "evidence"}] */
+/* "receipts": [{"assumes", "state": held|failed|unknown, "evidence",
+ * "void_samples": [increasing indices of counted samples], optional}] */
 static int get_receipts(struct jrd *rd, json_t *j, struct metric *m)
 {
 	json_t *a = json_object_get(j, "receipts"), *e;
@@ -156,6 +159,17 @@ static int get_receipts(struct jrd *rd, json_t *j, struct metric *m)
 			return -1;
 		if (strcmp(state, "held") && strcmp(state, "failed") && strcmp(state, "unknown"))
 			return jrd_bad(rd, "receipts", "holds a state not held|failed|unknown");
+		json_t *v = json_object_get(e, "void_samples"), *x;
+		size_t k;
+		if (v && !json_is_array(v))
+			return jrd_bad(rd, "receipts", "holds void_samples that is not an array");
+		json_array_foreach (v, k, x)
+			if (!json_is_integer(x) || json_integer_value(x) < 0 ||
+			    (size_t)json_integer_value(x) >= m->n_samples ||
+			    (k &&
+			     json_integer_value(x) <= json_integer_value(json_array_get(v, k - 1))))
+				return jrd_bad(rd, "receipts",
+					       "holds void_samples not increasing sample indices");
 	}
 	m->receipts = json_incref(a);
 	return 0;

@@ -133,3 +133,86 @@ int metric_windows_from_json(json_t *j, struct metric *m, const char **field)
 	*field = NULL;
 	return 0;
 }
+
+/* The counters of the kept samples: each counter's entries of those
+ * samples, the unmarked ones renumbered among them. */
+static json_t *kept_counters(const struct metric *m, const char *keep)
+{
+	json_t *moved = json_object(), *un = json_array(), *a, *x, *out;
+	const char *name;
+	size_t i, at = 0;
+
+	json_object_foreach (json_object_get(m->counters, "moved"), name, a) {
+		json_t *b = json_array();
+		json_array_foreach (a, i, x)
+			if (i < m->n_samples && keep[i])
+				json_array_append(b, x);
+		json_object_set_new(moved, name, b);
+	}
+	for (i = 0; i < m->n_samples; i++) {
+		size_t k;
+		json_array_foreach (json_object_get(m->counters, "unmarked"), k, x)
+			if (keep[i] && json_integer_value(x) == (json_int_t)i)
+				json_array_append_new(un, json_integer((json_int_t)at));
+		at += (size_t)keep[i];
+	}
+	out = json_pack("{s:o}", "moved", moved);
+	if (json_array_size(un))
+		json_object_set_new(out, "unmarked", un);
+	else
+		json_decref(un);
+	return out;
+}
+
+struct metric *metric_kept(const struct metric *m)
+{
+	struct metric *k = xcalloc(1, sizeof(*k));
+	char *keep = xcalloc(m->n_samples + 1, 1);
+	size_t n = 0, cap;
+
+	*k = *m;
+	for (size_t i = 0; i < m->n_samples; i++)
+		n += (size_t)(keep[i] = (char)!metric_sample_void(m, i));
+	cap = n + 1;
+	k->n_samples = 0;
+	k->cap_samples = cap;
+	k->samples = xcalloc(cap, sizeof(*k->samples));
+	k->warmups = NULL; /* never summarized nor compared */
+	k->n_warmups = k->cap_warmups = 0;
+	k->t0 = m->t0 ? xcalloc(cap, sizeof(*k->t0)) : NULL;
+	k->t1 = m->t1 ? xcalloc(cap, sizeof(*k->t1)) : NULL;
+	for (size_t s = 0; s < ARRAY_SIZE(per_sample_names); s++)
+		if (*per_sample((struct metric *)m, s))
+			*per_sample(k, s) = xcalloc(cap, sizeof(double));
+	for (size_t i = 0; i < m->n_samples; i++) {
+		if (!keep[i])
+			continue;
+		if (k->t0) {
+			k->t0[k->n_samples] = m->t0[i];
+			k->t1[k->n_samples] = m->t1[i];
+		}
+		for (size_t s = 0; s < ARRAY_SIZE(per_sample_names); s++)
+			if (*per_sample(k, s))
+				(*per_sample(k, s))[k->n_samples] =
+					(*per_sample((struct metric *)m, s))[i];
+		k->samples[k->n_samples++] = m->samples[i];
+	}
+	k->counters = m->counters ? kept_counters(m, keep) : NULL;
+	stats_summarize(k->samples, k->n_samples, &k->summary);
+	free(keep);
+	return k;
+}
+
+void metric_kept_free(struct metric *k)
+{
+	if (!k)
+		return;
+	free(k->samples);
+	free(k->t0);
+	free(k->t1);
+	free(k->busy);
+	free(k->wait);
+	free(k->gpu_others);
+	json_decref(k->counters);
+	free(k);
+}

@@ -15,4 +15,11 @@ void metric_windows_to_json(const struct metric *m, int timed, json_t *o);
  * with *field naming the one at fault. */
 int metric_windows_from_json(json_t *j, struct metric *m, const char **field);
 
+/* m without its void samples: a new metric whose samples, windows, loads
+ * and counters are those of the kept samples, in order; its name, labels,
+ * desc, stop and receipts are m's (borrowed: m must outlive it). Freed by
+ * metric_kept_free. */
+struct metric *metric_kept(const struct metric *m);
+void metric_kept_free(struct metric *k);
+
 #endif

@@ -180,8 +180,13 @@ static void rule_few(struct comparison *c, struct compare_row *row)
 	for (size_t j = 0; j < c->n_legs && row->verdict == PENDING; j++)
 		if (row->n[j] < min_n)
 			set_verdict(row, VERDICT_FEW,
-				    xasprintf("n=%zu in %s (%zu per leg needed)", row->n[j],
-					      c->legs[j].name, min_n));
+				    row->dropped[j]
+					    ? xasprintf("n=%zu in %s (%zu per leg needed; %zu "
+							"dropped by a receipt, §4.18)",
+							row->n[j], c->legs[j].name, min_n,
+							row->dropped[j])
+					    : xasprintf("n=%zu in %s (%zu per leg needed)",
+							row->n[j], c->legs[j].name, min_n));
 }
 
 /* legs: not rounds, and too few legs to show what differs between
@@ -446,6 +451,7 @@ struct comparison *compare_runs(const struct run *const *runs, const char *const
 	}
 	compare_holm(c);
 	apply_rules(c, rules_after, ARRAY_SIZE(rules_after));
+	rounds_heterogeneity(c);
 	for (size_t i = 0; i < c->n_rows; i++) {
 		struct compare_row *row = &c->rows[i];
 		if (!row->control)

@@ -66,6 +66,10 @@ static json_t *row_to_json(const struct comparison *c, const struct compare_row 
 			json_object_set_new(l, "wait", json_real(row->wait[j]));
 		if (isfinite(row->gpu_others[j]))
 			json_object_set_new(l, "gpu_others", json_real(row->gpu_others[j]));
+		/* samples a receipt voided (§4.18): only where there are some */
+		if (row->dropped[j])
+			json_object_set_new(l, "dropped",
+					    json_integer((json_int_t)row->dropped[j]));
 		json_array_append_new(legs, l);
 	}
 	json_object_set_new(o, "legs", legs);
@@ -86,6 +90,8 @@ static json_t *row_to_json(const struct comparison *c, const struct compare_row 
 				    json_string(threshold_from_id(row->threshold_from)));
 	if (isfinite(row->round_noise))
 		json_object_set_new(o, "round_noise", json_real(row->round_noise));
+	if (row->heterogeneity) /* rounds, where it could be tested (§5.10) */
+		json_object_set(o, "heterogeneity", row->heterogeneity);
 	if (row->ci_wide)
 		json_object_set_new(o, "ci_too_wide", json_true());
 	json_object_set_new(o, "verdict", json_string(verdict_id(row->verdict)));

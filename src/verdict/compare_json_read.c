@@ -72,12 +72,17 @@ static int threshold_from_json(struct rd *rd, json_t *j, struct compare_row *row
 	row->threshold_from = THRESHOLD_FROM__COUNT;
 	row->round_noise = NAN;
 	if (jrd_str(&rd->j, j, "threshold_from", 0, &from) ||
+	    (json_object_get(j, "heterogeneity") &&
+	     !json_is_object(json_object_get(j, "heterogeneity")) &&
+	     jrd_bad(&rd->j, "heterogeneity", "is not an object")) ||
 	    (json_object_get(j, "round_noise") &&
 	     jrd_num(&rd->j, j, "round_noise", 1, NAN, &row->round_noise)) ||
 	    jrd_bool(&rd->j, j, "ci_too_wide", 0, &row->ci_wide))
 		return -1;
 	if (from && threshold_from_parse(from, &row->threshold_from) != 0)
 		return jrd_bad(&rd->j, "threshold_from", "is not min|given|gap|round_noise");
+	if (json_object_get(j, "heterogeneity")) /* kept as read (§5.10) */
+		row->heterogeneity = json_incref(json_object_get(j, "heterogeneity"));
 	return 0;
 }
 
@@ -310,7 +315,9 @@ static int row_from_json(struct rd *rd, json_t *j, size_t i)
 		    (json_object_get(l, "wait") &&
 		     jrd_num(&rd->j, l, "wait", 1, NAN, &row->wait[k])) ||
 		    (json_object_get(l, "gpu_others") &&
-		     jrd_num(&rd->j, l, "gpu_others", 1, NAN, &row->gpu_others[k])))
+		     jrd_num(&rd->j, l, "gpu_others", 1, NAN, &row->gpu_others[k])) ||
+		    (json_object_get(l, "dropped") &&
+		     jrd_count(&rd->j, l, "dropped", 1, &row->dropped[k])))
 			return -1;
 		if (!json_object_get(j, "rounds")) /* else the rounds used say */
 			*(c->legs[k].variant == 'A' ? &row->n_a : &row->n_b) += row->n[k];

@@ -9,6 +9,7 @@
 
 #include "base/util.h"
 #include "machine/virt.h"
+#include "results/windows.h"
 
 static const char *const verdict_names[] = {
 	"~",	"WIN",	   "LOSS",	"SAME", "UNSTABLE", "VOID", "too few samples",
@@ -63,6 +64,7 @@ void comparison_free(struct comparison *c)
 		free(c->rows[i].reason);
 		free(c->rows[i].note);
 		free(c->rows[i].mechanism);
+		json_decref(c->rows[i].heterogeneity);
 		for (size_t k = 0; k < c->rows[i].n_mech; k++)
 			free(c->rows[i].mech[k].name);
 		free(c->rows[i].mech);
@@ -75,6 +77,9 @@ void comparison_free(struct comparison *c)
 		free(c->notes[i]);
 	free(c->notes);
 	compare_owned_free(c->owned);
+	for (size_t i = 0; i < c->n_kept; i++)
+		metric_kept_free(c->kept[i]);
+	free(c->kept);
 	free(c);
 }
 

@@ -142,6 +142,12 @@ struct compare_row {
 	int few_legs; /* no verdict: too few legs to see between-process variance (§5.4) */
 	size_t rounds, rounds_out; /* rounds the verdict rests on, and left out */
 	size_t n_a, n_b;	   /* samples the verdict rests on, per variant */
+	/* Per leg: samples a receipt voided (a CPU migration in their window,
+	 * §4.18); m[] and n[] hold the others. */
+	size_t dropped[COMPARE_MAX_LEGS];
+	/* Rounds: Cochran's Q over the rounds' log ratios (verdict/hetero.h,
+	 * §5.10), or NULL where it could not be tested; owned. */
+	json_t *heterogeneity;
 	enum verdict verdict;
 	char *reason;	  /* one line: why VOID, MISSING, UNSTABLE, FEW; or NULL */
 	const char *rule; /* the rule of §5.12 that settled it (compare_rule_name's,
@@ -208,6 +214,10 @@ struct comparison {
 	size_t n_notes;
 	struct compare_summary summary;
 	struct compare_owned *owned; /* NULL unless read from a file */
+	/* The legs' metrics without the samples a receipt voided (metric_kept),
+	 * that rows point to instead of the runs'. */
+	struct metric **kept;
+	size_t n_kept;
 };
 
 void compare_opts_default(struct compare_opts *o);

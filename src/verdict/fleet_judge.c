@@ -119,12 +119,13 @@ static void judge_metric(struct fleet *f, struct fleet_group *g, const struct en
 			 struct fleet_stat *st)
 {
 	double *x = xmalloc(k * sizeof(double)), *z = xmalloc(k * sizeof(double));
-	double *spread = xmalloc(k * sizeof(double)), sp;
+	double *spread = xmalloc(k * sizeof(double)), sp, *own = xmalloc(k * sizeof(double)), tcut;
 	for (size_t i = 0; i < k; i++) {
 		struct summary s;
 		stats_summarize(e[i].m->samples, e[i].m->n_samples, &s);
 		x[i] = s.median;
-		spread[i] = s.median != 0 ? fabs(s.p95 - s.p5) / (2 * fabs(s.median)) : 0;
+		own[i] = fabs(s.p95 - s.p5) / 2;
+		spread[i] = s.median != 0 ? own[i] / fabs(s.median) : 0;
 	}
 	robust_z(x, k, z, &st->median, &st->mad);
 	/* a difference within the metric's own run-to-run band is noise: the
@@ -139,10 +140,18 @@ static void judge_metric(struct fleet *f, struct fleet_group *g, const struct en
 	else if (k < f->th.min_group)
 		st->not_judged =
 			xasprintf("measured on %zu nodes: peers judge from %u", k, f->th.min_group);
+	tcut = st->not_judged ? NAN : robust_t_cut(FLEET_ALPHA, f->n_tests, k);
 	for (size_t i = 0; !st->not_judged && i < k; i++) {
 		struct fleet_flag *fl;
-		double rel;
-		if (!robust_outlier(x[i], z[i], st->median, st->better, f->th.z, st->threshold))
+		double rel, t;
+		/* beyond the family-wise cut over every peer test of the fleet
+		 * (§5.9) in the worse direction, and not within the node's own
+		 * spread: that distance is its own noise */
+		if (!robust_outlier(x[i], z[i], st->median, st->better, f->th.z, st->threshold) ||
+		    robust_within_own(x[i], st->median, own[i]))
+			continue;
+		t = robust_loo_t(x, k, i);
+		if (!(st->better == BETTER_HIGHER ? t < -tcut : t > tcut))
 			continue;
 		rel = st->median != 0 ? x[i] / st->median - 1 : INFINITY;
 		fl = add_flag(&f->nodes[e[i].node], st->probe, st->metric, e[i].m);
@@ -151,14 +160,17 @@ static void judge_metric(struct fleet *f, struct fleet_group *g, const struct en
 		fl->robust_z = z[i];
 		fl->threshold = st->threshold;
 		fl->why = xasprintf("%.1f%% %s the group median (modified z %.1f; flagged beyond "
-				    "|z| %.1f and %.1f%%)",
+				    "|z| %.1f and %.1f%%; leave-one-out t %.1f beyond %.1f, "
+				    "Bonferroni over %zu tests; its own samples +-%.1f%%)",
 				    fabs(rel) * 100, rel < 0 ? "below" : "above", z[i], f->th.z,
-				    st->threshold * 100);
+				    st->threshold * 100, t, tcut, f->n_tests,
+				    x[i] != 0 ? 100 * own[i] / fabs(x[i]) : 0.0);
 		st->n_flagged++;
 	}
 	free(x);
 	free(z);
 	free(spread);
+	free(own);
 }
 
 static void collect(const struct fleet *f, size_t g, struct entry **ev, size_t *n)
@@ -188,6 +200,33 @@ static void collect(const struct fleet *f, size_t g, struct entry **ev, size_t *
 			}
 		}
 	}
+}
+
+/* The peer tests of group g: for each metric with a better direction that
+ * at least min_group of its nodes measured, one test a node; none in a
+ * group under min_group nodes. */
+static size_t group_tests(const struct fleet *f, size_t g)
+{
+	struct entry *ev = NULL;
+	size_t n = 0, nodes = 0, tests = 0;
+	for (size_t i = 0; i < f->n_nodes; i++)
+		nodes += f->nodes[i].group == g;
+	if (nodes < f->th.min_group)
+		return 0;
+	collect(f, g, &ev, &n);
+	qsort(ev, n, sizeof(*ev), entry_cmp);
+	for (size_t i = 0; i < n;) {
+		size_t k = i + 1;
+		while (k < n && strcmp(ev[k].id, ev[i].id) == 0)
+			k++;
+		if (ev[i].m->better != BETTER_NONE && k - i >= f->th.min_group)
+			tests += k - i;
+		i = k;
+	}
+	for (size_t i = 0; i < n; i++)
+		free(ev[i].id);
+	free(ev);
+	return tests;
 }
 
 static void judge_group(struct fleet *f, size_t g, const struct ref_set *refs)
@@ -338,6 +377,14 @@ void fleet_judge(struct fleet *f, const struct ref_set *refs)
 		n->group = group_of(f, key);
 		free(key);
 	}
+	/* one family: every peer test of the fleet (§5.9) */
+	f->n_tests = 0;
+	for (size_t g = 0; g < f->n_groups; g++)
+		f->n_tests += group_tests(f, g);
+	/* Bonferroni: each test at alpha / n, so pure chance gives alpha flags
+	 * in all, at most (the other conditions of a flag only take some away) */
+	f->test_alpha = f->n_tests ? FLEET_ALPHA / (double)f->n_tests : FLEET_ALPHA;
+	f->expected_false = f->n_tests ? FLEET_ALPHA : 0;
 	for (size_t g = 0; g < f->n_groups; g++)
 		judge_group(f, g, refs);
 	for (size_t i = 0; i < f->n_nodes; i++) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "results/windows.h"
 #include "verdict/join.h"
 #include "verdict/rounds.h"
 
@@ -411,6 +412,43 @@ static struct compare_row *find_row(struct comparison *c, const char *ident)
 	return NULL;
 }
 
+/* m without the samples a receipt voided, owned by c; the row counts them. */
+static const struct metric *kept_of(struct comparison *c, struct compare_row *row, size_t leg,
+				    const struct metric *m)
+{
+	struct metric *k = metric_kept(m);
+	c->kept = xrealloc(c->kept, (c->n_kept + 1) * sizeof(*c->kept));
+	c->kept[c->n_kept++] = k;
+	row->dropped[leg] = m->n_samples - k->n_samples;
+	return k;
+}
+
+/* "cpu.latency load_latency size=16M: 1 of 10 samples dropped in A (...)" */
+static void dropped_notes(struct comparison *c)
+{
+	for (size_t i = 0; i < c->n_rows; i++) {
+		const struct compare_row *row = &c->rows[i];
+		char *line = NULL;
+		for (size_t j = 0; j < c->n_legs; j++) {
+			char *t;
+			if (!row->dropped[j])
+				continue;
+			t = xasprintf("%s%s%zu of %zu samples dropped in %s",
+				      line ? line : row->key, line ? ", " : ": ", row->dropped[j],
+				      row->dropped[j] + row->m[j]->n_samples, c->legs[j].name);
+			free(line);
+			line = t;
+		}
+		if (line) {
+			add_str(&c->notes, &c->n_notes,
+				xasprintf("%s (a receipt voided their windows: a CPU migration, "
+					  "§4.18)",
+					  line));
+			free(line);
+		}
+	}
+}
+
 static void join_metrics(struct comparison *c)
 {
 	for (size_t i = 0; i < c->n_legs; i++) {
@@ -447,6 +485,8 @@ static void join_metrics(struct comparison *c)
 				}
 				if (row->probe_primary == PRIMARY_UNSAID)
 					row->probe_primary = m->primary;
+				if (metric_void_count(m)) /* a receipt voided samples (§4.18) */
+					m = kept_of(c, row, i, m);
 				row->m[i] = m;
 				row->pr[i] = pr;
 			}
@@ -506,6 +546,7 @@ int compare_join(struct comparison *c, const struct run *const *runs, const char
 			xstrdup("no repeated leg of either variant: baseline drift not checked "
 				"(measure A/B/A to check it)"));
 	join_metrics(c);
+	dropped_notes(c);
 	return 0;
 }
 

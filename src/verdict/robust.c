@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/blocked.h"
 #include "base/stats.h"
 #include "base/util.h"
 
@@ -49,4 +50,28 @@ int robust_outlier(double x, double z, double median, enum better better, double
 		return 0;
 	rel = median != 0 ? fabs(x / median - 1) : (x != 0 ? INFINITY : 0);
 	return rel > threshold;
+}
+
+double robust_loo_t(const double *x, size_t k, size_t i)
+{
+	double mean = 0, ss = 0, sd;
+	for (size_t j = 0; j < k; j++)
+		mean += j != i ? x[j] : 0;
+	mean /= (double)(k - 1);
+	for (size_t j = 0; j < k; j++)
+		ss += j != i ? (x[j] - mean) * (x[j] - mean) : 0;
+	sd = sqrt(ss / (double)(k - 2));
+	if (!(sd > 0))
+		return x[i] == mean ? 0 : x[i] > mean ? INFINITY : -INFINITY;
+	return (x[i] - mean) / (sd * sqrt(1 + 1 / (double)(k - 1)));
+}
+
+double robust_t_cut(double alpha, size_t n_tests, size_t k)
+{
+	return stats_t_quantile(1 - alpha / (double)(n_tests ? n_tests : 1), (unsigned)(k - 2));
+}
+
+int robust_within_own(double x, double median, double half_width)
+{
+	return isfinite(half_width) && fabs(x - median) <= half_width;
 }

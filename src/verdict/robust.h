@@ -25,4 +25,21 @@ void robust_z(const double *x, size_t n, double *z, double *median, double *mad)
 int robust_outlier(double x, double z, double median, enum better better, double z_max,
 		   double threshold);
 
+/* Node i's leave-one-out t against the others of x[0..k) (k >= 3):
+ * (x_i - mean of the others) / (their sd * sqrt(1 + 1 / (k - 1))), Student
+ * t with k - 2 degrees of freedom when the k are one normal distribution;
+ * +-INFINITY when the others read the same and x_i does not, 0 when all do.
+ * The modified z of five nodes is far from normal (its MAD rests on two
+ * deviations): |z| > 3.5 one-sided came in 2.5% of null tests, not 0.023%
+ * (tests/unit/test_fleet.c), so the family-wise level is held on this t. */
+double robust_loo_t(const double *x, size_t k, size_t i);
+/* The one-sided cut on that t for one of n_tests tests at family-wise
+ * rate alpha (Bonferroni): the 1 - alpha / n_tests quantile of t(k - 2). */
+double robust_t_cut(double alpha, size_t n_tests, size_t k);
+/* Does a node's distance from the group median (x - median) lie within
+ * its own samples' spread, their p5-p95 half-width (half_width, in the
+ * metric's unit)? Such a node is not flagged: its own samples reach the
+ * group. */
+int robust_within_own(double x, double median, double half_width);
+
 #endif

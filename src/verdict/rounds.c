@@ -1,6 +1,7 @@
 /* rounds.c - the legs' load and comparisons of rounds (rounds.h;
  * docs/design.md §4.14, §5.10). */
 #include "verdict/rounds.h"
+#include "verdict/hetero.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -265,12 +266,19 @@ static void round_medians(struct compare_row *row, const double *med_a, const do
 	free(lb);
 }
 
+/* A round's load: the mean of its legs', either where one is unknown. */
+static double load_of(double a, double b)
+{
+	return isfinite(a) && isfinite(b) ? (a + b) / 2 : isfinite(a) ? a : b;
+}
+
 void rounds_stats(const struct comparison *c, struct compare_row *row)
 {
 	struct stratum *s = xcalloc(c->n_rounds + 1, sizeof(*s));
 	double *ratio = xcalloc(c->n_rounds + 1, sizeof(*ratio)), *a, *b, p, est, lo, hi;
 	double *med_a = xcalloc(c->n_rounds + 1, sizeof(*med_a)),
 	       *med_b = xcalloc(c->n_rounds + 1, sizeof(*med_b));
+	struct hetero_round *het = xcalloc(c->n_rounds + 1, sizeof(*het));
 	size_t n_ratio = 0, na = 0, nb = 0;
 	int undefined = 0;
 	row->rounds = row->rounds_out = 0;
@@ -282,6 +290,13 @@ void rounds_stats(const struct comparison *c, struct compare_row *row)
 			row->rounds_out++;
 			continue;
 		}
+		het[row->rounds] = (struct hetero_round){
+			r,
+			row->median[ja] > 0 && row->median[jb] > 0
+				? log(row->median[jb] / row->median[ja])
+				: NAN,
+			hetero_log_median_var(row->m[ja]) + hetero_log_median_var(row->m[jb]),
+			load_of(row->busy[ja], row->busy[jb])};
 		med_a[row->rounds] = row->median[ja];
 		med_b[row->rounds] = row->median[jb];
 		s[row->rounds++] = (struct stratum){row->m[ja]->samples, row->m[jb]->samples,
@@ -332,6 +347,9 @@ void rounds_stats(const struct comparison *c, struct compare_row *row)
 	}
 	row->drift = 0;
 	row->p_drift = NAN;
+	json_decref(row->heterogeneity);
+	row->heterogeneity = hetero_json(het, row->rounds);
+	free(het);
 	free(s);
 	free(med_a);
 	free(med_b);
@@ -427,4 +445,19 @@ char *rounds_nowin_reason(const struct comparison *c, const struct compare_row *
 	return xasprintf("the CI [%+.1f, %+.1f]%% of the %zu rounds' ratios %s +-%.1f%% (%s)",
 			 100.0 * row->ci_lo, 100.0 * row->ci_hi, row->rounds,
 			 threshold_ci_relation(row), 100.0 * row->threshold, threshold_source(row));
+}
+
+void rounds_heterogeneity(struct comparison *c)
+{
+	for (size_t i = 0; c->n_rounds && i < c->n_rows; i++) {
+		struct compare_row *row = &c->rows[i];
+		char *w, *t;
+		if ((row->verdict != VERDICT_WIN && row->verdict != VERDICT_LOSS) ||
+		    !(w = hetero_words(row->heterogeneity)))
+			continue;
+		t = row->reason ? xasprintf("%s; %s", w, row->reason) : xstrdup(w);
+		free(row->reason);
+		free(w);
+		row->reason = t;
+	}
 }

@@ -40,5 +40,9 @@ void rounds_stats(const struct comparison *c, struct compare_row *row);
 char *rounds_too_few(const struct comparison *c, struct compare_row *row);
 char *rounds_left_out(const struct comparison *c, const struct compare_row *row);
 char *rounds_nowin_reason(const struct comparison *c, const struct compare_row *row);
+/* WIN and LOSS of rounds whose change depends on load (Cochran's Q over
+ * the rounds, verdict/hetero.h) say so first in their reason: "+36% to
+ * +125% depending on load (...)". */
+void rounds_heterogeneity(struct comparison *c);
 
 #endif

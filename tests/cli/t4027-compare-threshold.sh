@@ -59,7 +59,9 @@ grep -q '^metric .* threshold  *p(adj)' swing.txt || fail "no threshold column: 
 grep -q "^change: the geometric mean of the rounds' ratios of medians" swing.txt ||
 	fail "what the change is computed from is not said: $(head -5 swing.txt)"
 row=$(grep '^t.rate rate' swing.txt)
-echo "$row" | grep -q ' +4\.9%  *\[+1\.9, +8\.1\]%  *1\.0% min .* WIN$' ||
+# (the rounds swing +1% to +8% with tight legs: more than their own noise
+# explains, so the WIN says it depends on load, §5.10)
+echo "$row" | grep -Eq ' \+4\.9%  *\[\+1\.9, \+8\.1\]%  *1\.0% min .* WIN(: \+1% to \+8% across rounds .*)?$' ||
 	fail "a change above A in every round, its CI clear of 1%, is no WIN or names another threshold: $row"
 # the columns: geometric means of the rounds' medians (103.8 and 108.9 GB/s;
 # pooled medians would be 104.0 and 109.1)

@@ -46,6 +46,30 @@ static void add_node(struct fleet *f, const char *cpu, int i, double mu, double 
 	fleet_add_node(f, name, name, i, NULL, run);
 }
 
+/* A node whose metric "bw" holds these samples. */
+static void add_node_samples(struct fleet *f, int i, const double *x, size_t n)
+{
+	struct run *run = run_new();
+	struct metric *m;
+	char name[32];
+	snprintf(name, sizeof(name), "node%03d", i);
+	run->host = host(name, "CPU A", 8);
+	m = probe_add_metric(run_add_probe(run, "syn.p"), "bw", UNIT_GB_S, BETTER_HIGHER,
+			     "synthetic", "k", "v", NULL);
+	for (size_t s = 0; s < n; s++)
+		metric_add_sample(m, x[s]);
+	fleet_add_node(f, name, name, i, NULL, run);
+}
+
+/* About N(0, 1): the sum of 12 uniforms less 6. */
+static double normal(struct rng *r)
+{
+	double sum = 0;
+	for (int k = 0; k < 12; k++)
+		sum += (double)rng_below(r, 1000000) / 1e6;
+	return sum - 6;
+}
+
 static size_t flags_on(const struct fleet *f, size_t node)
 {
 	return f->nodes[node].n_flags;
@@ -98,6 +122,108 @@ static void test_planted(void **state)
 	assert_non_null(f->nodes[30].flags[0].why);
 	assert_true(f->nodes[30].flags[0].robust_z < -3.5);
 	fleet_free(f);
+}
+
+/* Five nodes, one 16% slow with tight samples: flagged; the cut and the
+ * flags pure chance would give are said. */
+static void test_five_one_slow(void **state)
+{
+	struct fleet *f = fleet_new();
+	struct rng r;
+	rng_seed(&r, 5);
+	for (int i = 0; i < 5; i++)
+		add_node(f, "CPU A", i, i == 2 ? 84 : 100, 0.01, &r);
+	fleet_judge(f, NULL);
+	assert_int_equal(f->n_tests, 5);
+	assert_float_equal(f->test_alpha, 0.01, 1e-12);
+	assert_float_equal(f->expected_false, 0.05, 1e-12);
+	for (size_t i = 0; i < 5; i++)
+		assert_int_equal(flags_on(f, i), i == 2);
+	assert_non_null(strstr(f->nodes[2].flags[0].why, "% below the group median"));
+	assert_true(fabs(f->nodes[2].flags[0].value / f->nodes[2].flags[0].group_median - 0.84) <
+		    0.01);
+	fleet_free(f);
+}
+
+/* Five nodes of one distribution, one at modified z -3.9 (16% below the
+ * group median) whose own samples reach the group: not flagged; the same
+ * node with tight samples is. (The MPI run of 2026-12-01: rank 0 at
+ * 16.1% below, z -3.9, flagged.) */
+static void test_within_own_spread(void **state)
+{
+	const double med[5] = {84, 97.2, 100, 102.8, 103};
+	for (int tight = 0; tight < 2; tight++) {
+		struct fleet *f = fleet_new();
+		for (int i = 0; i < 5; i++) {
+			double x[10];
+			double w = i == 0 && !tight ? 0.25 : 0.005; /* +-25% or +-0.5% */
+			for (int s = 0; s < 10; s++)
+				x[s] = med[i] * (1 + w * ((double)s / 4.5 - 1));
+			add_node_samples(f, i, x, 10);
+		}
+		fleet_judge(f, NULL);
+		assert_true(f->groups[0].n_stats == 1);
+		assert_int_equal(flags_on(f, 0), tight);
+		for (size_t i = 1; i < 5; i++)
+			assert_int_equal(flags_on(f, i), 0);
+		if (tight)
+			assert_float_equal(f->nodes[0].flags[0].robust_z, -3.85, 0.01);
+		fleet_free(f);
+	}
+}
+
+/* Null fleets: five nodes of one distribution (each node's level drawn
+ * from N(0, 5%), its samples within +-0.5%), 20 metrics, no practical
+ * threshold to hide behind: the fleets with any flag stay within the
+ * family-wise FLEET_ALPHA. */
+static void test_null_family(void **state)
+{
+	enum { FLEETS = 4000, NODES = 5, METRICS = 20 };
+	struct rng r;
+	size_t any = 0, flags = 0;
+	double expected = 0;
+	rng_seed(&r, 2026);
+	for (int g = 0; g < FLEETS; g++) {
+		struct fleet *f = fleet_new();
+		f->th.practical = 0;
+		for (int i = 0; i < NODES; i++) {
+			struct run *run = run_new();
+			struct probe_result *p;
+			char name[32];
+			snprintf(name, sizeof(name), "node%03d", i);
+			run->host = host(name, "CPU A", 8);
+			p = run_add_probe(run, "syn.p");
+			for (int k = 0; k < METRICS; k++) {
+				char lv[8];
+				double mu = 100 * (1 + 0.05 * normal(&r));
+				struct metric *m;
+				snprintf(lv, sizeof(lv), "%d", k);
+				m = probe_add_metric(p, "bw", UNIT_GB_S, BETTER_HIGHER, "synthetic",
+						     "k", lv, NULL);
+				for (int s = 0; s < 10; s++)
+					metric_add_sample(m, mu * (1 + 0.005 * normal(&r)));
+			}
+			fleet_add_node(f, name, name, i, NULL, run);
+		}
+		fleet_judge(f, NULL);
+		assert_int_equal(f->n_tests, NODES * METRICS);
+		any += f->n_flagged > 0;
+		for (size_t i = 0; i < f->n_nodes; i++)
+			flags += f->nodes[i].n_flags;
+		expected = f->expected_false;
+		fleet_free(f);
+	}
+	print_message("null fleets: %zu of %d with a flag, %zu flags (chance: at most %.3f a "
+		      "fleet)\n",
+		      any, FLEETS, flags, expected);
+	/* Bonferroni at 0.05 over 100 exact t tests: 1 - (1 - 0.0005)^100 =
+	 * 4.9% of fleets; within two binomial sd of alpha (0.7% at 4000) */
+	assert_true((double)any <=
+		    FLEET_ALPHA * FLEETS + 2 * sqrt(FLEETS * FLEET_ALPHA * (1 - FLEET_ALPHA)));
+	assert_true((double)flags <= expected * FLEETS * 1.2);
+	/* and the cut is not so strict that it says nothing: no flag at all
+	 * would pass a test of a rate that holds */
+	assert_true(any > 0);
 }
 
 /* Six nodes of one kind and one slow node of another: two groups, and the
@@ -179,10 +305,16 @@ static void test_codec(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_center_and_z), cmocka_unit_test(test_zero_mad),
-		cmocka_unit_test(test_planted),	     cmocka_unit_test(test_kinds_apart),
-		cmocka_unit_test(test_small_group),  cmocka_unit_test(test_ref_judge),
+		cmocka_unit_test(test_center_and_z),
+		cmocka_unit_test(test_zero_mad),
+		cmocka_unit_test(test_planted),
+		cmocka_unit_test(test_kinds_apart),
+		cmocka_unit_test(test_small_group),
+		cmocka_unit_test(test_ref_judge),
 		cmocka_unit_test(test_codec),
+		cmocka_unit_test(test_five_one_slow),
+		cmocka_unit_test(test_within_own_spread),
+		cmocka_unit_test(test_null_family),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

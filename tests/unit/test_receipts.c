@@ -12,6 +12,7 @@
 
 #include "kit/receipts.h"
 #include "machine/mem.h"
+#include "results/windows.h"
 
 static void test_llc(void **state)
 {
@@ -191,6 +192,65 @@ static void test_link_framing(void **state)
 	}
 }
 
+/* A migration voids the samples of the windows it touched: out of the
+ * summary and of compare (metric_kept), kept in the file; the receipt fails
+ * only when fewer than RECEIPT_MIN_KEPT samples are left. */
+static void test_migration_voids_samples(void **state)
+{
+	static const struct receipt rows[] = {
+		{.metric = "chase", .kind = RECEIPT_NO_MIGRATION},
+		{0},
+	};
+	struct probe_result p;
+	struct metric *m, *k;
+	const char *ev;
+	json_t *moved = json_array();
+
+	probe_result_init(&p, "cpu.latency");
+	p.counter_sources = json_pack("[{s:s,s:s}]", "source", "software", "state", "ok");
+	m = probe_add_metric(&p, "chase", UNIT_NS, BETTER_LOWER, "d", "size", "16M", NULL);
+	for (int i = 0; i < 10; i++) { /* window 3 migrated twice: its sample 5x slower */
+		metric_add_sample(m, i == 3 ? 500 : 100 + i);
+		json_array_append_new(moved, json_integer(i == 3 ? 2 : 0));
+	}
+	metric_summarize(m);
+	assert_true(m->summary.max == 500);
+	m->counters = json_pack("{s:{s:o}}", "moved", "sw:cpu-migrations", moved);
+	receipts_check(rows, &p, 0);
+	assert_string_equal(state_of(m, 0, &ev), "held");
+	assert_string_equal(ev, "2 CPU migrations in 1 of 10 windows: 1 samples dropped, 9 kept");
+	assert_null(metric_receipt_failed(m));
+	assert_int_equal(metric_void_count(m), 1);
+	assert_true(metric_sample_void(m, 3) && !metric_sample_void(m, 2));
+	assert_int_equal(m->n_samples, 10); /* kept in the file */
+	assert_true(m->summary.max == 109); /* out of the figure */
+	k = metric_kept(m);
+	assert_int_equal(k->n_samples, 9);
+	assert_true(k->samples[3] == 104);
+	assert_int_equal(json_array_size(json_object_get(json_object_get(k->counters, "moved"),
+							 "sw:cpu-migrations")),
+			 9);
+	metric_kept_free(k);
+	probe_result_clear(&p);
+
+	/* migrations in 8 of 10 windows: 2 left, too few: the receipt fails and
+	 * the figure is kept whole */
+	probe_result_init(&p, "cpu.latency");
+	p.counter_sources = json_pack("[{s:s,s:s}]", "source", "software", "state", "ok");
+	m = probe_add_metric(&p, "chase", UNIT_NS, BETTER_LOWER, "d", NULL);
+	moved = json_array();
+	for (int i = 0; i < 10; i++) {
+		metric_add_sample(m, 100);
+		json_array_append_new(moved, json_integer(i < 8));
+	}
+	m->counters = json_pack("{s:{s:o}}", "moved", "sw:cpu-migrations", moved);
+	receipts_check(rows, &p, 0);
+	assert_string_equal(state_of(m, 0, &ev), "failed");
+	assert_string_equal(ev, "8 CPU migrations in 8 of 10 windows: 2 samples left, 3 needed");
+	assert_int_equal(metric_void_count(m), 0);
+	probe_result_clear(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -198,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_link),
 		cmocka_unit_test(test_link_framing),
+		cmocka_unit_test(test_migration_voids_samples),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
