@@ -194,7 +194,7 @@ static void test_null_family(void **state)
 			run->host = host(name, "CPU A", 8);
 			p = run_add_probe(run, "syn.p");
 			for (int k = 0; k < METRICS; k++) {
-				char lv[8];
+				char lv[16];
 				double mu = 100 * (1 + 0.05 * normal(&r));
 				struct metric *m;
 				snprintf(lv, sizeof(lv), "%d", k);
