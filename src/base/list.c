@@ -123,28 +123,27 @@ int list_parse_sizes(const char *spec, uint64_t *out, size_t *n_out)
 	return 0;
 }
 
-const char *list_check_sizes(const char *spec, char *why, size_t len)
+/* A list_parse_sizes list, or why not: `what` names the values, e.g. "sizes
+ * (e.g. 256M,1G". */
+static const char *check_list(const char *spec, const char *what, char *why, size_t len)
 {
 	uint64_t v[LIST_MAX];
 	size_t n;
 
 	if (list_parse_sizes(spec, v, &n) == 0)
 		return NULL;
-	snprintf(why, len, "not a list of sizes (e.g. 256M,1G: each above 0, at most %d)",
-		 LIST_MAX);
+	snprintf(why, len, "not a list of %s: each above 0, at most %d)", what, LIST_MAX);
 	return why;
+}
+
+const char *list_check_sizes(const char *spec, char *why, size_t len)
+{
+	return check_list(spec, "sizes (e.g. 256M,1G", why, len);
 }
 
 const char *list_check_numbers(const char *spec, char *why, size_t len)
 {
-	uint64_t v[LIST_MAX];
-	size_t n;
-
-	if (list_parse_sizes(spec, v, &n) == 0)
-		return NULL;
-	snprintf(why, len, "not a list of numbers (e.g. 512,1024: each above 0, at most %d)",
-		 LIST_MAX);
-	return why;
+	return check_list(spec, "numbers (e.g. 512,1024", why, len);
 }
 
 const char *list_check_cpu_pair(const char *spec, char *why, size_t len)
