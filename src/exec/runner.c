@@ -148,6 +148,12 @@ static json_t *probe_child(void *argp)
 		snprintf(ms, sizeof(ms), "%.0f", (double)a->o->min_sample_ns / 1e6);
 		probe_result_add_param(&res, "sample_window_ms", ms);
 	}
+	if (a->o->quick && a->p->quick_opts) { /* what the report says of it */
+		char *t = xasprintf("%s%s%s", a->p->quick_opts, a->p->quick_note ? ": " : "",
+				    a->p->quick_note ? a->p->quick_note : "");
+		probe_result_add_param(&res, "quick_suite", t);
+		free(t);
+	}
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.res = &res;
 	ctx.reps = a->o->reps;

@@ -26,7 +26,11 @@ struct probe {
 	const struct opt *opts; /* option rows, OPT_END terminated (may be NULL) */
 	size_t opts_size;	/* sizeof the options struct */
 	const char *quick_opts; /* "size=64M reps=..." applied for quick runs */
-	double timeout_s;	/* 0: the runner's default */
+	/* How the quick suite's figures differ from the full suite's by design
+	 * (the report's "quick suite:" line, with quick_opts); NULL: only in
+	 * the sizes and lists quick_opts names. */
+	const char *quick_note;
+	double timeout_s; /* 0: the runner's default */
 	/* 0 when the options make sense (with each other, beyond what each
 	 * row's type checks), else -1 with why in why (len bytes): a usage
 	 * error, exit 2, before any fork. May be NULL. */

@@ -518,6 +518,16 @@ static int latency_run(struct probe_ctx *ctx, const void *opts)
 	probe_result_add_param(ctx->res, "max_bytes", buf);
 	snprintf(buf, sizeof(buf), "%zu", n_sizes);
 	probe_result_add_param(ctx->res, "n_sizes", buf);
+	{ /* the rows' stride_bytes label beside the option: the curve is not the pair */
+		char st[32], *t;
+		opt_format_size(o->stride_bytes, st, sizeof(st));
+		t = xasprintf("64 (the curve's rows, labelled stride_bytes=64: one node per 64 B "
+			      "line; the option stride, %s, is the random/local pair's, labelled "
+			      "stride_bytes=%s)",
+			      st, st);
+		probe_result_add_param(ctx->res, "curve_stride", t);
+		free(t);
+	}
 
 	memset(idx_ps, 0xff, sizeof(idx_ps)); /* SIZE_MAX: not measured */
 	team = team_start(1, NULL);
@@ -583,6 +593,7 @@ const struct probe probe_cpu_latency = {
 	.opts = latency_opt_rows,
 	.opts_size = sizeof(struct latency_opts),
 	.quick_opts = "sizes=16K,256K,4M,256M",
+	.quick_note = "four sizes: too few for the cache knee and its plateaus, which are left out",
 	.run = latency_run,
 	.receipts = latency_receipts,
 	.primary = "load_latency",

@@ -232,6 +232,8 @@ const struct probe probe_gpu_latency = {
 	.opts = glat_opt_rows,
 	.opts_size = sizeof(struct glat_opts),
 	.quick_opts = "max=256M factor=4 steps=16384",
+	.quick_note = "sizes up to 256 MiB in steps of 4x and shorter chains: the HBM plateau from "
+		      "fewer points than the gpu suite's 4 GiB curve",
 	.timeout_s = 600,
 	.check = glat_check,
 	.run = glat_run,

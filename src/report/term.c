@@ -135,6 +135,12 @@ void report_term_probe(const json_t *host, const struct probe_result *p, const c
 		report_fmt_seconds(p->wall_s, wall, sizeof(wall));
 		fprintf(f, "  (%s)\n", wall);
 	}
+	for (size_t k = 0; k < p->n_params; k++) /* the quick suite's sizes, said */
+		if (strcmp(p->params[k].key, "quick_suite") == 0) {
+			char *e = report_term_escape(p->params[k].value);
+			fprintf(f, "   quick suite: %s\n", e);
+			free(e);
+		}
 	if (report_is_wrap(p)) { /* a workload's own layout */
 		report_wrap(p, REPORT_TERM, f);
 		return;
