@@ -12,6 +12,7 @@
 #include "cmd/args.h"
 #include "cmd/groups.h"
 #include "exec/session.h"
+#include "machine/limits.h"
 #include "machine/virt.h"
 #include "probes/registry.h"
 #include "report/fleet.h"
@@ -19,6 +20,7 @@
 #include "report/report.h"
 #include "results/results_json.h"
 #include "verdict/fleet_judge.h"
+#include "verdict/ref_rest.h"
 #include "verdict/reference.h"
 
 struct check_opts {
@@ -26,6 +28,7 @@ struct check_opts {
 	enum report_format format;
 	struct sampling_args s;
 	int drift, brief;
+	double dram_gbps;
 };
 
 static void check_init(void *p)
@@ -48,6 +51,9 @@ static const struct arg check_args[] = {
 	ARG_FLAG("drift", 0, struct check_opts, drift,
 		 "with FILE: list every reference value (of every file in --refs) whose probe FILE "
 		 "ran but whose metric and label keys it lacks, exit 1 if any"),
+	ARG_NUM("dram-gbps", 0, struct check_opts, dram_gbps, "GBPS", 1, 100000,
+		"the DRAM limit where SMBIOS gives none (a VM, a cloud host): GB/s, the user's "
+		"value (also 'dram_gbps N' in $MEMPATH_LIMITS or /etc/mempath/limits.conf)"),
 	ARG_FLAG("brief", 0, struct check_opts, brief,
 		 "a line a path, then every other probe's headline figure and how steady it was "
 		 "(what make run prints; term only)"),
@@ -148,6 +154,19 @@ static int write_textfile(const char *where, const struct run *r, const struct f
 	free(path);
 	free(gpus);
 	return rc;
+}
+
+/* --dram-gbps: the run's DRAM limit is the user's where SMBIOS gives none. */
+static void user_dram(struct run *r, double gbps)
+{
+	json_t *dram = json_object_get(r->host, "dram");
+	if (!json_is_object(dram)) {
+		dram = json_pack("{s:s}", "unknown", "no DRAM facts in the fingerprint");
+		json_object_set_new(r->host, "dram", dram);
+	}
+	json_object_set_new(dram, "user",
+			    json_pack("{s:f, s:s}", "gbps", gbps, "from", "--dram-gbps"));
+	json_object_set_new(r->host, "limits", limits_derive(r->host));
 }
 
 /* --drift: every kind's values against the labels FILE's probes wrote. */
@@ -278,10 +297,13 @@ static int check_main(void *p, const struct cmd_line *l)
 	}
 	if (l->argc == 0 && rc == 2) /* begun, refused before measuring */
 		session_abandon(&s);
+	if (rc == 0 && o->dram_gbps > 0) /* the user's DRAM limit, SMBIOS silent */
+		user_dram(r, o->dram_gbps);
 	if (rc == 0) {
 		for (size_t k = 0; k < refs.n; k++)
 			if (match[k])
 				ref_check_run(&refs.kinds[k], r, &checks, &n_checks);
+		ref_check_rest(&refs, match, r, &checks, &n_checks); /* no figure unjudged */
 		what = xasprintf("%s (%s) against %s", report_jstr(r->host, "hostname"), key,
 				 kinds);
 		rc = (o->brief ? report_checks_brief(what, checks, n_checks, r, stdout)
@@ -289,9 +311,11 @@ static int check_main(void *p, const struct cmd_line *l)
 			     ? 0
 			     : 1;
 		free(what);
-		/* a path that could not be judged fails the check too */
+		/* a path that could not be judged fails the check too; of the
+		 * other figures, one beyond its limit */
 		for (size_t i = 0; i < n_checks; i++)
-			fails += checks[i].status == CHECK_FAIL || checks[i].status == CHECK_NA;
+			fails += checks[i].status == CHECK_FAIL ||
+				 (checks[i].status == CHECK_NA && !checks[i].rest);
 		if (rc == 0 && fails)
 			rc = 1;
 		if (o->textfile && write_textfile(o->textfile, r, checks, n_checks, l->argc == 0))

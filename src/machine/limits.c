@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "base/util.h"
+#include "machine/limits_user.h"
 
 int limits_pcie_gen(double gts)
 {
@@ -116,6 +117,9 @@ json_t *limits_dram_collect(const char *sysfs_root)
 	struct dirent *e;
 	json_t *o = json_object(), *dimms = json_array();
 	unsigned slots = 0;
+	json_t *user = limits_user_dram();
+	if (user) /* the user's limit, used where SMBIOS gives none */
+		json_object_set_new(o, "user", user);
 	if (!d) {
 		json_object_set_new(
 			o, "unknown",
@@ -159,6 +163,16 @@ json_t *limits_dram_collect(const char *sysfs_root)
 
 /* ---- the limits ---- */
 
+/* The reason a DRAM limit is unknown, with the way to give one (static). */
+static const char *xfmt_unknown(const char *why)
+{
+	static char buf[384];
+	snprintf(buf, sizeof(buf),
+		 "%s; give it as 'dram_gbps N' in %s or check --dram-gbps N (GB/s)", why,
+		 limits_user_file());
+	return buf;
+}
+
 static json_t *unknown(const char *why)
 {
 	return json_pack("{s:s}", "unknown", why);
@@ -185,10 +199,20 @@ static json_t *dram_limit(const json_t *host)
 	size_t i, n = json_array_size(dimms);
 	long long mts = -1, width = 64;
 	char f[256];
+	const json_t *user = json_object_get(dram, "user");
 	if (!dram)
 		return unknown("no DRAM facts in the fingerprint");
+	if ((json_is_string(json_object_get(dram, "unknown")) || n == 0) &&
+	    json_is_number(json_object_get(user, "gbps"))) { /* the user's, SMBIOS silent */
+		snprintf(f, sizeof(f), "the user's value (%s; SMBIOS gives none: %s)",
+			 json_string_value(json_object_get(user, "from")) ?: "?",
+			 json_string_value(json_object_get(dram, "unknown"))
+				 ?: "no populated memory device");
+		return limit(json_number_value(json_object_get(user, "gbps")), f,
+			     json_pack("{s:O}", "user", user));
+	}
 	if (json_is_string(json_object_get(dram, "unknown")))
-		return unknown(json_string_value(json_object_get(dram, "unknown")));
+		return unknown(xfmt_unknown(json_string_value(json_object_get(dram, "unknown"))));
 	if (n == 0)
 		return unknown("SMBIOS lists no populated memory device");
 	json_array_foreach (dimms, i, m) {
@@ -298,17 +322,88 @@ json_t *limits_derive(const json_t *host)
 	return o;
 }
 
-/* The path kind a probe's metric runs on, or NULL. */
+/* Every bandwidth metric of every probe (GB/s or GiB/s): the path whose
+ * limit holds it, or why none does (tests/cli/t5241 fails on a probe's
+ * bandwidth metric missing here). A row with a label holds only where the
+ * metric has that label value; the first row that holds is the metric's. */
+static const struct limits_row rows[] = {
+	{"cpu.stream", "bandwidth", NULL, NULL, "dram", 1, 0, "STREAM's bytes over DRAM"},
+	{"cpu.stream", "bandwidth_best", NULL, NULL, "dram", 1, 0, "STREAM's bytes over DRAM"},
+	{"cpu.blocks", "gather_bw", NULL, NULL, "dram", 1, 0, "blocks gathered from DRAM"},
+	{"cpu.loaded", "injected_bw", NULL, NULL, "dram", 1, 0, "the load's bytes over DRAM"},
+	{"cpu.numa", "read_bw", NULL, NULL, "dram", 1, 0,
+	 "a node's DRAM read (a remote node's over the socket link as well, which no fact gives)"},
+	{"cpu.first_touch", "touch_rate", NULL, NULL, NULL, 0, 0,
+	 "a page-fault rate: the kernel zeroing and mapping pages, not a memory link's bytes"},
+	{"cpu.first_touch", "zero_map_rate", NULL, NULL, NULL, 0, 0,
+	 "a page-fault rate: the kernel zeroing and mapping pages, not a memory link's bytes"},
+	{"work.decode", "weights_bw", NULL, NULL, "dram", 1, 0, "the weights read from DRAM"},
+	{"work.decode", "kv_bw", NULL, NULL, "dram", 1, 0, "the KV blocks gathered from DRAM"},
+	{"gpu.stream", "bandwidth", NULL, NULL, "hbm", 1, 0, "bytes over HBM"},
+	{"gpu.stream", "bandwidth_once", NULL, NULL, "hbm", 2, 0,
+	 "a copy counted once: each byte is read and written, twice over HBM"},
+	{"gpu.random", "sector_bw", "set", "l2", "l2", 1, 0, "sectors read from the L2"},
+	{"gpu.random", "sector_bw", NULL, NULL, "hbm", 1, 0, "sectors read from HBM"},
+	{"gpu.random", "block_bw", NULL, NULL, "hbm", 1, 0, "blocks read from HBM"},
+	{"gpu.l2", "l2_read_bw", NULL, NULL, "l2", 1, 0, "bytes read from the L2"},
+	{"gpu.loaded", "hbm_load_bw", NULL, NULL, "hbm", 1, 0, "the load's bytes over HBM"},
+	{"gpu.loaded", "d2h_bw", NULL, NULL, "pcie", 1, 0, "copied over the PCIe link"},
+	{"gpu.clocks", "load_bw", NULL, NULL, "hbm", 1, 0, "the load's bytes over HBM"},
+	{"gpu.sync", "step_bandwidth", NULL, NULL, "hbm", 1, 0, "the step's bytes over HBM"},
+	{"gpu.copy", "copy_bw", NULL, NULL, "pcie", 1, 0, "copied over the PCIe link"},
+	{"gpu.copy", "sm_copy_bw", NULL, NULL, "pcie", 1, 0, "copied over the PCIe link"},
+	{"gpu.first_touch", "gpu_read", NULL, NULL, "pcie", 1, 0,
+	 "managed pages migrated to the GPU over the PCIe link as it reads them"},
+	{"gpu.first_touch", "first_touch", NULL, NULL, NULL, 0, 0,
+	 "the GPU's page faults filling new managed memory: the fault path's rate, no link's "
+	 "bytes"},
+	{"gpu.first_touch", "cpu_touch", NULL, NULL, NULL, 0, 0,
+	 "the CPU's page faults on managed memory: the fault path's rate, no link's bytes"},
+	{"gpu.first_touch", "register", NULL, NULL, NULL, 0, 0,
+	 "cudaHostRegister pinning host pages: the driver's pinning rate, no bytes move"},
+	{"gpu.alloc", "alloc_write_rate", NULL, NULL, NULL, 0, 0,
+	 "an allocation and its first write: the driver's mapping cost dominates, not HBM's rate"},
+	{"gpu.p2p", "p2p_bw", NULL, NULL, "nvlink", 1, 0, "copied over NVLink"},
+	{"gpu.p2p", "p2p_bidir_bw", "part", "sum", "nvlink", 1, 2,
+	 "both directions at once over NVLink, each on its own lanes"},
+	{"gpu.p2p", "p2p_bidir_bw", NULL, NULL, "nvlink", 1, 0,
+	 "one direction of a pair over NVLink"},
+};
+
+size_t limits_rows(const struct limits_row **out)
+{
+	*out = rows;
+	return ARRAY_SIZE(rows);
+}
+
+static const char *label_in(const struct label *l, size_t n, const char *key)
+{
+	for (size_t i = 0; l && i < n; i++)
+		if (strcmp(l[i].key, key) == 0)
+			return l[i].value;
+	return NULL;
+}
+
+const struct limits_row *limits_row_of(const char *probe, const char *metric,
+				       const struct label *labels, size_t n_labels)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		const struct limits_row *r = &rows[i];
+		const char *v = r->label ? label_in(labels, n_labels, r->label) : NULL;
+		if (strcmp(probe, r->probe) == 0 && strcmp(metric, r->metric) == 0 &&
+		    (!r->label || (v && strcmp(v, r->value) == 0)))
+			return r;
+	}
+	return NULL;
+}
+
+/* The path kind a probe's metric runs on (its first row with one), or NULL. */
 static const char *kind_of(const char *probe, const char *metric)
 {
-	static const char *const map[][3] = {
-		{"cpu.stream", "bandwidth", "dram"},  {"gpu.stream", "bandwidth", "hbm"},
-		{"gpu.copy", "copy_bw", "pcie"},      {"gpu.copy", "sm_copy_bw", "pcie"},
-		{"gpu.l2", "l2_read_bw", "l2"},	      {"gpu.p2p", "p2p_bw", "nvlink"},
-		{"gpu.sync", "step_bandwidth", "hbm"}};
-	for (size_t i = 0; i < ARRAY_SIZE(map); i++)
-		if (strcmp(probe, map[i][0]) == 0 && strcmp(metric, map[i][1]) == 0)
-			return map[i][2];
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++)
+		if (strcmp(probe, rows[i].probe) == 0 && strcmp(metric, rows[i].metric) == 0 &&
+		    rows[i].kind && !rows[i].label)
+			return rows[i].kind;
 	return NULL;
 }
 
@@ -317,11 +412,10 @@ int limits_applies(const char *probe, const char *metric)
 	return kind_of(probe, metric) != NULL;
 }
 
-const json_t *limits_for(const json_t *host, const char *probe, const char *metric,
-			 const char *device, const char **key)
+const json_t *limits_key_for(const json_t *host, const char *what, const char *device,
+			     const char **key)
 {
 	static char buf[48];
-	const char *what = kind_of(probe, metric);
 	const json_t *l = json_object_get(host, "limits");
 	if (!what || !l)
 		return NULL;
@@ -332,6 +426,22 @@ const json_t *limits_for(const json_t *host, const char *probe, const char *metr
 	if (key)
 		*key = buf;
 	return json_object_get(l, buf);
+}
+
+const json_t *limits_for(const json_t *host, const char *probe, const char *metric,
+			 const char *device, const char **key)
+{
+	return limits_key_for(host, kind_of(probe, metric), device, key);
+}
+
+double limits_path_gbps(const struct limits_row *r, const struct metric *m, double value,
+			double *ways)
+{
+	double w = r && r->ways > 0 ? r->ways : limits_ways(metric_label(m, "dir"));
+	double per = m->unit == UNIT_GIB_S ? 1.073741824 : m->unit == UNIT_GB_S ? 1 : NAN;
+	if (ways)
+		*ways = w;
+	return r && r->kind ? value * per * r->bytes : NAN;
 }
 
 double limits_ways(const char *dir)

@@ -15,6 +15,8 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "results/results.h"
+
 /* The PCIe generation of a link speed in GT/s (2.5 -> 1 ... 64 -> 6), 0 if none. */
 int limits_pcie_gen(double gts);
 /* One direction of a link in GB/s: GT/s x lanes x encoding / 8; *encoding
@@ -46,6 +48,25 @@ json_t *limits_dram_collect(const char *sysfs_root);
  * "gpu0.hbm", "gpu0.pcie", "gpu0.nvlink") -> {gbps, formula, facts} or
  * {unknown: reason}. Never NULL. */
 json_t *limits_derive(const json_t *host);
+/* A bandwidth metric of a probe and the path that limits it. */
+struct limits_row {
+	const char *probe, *metric;
+	const char *label, *value; /* only where the metric has this label value */
+	const char *kind;	   /* "dram", "hbm", "pcie", "nvlink", "l2"; NULL: none applies */
+	double bytes;		   /* the path's bytes per byte the figure counts */
+	double ways;	 /* times one direction's limit it may reach; 0: by its "dir" label */
+	const char *why; /* with kind: what crosses the path; without: why no limit holds */
+};
+/* The table (every bandwidth metric of every probe); its length. */
+size_t limits_rows(const struct limits_row **out);
+/* The row of a metric with these labels, or NULL: a bandwidth metric the
+ * table lacks. */
+const struct limits_row *limits_row_of(const char *probe, const char *metric,
+				       const struct label *labels, size_t n_labels);
+/* The limit of path kind `what` ("dram", "hbm", ...) on host's GPU device
+ * (NULL: 0), its key in *key (a static buffer), or NULL. */
+const json_t *limits_key_for(const json_t *host, const char *what, const char *device,
+			     const char **key);
 /* The limit a metric of a probe is measured against (its key in *key), or
  * NULL: cpu.stream bandwidth -> dram; gpu.stream bandwidth -> gpuN.hbm;
  * gpu.copy bandwidth -> gpuN.pcie; gpu.p2p bandwidth -> gpuN.nvlink. */
@@ -53,6 +74,12 @@ json_t *limits_derive(const json_t *host);
 int limits_applies(const char *probe, const char *metric);
 const json_t *limits_for(const json_t *host, const char *probe, const char *metric,
 			 const char *device, const char **key);
+/* A figure of m (value in m's unit, GB/s or GiB/s) as the bytes its
+ * path carried, GB/s (x the row's bytes); NAN where no limit holds. *ways:
+ * how many times one direction's limit it may reach (the row's, else by
+ * m's "dir" label). */
+double limits_path_gbps(const struct limits_row *r, const struct metric *m, double value,
+			double *ways);
 /* How many times the one-direction limit a figure may reach, by its "dir"
  * label: 2 for "bidir" (both directions at once over a full-duplex link:
  * PCIe's lanes carry each direction on their own pairs), else 1. */

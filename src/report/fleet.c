@@ -1,6 +1,8 @@
 /* fleet.c - a fleet in term, md and csv (fleet.h). */
 #include "report/fleet.h"
 
+#include "report/checks_rest.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -454,6 +456,8 @@ int report_checks(const char *what, const struct fleet_check *c, size_t n, enum 
 	      f);
 	for (size_t i = 0; i < n; i++) {
 		char labels[256], val[64], ref[64], change[32] = "-";
+		if (c[i].rest) /* after the kind's paths, a line each */
+			continue;
 		count[c[i].status]++;
 		report_fleet_labels(c[i].labels, c[i].n_labels, labels, sizeof(labels));
 		value_text(c[i].value, c[i].unit, val, sizeof(val));
@@ -491,6 +495,15 @@ int report_checks(const char *what, const struct fleet_check *c, size_t n, enum 
 			fprintf(f, "): %s, %s %s +-%.0f%% (%s)", val,
 				c[i].reason ? "limit" : "reference", ref, c[i].tolerance * 100,
 				change);
+		if (c[i].tool && isfinite(c[i].value) && c[i].reference > 0) {
+			char tv[48], mv[48];
+			report_fmt_value(c[i].reference, tv, sizeof(tv));
+			report_fmt_value(c[i].value, mv, sizeof(mv));
+			fputs("\n      beside: ", f);
+			put(f, fmt, c[i].tool);
+			fprintf(f, " %s beside mempath %s (x%.3f)", tv, mv,
+				c[i].value / c[i].reference);
+		}
 		if (c[i].reason) {
 			fputs(c[i].status == CHECK_NA ? "\n      why: " : "\n      limit: ", f);
 			put(f, fmt, c[i].reason);
@@ -505,6 +518,10 @@ int report_checks(const char *what, const struct fleet_check *c, size_t n, enum 
 			fputs("\n      load: ", f);
 			put(f, fmt, c[i].load);
 		}
+		if (c[i].note) {
+			fputs("\n      note: ", f);
+			put(f, fmt, c[i].note);
+		}
 		if (c[i].other) {
 			fputs("\n      other tools: ", f);
 			put(f, fmt, c[i].other);
@@ -513,5 +530,6 @@ int report_checks(const char *what, const struct fleet_check *c, size_t n, enum 
 	}
 	fprintf(f, "%s%zu PASS, %zu WARN, %zu FAIL, %zu INCONCLUSIVE\n", md ? "\n" : "",
 		count[CHECK_PASS], count[CHECK_WARN], count[CHECK_FAIL], count[CHECK_NA]);
+	report_checks_rest(c, n, fmt, f);
 	return ferror(f) ? error("cannot write the checks") : 0;
 }

@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "base/stats.h"
+#include "base/util.h"
 #include "report/fleet.h"
+#include "report/format.h"
 #include "results/results.h"
 
 static void put(FILE *f, const char *s)
@@ -26,12 +28,29 @@ static void value_text(double v, enum unit u, char *buf, size_t len)
 		 isfinite(v) ? unit_name(u) : "");
 }
 
+/* Does a path of the kind (not a rest check) judge probe? */
 static int judged(const struct fleet_check *c, size_t n, const char *probe)
 {
 	for (size_t i = 0; i < n; i++)
-		if (c[i].probe && strcmp(c[i].probe, probe) == 0)
+		if (!c[i].rest && c[i].probe && strcmp(c[i].probe, probe) == 0)
 			return 1;
 	return 0;
+}
+
+/* The probe's rest checks, counted by status into count; the first of the
+ * worst status, or NULL. */
+static const struct fleet_check *rest_of(const struct fleet_check *c, size_t n, const char *probe,
+					 size_t *count)
+{
+	const struct fleet_check *worst = NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (!c[i].rest || strcmp(c[i].probe, probe) != 0)
+			continue;
+		count[c[i].status]++;
+		if (!worst || (c[i].status == CHECK_FAIL && worst->status != CHECK_FAIL))
+			worst = &c[i];
+	}
+	return worst;
 }
 
 /* The probe's headline: its first metric with a better direction and more
@@ -53,6 +72,8 @@ int report_checks_brief(const char *what, const struct fleet_check *c, size_t n,
 	fputc('\n', f);
 	for (size_t i = 0; i < n; i++) {
 		char val[64], ref[64];
+		if (c[i].rest)
+			continue;
 		value_text(c[i].value, c[i].unit, val, sizeof(val));
 		value_text(c[i].reference, c[i].unit, ref, sizeof(ref));
 		fprintf(f, "  %-12s ", check_status_name(c[i].status));
@@ -73,18 +94,44 @@ int report_checks_brief(const char *what, const struct fleet_check *c, size_t n,
 	for (size_t i = 0; r && i < r->n_probes; i++) {
 		const struct probe_result *p = &r->probes[i];
 		const struct metric *m;
+		const struct fleet_check *w;
+		size_t count[CHECK__COUNT] = {0}, all = 0;
 		struct summary s;
 		char labels[256], med[48];
-		if (p->status != STATUS_OK || judged(c, n, p->name) || !(m = headline(p)))
+		if (p->status != STATUS_OK || !(m = headline(p)))
+			continue;
+		w = rest_of(c, n, p->name, count);
+		for (int k = 0; k < CHECK__COUNT; k++)
+			all += count[k];
+		if (!w && judged(c, n, p->name))
 			continue;
 		if (!others++)
-			fputs("no reference or limit for these here; how steady each was:\n", f);
+			fputs("the other figures, by probe: what judged them (or why nothing did) "
+			      "and "
+			      "how steady its headline was:\n",
+			      f);
 		stats_summarize(m->samples, m->n_samples, &s);
 		metric_labels_str(m, labels, sizeof(labels));
 		report_fmt_value(s.median, med, sizeof(med));
 		fputs("  ", f);
 		put(f, p->name);
-		fputc(' ', f);
+		if (w) {
+			fprintf(f, ": %zu figure%s, ", all, all == 1 ? "" : "s");
+			for (int k = 0, first = 1; k < CHECK__COUNT; k++)
+				if (count[k]) {
+					fprintf(f, "%s%zu %s", first ? "" : ", ", count[k],
+						check_status_name((enum check_status)k));
+					first = 0;
+				}
+			fputs(" (", f);
+			put(f, w->metric);
+			fputs(": ", f);
+			put(f, w->reason);
+			fputs(");", f);
+		} else {
+			fputc(':', f);
+		}
+		fputs(" headline ", f);
 		put(f, m->name);
 		if (labels[0]) {
 			fputc(' ', f);

@@ -28,15 +28,23 @@ static const char *device_of(const struct probe_result *p, const struct metric *
 static const json_t *limit_of(const json_t *host, const struct probe_result *p,
 			      const struct metric *m, const char **key, json_t **hold)
 {
+	const struct limits_row *row = limits_row_of(p->name, m->name, m->labels, m->n_labels);
 	*hold = NULL;
-	if (!host || m->unit != UNIT_GB_S || !limits_applies(p->name, m->name))
+	if (!host || !row || !row->kind || (m->unit != UNIT_GB_S && m->unit != UNIT_GIB_S))
 		return NULL;
 	if (!json_object_get(host, "limits")) {
 		*hold = json_copy((json_t *)host);
 		json_object_set_new(*hold, "limits", limits_derive(host));
 		host = *hold;
 	}
-	return limits_for(host, p->name, m->name, device_of(p, m), key);
+	return limits_key_for(host, row->kind, device_of(p, m), key);
+}
+
+/* Does a limit hold for m (a bandwidth metric with a path in the table)? */
+static int has_limit(const json_t *host, const struct probe_result *p, const struct metric *m)
+{
+	const struct limits_row *row = limits_row_of(p->name, m->name, m->labels, m->n_labels);
+	return host && row && row->kind && (m->unit == UNIT_GB_S || m->unit == UNIT_GIB_S);
 }
 
 int report_limit_share(const json_t *host, const struct probe_result *p, const struct metric *m,
@@ -48,7 +56,8 @@ int report_limit_share(const json_t *host, const struct probe_result *p, const s
 	double lim, med;
 	int rc = 0;
 	buf[0] = '\0';
-	if (!host || m->unit != UNIT_GB_S || !limits_applies(p->name, m->name))
+	const struct limits_row *row = limits_row_of(p->name, m->name, m->labels, m->n_labels);
+	if (!has_limit(host, p, m))
 		rc = -1;
 	else if (!l)
 		snprintf(buf, len, "limit unknown: no such device in the fingerprint");
@@ -56,15 +65,19 @@ int report_limit_share(const json_t *host, const struct probe_result *p, const s
 		snprintf(buf, len, "limit (%s) unknown: %s", key,
 			 json_string_value(json_object_get(l, "unknown")));
 	else {
-		double ways = limits_ways(metric_label(m, "dir"));
-		lim = ways * json_number_value(json_object_get(l, "gbps"));
+		double ways;
 		med = m->n_samples ? stats_median(m->samples, m->n_samples) : NAN;
+		med = limits_path_gbps(row, m, med, &ways);
+		lim = ways * json_number_value(json_object_get(l, "gbps"));
 		if (!(lim > 0) || !isfinite(med)) {
 			snprintf(buf, len, "limit %.1f GB/s (%s), no figure", lim, key);
 		} else {
-			snprintf(buf, len, "%.1f%% of %.1f GB/s (%s: %s%s)", 100.0 * med / lim, lim,
-				 key, json_string_value(json_object_get(l, "formula")) ?: "?",
-				 ways > 1 ? ", both directions at once: twice that" : "");
+			snprintf(buf, len, "%.1f%% of %.1f GB/s (%s: %s%s%s)", 100.0 * med / lim,
+				 lim, key, json_string_value(json_object_get(l, "formula")) ?: "?",
+				 ways > 1 ? ", both directions at once: twice that" : "",
+				 row->bytes > 1 ? "; the figure counts each byte once, the path "
+						  "carried it read and written"
+						: "");
 			rc = 1;
 		}
 	}
@@ -132,16 +145,19 @@ json_t *report_limit_json(const struct run *r)
 						    json_string(m->labels[j].value));
 			o = json_pack("{s:s, s:s, s:o, s:s}", "probe", p->name, "metric", m->name,
 				      "labels", labels, "limit_key", key);
-			lim = limits_ways(metric_label(m, "dir")) *
-			      json_number_value(json_object_get(l, "gbps"));
+			double ways, path;
 			med = m->n_samples ? stats_median(m->samples, m->n_samples) : NAN;
+			path = limits_path_gbps(
+				limits_row_of(p->name, m->name, m->labels, m->n_labels), m, med,
+				&ways);
+			lim = ways * json_number_value(json_object_get(l, "gbps"));
 			if (json_is_string(json_object_get(l, "unknown")))
 				json_object_set(o, "unknown", json_object_get(l, "unknown"));
 			else if (lim > 0 && isfinite(med))
 				json_object_set_new(o, "share",
 						    json_pack("{s:f, s:f, s:f}", "median", med,
 							      "limit_gbps", lim, "share_pct",
-							      round(1000.0 * med / lim) / 10));
+							      round(1000.0 * path / lim) / 10));
 			json_array_append_new(a, o);
 			json_decref(hold);
 		}

@@ -84,6 +84,8 @@ void fleet_check_clear(struct fleet_check *c)
 	free(c->other);
 	free(c->load);
 	free(c->reason);
+	free(c->tool);
+	free(c->note);
 	memset(c, 0, sizeof(*c));
 }
 

@@ -46,6 +46,9 @@ struct fleet_check {
 	char *other;  /* what another tool read on this path, or NULL */
 	char *reason; /* INCONCLUSIVE: why the path could not be judged; a band: the limit */
 	char *load;   /* WARN/FAIL measured under load: the load, named (docs/design.md §4.14) */
+	char *tool;   /* the reference is this tool's figure ("nvbandwidth v0.8 -t ..."), or NULL */
+	char *note;   /* what differs between the figure's measurement and the reference's */
+	int rest;     /* a figure no path of the kind names: its limit, or why not */
 	enum check_status status;
 };
 

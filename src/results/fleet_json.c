@@ -58,6 +58,14 @@ json_t *fleet_check_to_json(const struct fleet_check *c)
 	json_object_set_new(o, "status", json_string(check_status_name(c->status)));
 	if (c->reason)
 		json_object_set_new(o, "reason", json_string(c->reason));
+	if (c->tool)
+		json_object_set_new(o, "tool", json_string(c->tool));
+	if (c->note)
+		json_object_set_new(o, "note", json_string(c->note));
+	if (c->load)
+		json_object_set_new(o, "load", json_string(c->load));
+	if (c->rest)
+		json_object_set_new(o, "rest", json_true());
 	return o;
 }
 
@@ -241,8 +249,11 @@ static int check_from(const struct jrd *rd, json_t *o, struct fleet_check *c)
 	    jrd_num(rd, o, "reference", 0, NAN, &c->reference) ||
 	    jrd_num(rd, o, "tolerance", 0, NAN, &c->tolerance) ||
 	    jrd_strdup(rd, o, "source", 0, &c->source) || jrd_strdup(rd, o, "date", 0, &c->date) ||
-	    jrd_strdup(rd, o, "other", 0, &c->other) || jrd_strdup(rd, o, "reason", 0, &c->reason))
+	    jrd_strdup(rd, o, "other", 0, &c->other) ||
+	    jrd_strdup(rd, o, "reason", 0, &c->reason) || jrd_strdup(rd, o, "tool", 0, &c->tool) ||
+	    jrd_strdup(rd, o, "note", 0, &c->note) || jrd_strdup(rd, o, "load", 0, &c->load))
 		return -1;
+	c->rest = json_is_true(json_object_get(o, "rest"));
 	if (!json_is_string(st) || check_status_parse(json_string_value(st), &c->status) != 0)
 		return jrd_bad(rd, "status", "is not PASS, WARN, FAIL or INCONCLUSIVE");
 	return 0;

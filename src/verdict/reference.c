@@ -73,6 +73,7 @@ static void value_free(struct ref_value *v)
 	free(v->source);
 	free(v->date);
 	free(v->other);
+	free(v->tool);
 	free(v->limit);
 }
 
@@ -120,7 +121,7 @@ static int value_from(const struct jrd *rd, json_t *o, struct ref_value *v)
 	    jrd_label_array(rd, o, "params", &v->params, &v->n_params) ||
 	    jrd_strdup(rd, o, "source", 1, &v->source) || jrd_strdup(rd, o, "date", 1, &v->date) ||
 	    jrd_strdup(rd, o, "other", 0, &v->other) || jrd_strdup(rd, o, "unit", 1, &unit) ||
-	    jrd_strdup(rd, o, "limit", 0, &v->limit))
+	    jrd_strdup(rd, o, "limit", 0, &v->limit) || jrd_strdup(rd, o, "tool", 0, &v->tool))
 		return free(unit), -1;
 	rc = unit_parse(unit, &v->unit);
 	free(unit);
@@ -355,6 +356,7 @@ static struct fleet_check *add_check(const struct ref_kind *k, const struct ref_
 	c->source = xstrdup(v->source);
 	c->date = xstrdup(v->date);
 	c->other = v->other ? xstrdup(v->other) : NULL;
+	c->tool = v->tool ? xstrdup(v->tool) : NULL;
 	c->status = CHECK_NA;
 	return c;
 }
@@ -522,6 +524,17 @@ void ref_check_run(const struct ref_kind *k, const struct run *r, struct fleet_c
 							      c->better);
 				if (!l) /* measured under load: named, or not judged */
 					ref_judge_busy(c, pr->noise);
+				/* another measurement than the reference's: said, and
+				 * a WARN or FAIL between them is no verdict */
+				if ((c->note = ref_options_differ(k, pr)) &&
+				    (c->status == CHECK_WARN || c->status == CHECK_FAIL)) {
+					c->status = CHECK_NA;
+					free(c->reason);
+					c->reason = xasprintf("%s: a figure measured another way "
+							      "than the reference is no verdict on "
+							      "the machine",
+							      c->note);
+				}
 				if (metric_receipt_failed(m)) { /* not the figure it claims */
 					c->status = CHECK_NA;
 					free(c->reason);
@@ -566,4 +579,18 @@ size_t ref_drift(const struct ref_kind *k, const struct run *r, char ***msgs, si
 		drifted++;
 	}
 	return drifted;
+}
+
+char *ref_options_differ(const struct ref_kind *k, const struct probe_result *pr)
+{
+	const char *quick = label_of(pr->params, pr->n_params, "quick_suite");
+	/* the options that pick what to measure (kernels, sizes as labels)
+	 * change no figure; the quick suite's sizes and shapes do */
+	for (size_t i = 0; quick && i < k->n_runs; i++)
+		if (strcmp(k->runs[i].probe, pr->name) == 0 && !k->runs[i].quick)
+			return xasprintf("measured with the quick suite's options (%s); the "
+					 "reference is of the probe's defaults%s",
+					 quick,
+					 k->runs[i].n_opts ? " and the kind's run options" : "");
+	return NULL;
 }

@@ -24,6 +24,9 @@ struct ref_value {
 	enum unit unit;
 	double value, tolerance;
 	char *source, *date, *other;
+	/* the reference is this tool's figure (its name, version and call:
+	 * "nvbandwidth v0.8 -t host_to_device_memcpy_ce"); NULL: mempath's own */
+	char *tool;
 	/* an efficiency band instead of a value: the path's physical limit
 	 * (machine/limits.h: "dram", "hbm", "pcie", "nvlink"), PASS at or above
 	 * pass x limit, WARN at or above warn x limit, else FAIL */
@@ -82,5 +85,8 @@ int ref_probe_needed(const struct ref_kind *k, const char *probe, const json_t *
  * keys (src, dst aside) r does not have: a probe's labels drifted from the
  * reference. One line each appended to *msgs; the count. */
 size_t ref_drift(const struct ref_kind *k, const struct run *r, char ***msgs, size_t *n);
+/* Where pr ran with the quick suite's options and k's run of its probe
+ * with the probe's defaults: one line (new string) saying so; else NULL. */
+char *ref_options_differ(const struct ref_kind *k, const struct probe_result *pr);
 
 #endif
