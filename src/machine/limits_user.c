@@ -34,8 +34,10 @@ int limits_user_parse(const char *text, double *gbps, const char **why)
 			p++;
 		if (!*p || *p == '#')
 			continue;
-		if (strncmp(p, "dram_gbps", 9) != 0 || !(isspace((unsigned char)p[9]) || p[9] == '='))
-			return *why = "a line is not 'dram_gbps N' (GB/s, 1e9 bytes per second)", -1;
+		if (strncmp(p, "dram_gbps", 9) != 0 ||
+		    !(isspace((unsigned char)p[9]) || p[9] == '='))
+			return *why = "a line is not 'dram_gbps N' (GB/s, 1e9 bytes per second)",
+			       -1;
 		p += 9;
 		while (isspace((unsigned char)*p) || *p == '=')
 			p++;

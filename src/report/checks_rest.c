@@ -63,4 +63,3 @@ void report_checks_rest(const struct fleet_check *c, size_t n, enum report_forma
 		md ? "\n" : "", count[CHECK_PASS], count[CHECK_WARN], count[CHECK_FAIL],
 		count[CHECK_NA]);
 }
-

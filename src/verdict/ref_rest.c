@@ -63,8 +63,8 @@ static char *nearest_ref(const struct ref_set *refs, const int *match, const cha
 			if (strcmp(v->probe, probe) || strcmp(v->metric, metric) || v->limit)
 				continue;
 			for (size_t j = 0; j < v->n_labels && len < sizeof(labels); j++)
-				len += (size_t)snprintf(labels + len, sizeof(labels) - len, "%s%s=%s",
-							j ? "," : "", v->labels[j].key,
+				len += (size_t)snprintf(labels + len, sizeof(labels) - len,
+							"%s%s=%s", j ? "," : "", v->labels[j].key,
 							v->labels[j].value);
 			return xasprintf("; %s's reference for %s %s is of %s", refs->kinds[k].kind,
 					 probe, metric, labels);
@@ -80,8 +80,8 @@ static double ceiling(const struct run *r, const char *what, char *which, size_t
 	for (size_t p = 0; p < r->n_probes; p++)
 		for (size_t j = 0; j < r->probes[p].n_metrics; j++) {
 			const struct metric *m = &r->probes[p].metrics[j];
-			const struct limits_row *row = limits_row_of(
-				r->probes[p].name, m->name, m->labels, m->n_labels);
+			const struct limits_row *row =
+				limits_row_of(r->probes[p].name, m->name, m->labels, m->n_labels);
 			double x;
 			char labels[192];
 			if (!row || !row->kind || strcmp(row->kind, what) || !m->n_samples ||
@@ -91,16 +91,17 @@ static double ceiling(const struct run *r, const char *what, char *which, size_t
 			if (isfinite(x) && !(x <= best)) {
 				best = x;
 				metric_labels_str(m, labels, sizeof(labels));
-				snprintf(which, len, "%s %s %s", r->probes[p].name, m->name, labels);
+				snprintf(which, len, "%s %s %s", r->probes[p].name, m->name,
+					 labels);
 			}
 		}
 	return best;
 }
 
 /* Judges c (a figure of p's metric m) against its row's limit on host. */
-static void against_limit(struct fleet_check *c, const struct run *r,
-			  const struct probe_result *p, const struct metric *m,
-			  const struct limits_row *row, const json_t *host, const char *near)
+static void against_limit(struct fleet_check *c, const struct run *r, const struct probe_result *p,
+			  const struct metric *m, const struct limits_row *row, const json_t *host,
+			  const char *near)
 {
 	const char *key = NULL, *dev = label_in(m->labels, m->n_labels, "device");
 	const json_t *l = limits_key_for(host, row->kind, dev, &key);
@@ -132,11 +133,12 @@ static void against_limit(struct fleet_check *c, const struct run *r,
 	c->reference = lim / (m->unit == UNIT_GIB_S ? 1.073741824 : 1) / row->bytes;
 	if (isfinite(path) && path > REST_OVER * lim) {
 		c->status = CHECK_FAIL;
-		c->reason = xasprintf("%.1f%% of the %s limit %.1f GB/s (%s): more than the path "
-				      "can carry, so the figure counts bytes that did not cross it, "
-				      "or the limit's facts are wrong",
-				      100 * path / lim, key, lim,
-				      json_string_value(json_object_get(l, "formula")) ?: "?");
+		c->reason =
+			xasprintf("%.1f%% of the %s limit %.1f GB/s (%s): more than the path "
+				  "can carry, so the figure counts bytes that did not cross it, "
+				  "or the limit's facts are wrong",
+				  100 * path / lim, key, lim,
+				  json_string_value(json_object_get(l, "formula")) ?: "?");
 		return;
 	}
 	c->reason = xasprintf("%.1f%% of the %s limit %.1f GB/s (%s%s; %s); no reference of "
@@ -186,12 +188,14 @@ void ref_check_rest(const struct ref_set *refs, const int *match, const struct r
 			c->reference = NAN;
 			c->tolerance = NAN;
 			c->status = CHECK_NA;
-			c->source = xstrdup("the fingerprint's physical limits (docs/design.md §5.17)");
+			c->source =
+				xstrdup("the fingerprint's physical limits (docs/design.md §5.17)");
 			c->date = xstrdup(r->start_time ? r->start_time : "?");
 			near = nearest_ref(refs, match, pr->name, m->name);
 			row = limits_row_of(pr->name, m->name, m->labels, m->n_labels);
 			if (metric_receipt_failed(m))
-				c->reason = xasprintf("receipt failed: %s", metric_receipt_failed(m));
+				c->reason =
+					xasprintf("receipt failed: %s", metric_receipt_failed(m));
 			else if (row && row->kind && is_bandwidth(m))
 				against_limit(c, r, pr, m, row, host, near);
 			else if (row)
