@@ -24,7 +24,7 @@
 #include "verdict/reference.h"
 
 struct check_opts {
-	const char *refs, *out, *textfile;
+	const char *refs, *out, *textfile, *beside;
 	enum report_format format;
 	struct sampling_args s;
 	int drift, brief;
@@ -51,6 +51,9 @@ static const struct arg check_args[] = {
 	ARG_FLAG("drift", 0, struct check_opts, drift,
 		 "with FILE: list every reference value (of every file in --refs) whose probe FILE "
 		 "ran but whose metric and label keys it lacks, exit 1 if any"),
+	ARG_STR("beside", 0, struct check_opts, beside, "FILE",
+		"the reference tools' figures of this run (mempath import's results file) as the "
+		"references of the paths that name them, a ratio a line"),
 	ARG_NUM("dram-gbps", 0, struct check_opts, dram_gbps, "GBPS", 1, 100000,
 		"the DRAM limit where SMBIOS gives none (a VM, a cloud host): GB/s, the user's "
 		"value (also 'dram_gbps N' in $MEMPATH_LIMITS or /etc/mempath/limits.conf)"),
@@ -156,6 +159,22 @@ static int write_textfile(const char *where, const struct run *r, const struct f
 	return rc;
 }
 
+/* --beside FILE: the tools' own figures, taken beside the run, as the
+ * references of the values that name them; -1 after an error line. */
+static int beside(struct ref_set *refs, const char *file)
+{
+	struct run *t = run_read_file(file);
+	size_t n = t ? ref_beside(refs, t, file) : 0;
+	run_free(t);
+	if (!t)
+		return -1;
+	if (n == 0)
+		return error("'%s' holds none of the tool figures the reference values name "
+			     "(mempath import of nvbandwidth, STREAM, multichase, gpu-benches)",
+			     file);
+	return 0;
+}
+
 /* --dram-gbps: the run's DRAM limit is the user's where SMBIOS gives none. */
 static void user_dram(struct run *r, double gbps)
 {
@@ -232,6 +251,11 @@ static int check_main(void *p, const struct cmd_line *l)
 	rc = ref_load(dir, &refs);
 	free(dir);
 	if (rc != 0) {
+		ref_set_free(&refs);
+		free(kinds);
+		return 2;
+	}
+	if (o->beside && beside(&refs, o->beside) != 0) {
 		ref_set_free(&refs);
 		free(kinds);
 		return 2;

@@ -23,6 +23,7 @@
 	CMD(doctor)   \
 	CMD(fleet)    \
 	CMD(check)    \
+	CMD(import)   \
 	CMD(history)  \
 	CMD(findings) \
 	CMD(completion)

@@ -27,6 +27,11 @@ struct ref_value {
 	/* the reference is this tool's figure (its name, version and call:
 	 * "nvbandwidth v0.8 -t host_to_device_memcpy_ce"); NULL: mempath's own */
 	char *tool;
+	/* where that figure is in the results of `mempath import` (check
+	 * --beside): its probe ("ref.nvbandwidth"), metric and labels */
+	char *tf_probe, *tf_metric;
+	struct label *tf_labels;
+	size_t n_tf_labels;
 	/* an efficiency band instead of a value: the path's physical limit
 	 * (machine/limits.h: "dram", "hbm", "pcie", "nvlink"), PASS at or above
 	 * pass x limit, WARN at or above warn x limit, else FAIL */
@@ -85,6 +90,11 @@ int ref_probe_needed(const struct ref_kind *k, const char *probe, const json_t *
  * keys (src, dst aside) r does not have: a probe's labels drifted from the
  * reference. One line each appended to *msgs; the count. */
 size_t ref_drift(const struct ref_kind *k, const struct run *r, char ***msgs, size_t *n);
+/* check --beside: each value of every kind whose tool figure (tf_*) the
+ * imported run tools has takes that figure (the median of the metrics that
+ * match) as its reference, with file and its date as the source; the
+ * number of values it replaced. */
+size_t ref_beside(struct ref_set *refs, const struct run *tools, const char *file);
 /* Where pr ran with the quick suite's options and k's run of its probe
  * with the probe's defaults: one line (new string) saying so; else NULL. */
 char *ref_options_differ(const struct ref_kind *k, const struct probe_result *pr);
