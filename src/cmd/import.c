@@ -61,10 +61,11 @@ static int import_main(void *p, const struct cmd_line *l)
 			break;
 		}
 		if (!tool && !(tool = import_detect(text))) {
-			rc = error("'%s' is no output of a tool mempath reads (nvbandwidth, STREAM, "
-				   "multichase, gpu-l2-cache, gpu-stream, gpu-latency; --tool T "
-				   "says which)",
-				   l->argv[i]);
+			rc = error(
+				"'%s' is no output of a tool mempath reads (nvbandwidth, STREAM, "
+				"multichase, gpu-l2-cache, gpu-stream, gpu-latency; --tool T "
+				"says which)",
+				l->argv[i]);
 		} else if (import_read(tool, text, &pr, why, sizeof(why)) != 0) {
 			rc = error("'%s': %s", l->argv[i], why);
 			probe_result_clear(&pr);

@@ -161,6 +161,7 @@ static json_t *probe_child(void *argp)
 	ctx.auto_ci = a->o->auto_ci;
 	ctx.auto_budget_s = a->o->auto_budget_s;
 	ctx.min_sample_ns = a->o->min_sample_ns;
+	ctx.window_given = a->o->min_sample_ns != RUNNER_SAMPLE_MS * 1000000ull;
 	ctx.quick = a->o->quick;
 	ctx.force = a->o->force;
 	if (a->p->supported)

@@ -22,6 +22,7 @@ struct probe_ctx {
 	unsigned reps;		/* counted samples per metric (default 10) */
 	unsigned warmups;	/* warm-up samples per metric (default 2) */
 	uint64_t min_sample_ns; /* shortest sample (default 50 ms) */
+	int window_given;	/* --window-ms was given: a probe keeps min_sample_ns */
 	int quick;		/* quick sizes were applied */
 	int force;		/* sizes above 80% of MemAvailable allowed */
 	/* --reps auto (docs/design.md §4.16): after reps samples, more until the

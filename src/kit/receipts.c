@@ -315,8 +315,10 @@ void receipts_check(const struct receipt *rows, struct probe_result *p, uint64_t
 			const char *state;
 			json_t *voids = NULL, *row;
 
+			const char *v2 = r->label2 ? metric_label(m, r->label2) : NULL;
 			if (strcmp(m->name, r->metric) || !m->n_samples ||
-			    (r->label && r->value && (!v || strcmp(v, r->value))))
+			    (r->label && r->value && (!v || strcmp(v, r->value))) ||
+			    (r->label2 && r->value2 && (!v2 || strcmp(v2, r->value2))))
 				continue;
 			if (r->kind == RECEIPT_PAGESIZE && !beside(p, m, r->thp))
 				continue;

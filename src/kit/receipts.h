@@ -46,6 +46,19 @@ enum receipt_kind {
 
 #define RECEIPT_LINK_TOLERANCE 0.05
 
+/* The link counter's step: NVML's throughput readout covers 20 ms, and a
+ * window's integral may credit up to one readout to the window beside it
+ * at each edge (src/gpu/cuda/nvml_link.c). A window of W ms then reads the
+ * link's bytes to within 0.5 x step / W of them, so the receipt's default
+ * window is the step over its tolerance: 400 ms, where the readings' half
+ * spread is at most half the tolerance (the H200's steps at ~58 ms windows:
+ * up to 0.35 GB H2D and 1.03 GB D2H, 11% and 32%, unknown; held at 250 and
+ * 1000 ms, docs/results/receipts-h200-2026-12-01/link.md). A probe whose
+ * figure the link receipt holds samples for at least this long unless the
+ * user gave --window-ms. */
+#define RECEIPT_LINK_STEP_MS   20
+#define RECEIPT_LINK_WINDOW_MS (RECEIPT_LINK_STEP_MS / RECEIPT_LINK_TOLERANCE)
+
 /* The fewest samples left after a receipt voided some before it fails:
  * the fewest a leg of any verdict takes (a leg of a round,
  * COMPARE_MIN_ROUND_SAMPLES); compare's "too few" rule then holds each
@@ -56,8 +69,9 @@ enum receipt_kind {
 #define RECEIPT_LLC_TIMES 4
 
 struct receipt {
-	const char *metric;	   /* the metric it holds for; NULL ends the table */
-	const char *label, *value; /* only where this label has this value; NULL: every one */
+	const char *metric;	     /* the metric it holds for; NULL ends the table */
+	const char *label, *value;   /* only where this label has this value; NULL: every one */
+	const char *label2, *value2; /* and this one (NULL: no second) */
 	enum receipt_kind kind;
 	const char *size; /* the param giving the working set ("total_bytes") */
 	const char *thp;  /* _THP, _4K: the backing metric ("thp_backed"); _LINK: the counter */

@@ -15,8 +15,8 @@
 
 #include "base/util.h"
 
-const char *const import_tools[] = {"nvbandwidth",  "stream",	  "multichase",
-				    "gpu-l2-cache", "gpu-stream", "gpu-latency", NULL};
+const char *const import_tools[] = {"nvbandwidth", "stream",	  "multichase", "gpu-l2-cache",
+				    "gpu-stream",  "gpu-latency", NULL};
 
 /* The next line of *p into buf (without its newline); 0 at the end. */
 static int next_line(const char **p, char *buf, size_t len)
@@ -125,7 +125,8 @@ static int nvb_json(json_t *root, struct probe_result *out)
 					continue;
 				snprintf(rs, sizeof(rs), "%zu", r);
 				snprintf(cs, sizeof(cs), "%zu", c);
-				sample(out, lat ? "latency" : "bandwidth", lat ? UNIT_NS : UNIT_GB_S,
+				sample(out, lat ? "latency" : "bandwidth",
+				       lat ? UNIT_NS : UNIT_GB_S,
 				       lat ? BETTER_LOWER : BETTER_HIGHER, desc ? desc : name, x,
 				       "test", name, "row", rs, "column", cs);
 				found++;
@@ -189,7 +190,8 @@ static int nvb_text(const char *text, struct probe_result *out)
 					continue;
 				snprintf(rs, sizeof(rs), "%ld", r);
 				snprintf(cs, sizeof(cs), "%ld", c);
-				sample(out, lat ? "latency" : "bandwidth", lat ? UNIT_NS : UNIT_GB_S,
+				sample(out, lat ? "latency" : "bandwidth",
+				       lat ? UNIT_NS : UNIT_GB_S,
 				       lat ? BETTER_LOWER : BETTER_HIGHER, desc, x, "test", name,
 				       "row", rs, "column", cs);
 				found++;
@@ -335,8 +337,7 @@ static int glat_text(const char *text, struct probe_result *out)
 	return found ? 0 : -1;
 }
 
-int import_read(const char *tool, const char *text, struct probe_result *out, char *why,
-		size_t len)
+int import_read(const char *tool, const char *text, struct probe_result *out, char *why, size_t len)
 {
 	char name[64];
 	int rc = -1;

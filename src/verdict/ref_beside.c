@@ -48,11 +48,11 @@ size_t ref_beside(struct ref_set *refs, const struct run *tools, const char *fil
 			x = figure_of(v, tools, &n);
 			if (!(x > 0) || !isfinite(x))
 				continue;
-			char *src = xasprintf("%s (%s, imported: %zu sample%s of %s %s), beside this "
-					      "run; the kind's own reference was %.1f (%s)",
-					      file, v->tool ? v->tool : v->tf_probe, n,
-					      n == 1 ? "" : "s", v->tf_probe, v->tf_metric, v->value,
-					      v->source);
+			char *src = xasprintf(
+				"%s (%s, imported: %zu sample%s of %s %s), beside this "
+				"run; the kind's own reference was %.1f (%s)",
+				file, v->tool ? v->tool : v->tf_probe, n, n == 1 ? "" : "s",
+				v->tf_probe, v->tf_metric, v->value, v->source);
 			free(v->source);
 			v->source = src;
 			free(v->date);

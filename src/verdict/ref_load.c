@@ -266,4 +266,3 @@ int ref_load(const char *dir, struct ref_set *out)
 	free(names);
 	return rc;
 }
-
