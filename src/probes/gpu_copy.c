@@ -214,9 +214,10 @@ static int measure(struct probe_ctx *ctx, struct gcopy *c, int mem)
 	opt_format_size(c->size, sz, sizeof(sz));
 	progress("gpu.copy: %s %s %s%s", mem_name[mem], dir_name[c->dir], sz,
 		 c->engine == E_SM ? " (SM)" : "");
-	/* a pinned copy one way is held to the link's bytes (its receipt): its
-	 * windows long enough for the counter's step, unless --window-ms said */
-	if (mem == M_PINNED && c->dir != D_BIDIR && !ctx->window_given &&
+	/* a pinned copy one way by the copy engines is held to the link's bytes
+	 * (its receipt): its windows long enough for the counter's step, unless
+	 * --window-ms said */
+	if (mem == M_PINNED && c->dir != D_BIDIR && c->engine == E_CE && !ctx->window_given &&
 	    ctx->min_sample_ns < (uint64_t)(RECEIPT_LINK_WINDOW_MS * 1e6))
 		ctx->min_sample_ns = (uint64_t)(RECEIPT_LINK_WINDOW_MS * 1e6);
 	rc = gpu_measure(ctx, &w, &s);
@@ -332,8 +333,8 @@ static int gcopy_run(struct probe_ctx *ctx, const void *opts)
 	if (!ctx->window_given) {
 		char lw[160];
 		snprintf(lw, sizeof(lw),
-			 "%.0f ms (pinned, one way: the link counter's %d ms step / the link "
-			 "receipt's %.0f%%)",
+			 "%.0f ms (pinned copies one way by the copy engines: the link counter's "
+			 "%d ms step / the link receipt's %.0f%%)",
 			 RECEIPT_LINK_WINDOW_MS, RECEIPT_LINK_STEP_MS,
 			 100 * RECEIPT_LINK_TOLERANCE);
 		probe_result_add_param(ctx->res, "link_window", lw);
@@ -397,7 +398,12 @@ out:
 
 /* What its figures assume (kit/receipts.h): a pinned copy one way put its
  * bytes on the PCIe link, no more and no fewer: the link's bytes are the
- * payload and each TLP's overhead (link_framing). */
+ * payload and each TLP's overhead (link_framing). The copy engines' copies
+ * only: on the H200 on 2026-12-02 the SM copies' link bytes read 1.077x
+ * (h2d) and 1.090x (d2h) the 256 B framing at 1 MiB, so their requests are
+ * smaller than Max_Payload_Size, and at 64 MiB and 512 MiB the counter
+ * stepped 15-18% of a 400 ms window (docs/results/judged-h200-2026-12-02.md):
+ * no receipt until their framing is known. */
 static const struct receipt gcopy_receipts[] = {
 	{.metric = "copy_bw",
 	 .label = "dir",
@@ -408,22 +414,6 @@ static const struct receipt gcopy_receipts[] = {
 	 .size = "link_tlp_rx",
 	 .thp = "pcie_rx_link_bytes"},
 	{.metric = "copy_bw",
-	 .label = "dir",
-	 .value = "d2h",
-	 .label2 = "mem",
-	 .value2 = "pinned",
-	 .kind = RECEIPT_LINK,
-	 .size = "link_tlp_tx",
-	 .thp = "pcie_tx_link_bytes"},
-	{.metric = "sm_copy_bw",
-	 .label = "dir",
-	 .value = "h2d",
-	 .label2 = "mem",
-	 .value2 = "pinned",
-	 .kind = RECEIPT_LINK,
-	 .size = "link_tlp_rx",
-	 .thp = "pcie_rx_link_bytes"},
-	{.metric = "sm_copy_bw",
 	 .label = "dir",
 	 .value = "d2h",
 	 .label2 = "mem",

@@ -209,8 +209,14 @@ static char *why_missing(const struct ref_value *v, const struct run *r)
 	}
 	for (size_t j = 0; j < pr->n_metrics; j++)
 		if (strcmp(pr->metrics[j].name, v->metric) == 0)
-			return xasprintf("%s measured no %s with these labels and parameters",
-					 v->probe, v->metric);
+			return xasprintf("%s measured no %s with these labels and parameters%s%s%s",
+					 v->probe, v->metric,
+					 label_of(pr->params, pr->n_params, "quick_suite")
+						 ? " (it ran with the quick suite's options: "
+						 : "",
+					 label_of(pr->params, pr->n_params, "quick_suite") ?: "",
+					 label_of(pr->params, pr->n_params, "quick_suite") ? ")"
+											   : "");
 	return xasprintf("%s has no metric %s", v->probe, v->metric);
 }
 
