@@ -371,10 +371,15 @@ const struct command command_check = {
 		 "data/limits.json. A path that cannot be judged (not measured, its labels\n"
 		 "changed, its limit unknown) is INCONCLUSIVE with the reason. Each line says\n"
 		 "what the number means (one way or both, bytes counted once or read plus\n"
-		 "write).\n",
+		 "write) and, where the reference is a reference tool's figure, that figure\n"
+		 "beside mempath's with the ratio (--beside FILE: an imported run of the\n"
+		 "tools, mempath import). Then every other figure of the file: FAIL beyond\n"
+		 "its physical limit, else INCONCLUSIVE with its share of the limit or why\n"
+		 "no limit holds (these INCONCLUSIVEs do not fail the check).\n",
 	.examples = "mempath check\n"
 		    "mempath check h200.json\n"
-		    "mempath check --brief mempath-run.json\n",
+		    "mempath check --brief mempath-run.json\n"
+		    "mempath check --beside tools.json h200.json\n",
 	.tail = "Exit status: 0 every path PASS or WARN, 1 a FAIL or INCONCLUSIVE (or a probe\n"
 		"could not run; --drift: a value drifted), 2 bad usage, a file that cannot be\n"
 		"read, or no reference values for this kind.\n",
