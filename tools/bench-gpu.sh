@@ -12,7 +12,11 @@
 #     the copy engines and by the SMs, the device-local copy, and the latency
 #     tests host_device_latency_sm and device_to_device_latency_sm.
 # Without a reference its rows say so and mempath still runs.
-# Writes docs/results/bench-gpu-<host>-<date>.md (BENCH_OUT).
+# Writes docs/results/bench-gpu-<host>-<date>.md (BENCH_OUT); beside it
+# -tools.json, the tools' outputs read by `mempath import` (results of their
+# own kind), and -check.txt, `mempath check --beside` of the kind's paths
+# measured right after them: each tool's figure beside mempath's, a ratio a
+# line (docs/design.md §5.20).
 set -eu
 bin=${1:?usage: tools/bench-gpu.sh MEMPATH}
 host=$(hostname)
@@ -236,3 +240,15 @@ lat_row() { # lat_row PATH CELL MEMPATH REF_NAME REF
 	true
 } >"$out"
 say "wrote $out"
+
+# ---- the tools' figures as results, and check beside them -----------------
+set --
+cat "$tmp"/nvb-*.txt >"$tmp/nvbandwidth.txt" # one probe ref.nvbandwidth of every test
+for f in "$tmp"/gb-*.txt "$tmp/nvbandwidth.txt"; do [ -s "$f" ] && set -- "$@" "$f"; done
+if [ $# -gt 0 ] && "$bin" import "$@" -o "${out%.md}-tools.json" 2>"$tmp/import.err"; then
+	say "wrote ${out%.md}-tools.json"
+	"$bin" check --quiet --beside "${out%.md}-tools.json" >"${out%.md}-check.txt" 2>&1 || true
+	say "wrote ${out%.md}-check.txt"
+else
+	say "no tool's output to import: $(cat "$tmp/import.err" 2>/dev/null)"
+fi

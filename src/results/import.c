@@ -146,7 +146,11 @@ static int nvb_text(const char *text, struct probe_result *out)
 	size_t found = 0;
 	while (next_line(&p, line, sizeof(line))) {
 		if (strncmp(line, "nvbandwidth Version: ", 21) == 0) {
-			probe_result_add_param(out, "version", line + 21);
+			int seen = 0; /* one version of the outputs put together */
+			for (size_t i = 0; i < out->n_params; i++)
+				seen |= strcmp(out->params[i].key, "version") == 0;
+			if (!seen)
+				probe_result_add_param(out, "version", line + 21);
 			continue;
 		}
 		if (sscanf(line, "Running %127[^.].", name) == 1) {
