@@ -20,6 +20,8 @@ stop() {
 trap stop EXIT
 trap 'exit 1' INT TERM HUP
 fix=$top/docs/results/check-h200-2026-12-01.json
+# the references that file was measured against (data/ before issue 41)
+export MEMPATH_REFS=$top/tests/data/refs-2026-12-01
 mkdir tf
 SLURM_JOB_ID=4242 POD_NAME=mempath-abc POD_NAMESPACE=gpu-checks "$MEMPATH" check --textfile tf "$fix" \
 	>check1.txt 2>&1 || fail "check: exit $?: $(tail -3 check1.txt)"

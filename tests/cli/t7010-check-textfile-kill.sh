@@ -6,6 +6,8 @@
 # before anything is read.
 . "$top/tests/cli/lib.sh"
 fix=$top/docs/results/check-h200-2026-12-01.json
+# the references that file was measured against (data/ before issue 41)
+export MEMPATH_REFS=$top/tests/data/refs-2026-12-01
 mkdir tf
 "$MEMPATH" check --textfile tf "$fix" >/dev/null 2>&1 || fail "check: exit $?"
 cp tf/mempath.prom first.prom

@@ -7,6 +7,8 @@
 command -v python3 >/dev/null 2>&1 || skip "no python3 here to make the failing file"
 plugin=$top/deploy/npd/mempath-check.sh
 fix=$top/docs/results/check-h200-2026-12-01.json
+# the references that file was measured against (data/ before issue 41)
+export MEMPATH_REFS=$top/tests/data/refs-2026-12-01
 python3 - "$fix" fail.json <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
