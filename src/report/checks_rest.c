@@ -44,8 +44,11 @@ void report_checks_rest(const struct fleet_check *c, size_t n, enum report_forma
 		count[c[i].status]++;
 		labels_text(c[i].labels, c[i].n_labels, labels, sizeof(labels));
 		value_text(c[i].value, c[i].unit, val, sizeof(val));
-		e = xasprintf("%s %s%s%s%s: %s: %s", c[i].probe, c[i].metric, labels[0] ? " (" : "",
-			      labels, labels[0] ? ")" : "", val, c[i].reason ? c[i].reason : "?");
+		e = xasprintf("%s %s%s%s%s: %s: %s%s%s", c[i].probe, c[i].metric,
+			      labels[0] ? " (" : "", labels, labels[0] ? ")" : "", val,
+			      c[i].reason ? c[i].reason : "?",
+			      c[i].load && c[i].status != CHECK_NA ? "; measured " : "",
+			      c[i].load && c[i].status != CHECK_NA ? c[i].load : "");
 		fprintf(f, md ? "- %s " : "  %-4s  ", check_status_name(c[i].status));
 		if (md) {
 			char *m = report_md_escape(e);

@@ -50,3 +50,15 @@ void ref_judge_busy(struct fleet_check *c, const json_t *noise)
 		c->load = t;
 	}
 }
+
+char *ref_busy_text(const json_t *noise)
+{
+	const json_t *mean = json_object_get(noise, "mean");
+	double other = json_number_value(json_object_get(mean, "other_cpus")) +
+		       json_number_value(json_object_get(mean, "steal_cpus"));
+	long cpus = (long)json_integer_value(json_object_get(noise, "cpus"));
+	if (!mean || !(other >= NOISE_BUSY_CPUS))
+		return NULL;
+	return cpus > 0 ? xasprintf("busy: %.2f of %ld CPUs used by other work", other, cpus)
+			: xasprintf("busy: %.2f CPUs used by other work", other);
+}

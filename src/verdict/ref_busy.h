@@ -12,4 +12,8 @@
  * explain the deviation, else the same status with the load named. */
 void ref_judge_busy(struct fleet_check *c, const json_t *noise);
 
+/* "busy: X of N CPUs used by other work" where the noise meter saw other
+ * CPUs busy (at least NOISE_BUSY_CPUS), else NULL (new string). */
+char *ref_busy_text(const json_t *noise);
+
 #endif

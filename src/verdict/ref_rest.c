@@ -9,6 +9,7 @@
 #include "base/stats.h"
 #include "base/util.h"
 #include "machine/limits.h"
+#include "verdict/ref_busy.h"
 
 /* A share of the limit above this is more than the path can carry: the
  * figure counts bytes that did not cross it (or the limit is wrong). */
@@ -214,6 +215,12 @@ void ref_check_rest(const struct ref_set *refs, const int *match, const struct r
 									  : "this unit",
 						      near);
 			free(near);
+			/* measured under load: said, as on the kind's paths */
+			if ((c->load = ref_busy_text(pr->noise)) && c->status == CHECK_NA) {
+				char *t = xasprintf("%s; measured %s", c->reason, c->load);
+				free(c->reason);
+				c->reason = t;
+			}
 		}
 	}
 	json_decref(hold);
