@@ -188,6 +188,22 @@ static void user_dram(struct run *r, double gbps)
 	json_object_set_new(r->host, "limits", limits_derive(r->host));
 }
 
+/* --textfile: the kind's paths, a series each (the other figures share
+ * their path names across labels). */
+static int textfile_paths(const char *where, const struct run *r, const struct fleet_check *c,
+			  size_t n, int here)
+{
+	struct fleet_check *paths = xcalloc(n + 1, sizeof(*paths));
+	size_t n_paths = 0;
+	int rc;
+	for (size_t i = 0; i < n; i++)
+		if (!c[i].rest)
+			paths[n_paths++] = c[i];
+	rc = write_textfile(where, r, paths, n_paths, here);
+	free(paths);
+	return rc;
+}
+
 /* --drift: every kind's values against the labels FILE's probes wrote. */
 static int drift_main(const struct ref_set *refs, const struct run *r)
 {
@@ -342,7 +358,7 @@ static int check_main(void *p, const struct cmd_line *l)
 				 (checks[i].status == CHECK_NA && !checks[i].rest);
 		if (rc == 0 && fails)
 			rc = 1;
-		if (o->textfile && write_textfile(o->textfile, r, checks, n_checks, l->argc == 0))
+		if (o->textfile && textfile_paths(o->textfile, r, checks, n_checks, l->argc == 0))
 			rc = rc ? rc : 1;
 		if (proc_signal_received())
 			rc = 130;
