@@ -432,8 +432,8 @@ const struct probe probe_gpu_copy = {
 	.opts = gcopy_opt_rows,
 	.opts_size = sizeof(struct gcopy_opts),
 	.quick_opts = "sizes=1M,64M",
-	.quick_note = "1 MiB and 64 MiB copies: the PCIe references and bands are of 256 MiB "
-		      "copies, so none of these is judged against them",
+	.quick_note = "1 MiB and 64 MiB copies: the PCIe references (512 MiB, nvbandwidth's "
+		      "buffer) and bands (256 MiB) judge none of them",
 	.timeout_s = 600,
 	.run = gcopy_run,
 	.receipts = gcopy_receipts,
