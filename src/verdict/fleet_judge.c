@@ -319,6 +319,9 @@ static void flag_check(struct fleet_node *n, const struct fleet_check *c)
 	fl->ref->date = c->date ? xstrdup(c->date) : NULL;
 	fl->ref->other = c->other ? xstrdup(c->other) : NULL;
 	fl->ref->load = c->load ? xstrdup(c->load) : NULL;
+	fl->ref->reason = c->reason ? xstrdup(c->reason) : NULL;
+	fl->ref->tool = c->tool ? xstrdup(c->tool) : NULL;
+	fl->ref->note = c->note ? xstrdup(c->note) : NULL;
 	why = xasprintf(
 		"%s%sFAIL against the %s reference %s: %.1f%% from %.4g %s (tolerance %.0f%%, "
 		"FAIL beyond %.0f%%)%s%s",

@@ -6,7 +6,7 @@
 # test's folder, both ways, and checks that tools/deb.sh passes it.
 . "$top/tests/cli/lib.sh"
 command -v make >/dev/null 2>&1 && command -v cc >/dev/null 2>&1 || skip "no make or cc here"
-obj=src/verdict/reference.o
+obj=src/verdict/ref_load.o
 timeout 120 make -s -C "$top" --no-print-directory BUILD="$PWD/pkg" DATA_DIR=/usr/share/mempath/data \
 	"$PWD/pkg/$obj" >make.txt 2>&1 || fail "make with DATA_DIR: $(tail -3 make.txt)"
 grep -qa '/usr/share/mempath/data' "pkg/$obj" || fail "DATA_DIR is not compiled in"
