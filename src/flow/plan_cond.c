@@ -157,37 +157,44 @@ static char *sh_quote(const char *s)
 	return n;
 }
 
-/* Does the linux line boot a kernel v's kernel conditions allow, with the
- * cmdline words it needs? *lacks: a word it lacks (borrowed), or NULL. */
-static int entry_fits(const struct plan_variant *v, const char *linux_line, const char **lacks)
+/* Does the linux line boot a kernel v's kernel conditions allow? Its
+ * release in *release (a new string) when it does; *lacks: a cmdline word
+ * of v's the line does not satisfy (borrowed), or NULL. */
+static int entry_fits(const struct plan_variant *v, const char *linux_line, char **release,
+		      const char **lacks)
 {
 	const char *img = strstr(linux_line, "vmlinuz-");
-	char *release;
 	int ok = 1;
 	*lacks = NULL;
+	*release = NULL;
 	if (!img)
 		return 0;
-	release = xasprintf("%.*s", (int)strcspn(img + 8, " \t\n"), img + 8);
+	*release = xasprintf("%.*s", (int)strcspn(img + 8, " \t\n"), img + 8);
 	for (size_t i = 0; i < v->n_conds; i++) {
 		const struct plan_cond *c = &v->conds[i];
-		if (c->kind == PLAN_KERNEL && fnmatch(c->what, release, 0) != 0)
+		if (c->kind == PLAN_KERNEL && fnmatch(c->what, *release, 0) != 0)
 			ok = 0;
 		if (c->kind == PLAN_CMDLINE && has_word(linux_line, c->what) == c->negate &&
 		    !*lacks)
 			*lacks = c->what;
 	}
-	free(release);
+	if (!ok) {
+		free(*release);
+		*release = NULL;
+	}
 	return ok;
 }
 
-/* The GRUB entry "SUBMENU>TITLE" that boots v's kernel, preferring one
- * whose command line fits too and none in recovery mode; NULL when none. */
+/* The GRUB entry "SUBMENU>TITLE" that boots v's kernel, none in recovery
+ * mode; of those, one whose command line fits, then one whose title names
+ * the release (the default entry's kernel changes with every install: the
+ * one named for it does not). NULL when none. */
 static char *grub_entry(const struct plan_variant *v, const char *cfg, char **lacks_out)
 {
 	char *copy = xstrdup(cfg), *save = NULL, *sub = NULL, *entry = NULL, *best = NULL;
-	int depth = 0, sub_depth = -1, entry_depth = -1, best_fits = 0;
+	int depth = 0, sub_depth = -1, entry_depth = -1, best_score = -1;
 	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		char *s = str_trim(l);
+		char *s = str_trim(l), *release = NULL;
 		const char *lacks;
 		if (str_starts_with(s, "submenu ")) {
 			free(sub);
@@ -198,12 +205,16 @@ static char *grub_entry(const struct plan_variant *v, const char *cfg, char **la
 			entry = grub_title(s);
 			entry_depth = depth;
 		} else if (entry && str_starts_with(s, "linux") && !strstr(entry, "recovery") &&
-			   entry_fits(v, s, &lacks) && (!best || (!best_fits && !lacks))) {
-			free(best);
-			best = sub ? xasprintf("%s>%s", sub, entry) : xstrdup(entry);
-			best_fits = !lacks;
-			free(*lacks_out);
-			*lacks_out = lacks ? xstrdup(lacks) : NULL;
+			   entry_fits(v, s, &release, &lacks)) {
+			int score = 2 * !lacks + (strstr(entry, release) != NULL);
+			if (score > best_score) {
+				free(best);
+				best = sub ? xasprintf("%s>%s", sub, entry) : xstrdup(entry);
+				best_score = score;
+				free(*lacks_out);
+				*lacks_out = lacks ? xstrdup(lacks) : NULL;
+			}
+			free(release);
 		}
 		if (s[0] && s[strlen(s) - 1] == '{')
 			depth++;
@@ -211,11 +222,11 @@ static char *grub_entry(const struct plan_variant *v, const char *cfg, char **la
 			free(entry);
 			entry = NULL;
 			entry_depth = -1;
-			if (depth <= sub_depth) {
-				free(sub);
-				sub = NULL;
-				sub_depth = -1;
-			}
+		}
+		if (strcmp(s, "}") == 0 && depth <= sub_depth) {
+			free(sub);
+			sub = NULL;
+			sub_depth = -1;
 		}
 	}
 	free(sub);
