@@ -1,7 +1,7 @@
 /* plan.c - `mempath plan FILE`: a study whose variants need other boots
  * (another kernel, a kernel command-line word, a module's version): the
  * legs that can run here now, journaled, then what to boot next; after the
- * last leg the comparison (flow/plan.h; docs/design.md §5.19). */
+ * last leg the comparison (flow/plan.h; docs/design.md §5.20). */
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +14,7 @@
 #include "cmd/legs.h"
 #include "flow/ab_auto.h"
 #include "flow/plan.h"
+#include "flow/plan_cond.h"
 #include "report/report.h"
 #include "verdict/compare.h"
 #include "verdict/comparison.h"
@@ -43,6 +44,15 @@ static const struct arg plan_args[] = {
 	ARG_FAIL_ON_LOSS(struct plan_opts, fail_on_loss),
 	ARG_END};
 
+/* Does a variant give the wrapped command words of its own (args)? */
+static int any_args(const struct plan *p)
+{
+	for (size_t i = 0; i < p->n_v; i++)
+		if (p->v[i].args)
+			return 1;
+	return 0;
+}
+
 /* The plan's command checked as ab checks its leg command, before any leg:
  * a mempath command that measures, with no -o or --label of its own, and
  * enough samples a leg for a round. */
@@ -50,7 +60,7 @@ static int check_command(const struct plan *p, const struct cmd_line *l)
 {
 	struct cmd_line lc = {.argc = p->argc, .argv = p->argv, .find = l->find};
 	struct leg_command c;
-	if (leg_command_check(&lc, "plan", NULL, &c) != 0)
+	if (leg_command_check(&lc, "plan", any_args(p) ? "a variant's args" : NULL, &c) != 0)
 		return -1;
 	if (c.samples < COMPARE_MIN_ROUND_SAMPLES)
 		return error("%s: the command gives %u sample(s) per metric a leg; a leg of a "
@@ -67,6 +77,7 @@ static int compare_two(const struct plan *p, const struct plan_opts *o, const ch
 	const struct run **runs = NULL;
 	struct comparison *cmp;
 	char *legs = xcalloc(p->n_legs + 1, 1);
+	const char **expect;
 	char *md = xasprintf("%s/compare.md", dir), *js = xasprintf("%s/compare.json", dir);
 	int rc = 2;
 	compare_opts_default(&co);
@@ -74,8 +85,15 @@ static int compare_two(const struct plan *p, const struct plan_opts *o, const ch
 		legs[i] = p->legs[i] == p->baseline ? 'A' : 'B';
 	co.legs = legs;
 	co.rounds = 1;
-	co.expect_diff = (const char *const *)p->expect_diff;
+	/* legs that differ by their words differ in the knob wrap records for
+	 * them on purpose (as ab's --a-args and --b-args, §11.5) */
+	expect = xcalloc(p->n_expect_diff + 1, sizeof(*expect));
+	for (size_t i = 0; i < p->n_expect_diff; i++)
+		expect[i] = p->expect_diff[i];
+	co.expect_diff = expect;
 	co.n_expect_diff = p->n_expect_diff;
+	if (any_args(p))
+		expect[co.n_expect_diff++] = "wrap.args";
 	co.primary = p->primary;
 	cmp = ab_compare_files(&co, paths, p->n_legs, &runs);
 	if (cmp && (report_compare_write_file(cmp, REPORT_MD, md) |
@@ -86,6 +104,7 @@ static int compare_two(const struct plan *p, const struct plan_opts *o, const ch
 	}
 	comparison_free(cmp);
 	ab_runs_free(runs, p->n_legs);
+	free(expect);
 	free(legs);
 	free(md);
 	free(js);
@@ -108,15 +127,15 @@ static int plan_compare(const struct plan *p, const struct plan_opts *o, const c
 	return 0;
 }
 
-static void say_status(const struct plan *p, const struct plan_next *n, const char *file)
+static void say_status(const struct plan *p, const struct plan_next *n, const char *file,
+		       const char *dir)
 {
 	const struct plan_variant *v = n->leg < p->n_legs ? &p->v[p->legs[n->leg]] : NULL;
 	printf("plan: %zu of %zu legs done\n", n->n_done, p->n_legs);
 	if (!v)
 		return;
-	printf("next: leg %zu (%s, round %u)%s%s\n", n->leg + 1, v->name,
-	       plan_leg_round(p, n->leg), n->why ? " cannot run here: " : " can run here",
-	       n->why ? n->why : "");
+	printf("next: leg %zu (%s, round %u)%s%s\n", n->leg + 1, v->name, plan_leg_round(p, n->leg),
+	       n->why ? " cannot run here: " : " can run here", n->why ? n->why : "");
 	if (!n->why)
 		return;
 	if (n->boot)
@@ -125,7 +144,8 @@ static void say_status(const struct plan *p, const struct plan_next *n, const ch
 		printf("boot next: unknown: %s\n", n->boot_note);
 	if (n->boot && n->boot_note)
 		printf("note: %s\n", n->boot_note);
-	printf("then: mempath plan %s\n", file);
+	printf("then: mempath plan %s%s%s%s\n", dir ? "-o " : "", dir ? dir : "", dir ? " " : "",
+	       file);
 }
 
 static int plan_main(void *opts, const struct cmd_line *l)
@@ -149,9 +169,8 @@ static int plan_main(void *opts, const struct cmd_line *l)
 	dup = xstrdup(l->argv[0]);
 	dir = xstrdup(o->dir ? o->dir : dirname(dup));
 	free(dup);
-	struct plan_run_opts ro = {.dir = dir,
-				   .setup_timeout_s = o->setup_timeout_s,
-				   .status_only = o->status};
+	struct plan_run_opts ro = {
+		.dir = dir, .setup_timeout_s = o->setup_timeout_s, .status_only = o->status};
 	if (!o->status)
 		guard_start(); /* nothing a setup starts outlives the plan (§2.4) */
 	out = plan_run(&p, &ro, &paths, &next);
@@ -159,13 +178,14 @@ static int plan_main(void *opts, const struct cmd_line *l)
 		guard_say_left("plan", "a setup or restore command");
 	switch (out) {
 	case PLAN_ALL_DONE:
-		say_status(&p, &next, l->argv[0]);
+		say_status(&p, &next, l->argv[0], o->dir);
 		rc = o->status ? 0 : plan_compare(&p, o, dir, paths);
 		break;
 	case PLAN_NEEDS_BOOT:
-		say_status(&p, &next, l->argv[0]);
+		say_status(&p, &next, l->argv[0], o->dir);
 		rc = o->status ? 0 : 4;
-		if (o->boot && next.why && (!next.boot || plan_boot_run(next.boot, o->setup_timeout_s) != 0))
+		if (o->boot && next.why &&
+		    (!next.boot || plan_boot_run(next.boot, o->setup_timeout_s) != 0))
 			rc = 1;
 		break;
 	case PLAN_FAILED:
@@ -220,7 +240,7 @@ const struct command command_plan = {
 		 "command of every leg), legs NAME... (their order, every variant as often),\n"
 		 "baseline NAME, restore CMD, expect-diff KNOB, primary PAT; variant NAME, then\n"
 		 "its own lines: kernel GLOB, cmdline [!]WORD, module NAME [VERSION], setup CMD,\n"
-		 "restore CMD, env K=V, args WORDS, boot CMD (docs/design.md §5.19).\n",
+		 "restore CMD, env K=V, args WORDS, boot CMD (docs/design.md §5.20).\n",
 	.examples = "mempath plan tiering.plan\n"
 		    "mempath plan --status tiering.plan\n"
 		    "mempath plan --boot -o /var/tmp/tiering tiering.plan\n",

@@ -260,15 +260,15 @@ static int setup_leg(const struct ab_plan *p, size_t i, const struct ab_variant 
 	if (v->setup) {
 		char *what = xasprintf("setup of leg %zu (%c, %s)", p->leg_base + i + 1, p->legs[i],
 				       v->label);
-		progress("ab: leg %zu/%zu (%c, %s): setup: %s", p->leg_base + i + 1,
-			 legs_total(p), p->legs[i], v->label, v->setup);
+		progress("ab: leg %zu/%zu (%c, %s): setup: %s", p->leg_base + i + 1, legs_total(p),
+			 p->legs[i], v->label, v->setup);
 		e = run_logged(v->setup, v, log, what, 1, timeout_s);
 		free(what);
 	} else {
 		FILE *f = fopen(log, "w");
 		if (f) {
-			util_log_line(f, "# leg %zu (%c, %s): no setup command", p->leg_base + i + 1,
-				      p->legs[i], v->label);
+			util_log_line(f, "# leg %zu (%c, %s): no setup command",
+				      p->leg_base + i + 1, p->legs[i], v->label);
 			fclose(f);
 		}
 	}
@@ -337,8 +337,8 @@ static int run_leg(const struct ab_plan *p, size_t i, const struct ab_variant *v
 	struct ended e;
 	double tmo = p->leg_timeout_s;
 	int fd, ok, by_budget = 0;
-	progress("ab: leg %zu/%zu (%c, %s): mempath %s ...", p->leg_base + i + 1,
-		 legs_total(p), p->legs[i], v->label, p->argv[0]);
+	progress("ab: leg %zu/%zu (%c, %s): mempath %s ...", p->leg_base + i + 1, legs_total(p),
+		 p->legs[i], v->label, p->argv[0]);
 	strvec_push(&args, exe);
 	/* Ours go right after the command name, so they come before any "--"
 	 * (wrap -n 5 -- CMD) and stay mempath's, not the workload's. */
@@ -441,8 +441,8 @@ enum ab_outcome ab_flow(const struct ab_plan *p, char ***leg_paths_out, size_t *
 		char *label = safe_label(v->label);
 		leg_paths[i] = p->rounds ? xasprintf("%s/leg-%zu-r%u-%s.json", p->dir,
 						     p->leg_base + i + 1, leg_round(p, i), label)
-					 : xasprintf("%s/leg-%zu-%s.json", p->dir, p->leg_base + i + 1,
-						     label);
+					 : xasprintf("%s/leg-%zu-%s.json", p->dir,
+						     p->leg_base + i + 1, label);
 		free(label);
 	}
 	if (len <= 0) {

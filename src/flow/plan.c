@@ -1,5 +1,5 @@
 /* plan.c - a plan's legs across boots, and its journal (flow/plan.h;
- * docs/design.md §5.19). */
+ * docs/design.md §5.20). */
 #include "flow/plan.h"
 
 #include <errno.h>
@@ -18,6 +18,7 @@
 #include "base/proc.h"
 #include "base/util.h"
 #include "flow/ab.h"
+#include "flow/plan_cond.h"
 
 #define JOURNAL_SCHEMA "mempath/plan-journal/1"
 
@@ -88,8 +89,7 @@ static void set_state(struct journal *j, size_t i, enum plan_leg_state st)
 
 static char *leg_file(const struct plan *p, size_t i)
 {
-	return xasprintf("leg-%zu-r%u-%s.json", i + 1, plan_leg_round(p, i),
-			 p->v[p->legs[i]].name);
+	return xasprintf("leg-%zu-r%u-%s.json", i + 1, plan_leg_round(p, i), p->v[p->legs[i]].name);
 }
 
 /* A new journal for p, every leg to do. */
@@ -139,20 +139,20 @@ static int journal_open(struct journal *j, const struct plan *p, const char *dir
 }
 
 /* A leg that was started and never recorded as done (killed, rebooted,
- * failed, interrupted) runs again; what it left is kept beside, never read
- * as its results. */
-static void set_aside(struct journal *j, const char *dir, size_t i)
+ * failed, interrupted) runs again; what it left, or a file of its name that
+ * no leg of this plan wrote, is kept beside, never read as its results. */
+static void set_aside(struct journal *j, const char *dir, size_t i, int started)
 {
 	const char *f = json_string_value(json_object_get(leg_entry(j, i), "file"));
 	long long tries = json_integer_value(json_object_get(leg_entry(j, i), "tries"));
 	char *path = xasprintf("%s/%s", dir, f), *aside = xasprintf("%s.try-%lld", path, tries);
 	struct stat st;
-	if (stat(path, &st) == 0 && rename(path, aside) == 0)
-		event(j, "leg %zu began and did not end (try %lld): its file is kept as %s; it "
-			 "runs again",
-		      i + 1, tries, aside);
-	else
-		event(j, "leg %zu began and did not end (try %lld): it runs again", i + 1, tries);
+	int kept = stat(path, &st) == 0 && rename(path, aside) == 0;
+	if (started)
+		event(j, "leg %zu began and did not end (try %lld)%s%s; it runs again", i + 1,
+		      tries, kept ? ": what it left is kept as " : "", kept ? aside : "");
+	else if (kept)
+		event(j, "leg %zu had not run, yet its file was there: kept as %s", i + 1, aside);
 	json_object_set_new(leg_entry(j, i), "state", json_string("todo"));
 	free(path);
 	free(aside);
@@ -191,9 +191,16 @@ static int modules_hold(void *ctx, size_t i)
 	return ok ? 0 : -1;
 }
 
-static void to_ab_variant(struct ab_variant *a, const struct plan_variant *v)
+/* v as ab's variant; when another variant gives the wrapped command words
+ * and v none, v's are none (so its {} goes too, as in ab). */
+static void to_ab_variant(struct ab_variant *a, const struct plan *p, const struct plan_variant *v)
 {
-	*a = (struct ab_variant){.setup = v->setup, .label = v->name, .args = v->args};
+	const char *none = NULL;
+	for (size_t i = 0; i < p->n_v; i++)
+		if (p->v[i].args)
+			none = "";
+	*a = (struct ab_variant){
+		.setup = v->setup, .label = v->name, .args = v->args ? v->args : none};
 	for (size_t k = 0; k < v->n_env; k++)
 		ab_variant_env(a, v->env[k]);
 }
@@ -208,10 +215,10 @@ static enum ab_outcome run_one(const struct plan *p, const struct plan_run_opts 
 	char *command = xasprintf("mempath plan %s", p->path), **paths = NULL;
 	struct ab_plan ap = {.legs = is_base ? "A" : "B",
 			     .dir = o->dir,
-			     .restore = v->restore     ? v->restore
-					: p->restore   ? p->restore
+			     .restore = v->restore    ? v->restore
+					: p->restore  ? p->restore
 					: base->setup ? base->setup
-						       : "true",
+						      : "true",
 			     .argv = p->argv,
 			     .argc = p->argc,
 			     .setup_timeout_s = o->setup_timeout_s,
@@ -226,7 +233,7 @@ static enum ab_outcome run_one(const struct plan *p, const struct plan_run_opts 
 			     .after_setup_ctx = &ctx};
 	size_t n_run = 0;
 	enum ab_outcome out;
-	to_ab_variant(is_base ? &ap.a : &ap.b, v);
+	to_ab_variant(is_base ? &ap.a : &ap.b, p, v);
 	out = ab_flow(&ap, &paths, &n_run);
 	for (size_t k = 0; paths && paths[k]; k++)
 		free(paths[k]);
@@ -335,8 +342,8 @@ enum plan_outcome plan_run(const struct plan *p, const struct plan_run_opts *o, 
 			rc = PLAN_NEEDS_BOOT;
 			continue;
 		}
-		if (s == PLAN_LEG_STARTED)
-			set_aside(&j, o->dir, i);
+		if (s == PLAN_LEG_STARTED || stat((*paths)[i], &st) == 0)
+			set_aside(&j, o->dir, i, s == PLAN_LEG_STARTED);
 		set_state(&j, i, PLAN_LEG_STARTED);
 		if (journal_write(&j) != 0) {
 			rc = PLAN_FAILED;

@@ -1,6 +1,6 @@
 /* plan_cond.c - what a plan's variant needs of the machine, read now, and
  * the command that boots one where it holds (flow/plan.h). */
-#include "flow/plan.h"
+#include "flow/plan_cond.h"
 
 #include <fnmatch.h>
 #include <stdio.h>
@@ -53,9 +53,9 @@ static char *module_version(const char *name)
 	free(path);
 	v = read_line_str(full);
 	free(full);
-	if (!v && !test_root() && strspn(name, "abcdefghijklmnopqrstuvwxyz"
-					       "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") ==
-					       strlen(name)) {
+	if (!v && !test_root() &&
+	    strspn(name, "abcdefghijklmnopqrstuvwxyz"
+			 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") == strlen(name)) {
 		char *cmd = xasprintf("modinfo -F version %s 2>/dev/null", name), line[256];
 		FILE *f = popen(cmd, "r");
 		free(cmd);

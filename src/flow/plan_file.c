@@ -1,5 +1,5 @@
 /* plan_file.c - the plan file read (flow/plan.h has its lines). */
-#include "flow/plan.h"
+#include "flow/plan_file.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -64,8 +64,9 @@ static struct plan_variant *find_variant(const struct plan *p, const char *name,
 /* A variant's name is its legs' label and part of their files' names. */
 static int good_name(const char *s)
 {
-	return *s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-") ==
-			     strlen(s);
+	return *s &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-") ==
+		       strlen(s);
 }
 
 struct parse {
@@ -134,10 +135,11 @@ static int variant_line(struct parse *ps, const char *key, const char *rest)
 				       w.n == 2 ? xstrdup(w.v[1]) : NULL, 0};
 	} else {
 		if (!strcmp(key, "kernel") || !strcmp(key, "cmdline") || !strcmp(key, "module"))
-			bad(ps, !strcmp(key, "module")
-					? "module takes NAME [VERSION]"
-					: (!strcmp(key, "kernel") ? "kernel takes one GLOB (uname -r)"
-								  : "cmdline takes one [!]WORD"));
+			bad(ps,
+			    !strcmp(key, "module")
+				    ? "module takes NAME [VERSION]"
+				    : (!strcmp(key, "kernel") ? "kernel takes one GLOB (uname -r)"
+							      : "cmdline takes one [!]WORD"));
 		else {
 			char *m = xasprintf("unknown statement '%s' in variant '%s' (kernel, "
 					    "cmdline, module, setup, restore, env, args, boot)",
@@ -173,11 +175,10 @@ static int top_line(struct parse *ps, const char *key, const char *rest)
 		struct strvec w = STRVEC_INIT;
 		if (p->argv)
 			return bad(ps, "'command' given twice");
-		if (split_words(rest, &w) != 0 || w.n == 0) {
-			strvec_clear(&w);
-			return bad(ps, w.n ? "an unclosed quote" : "'command' needs the mempath "
-								   "command the legs run");
-		}
+		if (split_words(rest, &w) != 0)
+			return bad(ps, "an unclosed quote");
+		if (w.n == 0)
+			return bad(ps, "'command' needs the mempath command the legs run");
 		p->argc = (int)w.n;
 		p->argv = strvec_detach(&w);
 		return 0;
