@@ -6,6 +6,13 @@
  * balancing in tiering mode its pages on a slow node take hint faults and are
  * promoted.
  *
+ * tierload MIB SECONDS preferred-many=NODE: the same under its own policy,
+ * MPOL_PREFERRED_MANY of that node asked with MPOL_F_NUMA_BALANCING (so
+ * that NUMA balancing scans it: numactl --balancing sets the flag only with
+ * --membind); a kernel that refuses the flag with preferred-many (EINVAL:
+ * Linux before 6.10 takes it with MPOL_BIND alone) gets the policy without
+ * it, which NUMA balancing never scans, and stderr says so.
+ *
  * tierload fill FAST FREE SLOW FLOOR: a cold balloon (placed by numactl)
  * that keeps node FAST at about FREE MiB free: every 50 ms it maps and writes
  * 4 MiB chunks while FAST has more free than that, and unmaps its oldest
@@ -16,7 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -87,6 +96,29 @@ static int fill(int fast, long target, int slow, long floor)
 	}
 }
 
+#define MPOL_PREFERRED_MANY_ 5
+#define MPOL_F_NUMA_BALANCING_ (1 << 13)
+
+/* The task's policy: preferred-many of node, with NUMA balancing if the
+ * kernel takes it. 0, or -1 when neither is taken. */
+static int prefer_many(int node)
+{
+	unsigned long mask = 1ul << node;
+	if (syscall(SYS_set_mempolicy, MPOL_PREFERRED_MANY_ | MPOL_F_NUMA_BALANCING_, &mask,
+		    sizeof(mask) * 8) == 0) {
+		fprintf(stderr, "tierload: MPOL_PREFERRED_MANY with MPOL_F_NUMA_BALANCING\n");
+		return 0;
+	}
+	if (errno != EINVAL ||
+	    syscall(SYS_set_mempolicy, MPOL_PREFERRED_MANY_, &mask, sizeof(mask) * 8) != 0) {
+		perror("tierload: set_mempolicy");
+		return -1;
+	}
+	fprintf(stderr, "tierload: MPOL_F_NUMA_BALANCING refused with MPOL_PREFERRED_MANY "
+			"(EINVAL): the policy without it, which NUMA balancing does not scan\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	size_t bytes;
@@ -97,10 +129,14 @@ int main(int argc, char **argv)
 
 	if (argc == 6 && strcmp(argv[1], "fill") == 0)
 		return fill(atoi(argv[2]), atol(argv[3]), atoi(argv[4]), atol(argv[5]));
-	if (argc != 3 || atol(argv[1]) <= 0 || atof(argv[2]) < 0) {
-		fprintf(stderr, "usage: tierload MIB SECONDS | tierload fill FAST FREE SLOW FLOOR\n");
+	if ((argc != 3 && !(argc == 4 && strncmp(argv[3], "preferred-many=", 15) == 0)) ||
+	    atol(argv[1]) <= 0 || atof(argv[2]) < 0) {
+		fprintf(stderr, "usage: tierload MIB SECONDS [preferred-many=NODE] | tierload fill "
+				"FAST FREE SLOW FLOOR\n");
 		return 2;
 	}
+	if (argc == 4 && prefer_many(atoi(argv[3] + 15)) != 0)
+		return 1;
 	bytes = (size_t)atol(argv[1]) << 20;
 	secs = atof(argv[2]);
 	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
