@@ -7,7 +7,8 @@
 # in the guest `mempath plan --boot` runs the legs that kernel may and
 # writes the kernel to boot next (the plan's `boot` lines); the directory
 # that comes out is carried into the next boot. After the last leg the
-# comparisons go under DIR/tables/.
+# comparisons go under DIR/tables/. Then seed 000's A/B/A of a driver module
+# in one guest: a plan whose setups swap null_blk (tests/lab/modswap.topo).
 #
 # usage: tests/lab/study.sh [--kernels ROOT] [--out DIR]
 # ROOT holds boot/vmlinuz-6.1.0-* and boot/vmlinuz-6.12.* with their
@@ -96,4 +97,12 @@ pair k612-nb2-vs-nb0 k612-nb0 k612-nb2
 pair nb0-k612-vs-k61 k61-nb0 k612-nb0
 pair nb2-k612-vs-k61 k61-nb2 k612-nb2
 ls "$out/tables"
+# seed 000's A/B/A of a driver module: a plan of two variants whose setup
+# swaps null_blk (tests/lab/checks/modswap.sh), one boot of 6.1
+v=$(basename "$k61" | sed 's/^vmlinuz-//')
+echo "study: the module-swap A/B/A under $v"
+sh "$lab/lab.sh" --jobs 1 --kernel "$k61" --modules "$kroot/lib/modules/$v" --out "$out/modswap" "$lab/modswap.topo" \
+	>"$out/modswap.log" 2>&1
+grep -e '^ok' -e '^FAIL' -e '^skip' -e '^    ' "$out/modswap.log"
+grep -q '^lab: 1 passed, 0 failed' "$out/modswap.log" || exit 1
 exit 0

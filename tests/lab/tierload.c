@@ -11,7 +11,9 @@
  * that NUMA balancing scans it: numactl --balancing sets the flag only with
  * --membind); a kernel that refuses the flag with preferred-many (EINVAL:
  * Linux before 6.10 takes it with MPOL_BIND alone) gets the policy without
- * it, which NUMA balancing never scans, and stderr says so.
+ * it, which NUMA balancing never scans; which one it got goes to stderr and
+ * to tierload-policy.log in its directory (a workload's stderr under wrap
+ * is kept only in part).
  *
  * tierload fill FAST FREE SLOW FLOOR: a cold balloon (placed by numactl)
  * that keeps node FAST at about FREE MiB free: every 50 ms it maps and writes
@@ -99,6 +101,16 @@ static int fill(int fast, long target, int slow, long floor)
 #define MPOL_PREFERRED_MANY_ 5
 #define MPOL_F_NUMA_BALANCING_ (1 << 13)
 
+static void say_policy(const char *what)
+{
+	FILE *f = fopen("tierload-policy.log", "a");
+	fprintf(stderr, "tierload: %s\n", what);
+	if (f) {
+		fprintf(f, "%s\n", what);
+		fclose(f);
+	}
+}
+
 /* The task's policy: preferred-many of node, with NUMA balancing if the
  * kernel takes it. 0, or -1 when neither is taken. */
 static int prefer_many(int node)
@@ -106,7 +118,7 @@ static int prefer_many(int node)
 	unsigned long mask = 1ul << node;
 	if (syscall(SYS_set_mempolicy, MPOL_PREFERRED_MANY_ | MPOL_F_NUMA_BALANCING_, &mask,
 		    sizeof(mask) * 8) == 0) {
-		fprintf(stderr, "tierload: MPOL_PREFERRED_MANY with MPOL_F_NUMA_BALANCING\n");
+		say_policy("MPOL_PREFERRED_MANY with MPOL_F_NUMA_BALANCING");
 		return 0;
 	}
 	if (errno != EINVAL ||
@@ -114,8 +126,8 @@ static int prefer_many(int node)
 		perror("tierload: set_mempolicy");
 		return -1;
 	}
-	fprintf(stderr, "tierload: MPOL_F_NUMA_BALANCING refused with MPOL_PREFERRED_MANY "
-			"(EINVAL): the policy without it, which NUMA balancing does not scan\n");
+	say_policy("MPOL_F_NUMA_BALANCING refused with MPOL_PREFERRED_MANY (EINVAL): the policy "
+		   "without it, which NUMA balancing does not scan");
 	return 0;
 }
 
