@@ -6,8 +6,8 @@
  * balancing in tiering mode its pages on a slow node take hint faults and are
  * promoted.
  *
- * tierload MIB SECONDS preferred-many=NODE: the same under its own policy,
- * MPOL_PREFERRED_MANY of that node asked with MPOL_F_NUMA_BALANCING (so
+ * tierload MIB SECONDS preferred-many=NODE[,NODE...]: the same under its own
+ * policy, MPOL_PREFERRED_MANY of those nodes asked with MPOL_F_NUMA_BALANCING (so
  * that NUMA balancing scans it: numactl --balancing sets the flag only with
  * --membind); a kernel that refuses the flag with preferred-many (EINVAL:
  * Linux before 6.10 takes it with MPOL_BIND alone) gets the policy without
@@ -111,11 +111,18 @@ static void say_policy(const char *what)
 	}
 }
 
-/* The task's policy: preferred-many of node, with NUMA balancing if the
- * kernel takes it. 0, or -1 when neither is taken. */
-static int prefer_many(int node)
+/* The task's policy: preferred-many of the nodes ("1,2"), with NUMA
+ * balancing if the kernel takes it. 0, or -1 when neither is taken. */
+static int prefer_many(const char *nodes)
 {
-	unsigned long mask = 1ul << node;
+	unsigned long mask = 0;
+	for (const char *s = nodes; *s;) {
+		char *end;
+		mask |= 1ul << (strtoul(s, &end, 10) & 63);
+		if (end == s || (*end && *end != ','))
+			return fprintf(stderr, "tierload: bad nodes '%s'\n", nodes), -1;
+		s = *end ? end + 1 : end;
+	}
 	if (syscall(SYS_set_mempolicy, MPOL_PREFERRED_MANY_ | MPOL_F_NUMA_BALANCING_, &mask,
 		    sizeof(mask) * 8) == 0) {
 		say_policy("MPOL_PREFERRED_MANY with MPOL_F_NUMA_BALANCING");
@@ -143,11 +150,11 @@ int main(int argc, char **argv)
 		return fill(atoi(argv[2]), atol(argv[3]), atoi(argv[4]), atol(argv[5]));
 	if ((argc != 3 && !(argc == 4 && strncmp(argv[3], "preferred-many=", 15) == 0)) ||
 	    atol(argv[1]) <= 0 || atof(argv[2]) < 0) {
-		fprintf(stderr, "usage: tierload MIB SECONDS [preferred-many=NODE] | tierload fill "
+		fprintf(stderr, "usage: tierload MIB SECONDS [preferred-many=NODES] | tierload fill "
 				"FAST FREE SLOW FLOOR\n");
 		return 2;
 	}
-	if (argc == 4 && prefer_many(atoi(argv[3] + 15)) != 0)
+	if (argc == 4 && prefer_many(argv[3] + 15) != 0)
 		return 1;
 	bytes = (size_t)atol(argv[1]) << 20;
 	secs = atof(argv[2]);
