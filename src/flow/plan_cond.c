@@ -158,10 +158,10 @@ static char *sh_quote(const char *s)
 }
 
 /* Does the linux line boot a kernel v's kernel conditions allow? Its
- * release in *release (a new string) when it does; *lacks: a cmdline word
- * of v's the line does not satisfy (borrowed), or NULL. */
+ * release in *release (a new string) when it does; *lacks: a cmdline
+ * condition of v's the line does not satisfy, or NULL. */
 static int entry_fits(const struct plan_variant *v, const char *linux_line, char **release,
-		      const char **lacks)
+		      const struct plan_cond **lacks)
 {
 	const char *img = strstr(linux_line, "vmlinuz-");
 	int ok = 1;
@@ -176,7 +176,7 @@ static int entry_fits(const struct plan_variant *v, const char *linux_line, char
 			ok = 0;
 		if (c->kind == PLAN_CMDLINE && has_word(linux_line, c->what) == c->negate &&
 		    !*lacks)
-			*lacks = c->what;
+			*lacks = c;
 	}
 	if (!ok) {
 		free(*release);
@@ -195,7 +195,7 @@ static char *grub_entry(const struct plan_variant *v, const char *cfg, char **la
 	int depth = 0, sub_depth = -1, entry_depth = -1, best_score = -1;
 	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 		char *s = str_trim(l), *release = NULL;
-		const char *lacks;
+		const struct plan_cond *lacks;
 		if (str_starts_with(s, "submenu ")) {
 			free(sub);
 			sub = grub_title(s);
@@ -212,7 +212,11 @@ static char *grub_entry(const struct plan_variant *v, const char *cfg, char **la
 				best = sub ? xasprintf("%s>%s", sub, entry) : xstrdup(entry);
 				best_score = score;
 				free(*lacks_out);
-				*lacks_out = lacks ? xstrdup(lacks) : NULL;
+				*lacks_out =
+					!lacks ? NULL
+					: lacks->negate
+						? xasprintf("holds '%s': take it out", lacks->what)
+						: xasprintf("lacks '%s': add it", lacks->what);
 			}
 			free(release);
 		}
@@ -264,7 +268,7 @@ char *plan_boot_command(const struct plan_variant *v, char **why)
 	q = sh_quote(entry);
 	cmd = xasprintf("grub-reboot %s && reboot", q);
 	if (lacks)
-		*why = xasprintf("that entry's command line lacks '%s': add it there first "
+		*why = xasprintf("that entry's command line %s there first "
 				 "(GRUB_CMDLINE_LINUX in /etc/default/grub, then update-grub)",
 				 lacks);
 	free(q);
