@@ -96,6 +96,8 @@ pair k61-nb2-vs-nb0 k61-nb0 k61-nb2
 pair k612-nb2-vs-nb0 k612-nb0 k612-nb2
 pair nb0-k612-vs-k61 k61-nb0 k612-nb0
 pair nb2-k612-vs-k61 k61-nb2 k612-nb2
+# the study's tables by variant (seed 001's layout)
+sh "$lab/study-tables.sh" "$p" >"$out/tables/study.md" || echo "study: no tables by variant (see $out/tables/study.md)"
 ls "$out/tables"
 # seed 000's A/B/A of a driver module: a plan of two variants whose setup
 # swaps null_blk (tests/lab/checks/modswap.sh), one boot of 6.1
