@@ -2,9 +2,10 @@
 # two variants whose setup is a module swap: null_blk unloaded and loaded
 # again with the variant's parameters (a memory-backed 1 GiB disk; the
 # "patched" one capped at 20 MiB/s by its mbps parameter, so that 32 MiB take
-# 1.6 s or more), each leg `wrap` of 32 MiB written to it and synced, in three rounds (stock patched patched
-# stock stock patched). The module must be loaded after the setup (the
-# plan's module condition) or the leg is refused.
+# 1.6 s or more), each leg `wrap` of 32 MiB written to it and synced, in
+# three rounds (stock patched patched stock stock patched). The module must
+# be loaded after the setup (the plan's module condition) or the leg is
+# refused.
 mkdir plan
 cat >plan/modswap.plan <<'PLAN'
 command wrap -n 3 -- dd if=/dev/zero of=/dev/nullb0 bs=1M count=32 conv=fsync

@@ -24,6 +24,6 @@ mempath plan --boot plan/study.plan >plan.out 2>plan.err
 echo $? >plan.rc
 grep -E '^(pgdemote|pgpromote|numa_hint|pgmigrate_success)' /proc/vmstat >vmstat.after
 kill $fillpid
-[ -f tierload-policy.log ] && sort tierload-policy.log | uniq -c >"plan/policy-$(uname -r).log"
+[ -f tierload-policy.log ] && sort tierload-policy.log | uniq -c >>"plan/policy-$(uname -r).log"
 cat plan.out
 case $(cat plan.rc) in 0 | 3 | 4) exit 0 ;; *) exit 1 ;; esac
