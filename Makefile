@@ -201,11 +201,13 @@ run: deps
 	@echo "      the plots, in one page:                    $(BIN) report $(RUN_OUT) --format html -o $(RUN_OUT:.json=.html)"
 
 # Unit + CLI + registry tests; then the same under ASan+UBSan in build-asan/;
-# then the topology lab (skipped, saying why, where it cannot run).
+# then the topology lab and its study across kernels (each skipped, saying
+# why, where it cannot run).
 test: deps
 	@$(MAKE) --no-print-directory test-plain
 	@$(MAKE) --no-print-directory test-asan
 	@$(MAKE) --no-print-directory test-topology
+	@$(MAKE) --no-print-directory test-study
 
 test-plain: $(BIN) $(UNIT_BIN) $(BUILD)/mempath-fake
 	@# the fuzz targets are only linked by `make fuzz` (clang); compile-check them here so

@@ -61,6 +61,8 @@ while [ "$rc" = 4 ] && [ $boots -lt 4 ]; do
 	LAB_CARRY=$out/carry LAB_CHECKS=study LAB_BUDGET=${STUDY_BUDGET:-450} \
 		sh "$lab/lab.sh" --jobs 1 --kernel "$k" --modules "$kroot/lib/modules/$v" --out "$out/boot-$boots" tiered \
 		>"$out/boot-$boots.log" 2>&1
+	lrc=$?
+	[ $lrc = 77 ] && skip "$(tail -n 2 "$out/boot-$boots.log" | head -n 1)"
 	grep -e '^ok' -e '^FAIL' -e '^skip' -e '^    ' "$out/boot-$boots.log"
 	g=$out/boot-$boots/tiered/guest/study
 	[ -s "$g/plan.rc" ] || { echo "study: boot $boots gave no plan result"; tail -n 20 "$out/boot-$boots.log"; exit 1; }
