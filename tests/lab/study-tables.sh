@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/lab/study-tables.sh PLAN_DIR - the lab study's tables (seed 001's
+# tests/lab/study-tables.sh PLAN_DIR - the lab study's tables (a tiering report's
 # layout) from the plan's leg files, in Markdown on stdout: per variant the
 # reader's throughput over all its runs (mean +- stddev, vs the baseline),
 # its throughput per repetition of each leg (convergence as pages move), the

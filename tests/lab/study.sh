@@ -7,7 +7,7 @@
 # in the guest `mempath plan --boot` runs the legs that kernel may and
 # writes the kernel to boot next (the plan's `boot` lines); the directory
 # that comes out is carried into the next boot. After the last leg the
-# comparisons go under DIR/tables/. Then seed 000's A/B/A of a driver module
+# comparisons go under DIR/tables/. Then the A/B/A of a driver module
 # in one guest: a plan whose setups swap null_blk (tests/lab/modswap.topo).
 #
 # usage: tests/lab/study.sh [--kernels ROOT] [--out DIR]
@@ -98,10 +98,10 @@ pair k61-nb2-vs-nb0 k61-nb0 k61-nb2
 pair k612-nb2-vs-nb0 k612-nb0 k612-nb2
 pair nb0-k612-vs-k61 k61-nb0 k612-nb0
 pair nb2-k612-vs-k61 k61-nb2 k612-nb2
-# the study's tables by variant (seed 001's layout)
+# the study's tables by variant (a tiering report's layout)
 sh "$lab/study-tables.sh" "$p" >"$out/tables/study.md" || echo "study: no tables by variant (see $out/tables/study.md)"
 ls "$out/tables"
-# seed 000's A/B/A of a driver module: a plan of two variants whose setup
+# the A/B/A of a driver module: a plan of two variants whose setup
 # swaps null_blk (tests/lab/checks/modswap.sh), one boot of 6.1
 v=$(basename "$k61" | sed 's/^vmlinuz-//')
 echo "study: the module-swap A/B/A under $v"

@@ -1,4 +1,4 @@
-# Seed 000's A/B/A of a driver module (stock -> patched -> stock) as a plan of
+# The A/B/A of a driver module (stock -> patched -> stock) as a plan of
 # two variants whose setup is a module swap: null_blk unloaded and loaded
 # again with the variant's parameters (a memory-backed 1 GiB disk; the
 # "patched" one capped at 20 MiB/s by its mbps parameter, so that 32 MiB take
