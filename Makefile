@@ -117,7 +117,7 @@ endif
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all run test test-plain test-unit test-asan test-topology test-llama bench bench-rounds bench-gpu deps check-style check-layers check-size format clean fuzz \
+.PHONY: all run test test-plain test-unit test-asan test-topology test-study test-llama bench bench-rounds bench-gpu deps check-style check-layers check-size format clean fuzz \
 	install uninstall deb test-deb
 
 all: $(BIN)
@@ -201,11 +201,13 @@ run: deps
 	@echo "      the plots, in one page:                    $(BIN) report $(RUN_OUT) --format html -o $(RUN_OUT:.json=.html)"
 
 # Unit + CLI + registry tests; then the same under ASan+UBSan in build-asan/;
-# then the topology lab (skipped, saying why, where it cannot run).
+# then the topology lab and its study across kernels (each skipped, saying
+# why, where it cannot run).
 test: deps
 	@$(MAKE) --no-print-directory test-plain
 	@$(MAKE) --no-print-directory test-asan
 	@$(MAKE) --no-print-directory test-topology
+	@$(MAKE) --no-print-directory test-study
 
 test-plain: $(BIN) $(UNIT_BIN) $(BUILD)/mempath-fake
 	@# the fuzz targets are only linked by `make fuzz` (clang); compile-check them here so
@@ -248,6 +250,14 @@ LAB_TOPOLOGIES ?=
 test-topology:
 	@sh tests/lab/lab.sh $(if $(LAB_KERNEL),--kernel $(LAB_KERNEL)) \
 		$(if $(LAB_MODULES),--modules $(LAB_MODULES)) $(LAB_TOPOLOGIES) || [ $$? -eq 77 ]
+
+# The lab's study across kernels (tests/lab/study.sh, docs/topology.md): the
+# plan tests/lab/study.plan on the tiered machine, one guest boot per kernel
+# it asks for (Debian's 6.1 and 6.12 under LAB_KERNELS, default /). Skipped,
+# saying why, without both kernels or what the lab needs.
+LAB_KERNELS ?= /
+test-study:
+	@sh tests/lab/study.sh --kernels $(LAB_KERNELS) || [ $$? -eq 77 ]
 
 # The real llama-bench: built (CPU only) from LLAMA_SRC, a llama.cpp source
 # tree, into $(BUILD)/llama, then run through wrap (every output format, what

@@ -18,6 +18,7 @@
 	CMD(compare)  \
 	CMD(ab)       \
 	CMD(bisect)   \
+	CMD(plan)     \
 	CMD(wrap)     \
 	CMD(phantom)  \
 	CMD(doctor)   \

@@ -238,32 +238,45 @@ static char *safe_label(const char *s)
 	return d;
 }
 
+/* The legs of the whole plan, for the progress lines. */
+static size_t legs_total(const struct ab_plan *p)
+{
+	return p->legs_total ? p->legs_total : p->leg_base + strlen(p->legs);
+}
+
+/* The round of leg i: the plan's, or two legs a round. */
+static unsigned leg_round(const struct ab_plan *p, size_t i)
+{
+	return p->leg_round ? p->leg_round : (unsigned)(i / 2 + 1);
+}
+
 /* The setup of leg i: 0 when it ran and exited 0 (or there is none). */
 static int setup_leg(const struct ab_plan *p, size_t i, const struct ab_variant *v,
 		     double timeout_s)
 {
-	char *log = xasprintf("%s/leg-%zu-setup.log", p->dir, i + 1), *st;
+	char *log = xasprintf("%s/leg-%zu-setup.log", p->dir, p->leg_base + i + 1), *st;
 	struct ended e = {0, 0, 0};
 	int ok;
 	if (v->setup) {
-		char *what = xasprintf("setup of leg %zu (%c, %s)", i + 1, p->legs[i], v->label);
-		progress("ab: leg %zu/%zu (%c, %s): setup: %s", i + 1, strlen(p->legs), p->legs[i],
-			 v->label, v->setup);
+		char *what = xasprintf("setup of leg %zu (%c, %s)", p->leg_base + i + 1, p->legs[i],
+				       v->label);
+		progress("ab: leg %zu/%zu (%c, %s): setup: %s", p->leg_base + i + 1, legs_total(p),
+			 p->legs[i], v->label, v->setup);
 		e = run_logged(v->setup, v, log, what, 1, timeout_s);
 		free(what);
 	} else {
 		FILE *f = fopen(log, "w");
 		if (f) {
-			util_log_line(f, "# leg %zu (%c, %s): no setup command", i + 1, p->legs[i],
-				      v->label);
+			util_log_line(f, "# leg %zu (%c, %s): no setup command",
+				      p->leg_base + i + 1, p->legs[i], v->label);
 			fclose(f);
 		}
 	}
 	ok = !v->setup || ended_ok(e);
 	if (!ok && !proc_signal_received()) {
 		st = status_str(e, timeout_s);
-		error("setup of leg %zu (%c, %s) %s: '%s' (output in '%s')", i + 1, p->legs[i],
-		      v->label, st, v->setup, log);
+		error("setup of leg %zu (%c, %s) %s: '%s' (output in '%s')", p->leg_base + i + 1,
+		      p->legs[i], v->label, st, v->setup, log);
 		free(st);
 	}
 	free(log);
@@ -299,8 +312,10 @@ static char *leg_record(const struct ab_plan *p, size_t i, const struct ab_varia
 		json_object_set_new(o, "title", json_string(p->title));
 	if (p->command)
 		json_object_set_new(o, "command", json_string(p->command));
+	if (p->plan)
+		json_object_set_new(o, "plan", json_string(p->plan));
 	if (p->rounds) {
-		json_object_set_new(o, "round", json_integer((json_int_t)(i / 2 + 1)));
+		json_object_set_new(o, "round", json_integer((json_int_t)leg_round(p, i)));
 		json_object_set_new(o, "order", json_string(p->order));
 		if (strcmp(p->order, "random") == 0)
 			json_object_set_new(o, "seed", json_integer((json_int_t)p->seed));
@@ -317,13 +332,13 @@ static int run_leg(const struct ab_plan *p, size_t i, const struct ab_variant *v
 		   const char *path)
 {
 	char *label = safe_label(v->label), *st, *record;
-	char *out_log = xasprintf("%s/leg-%zu-%s.log", p->dir, i + 1, label);
+	char *out_log = xasprintf("%s/leg-%zu-%s.log", p->dir, p->leg_base + i + 1, label);
 	struct strvec args = STRVEC_INIT, env = STRVEC_INIT;
 	struct ended e;
 	double tmo = p->leg_timeout_s;
 	int fd, ok, by_budget = 0;
-	progress("ab: leg %zu/%zu (%c, %s): mempath %s ...", i + 1, strlen(p->legs), p->legs[i],
-		 v->label, p->argv[0]);
+	progress("ab: leg %zu/%zu (%c, %s): mempath %s ...", p->leg_base + i + 1, legs_total(p),
+		 p->legs[i], v->label, p->argv[0]);
 	strvec_push(&args, exe);
 	/* Ours go right after the command name, so they come before any "--"
 	 * (wrap -n 5 -- CMD) and stay mempath's, not the workload's. */
@@ -362,10 +377,10 @@ static int run_leg(const struct ab_plan *p, size_t i, const struct ab_variant *v
 			error("leg %zu (%c, %s) stopped at the --budget of %g s: the rounds a "
 			      "verdict "
 			      "needs do not fit it (give a larger --budget, or fewer --reps)",
-			      i + 1, p->legs[i], v->label, p->budget_s);
+			      p->leg_base + i + 1, p->legs[i], v->label, p->budget_s);
 		else
-			error("leg %zu (%c, %s) %s (its table is in '%s')", i + 1, p->legs[i],
-			      v->label, st, out_log);
+			error("leg %zu (%c, %s) %s (its table is in '%s')", p->leg_base + i + 1,
+			      p->legs[i], v->label, st, out_log);
 		free(st);
 	}
 	free(label);
@@ -424,9 +439,10 @@ enum ab_outcome ab_flow(const struct ab_plan *p, char ***leg_paths_out, size_t *
 	for (size_t i = 0; i < n_legs; i++) {
 		const struct ab_variant *v = leg_variant(p, i);
 		char *label = safe_label(v->label);
-		leg_paths[i] = p->rounds ? xasprintf("%s/leg-%zu-r%zu-%s.json", p->dir, i + 1,
-						     i / 2 + 1, label)
-					 : xasprintf("%s/leg-%zu-%s.json", p->dir, i + 1, label);
+		leg_paths[i] = p->rounds ? xasprintf("%s/leg-%zu-r%u-%s.json", p->dir,
+						     p->leg_base + i + 1, leg_round(p, i), label)
+					 : xasprintf("%s/leg-%zu-%s.json", p->dir,
+						     p->leg_base + i + 1, label);
 		free(label);
 	}
 	if (len <= 0) {
@@ -440,6 +456,7 @@ enum ab_outcome ab_flow(const struct ab_plan *p, char ***leg_paths_out, size_t *
 	for (size_t i = 0; i < n_legs && !proc_signal_received(); i++) {
 		const struct ab_variant *v = leg_variant(p, i);
 		if (setup_leg(p, i, v, tmo) != 0 || proc_signal_received() ||
+		    (p->after_setup && p->after_setup(p->after_setup_ctx, i) != 0) ||
 		    run_leg(p, i, v, exe, leg_paths[i]) != 0)
 			break;
 		*n_run = ++n_done;

@@ -59,6 +59,17 @@ struct ab_plan {
 	 * far; 0 ends the legs there, as planned (NULL: every leg runs). */
 	int (*go_on)(void *ctx, unsigned round, char *const *leg_paths);
 	void *go_on_ctx;
+	/* A plan's legs (flow/plan.h), each run as a plan of one leg: the
+	 * number of the legs before it (its files and logs are leg-N with N =
+	 * leg_base + 1), its round (with rounds; 0: two legs a round), the
+	 * plan file recorded with the leg ("plan"), and a check after the
+	 * setup: nonzero (after an error line) refuses the leg, which fails
+	 * (AB_LEG_FAILED) and the restore runs. */
+	size_t leg_base, legs_total; /* legs_total: for the progress lines (0: these) */
+	unsigned leg_round;
+	const char *plan;
+	int (*after_setup)(void *ctx, size_t leg);
+	void *after_setup_ctx;
 };
 
 enum ab_outcome {

@@ -103,7 +103,7 @@ while IFS="	" read -r file line; do
 	case $rc:$cmd in
 	0:*) ;;
 	1:*" doctor"* | 1:*" check"* | 1:*" phantom "* | 1:*" fleet "*) ;;
-	3:*" compare "* | 3:*" ab "*) tail -n 1 out.txt | grep -q '^no trusted verdict (' ||
+	3:*" compare "* | 3:*" ab "* | 3:*" plan "*) tail -n 1 out.txt | grep -q '^no trusted verdict (' ||
 		fail "$file: '$line' exited 3: $(tail -n 1 out.txt)" ;;
 	2:*" check") grep -q 'no reference values for this kind of machine' err.txt ||
 		fail "$file: '$line' exited 2: $(cat err.txt)"

@@ -9,6 +9,9 @@
 # on a machine at a time (LAB_LOCK, default /tmp/mempath-lab.lock, held with
 # flock): the budgets are wall time under TCG, and a second lab's guests
 # beside them (another checkout's make test) would take half of each CPU.
+# LAB_CHECKS and LAB_BUDGET replace every topology's CHECKS and BUDGET,
+# LAB_CARRY names a directory the guest finds at /carry (tests/lab/study.sh
+# boots a machine again and again with what the boots before left).
 # A topology's BUDGET is 3-9 times its guest's time alone on the dev VM
 # (hbm 150 s for 24 s); each guest gets LAB_BUDGET_SCALE (2) times it, since
 # another checkout's build and tests beside it slowed the hbm guest past its
@@ -133,6 +136,11 @@ for m in $all_modules; do
 	esac || { echo "lab: cannot copy module $m"; exit 1; }
 done
 cp "$lab/init" "$root/init"
+# a directory carried into the guest at /carry: what a study's plan did in
+# the boots before (tests/lab/study.sh)
+if [ -n "${LAB_CARRY:-}" ]; then
+	cp -r "$LAB_CARRY" "$root/carry" || { echo "lab: cannot carry $LAB_CARRY into the guest"; exit 1; }
+fi
 cp "$lab"/checks/*.sh "$root/lab/checks/"
 mkdir -p "$root/lab/topologies"
 for t in "$@"; do cp "$(topo_file "$t")" "$root/lab/topologies/"; done
@@ -151,6 +159,9 @@ boot() {
 	mkdir -p "$dir"
 	SMP=1 MEM=512M MACHINE=pc QEMU="" DEVICES="" APPEND="" MODULES="" EXPECT_NODES="" CHECKS="" BUDGET=120 VARIANTS=""
 	. "$file"
+	# LAB_CHECKS and LAB_BUDGET: other checks on the topology's machine, and
+	# their budget (tests/lab/study.sh)
+	CHECKS=${LAB_CHECKS:-$CHECKS} BUDGET=${LAB_BUDGET:-$BUDGET}
 	# a variant adds its APPEND_v and QEMU_v (before DEVICES) and replaces
 	# any EXPECT_X with its EXPECT_X_v
 	if [ -n "$variant" ]; then

@@ -6,6 +6,15 @@
  * balancing in tiering mode its pages on a slow node take hint faults and are
  * promoted.
  *
+ * tierload MIB SECONDS preferred-many=NODE[,NODE...]: the same under its own
+ * policy, MPOL_PREFERRED_MANY of those nodes asked with MPOL_F_NUMA_BALANCING (so
+ * that NUMA balancing scans it: numactl --balancing sets the flag only with
+ * --membind); a kernel that refuses the flag with preferred-many (EINVAL:
+ * Linux before 6.10 takes it with MPOL_BIND alone) gets the policy without
+ * it, which NUMA balancing never scans; which one it got goes to stderr and
+ * to tierload-policy.log in its directory (a workload's stderr under wrap
+ * is kept only in part).
+ *
  * tierload fill FAST FREE SLOW FLOOR: a cold balloon (placed by numactl)
  * that keeps node FAST at about FREE MiB free: every 50 ms it maps and writes
  * 4 MiB chunks while FAST has more free than that, and unmaps its oldest
@@ -16,7 +25,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -87,6 +98,46 @@ static int fill(int fast, long target, int slow, long floor)
 	}
 }
 
+#define MPOL_PREFERRED_MANY_ 5
+#define MPOL_F_NUMA_BALANCING_ (1 << 13)
+
+static void say_policy(const char *what)
+{
+	FILE *f = fopen("tierload-policy.log", "a");
+	fprintf(stderr, "tierload: %s\n", what);
+	if (f) {
+		fprintf(f, "%s\n", what);
+		fclose(f);
+	}
+}
+
+/* The task's policy: preferred-many of the nodes ("1,2"), with NUMA
+ * balancing if the kernel takes it. 0, or -1 when neither is taken. */
+static int prefer_many(const char *nodes)
+{
+	unsigned long mask = 0;
+	for (const char *s = nodes; *s;) {
+		char *end;
+		mask |= 1ul << (strtoul(s, &end, 10) & 63);
+		if (end == s || (*end && *end != ','))
+			return fprintf(stderr, "tierload: bad nodes '%s'\n", nodes), -1;
+		s = *end ? end + 1 : end;
+	}
+	if (syscall(SYS_set_mempolicy, MPOL_PREFERRED_MANY_ | MPOL_F_NUMA_BALANCING_, &mask,
+		    sizeof(mask) * 8) == 0) {
+		say_policy("MPOL_PREFERRED_MANY with MPOL_F_NUMA_BALANCING");
+		return 0;
+	}
+	if (errno != EINVAL ||
+	    syscall(SYS_set_mempolicy, MPOL_PREFERRED_MANY_, &mask, sizeof(mask) * 8) != 0) {
+		perror("tierload: set_mempolicy");
+		return -1;
+	}
+	say_policy("MPOL_F_NUMA_BALANCING refused with MPOL_PREFERRED_MANY (EINVAL): the policy "
+		   "without it, which NUMA balancing does not scan");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	size_t bytes;
@@ -97,10 +148,14 @@ int main(int argc, char **argv)
 
 	if (argc == 6 && strcmp(argv[1], "fill") == 0)
 		return fill(atoi(argv[2]), atol(argv[3]), atoi(argv[4]), atol(argv[5]));
-	if (argc != 3 || atol(argv[1]) <= 0 || atof(argv[2]) < 0) {
-		fprintf(stderr, "usage: tierload MIB SECONDS | tierload fill FAST FREE SLOW FLOOR\n");
+	if ((argc != 3 && !(argc == 4 && strncmp(argv[3], "preferred-many=", 15) == 0)) ||
+	    atol(argv[1]) <= 0 || atof(argv[2]) < 0) {
+		fprintf(stderr, "usage: tierload MIB SECONDS [preferred-many=NODES] | tierload fill "
+				"FAST FREE SLOW FLOOR\n");
 		return 2;
 	}
+	if (argc == 4 && prefer_many(argv[3] + 15) != 0)
+		return 1;
 	bytes = (size_t)atol(argv[1]) << 20;
 	secs = atof(argv[2]);
 	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -1,0 +1,112 @@
+#!/bin/sh
+# tests/lab/study.sh - the lab's study across kernels (docs/topology.md): the
+# plan tests/lab/study.plan (four variants: two Debian kernels x
+# kernel.numa_balancing 0 and 2) on the tiered machine, one guest boot per
+# kernel the plan asks for. Each boot is tests/lab/lab.sh with that kernel,
+# the check `study` alone and the plan's directory carried in (LAB_CARRY);
+# in the guest `mempath plan --boot` runs the legs that kernel may and
+# writes the kernel to boot next (the plan's `boot` lines); the directory
+# that comes out is carried into the next boot. After the last leg the
+# comparisons go under DIR/tables/. Then the A/B/A of a driver module
+# in one guest: a plan whose setups swap null_blk (tests/lab/modswap.topo).
+#
+# usage: tests/lab/study.sh [--kernels ROOT] [--out DIR]
+# ROOT holds boot/vmlinuz-6.1.0-* and boot/vmlinuz-6.12.* with their
+# lib/modules/ (default /: the installed kernels; or a tree unpacked with
+# dpkg-deb -x from linux-image-6.1.0-*-amd64-unsigned and
+# linux-image-6.12.*-amd64-unsigned). Exit 0 when every leg ran under its
+# kernel and the tables were written, 77 (the reason on the last line) when
+# the study cannot run here, 1 otherwise.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+lab=$top/tests/lab
+kroot=${LAB_KERNELS:-/}
+out=$top/build-lab/study
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernels) [ $# -ge 2 ] || exit 2; kroot=$2; shift 2 ;;
+	--out) [ $# -ge 2 ] || exit 2; out=$2; shift 2 ;;
+	*) echo "study: unknown argument $1 (--kernels ROOT, --out DIR)" >&2; exit 2 ;;
+	esac
+done
+skip() {
+	echo "study: skipped: $*"
+	exit 77
+}
+newest() { ls -v "$kroot"/boot/vmlinuz-$1 2>/dev/null | grep -v -e '-rt-' -e '-cloud-' | tail -n 1; }
+k61=$(newest '6.1.0-*') k612=$(newest '6.12.*')
+[ -n "$k61" ] || skip "no 6.1 kernel under $kroot/boot (apt-get install linux-image-6.1.0-*-amd64, or --kernels ROOT)"
+[ -n "$k612" ] || skip "no 6.12 kernel under $kroot/boot (linux-image-6.12.*-amd64 from bookworm, or --kernels ROOT)"
+echo "study: kernels $k61 and $k612"
+mkdir -p "$(dirname "$out")" || exit 1
+make -C "$top" --no-print-directory -s BUILD=build-lab MPI=0 GPU=0 -j2 build-lab/mempath >"$out.build.log" 2>&1 ||
+	{ tail -n 20 "$out.build.log"; echo "study: the build failed"; exit 1; }
+mempath=$top/build-lab/mempath
+rm -rf "$out"
+mkdir -p "$out/carry/plan"
+cp "$lab/study.plan" "$out/carry/plan/"
+# the first kernel: what the plan says to boot for its first leg
+next=$(cd "$out/carry" && "$mempath" plan --status plan/study.plan | sed -n 's/^boot next: echo \([a-z0-9]*\) >boot-next$/\1/p')
+boots=0 rc=4
+t0=$(date +%s)
+while [ "$rc" = 4 ] && [ $boots -lt 4 ]; do
+	boots=$((boots + 1))
+	case $next in
+	k61) k=$k61 ;;
+	k612) k=$k612 ;;
+	*) echo "study: the plan asks to boot '$next', not k61 or k612"; exit 1 ;;
+	esac
+	v=$(basename "$k" | sed 's/^vmlinuz-//')
+	echo "study: boot $boots: $v"
+	LAB_CARRY=$out/carry LAB_CHECKS=study LAB_BUDGET=${STUDY_BUDGET:-450} \
+		sh "$lab/lab.sh" --jobs 1 --kernel "$k" --modules "$kroot/lib/modules/$v" --out "$out/boot-$boots" tiered \
+		>"$out/boot-$boots.log" 2>&1
+	lrc=$?
+	[ $lrc = 77 ] && skip "$(tail -n 2 "$out/boot-$boots.log" | head -n 1)"
+	grep -e '^ok' -e '^FAIL' -e '^skip' -e '^    ' "$out/boot-$boots.log"
+	g=$out/boot-$boots/tiered/guest/study
+	[ -s "$g/plan.rc" ] || { echo "study: boot $boots gave no plan result"; tail -n 20 "$out/boot-$boots.log"; exit 1; }
+	rc=$(cat "$g/plan.rc")
+	rm -rf "$out/carry/plan"
+	cp -r "$g/plan" "$out/carry/plan"
+	next=$(cat "$g/boot-next" 2>/dev/null)
+done
+echo "study: $boots boots, $(($(date +%s) - t0)) s; plan exit $rc"
+case $rc in 0 | 3) ;; *) echo "study: the plan did not finish (exit $rc)"; exit 1 ;; esac
+# the comparisons, with today's engine: nb2 against nb0 on each kernel, and
+# each mode across the kernels (the plan's own comparison of the four
+# variants grouped by variant is the study compare's)
+p=$out/carry/plan
+mkdir -p "$out/tables"
+pair() { # NAME BASE OTHER: the two variants' legs in plan order, compared by rounds
+	files="" legs=""
+	n=0
+	while [ -e "$(echo "$p/leg-$((n + 1))-r"*.json)" ]; do
+		n=$((n + 1))
+		f=$(echo "$p/leg-$n-r"*.json)
+		case $f in
+		*-r?-"$2".json) files="$files $f" legs="${legs}A" ;;
+		*-r?-"$3".json) files="$files $f" legs="${legs}B" ;;
+		esac
+	done
+	# shellcheck disable=SC2086
+	"$mempath" compare --legs "$legs" --expect-diff numa_balancing $files --format json -o "$out/tables/$1.json" 2>"$out/tables/$1.err"
+	"$mempath" report "$out/tables/$1.json" --format md >"$out/tables/$1.md" 2>>"$out/tables/$1.err"
+	"$mempath" report "$out/tables/$1.json" >"$out/tables/$1.txt" 2>>"$out/tables/$1.err"
+}
+pair k61-nb2-vs-nb0 k61-nb0 k61-nb2
+pair k612-nb2-vs-nb0 k612-nb0 k612-nb2
+pair nb0-k612-vs-k61 k61-nb0 k612-nb0
+pair nb2-k612-vs-k61 k61-nb2 k612-nb2
+# the study's tables by variant (a tiering report's layout)
+sh "$lab/study-tables.sh" "$p" >"$out/tables/study.md" || echo "study: no tables by variant (see $out/tables/study.md)"
+ls "$out/tables"
+# the A/B/A of a driver module: a plan of two variants whose setup
+# swaps null_blk (tests/lab/checks/modswap.sh), one boot of 6.1
+v=$(basename "$k61" | sed 's/^vmlinuz-//')
+echo "study: the module-swap A/B/A under $v"
+sh "$lab/lab.sh" --jobs 1 --kernel "$k61" --modules "$kroot/lib/modules/$v" --out "$out/modswap" "$lab/modswap.topo" \
+	>"$out/modswap.log" 2>&1
+grep -e '^ok' -e '^FAIL' -e '^skip' -e '^    ' "$out/modswap.log"
+grep -q '^lab: 1 passed, 0 failed' "$out/modswap.log" || exit 1
+exit 0
