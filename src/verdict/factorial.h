@@ -39,13 +39,13 @@ struct factorial {
 
 /* One effect of one metric. */
 struct fact_effect {
-	char what[128];	     /* "nb=2" or "kernel=pghot x nb=2" */
-	int interaction;     /* 0: a main effect */
+	char what[128];	      /* "nb=2" or "kernel=pghot x nb=2" */
+	int interaction;      /* 0: a main effect */
 	double ratio, lo, hi; /* exp of the mean and CI of the log contrast */
-	size_t rounds;	     /* the rounds it rests on */
-	const char *word;    /* "effect", "no effect", "not decided"; "interaction",
-			      * "no interaction", "interaction not ruled out";
-			      * "needs rounds" */
+	size_t rounds;	      /* the rounds it rests on */
+	const char *word;     /* "effect", "no effect", "not decided"; "interaction",
+			       * "no interaction", "interaction not ruled out";
+			       * "needs rounds" */
 };
 
 /* The factors the variants' names spell, or NULL when they are not a full

@@ -38,7 +38,7 @@ struct study {
 	size_t n_legs;
 	const struct run *const *runs; /* borrowed, as given */
 	const char *const *files;
-	char *of; /* per leg its variant's index as a letter: 'A' + i */
+	char *of;	   /* per leg its variant's index as a letter: 'A' + i */
 	unsigned n_rounds; /* 0: no rounds */
 	struct study_pair *pairs;
 	size_t n_pairs, m; /* m: the family's size (pairs compared) */
@@ -77,6 +77,5 @@ int study_refused(const struct study *s);
 int study_trusted(const struct study *s);
 int study_has_loss(const struct study *s);
 void study_add_note(struct study *s, char *text);
-
 
 #endif

@@ -244,8 +244,7 @@ static void test_factorial(void **state)
 	assert_string_equal(e[1].word, "effect");
 	assert_string_equal(e[2].word, "no interaction");
 	factorial_case(1.3, e, &n);
-	print_message("planted: %.3fx [%.3f, %.3f] %s\n", e[2].ratio, e[2].lo, e[2].hi,
-		      e[2].word);
+	print_message("planted: %.3fx [%.3f, %.3f] %s\n", e[2].ratio, e[2].lo, e[2].hi, e[2].word);
 	assert_string_equal(e[2].word, "interaction");
 	assert_true(fabs(e[2].ratio - 1.3) < 0.03);
 }
@@ -253,7 +252,7 @@ static void test_factorial(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_schedule),  cmocka_unit_test(test_four),
+		cmocka_unit_test(test_schedule),     cmocka_unit_test(test_four),
 		cmocka_unit_test(test_group_labels), cmocka_unit_test(test_aaaa),
 		cmocka_unit_test(test_factorial),
 	};
