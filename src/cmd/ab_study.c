@@ -95,7 +95,6 @@ char *ab_command_line(const struct ab_opts *o, const struct cmd_line *l)
 	return line;
 }
 
-
 /* ---- variants ---- */
 
 /* "NAME:REST" of opt: the name's length, or 0 after an error line. */
@@ -301,8 +300,8 @@ int ab_study_plan(const struct ab_opts *o, struct ab_plan *plan, struct ab_varia
 
 /* ---- the comparison ---- */
 
-int ab_study_compare(const struct ab_opts *o, const struct compare_opts *co,
-		     char *const *leg_paths, size_t n, char *note)
+int ab_study_compare(const struct ab_opts *o, const struct compare_opts *co, char *const *leg_paths,
+		     size_t n, char *note)
 {
 	const struct run **runs = xcalloc(n + 1, sizeof(*runs));
 	struct study *s = NULL;
@@ -318,7 +317,8 @@ int ab_study_compare(const struct ab_opts *o, const struct compare_opts *co,
 		study_add_note(s, note);
 		note = NULL;
 	}
-	if ((report_study_write_file(s, REPORT_MD, md) | report_study_write_file(s, REPORT_JSON, js) |
+	if ((report_study_write_file(s, REPORT_MD, md) |
+	     report_study_write_file(s, REPORT_JSON, js) |
 	     report_study_write_file(s, REPORT_TERM, NULL)) != 0)
 		goto out;
 	notice("results: %s/ (study.md, study.json, leg-N-*.json, logs)", o->dir);

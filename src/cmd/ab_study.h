@@ -42,7 +42,7 @@ int ab_study_plan(const struct ab_opts *o, struct ab_plan *plan, struct ab_varia
 /* The legs of a study compared: study.md and study.json in the directory,
  * the tables on stdout; the exit status as compare's (cmd/study.h), 2 or -1
  * on error. note (taken) goes with the study. */
-int ab_study_compare(const struct ab_opts *o, const struct compare_opts *co,
-		     char *const *leg_paths, size_t n, char *note);
+int ab_study_compare(const struct ab_opts *o, const struct compare_opts *co, char *const *leg_paths,
+		     size_t n, char *note);
 
 #endif

@@ -19,6 +19,7 @@
 struct compare_cmd_opts {
 	const char *legs, *primary, *out, *baseline;
 	int study, all_pairs;
+	double alpha, margin;
 	enum report_format format;
 	struct verdict_args v;
 	const char *summary_out;
@@ -40,6 +41,12 @@ static const struct arg compare_args[] = {
 		"first, or ab's)"),
 	ARG_FLAG("all-pairs", 0, struct compare_cmd_opts, all_pairs,
 		 "--study: every pair of variants too, all in the family"),
+	ARG_PCT("alpha", 0, struct compare_cmd_opts, alpha, "PCT",
+		"the false-verdict rate tested at, in percent (default 5; the CI\n"
+		"at 100 - PCT): ab's auto rounds note the one their last look spent"),
+	ARG_PCT("margin", 0, struct compare_cmd_opts, margin, "PCT",
+		"rounds: a change within +-PCT is SAME by two one-sided tests\n"
+		"(ab --rounds auto's --margin; default: never SAME)"),
 	ARGS_VERDICT(struct compare_cmd_opts, v),
 	ARG_FORMAT("format", 0, struct compare_cmd_opts, format, REPORT_DOC_COMPARE,
 		   "the report's format (default term; md: a column per leg, a verdict\n"
@@ -65,6 +72,13 @@ static int compare_main(void *p, const struct cmd_line *l)
 	o.rounds = co->rounds;
 	if (verdict_args_apply(&co->v, &o) != 0)
 		return 2;
+	if (co->alpha < 0 || co->alpha > 0.5)
+		return error("--alpha %g%%: from 0 to 50", 100 * co->alpha), 2;
+	o.margin = co->margin;
+	if (co->alpha > 0) {
+		o.alpha = co->alpha;
+		o.ci_level = 1 - co->alpha;
+	}
 	if (co->summary_out && report_summary_check_path(co->summary_out) != 0)
 		return 2;
 	if (l->argc < 2)

@@ -59,14 +59,15 @@ static void table1(const struct out *o, const struct study_data *d)
 {
 	const struct study *s = d->s;
 	char what[96], vs[96];
-	snprintf(what, sizeof(what), "Table 1: metrics (median and stddev of the samples; ratio "
-				     "to %s with its CI and verdict)",
+	snprintf(what, sizeof(what),
+		 "Table 1: metrics (median and stddev of the samples; ratio "
+		 "to %s with its CI and verdict)",
 		 s->names[0]);
 	heading(o, what);
 	snprintf(vs, sizeof(vs), "vs %s", s->names[0]);
 	{
-		const char *h[] = {"metric", "variant", "median", "stddev", vs, "CI",
-				   "level", "verdict"};
+		const char *h[] = {"metric", "variant", "median", "stddev",
+				   vs,	     "CI",	"level",  "verdict"};
 		const int w[] = {-38, 12, 14, 12, 9, 18, 7, 10};
 		row(o, h, 8, w);
 	}
@@ -210,8 +211,12 @@ static void factors(const struct out *o, const struct study_data *d)
 			const char *cells[6];
 			const int w[] = {38, 28, 8, 18, 6, 24};
 			if (isfinite(e->ratio)) {
-				snprintf(ratio, sizeof(ratio), "%.3gx", e->ratio);
-				snprintf(ci, sizeof(ci), "[%.3g, %.3g]", e->lo, e->hi);
+				char r[24], lo[24], hi[24];
+				study_fmt_ratio(e->ratio, r, sizeof(r));
+				study_fmt_ratio(e->lo, lo, sizeof(lo));
+				study_fmt_ratio(e->hi, hi, sizeof(hi));
+				snprintf(ratio, sizeof(ratio), "%sx", r);
+				snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
 			}
 			snprintf(rounds, sizeof(rounds), "%zu", e->rounds);
 			cells[0] = k == 0 || o->md ? d->metrics[i].row->key : "";
@@ -224,8 +229,7 @@ static void factors(const struct out *o, const struct study_data *d)
 		}
 }
 
-/* Each comparison's own word where it is not a plain trusted one: knobs,
- * controls, load; and the study's notes. */
+/* Each comparison's summary line and the knobs that differ in it. */
 static void notes(const struct out *o, const struct study *s)
 {
 	int said = 0;
@@ -237,11 +241,10 @@ static void notes(const struct out *o, const struct study *s)
 		fprintf(o->f, o->md ? "- %s against %s: %s\n" : "  %s against %s: %s\n",
 			s->names[s->pairs[k].b], s->names[s->pairs[k].a], sum);
 		for (size_t i = 0; i < c->n_knob_diffs; i++)
-			fprintf(o->f, o->md ? "  - knob: %s\n" : "    knob: %s\n", c->knob_diffs[i]);
+			fprintf(o->f, o->md ? "  - knob: %s\n" : "    knob: %s\n",
+				c->knob_diffs[i]);
 		free(sum);
 	}
-	for (size_t i = 0; i < s->n_notes; i++)
-		fprintf(o->f, o->md ? "\nnote: %s\n" : "note: %s\n", s->notes[i]);
 }
 
 static int write_text(const struct study *s, FILE *f, int md)
@@ -254,6 +257,8 @@ static int write_text(const struct study *s, FILE *f, int md)
 		fputs("# Study\n\n", f);
 	fputs(head, f);
 	free(head);
+	for (size_t i = 0; i < s->n_notes; i++) /* the rounds' end, first */
+		fprintf(f, "note: %s\n", s->notes[i]);
 	lines(&o, &d);
 	table1(&o, &d);
 	table1b(&o, &d);

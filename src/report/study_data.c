@@ -176,7 +176,7 @@ void study_data_free(struct study_data *d)
 
 /* A ratio as hyperfine writes it: two decimals (1.61), three digits
  * beyond 0.1..100. */
-static void ratio_str(double r, char *buf, size_t len)
+void study_fmt_ratio(double r, char *buf, size_t len)
 {
 	snprintf(buf, len, r >= 0.1 && r < 100 ? "%.2f" : "%.3g", r);
 }
@@ -188,7 +188,7 @@ void study_ratio(const struct study_cell *c, char *buf, size_t len)
 		snprintf(buf, len, "-");
 		return;
 	}
-	ratio_str(1 + c->vs->change, r, sizeof(r));
+	study_fmt_ratio(1 + c->vs->change, r, sizeof(r));
 	snprintf(buf, len, "%sx", r);
 }
 
@@ -199,8 +199,8 @@ void study_ratio_ci(const struct study_cell *c, char *buf, size_t len)
 		snprintf(buf, len, "-");
 		return;
 	}
-	ratio_str(1 + c->vs->ci_lo, lo, sizeof(lo));
-	ratio_str(1 + c->vs->ci_hi, hi, sizeof(hi));
+	study_fmt_ratio(1 + c->vs->ci_lo, lo, sizeof(lo));
+	study_fmt_ratio(1 + c->vs->ci_hi, hi, sizeof(hi));
 	snprintf(buf, len, "[%s, %s]", lo, hi);
 }
 

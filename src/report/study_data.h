@@ -39,8 +39,8 @@ struct study_metric {
 struct study_counter {
 	char *name;
 	double median[STUDY_MAX_VARIANTS]; /* of the legs' deltas (summed over probes) */
-	int from_zero;			    /* 0 in the baseline, above 0 in some variant */
-	double size;			    /* the largest |log ratio| to the baseline */
+	int from_zero;			   /* 0 in the baseline, above 0 in some variant */
+	double size;			   /* the largest |log ratio| to the baseline */
 };
 
 struct study_data {
@@ -55,6 +55,8 @@ struct study_data {
 
 void study_data_make(struct study_data *d, const struct study *s);
 void study_data_free(struct study_data *d);
+/* A ratio as hyperfine writes it: "1.61" (three digits beyond 0.1..100). */
+void study_fmt_ratio(double r, char *buf, size_t len);
 /* "1.61x" / "[1.48, 1.75]" of a cell against the baseline, "-" when none. */
 void study_ratio(const struct study_cell *c, char *buf, size_t len);
 void study_ratio_ci(const struct study_cell *c, char *buf, size_t len);

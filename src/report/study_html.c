@@ -29,8 +29,7 @@ static void bars(FILE *f, const struct study_data *d, const struct study_metric 
 	}
 	snprintf(what, sizeof(what), "ratio to %s, whiskers its CI at the level judged",
 		 d->s->names[0]);
-	plot_bars_as(f, m->row->key, "per variant", unit_name(m->row->unit), what, b,
-		     d->s->n_var);
+	plot_bars_as(f, m->row->key, "per variant", unit_name(m->row->unit), what, b, d->s->n_var);
 }
 
 /* Each variant's line through its medians by round (iter 0) or by

@@ -54,11 +54,11 @@ static json_t *metrics_json(const struct study_data *d)
 		for (size_t k = 0; k < m->n_effects; k++) {
 			const struct fact_effect *e = &m->effects[k];
 			json_array_append_new(
-				ef, json_pack("{s:s, s:b, s:o, s:o, s:o, s:I, s:s}", "effect",
-					      e->what, "interaction", e->interaction, "ratio",
-					      num(e->ratio), "ci_lo", num(e->lo), "ci_hi",
-					      num(e->hi), "rounds", (json_int_t)e->rounds,
-					      "reading", e->word));
+				ef,
+				json_pack("{s:s, s:b, s:o, s:o, s:o, s:I, s:s}", "effect", e->what,
+					  "interaction", e->interaction, "ratio", num(e->ratio),
+					  "ci_lo", num(e->lo), "ci_hi", num(e->hi), "rounds",
+					  (json_int_t)e->rounds, "reading", e->word));
 		}
 		json_object_set_new(o, "variants", vs);
 		if (d->fac)
@@ -93,8 +93,8 @@ static json_t *variants_json(const struct study *s)
 		for (size_t j = 0; j < s->n_legs; j++)
 			if ((size_t)(s->of[j] - 'A') == v)
 				json_array_append_new(legs, json_string(s->files[j]));
-		json_array_append_new(a, json_pack("{s:s, s:s, s:o}", "name", s->names[v],
-						   "letter", letter, "legs", legs));
+		json_array_append_new(a, json_pack("{s:s, s:s, s:o}", "name", s->names[v], "letter",
+						   letter, "legs", legs));
 	}
 	return a;
 }
@@ -123,15 +123,15 @@ json_t *report_study_to_json(const struct study *s)
 			json_t *lv = json_array();
 			for (size_t k = 0; k < d.fac->f[i].n_levels; k++)
 				json_array_append_new(lv, json_string(d.fac->f[i].levels[k]));
-			json_array_append_new(fs, json_pack("{s:s, s:o}", "name",
-							    d.fac->f[i].name, "levels", lv));
+			json_array_append_new(fs, json_pack("{s:s, s:o}", "name", d.fac->f[i].name,
+							    "levels", lv));
 		}
 		json_object_set_new(o, "factors", fs);
 	}
 	for (size_t k = 0; k < s->n_pairs; k++)
 		json_array_append_new(pairs,
-				      json_pack("{s:s, s:s, s:o}", "a", s->names[s->pairs[k].a], "b",
-						s->names[s->pairs[k].b], "comparison",
+				      json_pack("{s:s, s:s, s:o}", "a", s->names[s->pairs[k].a],
+						"b", s->names[s->pairs[k].b], "comparison",
 						comparison_to_json(s->pairs[k].c)));
 	json_object_set_new(o, "comparisons", pairs);
 	for (size_t i = 0; i < s->n_notes; i++)
