@@ -265,6 +265,14 @@ static int write_text(const struct study *s, FILE *f, int md)
 	table2(&o, &d);
 	factors(&o, &d);
 	notes(&o, s);
+	/* the last line says when no verdict can be trusted, as compare's does */
+	for (size_t k = 0; k < s->n_pairs; k++)
+		if (!comparison_trusted(s->pairs[k].c)) {
+			char *sum = comparison_summary_line(s->pairs[k].c);
+			fprintf(f, "%s%s\n", md ? "\n" : "", sum);
+			free(sum);
+			break;
+		}
 	study_data_free(&d);
 	return ferror(f) ? -1 : 0;
 }

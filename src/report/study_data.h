@@ -1,5 +1,5 @@
 /* study_data.h - what the writers of a study show (docs/design.md §5.20,
- * the four tables of seed 001): per metric that matters, each variant's
+ * the four tables of a tiering study's report): per metric that matters, each variant's
  * median and standard deviation over its legs' samples and its ratio to the
  * baseline with the CI and verdict of its comparison; the per-iteration
  * medians of a workload's repetitions; the counters' deltas per variant,
