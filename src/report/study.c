@@ -58,7 +58,11 @@ static void value(double v, enum unit u, char *buf, size_t len)
 static void table1(const struct out *o, const struct study_data *d)
 {
 	const struct study *s = d->s;
-	char what[96], vs[96];
+	char what[256], vs[96];
+	int wv = 7;
+	for (size_t v = 0; v < s->n_var; v++) /* the names as they are, up to 28 */
+		wv = strlen(s->names[v]) > (size_t)wv ? (int)strlen(s->names[v]) : wv;
+	wv = wv > 28 ? 28 : wv;
 	snprintf(what, sizeof(what),
 		 "Table 1: metrics (median and stddev of the samples; ratio "
 		 "to %s with its CI and verdict)",
@@ -68,7 +72,7 @@ static void table1(const struct out *o, const struct study_data *d)
 	{
 		const char *h[] = {"metric", "variant", "median", "stddev",
 				   vs,	     "CI",	"level",  "verdict"};
-		const int w[] = {-38, 12, 14, 12, 9, 18, 7, 10};
+		const int w[] = {-38, -wv, 14, 12, 9, 18, 7, 10};
 		row(o, h, 8, w);
 	}
 	for (size_t i = 0; i < d->n_metrics; i++) {
@@ -77,7 +81,7 @@ static void table1(const struct out *o, const struct study_data *d)
 			const struct study_cell *c = &m->cell[v];
 			char med[64], sd[64], ratio[32], ci[64], level[32];
 			const char *cells[8];
-			const int w[] = {38, 12, 14, 12, 9, 18, 7, 10};
+			const int w[] = {38, wv, 14, 12, 9, 18, 7, 10};
 			value(c->median, m->row->unit, med, sizeof(med));
 			report_fmt_value(c->sd, sd, sizeof(sd));
 			study_ratio(c, ratio, sizeof(ratio));

@@ -79,6 +79,14 @@ done
 grep -q '^k=base,nb=0: \|variants (k=base,nb=0, k=base,nb=2, k=pg,nb=0, k=pg,nb=2)' fac.txt ||
 	fail "the factors' variants: $(head -2 fac.txt)"
 
+# two --variant are today's A and B: compare.json, the A/B table
+"$MEMPATH" ab --primary 'work.wrap:tokens_per_s' --variant stock --variant nommap --variant-args 'stock:--mmap 1' \
+	--variant-args 'nommap:--mmap 0' --expect-diff llama.use_mmap -o two -- wrap -n 3 -- sh "$fake" {} -o json \
+	>two.txt 2>two.err || verdict_ok $? two.txt || fail "ab of two variants: $(tail -3 two.err)"
+[ -s two/compare.json ] && [ ! -e two/study.json ] && [ -s two/leg-2-r1-nommap.json ] ||
+	fail "two variants are not an A/B: $(ls two | head)"
+grep -q '^work.wrap tokens_per_s test=tg128 .* WIN (primary)' two.txt || fail "the A/B table: $(grep tg128 two.txt)"
+
 # refused before any setup runs
 : >trail
 expect_fail 2 "$MEMPATH" ab --variant 'x:echo x >>trail' --a true -o no1 -- wrap -n 3 -- true
