@@ -1,8 +1,8 @@
-/* study_html.c - a study as one HTML page (study.h): per metric a bar per
- * variant at its ratio to the baseline with the CI as whiskers, the
- * convergence curves (each variant's medians round by round, and its
- * repetitions where the legs repeat a workload), then the tables as the
- * Markdown writer prints them. */
+/* study_html.c - a study as one HTML page (study.h): the tables as the
+ * Markdown writer prints them, then per metric a bar per variant at its
+ * ratio to the baseline with the CI as whiskers and the convergence curves
+ * (each variant's medians round by round, and its repetitions where the
+ * legs repeat a workload). */
 #include "report/study.h"
 
 #include <math.h>
@@ -70,6 +70,60 @@ static void curves(FILE *f, const struct study_data *d, const struct study_metri
 		free(s[i].pt);
 }
 
+/* The Markdown writer's text as HTML: its headings, lists and tables (a
+ * "| a | b |" line a row, the first of a table its heading), other lines
+ * paragraphs; every cell's text escaped. */
+static void md_to_html(FILE *f, char *text)
+{
+	int in_table = 0, head = 0, in_list = 0;
+	char *save = NULL;
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		int row = line[0] == '|', item = line[0] == '-' && line[1] == ' ';
+		if (in_table && !row) {
+			fputs("</table>\n", f);
+			in_table = 0;
+		}
+		if (in_list && !item) {
+			fputs("</ul>\n", f);
+			in_list = 0;
+		}
+		if (row && strncmp(line, "|---", 4) == 0)
+			continue;
+		if (row) {
+			char *save2 = NULL;
+			if (!in_table) {
+				fputs("<table>\n", f);
+				in_table = head = 1;
+			}
+			fputs("<tr>", f);
+			for (char *c = strtok_r(line, "|", &save2); c;
+			     c = strtok_r(NULL, "|", &save2)) {
+				while (*c == ' ')
+					c++;
+				for (char *e = c + strlen(c); e > c && e[-1] == ' ';)
+					*--e = 0;
+				html_put(f, head ? "<th>" : "<td>", c, head ? "</th>" : "</td>");
+			}
+			fputs("</tr>\n", f);
+			head = 0;
+		} else if (item) {
+			if (!in_list)
+				fputs("<ul>\n", f);
+			in_list = 1;
+			html_put(f, "<li>", line + 2, "</li>\n");
+		} else if (line[0] == '#') {
+			int level = line[1] == '#' ? 2 : 1;
+			html_put(f, level == 2 ? "<h2>" : "<h1>", line + level + 1,
+				 level == 2 ? "</h2>\n" : "</h1>\n");
+		} else if (line[0])
+			html_put(f, "<p>", line, "</p>\n");
+	}
+	if (in_table)
+		fputs("</table>\n", f);
+	if (in_list)
+		fputs("</ul>\n", f);
+}
+
 int report_study_html(const struct study *s, FILE *f)
 {
 	struct study_data d;
@@ -82,6 +136,8 @@ int report_study_html(const struct study *s, FILE *f)
 	fclose(mem);
 	study_data_make(&d, s);
 	html_page_begin(f, "mempath study");
+	md_to_html(f, text);
+	fputs("<h2>Plots</h2>\n", f);
 	for (size_t i = 0; i < d.n_metrics; i++) {
 		bars(f, &d, &d.metrics[i]);
 		if (s->n_rounds >= 2)
@@ -89,7 +145,6 @@ int report_study_html(const struct study *s, FILE *f)
 		if (d.metrics[i].cell[0].n_iter > 1)
 			curves(f, &d, &d.metrics[i], 1);
 	}
-	html_put(f, "<pre>", text, "</pre>\n");
 	study_data_free(&d);
 	free(text);
 	return html_page_end(f);
