@@ -30,7 +30,9 @@ static void row(const struct out *o, const char *const *cells, size_t n, const i
 			fputs(i ? " | " : "| ", o->f);
 			report_md_cell(o->f, cells[i]);
 		} else {
-			report_put_column(o->f, cells[i], (size_t)abs(w[i]), i > 0);
+			char *e = report_term_escape(cells[i]); /* keys come from files */
+			report_put_column(o->f, e, (size_t)abs(w[i]), i > 0);
+			free(e);
 			fputs("  ", o->f);
 		}
 	}
@@ -234,24 +236,34 @@ static void factors(const struct out *o, const struct study_data *d)
 }
 
 /* Each comparison's summary line and the knobs that differ in it. */
+/* Text from the comparisons (leg names are labels) escaped whole, line
+ * breaks included; a new string. */
+static char *safe(const struct out *o, const char *text)
+{
+	return o->md ? report_md_escape(text) : report_term_escape(text);
+}
+
 static void notes(const struct out *o, const struct study *s)
 {
 	int said = 0;
 	for (size_t k = 0; k < s->n_pairs; k++) {
 		const struct comparison *c = s->pairs[k].c;
-		char *sum = comparison_summary_line(c);
+		char *line = comparison_summary_line(c), *sum = safe(o, line);
+		free(line);
 		if (!said++)
 			heading(o, "Comparisons");
 		fprintf(o->f, o->md ? "- %s against %s: %s\n" : "  %s against %s: %s\n",
 			s->names[s->pairs[k].b], s->names[s->pairs[k].a], sum);
-		for (size_t i = 0; i < c->n_knob_diffs; i++)
-			fprintf(o->f, o->md ? "  - knob: %s\n" : "    knob: %s\n",
-				c->knob_diffs[i]);
+		for (size_t i = 0; i < c->n_knob_diffs; i++) {
+			char *knob = safe(o, c->knob_diffs[i]);
+			fprintf(o->f, o->md ? "  - knob: %s\n" : "    knob: %s\n", knob);
+			free(knob);
+		}
 		free(sum);
 	}
 }
 
-static int write_text(const struct study *s, FILE *f, int md)
+static int render(const struct study *s, FILE *f, int md)
 {
 	struct out o = {f, md};
 	struct study_data d;
@@ -272,12 +284,45 @@ static int write_text(const struct study *s, FILE *f, int md)
 	/* the last line says when no verdict can be trusted, as compare's does */
 	for (size_t k = 0; k < s->n_pairs; k++)
 		if (!comparison_trusted(s->pairs[k].c)) {
-			char *sum = comparison_summary_line(s->pairs[k].c);
+			char *line = comparison_summary_line(s->pairs[k].c);
+			char *sum = md ? report_md_escape(line) : report_term_escape(line);
 			fprintf(f, "%s%s\n", md ? "\n" : "", sum);
+			free(line);
 			free(sum);
 			break;
 		}
 	study_data_free(&d);
+	return ferror(f) ? -1 : 0;
+}
+
+/* The text rendered, then each line made safe for its format: names, keys
+ * and reasons come from results files written elsewhere (a label with an
+ * escape sequence must not reach the terminal as one, §9). */
+static int write_text(const struct study *s, FILE *f, int md)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	struct study t = *s; /* its names escaped: a line break in a label forges none */
+	if (!mem)
+		return error("out of memory");
+	for (size_t i = 0; i < s->n_var; i++)
+		t.names[i] = md ? report_md_escape(s->names[i]) : report_term_escape(s->names[i]);
+	render(&t, mem, md);
+	fclose(mem);
+	for (size_t i = 0; i < s->n_var; i++)
+		free(t.names[i]);
+	for (char *p = text, *nl; p && *p; p = nl ? nl + 1 : NULL) {
+		char *e;
+		nl = strchr(p, '\n');
+		if (nl)
+			*nl = 0;
+		e = md ? report_md_escape(p) : report_term_escape(p);
+		fputs(e, f);
+		fputc('\n', f);
+		free(e);
+	}
+	free(text);
 	return ferror(f) ? -1 : 0;
 }
 

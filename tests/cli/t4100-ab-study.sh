@@ -54,6 +54,16 @@ grep -q '"baseline": "fast"' s.json && grep -q '"comparisons": 3' s.json || fail
 "$MEMPATH" findings st >f.md || fail "findings of a study exited $?"
 grep -q '(fast against base)' f.md && grep -q 'study of 3 variants' f.md || fail "findings: $(head -20 f.md)"
 
+# a label from a file with an escape sequence and a line break reaches the
+# terminal as text, never as either
+mkdir forged
+for f in st/leg-*.json; do
+	sed 's/"label": *"base"/"label": "E\\u001b[2J\\nforged"/' "$f" >"forged/${f#st/}"
+done
+"$MEMPATH" compare --study --allow-diff forged/leg-*.json >forged.txt 2>/dev/null
+grep -q 'baseline E\\x1b\[2J\\nforged' forged.txt || fail "the forged label: $(head -1 forged.txt)"
+! grep -q "$(printf '\033')" forged.txt && ! grep -q '^forged' forged.txt || fail "an escape or a line reached the terminal"
+
 # factors: k x nb, 2x2, k=pg 1.2x and nb=2 1.1x multiplied (no interaction),
 # then x1.3 more where both (a planted interaction)
 cat >fac.sh <<'EOF'
