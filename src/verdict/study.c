@@ -264,6 +264,30 @@ fail:
 	return -1;
 }
 
+/* Recorded rounds are whole: one leg of every variant in each (a plan that
+ * lost a leg runs it again before the comparison). 0, or -1 after an error
+ * line naming the first round that is not. */
+static int check_rounds(const struct study *s)
+{
+	int recorded = 1;
+	for (size_t j = 0; j < s->n_legs; j++)
+		recorded &= record_round(s->runs[j]) > 0;
+	for (unsigned r = 1; recorded && r <= s->n_rounds; r++)
+		for (size_t v = 0; v < s->n_var; v++) {
+			size_t n = 0;
+			for (size_t j = 0; j < s->n_legs; j++)
+				n += record_round(s->runs[j]) == r && (size_t)(s->of[j] - 'A') == v;
+			if (n != 1)
+				return error(
+					"round %u has %zu leg(s) of %s: a study's round is one leg "
+					"of every variant (run the missing leg: rounds are the "
+					"legs. "
+					"records)",
+					r, n, s->names[v]);
+		}
+	return 0;
+}
+
 struct study *study_runs(const struct run *const *runs, const char *const *files, size_t n,
 			 const char *of, char *const *names, size_t n_var,
 			 const struct compare_opts *o, int all_pairs)
@@ -282,6 +306,10 @@ struct study *study_runs(const struct run *const *runs, const char *const *files
 		s->names[i] = xstrdup(names[i]);
 	s->n_rounds = find_rounds(s);
 	s->opts.rounds = s->n_rounds > 0;
+	if (check_rounds(s) != 0) {
+		study_free(s);
+		return NULL;
+	}
 	s->pairs = xcalloc(n_var * n_var, sizeof(*s->pairs));
 	for (size_t b = 1; b < n_var; b++)
 		s->pairs[s->n_pairs++] = (struct study_pair){.a = 0, .b = b};
