@@ -281,8 +281,7 @@ static int check_rounds(const struct study *s)
 				return error(
 					"round %u has %zu leg(s) of %s: a study's round is one leg "
 					"of every variant (run the missing leg: rounds are the "
-					"legs. "
-					"records)",
+					"legs' records)",
 					r, n, s->names[v]);
 		}
 	return 0;
