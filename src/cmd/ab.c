@@ -14,6 +14,7 @@
 #include "base/guard.h"
 #include "base/outguard.h"
 #include "base/util.h"
+#include "cmd/ab_study.h"
 #include "cmd/args.h"
 #include "cmd/groups.h"
 #include "cmd/legs.h"
@@ -26,13 +27,6 @@
 #include "verdict/compare.h"
 #include "verdict/comparison.h"
 #include "verdict/sequential.h"
-
-struct variant {
-	const char *setup; /* NULL: none */
-	const char *label;
-	char **env; /* "K=V" */
-	size_t n_env;
-};
 
 /* The command after --, checked before any setup (cmd/legs.h), with enough
  * samples per leg for a verdict: with rounds, split over them. */
@@ -72,7 +66,8 @@ static int check_dir(const char *dir)
 		return rc;
 	while ((e = readdir(d)))
 		if ((str_starts_with(e->d_name, "leg-") && strstr(e->d_name, ".json")) ||
-		    strcmp(e->d_name, "compare.json") == 0) {
+		    strcmp(e->d_name, "compare.json") == 0 ||
+		    strcmp(e->d_name, "study.json") == 0) {
 			rc = error("'%s' holds results of an earlier ab (%s): use a new directory, "
 				   "or move them away",
 				   dir, e->d_name);
@@ -99,87 +94,6 @@ static int lock_dir(const char *dir)
 			     dir);
 	}
 	return 0;
-}
-
-struct ab_opts {
-	const char *a, *b, *restore, *legs, *label_a, *label_b, *dir, *pending, *order;
-	const char *a_args, *b_args, *title, *summary_out;
-	unsigned setup_timeout_s, rounds, seed, max_rounds;
-	struct arg_strs a_env, b_env;
-	struct verdict_args v;
-	double margin, budget_s;
-	int fail_on_loss;
-	int auto_rounds; /* --rounds auto (docs/design.md §5.13) */
-};
-
-/* s for sh: as it is when it is plain, else in single quotes. */
-static void shell_word(char **line, const char *s)
-{
-	/* plain words as they are, others in single quotes ('\'' for a quote) */
-	int plain = *s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				    "0123456789_-.,/=:+@%") == strlen(s);
-	char *q = xstrdup(plain ? "" : "'"), *n;
-
-	for (const char *c = s; *c; c++, free(q), q = n)
-		n = *c == '\'' ? xasprintf("%s'\\''", q) : xasprintf("%s%c", q, *c);
-	n = xasprintf("%s %s%s", *line, q, plain ? "" : "'");
-	free(q);
-	free(*line);
-	*line = n;
-}
-
-static void shell_opt(char **line, const char *name, const char *value)
-{
-	if (!value)
-		return;
-	shell_word(line, name);
-	shell_word(line, value);
-}
-
-/* The ab command line that reproduces these legs (the seed of a random
- * order included), for the legs' record and `findings`. */
-static char *ab_command_line(const struct ab_opts *o, const struct cmd_line *l)
-{
-	char *line = xstrdup("mempath ab"), num[32];
-	if (o->auto_rounds) {
-		snprintf(num, sizeof(num), "%u", o->max_rounds);
-		shell_opt(&line, "--rounds", "auto");
-		shell_opt(&line, "--max-rounds", num);
-		snprintf(num, sizeof(num), "%g", 100 * o->margin);
-		shell_opt(&line, "--margin", num);
-		snprintf(num, sizeof(num), "%g", o->budget_s);
-		shell_opt(&line, "--budget", o->budget_s > 0 ? num : NULL);
-	}
-	if (o->rounds) {
-		snprintf(num, sizeof(num), "%u", o->rounds);
-		shell_opt(&line, "--rounds", o->auto_rounds ? NULL : num);
-		shell_opt(&line, "--order", o->order);
-		if (!strcmp(o->order, "random")) {
-			snprintf(num, sizeof(num), "%u", o->seed);
-			shell_opt(&line, "--seed", num);
-		}
-	} else
-		shell_opt(&line, "--legs", o->legs);
-	shell_opt(&line, "--title", o->title);
-	shell_opt(&line, "--a", o->a);
-	shell_opt(&line, "--b", o->b);
-	shell_opt(&line, "--restore", o->restore);
-	for (size_t i = 0; i < o->a_env.n; i++)
-		shell_opt(&line, "--a-env", o->a_env.v[i]);
-	for (size_t i = 0; i < o->b_env.n; i++)
-		shell_opt(&line, "--b-env", o->b_env.v[i]);
-	shell_opt(&line, "--a-args", o->a_args);
-	shell_opt(&line, "--b-args", o->b_args);
-	for (size_t i = 0; i < o->v.expect.n; i++)
-		shell_opt(&line, "--expect-diff", o->v.expect.v[i]);
-	for (size_t i = 0; i < o->v.controls.n; i++)
-		shell_opt(&line, "--control", o->v.controls.v[i]);
-	shell_opt(&line, "--primary", o->v.primary);
-	shell_opt(&line, "-o", o->dir);
-	shell_word(&line, "--");
-	for (int i = 0; i < l->argc; i++)
-		shell_word(&line, l->argv[i]);
-	return line;
 }
 
 static void ab_init(void *p)
@@ -231,6 +145,22 @@ static const struct arg ab_args[] = {
 		"else at its end (the leg must be wrap; e.g. '--mmap 1')"),
 	ARG_STR("b-args", 0, struct ab_opts, b_args, "WORDS",
 		"words for the wrapped command in the B legs (e.g. '--mmap 0')"),
+	ARG_STRS("variant", 0, struct ab_opts, variants, "NAME[:CMD]",
+		 "a variant (its run label) and its setup command, repeatable: the\n"
+		 "first is the baseline (its setup the restore's default); three or\n"
+		 "more make a study, each judged against the baseline"),
+	ARG_STRS("variant-env", 0, struct ab_opts, variant_env, "NAME:K=V",
+		 "environment for variant NAME's legs (repeatable)"),
+	ARG_STRS("variant-args", 0, struct ab_opts, variant_args, "NAME:WORDS",
+		 "words for the wrapped command in variant NAME's legs"),
+	ARG_STRS("factor", 0, struct ab_opts, factors, "F=L1,L2",
+		 "a factor and its levels (repeatable): the variants are every\n"
+		 "combination, named F=L,G=M, the first levels the baseline"),
+	ARG_STRS("level", 0, struct ab_opts, levels, "F=L:CMD",
+		 "setup command of level L of factor F (repeatable): a variant's\n"
+		 "setup runs its levels' commands in order"),
+	ARG_FLAG("all-pairs", 0, struct ab_opts, all_pairs,
+		 "a study: every pair of variants compared too, all in the family"),
 	ARG_STR("title", 0, struct ab_opts, title, "T",
 		"the finding's title, kept with each leg (for 'mempath findings')"),
 	ARG_STR("label-a", 0, struct ab_opts, label_a, "L", "run label of the A legs (default A)"),
@@ -243,7 +173,7 @@ static const struct arg ab_args[] = {
 	ARG_END};
 
 /* The options compare gets, checked before any leg runs. */
-static int compare_options(const struct ab_opts *o, struct compare_opts *co)
+static int compare_options(const struct ab_opts *o, struct compare_opts *co, int study)
 {
 	compare_opts_default(co);
 	if (verdict_args_apply(&o->v, co) != 0)
@@ -252,6 +182,8 @@ static int compare_options(const struct ab_opts *o, struct compare_opts *co)
 	co->rounds = o->rounds > 0;
 	if (o->auto_rounds)
 		co->margin = o->margin;
+	if (study) /* the study pairs the letters itself */
+		return 0;
 	if (strspn(o->legs, "AB") != strlen(o->legs) || !strchr(o->legs, 'A') ||
 	    !strchr(o->legs, 'B') || strlen(o->legs) > COMPARE_MAX_LEGS)
 		return error("bad --legs '%s' (A and B, both, at most %d legs: ABA, ABAB, ...)",
@@ -339,6 +271,30 @@ static void say_machine(const struct ab_opts *o, const char *schedule)
 	json_decref(look);
 }
 
+/* ab --restore-pending DIR: the exit status. */
+static int restore_pending(const struct ab_opts *o, const struct cmd_line *l)
+{
+	struct stat st;
+	if (l->argc > 0)
+		return error("--restore-pending runs no legs: no command after it"), 2;
+	if (stat(o->pending, &st) == 0 && S_ISDIR(st.st_mode) && lock_dir(o->pending) != 0)
+		return 2;
+	return ab_restore_pending(o->pending, o->setup_timeout_s) == 0 ? 0 : 1;
+}
+
+/* The knobs co expects to differ, wrap.args with them: a new array, which
+ * co borrows. */
+static const char **expect_args(struct compare_opts *co)
+{
+	const char **expect = xcalloc(co->n_expect_diff + 2, sizeof(*expect));
+	if (co->n_expect_diff) /* none given: no array to copy (UBSan) */
+		memcpy(expect, co->expect_diff, co->n_expect_diff * sizeof(*expect));
+	expect[co->n_expect_diff] = "wrap.args";
+	co->expect_diff = expect;
+	co->n_expect_diff++;
+	return expect;
+}
+
 extern const struct command command_ab; /* below: its rows say what was given */
 
 static int ab_main(void *p, const struct cmd_line *l)
@@ -359,31 +315,28 @@ static int ab_main(void *p, const struct cmd_line *l)
 		.order = o->order};
 	struct compare_opts co;
 	struct ab_auto ar = {.max = 0}; /* freed at out: even before it starts */
-	static const char *const ab_owned[] = {"compare.*", "leg-*", "restore.*", NULL};
-	struct out_inputs ab_dir_in = {0};
+	static const char *const ab_owned[] = {"compare.*", "study.*", "leg-*", "restore.*", NULL};
+	struct ab_variant *vars = NULL;
+	size_t n_vars = 0, per = 2;
+	struct out_inputs ab_dir_in = {.dirs = (char *const *)&o->dir, .n_dirs = o->dir ? 1 : 0};
 	char **leg_paths = NULL, *note = NULL;
 	const char **expect = NULL;
 	size_t n_run = 0;
 	enum ab_outcome outcome;
 	int rc = 2;
-	if (o->pending) {
-		if (l->argc > 0)
-			return error("--restore-pending runs no legs: no command after it"), 2;
-		struct stat st;
-		if (stat(o->pending, &st) == 0 && S_ISDIR(st.st_mode) && lock_dir(o->pending) != 0)
-			return 2;
-		return ab_restore_pending(o->pending, o->setup_timeout_s) == 0 ? 0 : 1;
-	}
+	if (o->pending)
+		return restore_pending(o, l);
 	if (o->summary_out && report_summary_check_path(o->summary_out) != 0)
 		goto out;
-	ab_dir_in.dirs = (char *const *)&o->dir;
-	ab_dir_in.n_dirs = o->dir ? 1 : 0;
 	for (size_t i = 0; i < o->a_env.n; i++)
 		if (ab_variant_env(&plan.a, o->a_env.v[i]) != 0)
 			goto out;
 	for (size_t i = 0; i < o->b_env.n; i++)
 		if (ab_variant_env(&plan.b, o->b_env.v[i]) != 0)
 			goto out;
+	if (ab_study_plan(o, &plan, &vars, &n_vars) != 0)
+		goto out;
+	per = ab_per_round(&plan);
 	/* rounds (auto) unless the legs are given: one process a side cannot
 	 * be judged (docs/design.md §5.4) */
 	o->auto_rounds = !o->rounds && (args_given(&command_ab, l->given, "rounds") || !o->legs);
@@ -403,25 +356,22 @@ static int ab_main(void *p, const struct cmd_line *l)
 	if (o->rounds) {
 		if (!o->seed)
 			o->seed = (unsigned)time(NULL) ^ (unsigned)getpid();
-		schedule = ab_schedule(o->rounds, o->order, o->seed);
+		schedule = ab_schedule_n(per, o->rounds, o->order, o->seed);
 		o->legs = schedule;
+	} else if (n_vars > 2) {
+		error("a study runs in rounds (--rounds N or auto), not --legs");
+		goto out;
 	}
 	plan.legs = o->legs;
 	plan.seed = o->seed;
 	plan.title = o->title;
 	plan.command = command = ab_command_line(o, l);
-	if (compare_options(o, &co) != 0)
+	if (compare_options(o, &co, n_vars > 2) != 0)
 		goto out;
 	/* Legs that differ by the words given differ by them on purpose: the
 	 * knob wrap records for them is expected to differ (§11.5). */
-	if ((o->a_args || o->b_args) && !same_words(o->a_args, o->b_args)) {
-		expect = xcalloc(co.n_expect_diff + 2, sizeof(*expect));
-		if (co.n_expect_diff) /* none given: no array to copy (UBSan) */
-			memcpy(expect, co.expect_diff, co.n_expect_diff * sizeof(*expect));
-		expect[co.n_expect_diff] = "wrap.args";
-		co.expect_diff = expect;
-		co.n_expect_diff++;
-	}
+	if (((o->a_args || o->b_args) && !same_words(o->a_args, o->b_args)) || o->variant_args.n)
+		expect = expect_args(&co);
 	if (!o->dir) {
 		error("ab needs -o DIR for the legs' results and logs");
 		goto out;
@@ -434,15 +384,19 @@ static int ab_main(void *p, const struct cmd_line *l)
 		goto out;
 	}
 	/* auto rounds: the samples given are split over the first rounds */
-	if (check_leg_args(l, o->a_args || o->b_args, o->auto_rounds ? SEQ_MIN_ROUNDS : o->rounds,
-			   o->auto_rounds, &plan.leg_reps) != 0)
+	if (check_leg_args(l, o->a_args || o->b_args || o->variant_args.n,
+			   o->auto_rounds ? SEQ_MIN_ROUNDS : o->rounds, o->auto_rounds,
+			   &plan.leg_reps) != 0)
 		goto out;
 	if (o->auto_rounds) {
 		ab_auto_start(&ar, &co, o->max_rounds, o->budget_s);
 		/* the budget bounds every leg, the first rounds' too */
 		plan.budget_s = o->budget_s;
 		plan.t0_s = ar.t0;
-		plan.fit_legs = 2 * SEQ_MIN_ROUNDS;
+		plan.fit_legs = per * SEQ_MIN_ROUNDS;
+		ar.schedule = o->legs; /* a study's letters: not the comparison's */
+		ar.per_round = per;
+		ar.all_pairs = o->all_pairs;
 		plan.go_on = ab_auto_go_on;
 		plan.go_on_ctx = &ar;
 	}
@@ -472,8 +426,9 @@ static int ab_main(void *p, const struct cmd_line *l)
 		break;
 	case AB_DONE:
 		if (o->auto_rounds)
-			note = ab_auto_finish(&ar, (unsigned)(n_run / 2), &co);
-		rc = compare_legs(o, &co, leg_paths, n_run, note);
+			note = ab_auto_finish(&ar, (unsigned)(n_run / per), &co);
+		rc = n_vars > 2 ? ab_study_compare(o, &co, leg_paths, n_run, note)
+				: compare_legs(o, &co, leg_paths, n_run, note);
 		note = NULL;
 		break;
 	}
@@ -483,6 +438,7 @@ out:
 	free(leg_paths);
 	ab_variant_free(&plan.a);
 	ab_variant_free(&plan.b);
+	ab_variants_free(vars, n_vars);
 	free(expect);
 	free(command);
 	free(schedule);

@@ -7,14 +7,19 @@
 #include "base/util.h"
 #include "cmd/args.h"
 #include "cmd/groups.h"
+#include "cmd/study.h"
 #include "machine/noise.h"
 #include "report/report.h"
+#include "report/study.h"
 #include "report/summary.h"
 #include "results/results_json.h"
 #include "verdict/compare.h"
+#include "verdict/study.h"
 
 struct compare_cmd_opts {
-	const char *legs, *primary, *out;
+	const char *legs, *primary, *out, *baseline;
+	int study, all_pairs;
+	double alpha, margin;
 	enum report_format format;
 	struct verdict_args v;
 	const char *summary_out;
@@ -27,6 +32,21 @@ static const struct arg compare_args[] = {
 	ARG_FLAG("rounds", 0, struct compare_cmd_opts, rounds,
 		 "the files are rounds: each pair in order is an A and a B leg\n"
 		 "measured together (ab --rounds records this itself)"),
+	ARG_FLAG("study", 0, struct compare_cmd_opts, study,
+		 "the files are legs of N variants (ab records, else run labels):\n"
+		 "each variant against the baseline, the family held by Holm,\n"
+		 "with the study's tables (docs/design.md §5.22)"),
+	ARG_STR("baseline", 0, struct compare_cmd_opts, baseline, "L",
+		"--study: the baseline is the variant labelled L (default: the\n"
+		"first, or ab's)"),
+	ARG_FLAG("all-pairs", 0, struct compare_cmd_opts, all_pairs,
+		 "--study: every pair of variants too, all in the family"),
+	ARG_PCT("alpha", 0, struct compare_cmd_opts, alpha, "PCT",
+		"the false-verdict rate tested at, in percent (default 5; the CI\n"
+		"at 100 - PCT): ab's auto rounds note the one their last look spent"),
+	ARG_PCT("margin", 0, struct compare_cmd_opts, margin, "PCT",
+		"rounds: a change within +-PCT is SAME by two one-sided tests\n"
+		"(ab --rounds auto's --margin; default: never SAME)"),
 	ARGS_VERDICT(struct compare_cmd_opts, v),
 	ARG_FORMAT("format", 0, struct compare_cmd_opts, format, REPORT_DOC_COMPARE,
 		   "the report's format (default term; md: a column per leg, a verdict\n"
@@ -52,6 +72,13 @@ static int compare_main(void *p, const struct cmd_line *l)
 	o.rounds = co->rounds;
 	if (verdict_args_apply(&co->v, &o) != 0)
 		return 2;
+	if (co->alpha < 0 || co->alpha > 0.5)
+		return error("--alpha %g%%: from 0 to 50", 100 * co->alpha), 2;
+	o.margin = co->margin;
+	if (co->alpha > 0) {
+		o.alpha = co->alpha;
+		o.ci_level = 1 - co->alpha;
+	}
 	if (co->summary_out && report_summary_check_path(co->summary_out) != 0)
 		return 2;
 	if (l->argc < 2)
@@ -63,12 +90,28 @@ static int compare_main(void *p, const struct cmd_line *l)
 		return 2;
 	if (co->out && co->summary_out && strcmp(co->out, co->summary_out) == 0)
 		return error("-o and --export-summary name the same file '%s'", co->out), 2;
+	if (!co->study && (co->baseline || co->all_pairs))
+		return error("--baseline and --all-pairs are for --study"), 2;
+	if (co->study && co->legs)
+		return error("--study groups the files by variant itself: no --legs"), 2;
+	if (co->study && fmt == REPORT_CSV)
+		return error("a study is written as term, md, json or html"), 2;
 	runs = xcalloc((size_t)l->argc, sizeof(*runs));
 	for (int i = 0; i < l->argc; i++) {
 		runs[n] = run_read_file(l->argv[i]);
 		if (!runs[n])
 			goto out;
 		n++;
+	}
+	if (co->study) {
+		struct study *s = study_of_runs(runs, (const char *const *)l->argv, n, co->baseline,
+						&o, co->all_pairs);
+		if (s)
+			rc = report_study_write_file(s, fmt, co->out) != 0
+				     ? 1
+				     : study_exit(s, co->fail_on_loss);
+		study_free(s);
+		goto out;
 	}
 	c = compare_runs(runs, (const char *const *)l->argv, n, &o);
 	if (!c)
@@ -118,10 +161,20 @@ const struct command command_compare = {
 		"the rounds whose two legs ran under the same load. The CI must clear max(1%,\n"
 		"--threshold); A and B are the geometric means of the rounds' medians, whose\n"
 		"ratio is the change. A CI whose bounds are more than 10 times apart is too\n"
-		"wide to say (~, with the reason).\n",
+		"wide to say (~, with the reason).\n"
+		"\n"
+		"--study: the files are the legs of N variants, grouped by their ab records\n"
+		"(an ab of several variants) or else by run label, in rounds when the records\n"
+		"name them (or --rounds: each variant's k-th file is round k). Each variant is\n"
+		"compared with the baseline by the rules above, the family of comparisons\n"
+		"held by Holm's step-down per metric; the tables: each variant's median and\n"
+		"stddev with its ratio to the baseline, CI and verdict, a summary line per\n"
+		"variant, per-iteration medians of a wrapped workload, the counters' deltas\n"
+		"ranked, and factors' effects when the labels are 'f=level,g=level'.\n",
 	.examples = "mempath compare stock.json patched.json stock-again.json --control "
 		    "'cpu.first_touch,pages=thp'\n"
-		    "mempath compare stock.json patched.json --format html -o compare.html\n",
+		    "mempath compare stock.json patched.json --format html -o compare.html\n"
+		    "mempath compare --study --baseline never leg-*.json --format md -o study.md\n",
 	.tail = "Exit status: 0 when compared (whatever the verdicts), 1 with --fail-on-loss and\n"
 		"a LOSS, 2 for bad input, 3 no trusted verdict (a control moved or ran under\n"
 		"different load, or knobs differ; the summary line says which).\n",

@@ -247,7 +247,7 @@ static size_t legs_total(const struct ab_plan *p)
 /* The round of leg i: the plan's, or two legs a round. */
 static unsigned leg_round(const struct ab_plan *p, size_t i)
 {
-	return p->leg_round ? p->leg_round : (unsigned)(i / 2 + 1);
+	return p->leg_round ? p->leg_round : (unsigned)(i / ab_per_round(p) + 1);
 }
 
 /* The setup of leg i: 0 when it ran and exited 0 (or there is none). */
@@ -308,6 +308,8 @@ static char *leg_record(const struct ab_plan *p, size_t i, const struct ab_varia
 		free(copy);
 		json_object_set_new(o, "args", a);
 	}
+	if (p->n_vars > 2) /* a study: its variants, the baseline first */
+		json_object_set_new(o, "variants", json_integer((json_int_t)p->n_vars));
 	if (p->title)
 		json_object_set_new(o, "title", json_string(p->title));
 	if (p->command)
@@ -391,6 +393,8 @@ static int run_leg(const struct ab_plan *p, size_t i, const struct ab_variant *v
 /* The variant of leg i: A, B, or C (a third, bisect's version under test). */
 static const struct ab_variant *leg_variant(const struct ab_plan *p, size_t i)
 {
+	if (p->n_vars)
+		return &p->vars[p->legs[i] - 'A'];
 	return p->legs[i] == 'A' ? &p->a : p->legs[i] == 'C' ? &p->c : &p->b;
 }
 
@@ -403,6 +407,41 @@ char *ab_schedule(unsigned rounds, const char *order, unsigned long long seed)
 		int ab = strcmp(order, "random") == 0 ? rng_below(&r, 2) == 0 : k % 2 == 0;
 		s[2 * k] = ab ? 'A' : 'B';
 		s[2 * k + 1] = ab ? 'B' : 'A';
+	}
+	return s;
+}
+
+size_t ab_per_round(const struct ab_plan *p)
+{
+	return p->n_vars ? p->n_vars : 2;
+}
+
+char *ab_schedule_n(size_t nv, unsigned rounds, const char *order, unsigned long long seed)
+{
+	char *s;
+	struct rng r;
+	if (nv <= 2)
+		return ab_schedule(rounds, order, seed);
+	s = xcalloc(nv * (size_t)rounds + 1, 1);
+	rng_seed(&r, seed);
+	for (unsigned k = 0; k < rounds; k++) {
+		char *row = s + nv * k;
+		for (size_t j = 0; j < nv; j++)
+			row[j] = (char)('A' + (j + k / 2) % nv);
+		if (strcmp(order, "random") == 0) {
+			for (size_t j = nv - 1; j > 0; j--) { /* Fisher-Yates */
+				size_t x = (size_t)rng_below(&r, (unsigned)(j + 1));
+				char t = row[j];
+				row[j] = row[x];
+				row[x] = t;
+			}
+		} else if (k % 2) {
+			for (size_t j = 0; j < nv / 2; j++) {
+				char t = row[j];
+				row[j] = row[nv - 1 - j];
+				row[nv - 1 - j] = t;
+			}
+		}
 	}
 	return s;
 }
@@ -428,9 +467,11 @@ static int fits_budget(const struct ab_plan *p, size_t n)
 enum ab_outcome ab_flow(const struct ab_plan *p, char ***leg_paths_out, size_t *n_run)
 {
 	size_t n_legs = strlen(p->legs), n_done = 0;
-	const char *restore_cmd = p->restore ? p->restore : p->a.setup;
-	/* the A variant's environment goes with the restore when it is A's setup */
-	const struct ab_variant *renv = restore_cmd == p->a.setup ? &p->a : NULL;
+	const struct ab_variant *base = p->n_vars ? &p->vars[0] : &p->a;
+	const char *restore_cmd = p->restore ? p->restore : base->setup;
+	/* the baseline's environment goes with the restore when it is its setup */
+	const struct ab_variant *renv = restore_cmd == base->setup ? base : NULL;
+	size_t per = ab_per_round(p);
 	char exe[4096], **leg_paths = xcalloc(n_legs + 1, sizeof(*leg_paths));
 	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	double tmo = p->setup_timeout_s > 0 ? p->setup_timeout_s : AB_SETUP_TIMEOUT_S;
@@ -463,9 +504,9 @@ enum ab_outcome ab_flow(const struct ab_plan *p, char ***leg_paths_out, size_t *
 		if (!fits_budget(p, n_done))
 			break;
 		/* a round ended: the plan may be done before its last leg */
-		if (p->go_on && p->rounds && n_done % 2 == 0 && n_done < n_legs &&
+		if (p->go_on && p->rounds && n_done % per == 0 && n_done < n_legs &&
 		    !proc_signal_received() &&
-		    !p->go_on(p->go_on_ctx, (unsigned)(n_done / 2), leg_paths))
+		    !p->go_on(p->go_on_ctx, (unsigned)(n_done / per), leg_paths))
 			n_legs = n_done;
 	}
 	if (proc_signal_received()) {

@@ -26,6 +26,11 @@ struct ab_variant {
 struct ab_plan {
 	struct ab_variant a, b;
 	struct ab_variant c; /* a third, for legs 'C' (bisect's version under test) */
+	/* A study (docs/design.md §5.22): n_vars variants, legs 'A' + i for
+	 * vars[i], vars[0] the baseline; rounds of n_vars legs each. 0: a, b
+	 * and c above. */
+	const struct ab_variant *vars;
+	size_t n_vars;
 	const char *legs;    /* "ABA"; with rounds the schedule, two legs a round: "ABBAAB" */
 	const char *dir;     /* results and logs */
 	const char *restore; /* NULL: a.setup */
@@ -97,6 +102,14 @@ void ab_variant_free(struct ab_variant *v);
 /* The schedule of n rounds: "abba" alternates AB and BA (ABBAAB...),
  * "random" draws each round's order from seed; a new string. */
 char *ab_schedule(unsigned rounds, const char *order, unsigned long long seed);
+/* The schedule of n rounds of nv variants (letters A, B, ...): two variants
+ * as ab_schedule; more, "abba" rotates the order by one variant every second
+ * round and reverses every other round (ABCD DCBA BCDA ADCB ...), so each
+ * variant runs in every place and before and after every other; "random"
+ * shuffles each round from seed. A new string. */
+char *ab_schedule_n(size_t nv, unsigned rounds, const char *order, unsigned long long seed);
+/* Legs a round of the plan has: n_vars, else 2. */
+size_t ab_per_round(const struct ab_plan *p);
 /* Runs the legs in order (those go_on allows). leg_paths gets one results
  * path per planned leg (caller frees each and the array), whether or not
  * the leg ran; *n_run the legs that ran. */

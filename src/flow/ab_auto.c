@@ -8,6 +8,7 @@
 #include "results/results_json.h"
 #include "verdict/compare.h"
 #include "verdict/sequential.h"
+#include "verdict/study.h"
 
 /* The first n legs' files read and compared; NULL after an error line. */
 struct comparison *ab_compare_files(const struct compare_opts *co, char *const *leg_paths, size_t n,
@@ -41,7 +42,7 @@ static void auto_look_opts(struct ab_auto *a, unsigned r, unsigned u)
 	a->co.alpha = a->alpha;
 	a->co.ci_level = 1 - a->alpha;
 	free(a->legs);
-	a->legs = xasprintf("%.*s", 2 * (int)r, a->schedule);
+	a->legs = xasprintf("%.*s", (int)(a->per_round * r), a->schedule);
 	a->co.legs = a->legs;
 }
 
@@ -69,38 +70,79 @@ static size_t undecided(const struct comparison *c, size_t *matter, unsigned *ou
 	return n;
 }
 
+/* The legs of the first r rounds of a study read and compared at the look's
+ * options (verdict/study.h); NULL after an error line. */
+static struct study *study_rounds(struct ab_auto *a, unsigned r, char *const *paths)
+{
+	size_t n = a->per_round * r, nv;
+	const struct run **runs = xcalloc(n + 1, sizeof(*runs));
+	char *of = xcalloc(n + 1, 1), *names[STUDY_MAX_VARIANTS];
+	struct study *s = NULL;
+	struct compare_opts co = a->co;
+	co.legs = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (!(runs[i] = run_read_file(paths[i])))
+			goto out;
+	if (!(nv = study_group(runs, n, NULL, of, names)))
+		goto out;
+	s = study_runs(runs, (const char *const *)paths, n, of, names, nv, &co, a->all_pairs);
+	for (size_t i = 0; i < nv; i++)
+		free(names[i]);
+	if (s) /* the runs go with the study: it points into them */
+		a->held = runs, a->n_held = n, runs = NULL;
+out:
+	ab_runs_free(runs, n);
+	free(of);
+	return s;
+}
+
 /* The legs of the first r rounds compared at the options of a look
- * (auto_look_opts); NULL when they cannot be (the final comparison will say
- * why). *left: the metrics that matter not decided yet, *out: the most
- * rounds left out for their load. */
-static struct comparison *compare_rounds(struct ab_auto *a, unsigned r, char *const *paths,
-					 size_t *matter, size_t *left, unsigned *out)
+ * (auto_look_opts): -1 when they cannot be (the final comparison will say
+ * why), 1 when knobs differ (refused), else 0. *left: the metrics that
+ * matter not decided yet, *out: the most rounds left out for their load. */
+static int compare_rounds(struct ab_auto *a, unsigned r, char *const *paths, size_t *matter,
+			  size_t *left, unsigned *out)
 {
 	const struct run **runs = NULL;
-	struct comparison *c = ab_compare_files(&a->co, paths, 2 * (size_t)r, &runs);
+	struct comparison *c;
+	int rc;
 	*matter = *left = *out = 0;
+	if (a->per_round > 2) {
+		struct study *s = study_rounds(a, r, paths);
+		if (!s)
+			return -1;
+		rc = study_refused(s);
+		*left = rc ? 0 : study_undecided(s, matter, out);
+		study_free(s);
+		ab_runs_free(a->held, a->n_held);
+		a->held = NULL;
+		return rc;
+	}
+	c = ab_compare_files(&a->co, paths, 2 * (size_t)r, &runs);
+	rc = c ? c->refused : -1;
 	if (c)
 		*left = c->refused ? 0 : undecided(c, matter, out);
+	comparison_free(c);
 	ab_runs_free(runs, 2 * (size_t)r);
-	return c;
+	return rc;
 }
 
 /* The look after round r, u of them used: the legs so far compared at its
  * alpha; 1 when every metric that matters is decided (a->why says so). */
 static int look(struct ab_auto *a, unsigned r, unsigned u, char *const *paths)
 {
-	struct comparison *c;
 	size_t matter, left;
 	unsigned out;
 	char replaced[64] = "";
+	int refused;
 	auto_look_opts(a, r, u);
 	a->prev = u;
 	a->look_r = r;
-	if (!(c = compare_rounds(a, r, paths, &matter, &left, &out))) {
+	if ((refused = compare_rounds(a, r, paths, &matter, &left, &out)) < 0) {
 		a->why = xstrdup("the legs so far could not be compared");
 		return 1;
 	}
-	if (c->refused)
+	if (refused)
 		a->why = xstrdup("knobs differ: more rounds cannot give a verdict");
 	else if (!left)
 		a->why = xasprintf("every metric that matters decided (%zu)", matter);
@@ -110,7 +152,6 @@ static int look(struct ab_auto *a, unsigned r, unsigned u, char *const *paths)
 	progress("ab: after round %u%s: %zu of %zu metric%s decided (alpha %.2g at this look)%s", r,
 		 replaced, matter - left, matter, matter == 1 ? "" : "s", a->alpha,
 		 a->why ? "; done" : "; another round");
-	comparison_free(c);
 	return a->why != NULL;
 }
 
@@ -133,11 +174,11 @@ int ab_auto_go_on(void *ctx, unsigned r, char *const *paths)
 	 * metric that matters does not count, another takes its place */
 	a->co.legs = NULL;
 	free(a->legs);
-	a->legs = xasprintf("%.*s", 2 * (int)r, a->schedule);
+	a->legs = xasprintf("%.*s", (int)(a->per_round * r), a->schedule);
 	a->co.legs = a->legs;
 	{
 		size_t matter, left;
-		comparison_free(compare_rounds(a, r, paths, &matter, &left, &a->out));
+		compare_rounds(a, r, paths, &matter, &left, &a->out);
 	}
 	u = a->out < r ? r - a->out : 0;
 	if (u > a->prev && seq_looks_at(u, a->max) && look(a, r, u, paths))
@@ -167,6 +208,7 @@ void ab_auto_start(struct ab_auto *a, const struct compare_opts *co, unsigned ma
 	a->t0 = (double)time_now_ns() * 1e-9;
 	a->schedule = co->legs;
 	a->alpha0 = co->alpha;
+	a->per_round = 2;
 }
 
 char *ab_auto_finish(struct ab_auto *a, unsigned rounds_run, struct compare_opts *co)

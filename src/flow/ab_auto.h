@@ -26,6 +26,12 @@ struct ab_auto {
 	const char *schedule;	/* every planned leg (borrowed) */
 	char *legs;		/* the legs of the last look: the schedule's first 2r */
 	double alpha0;		/* the alpha spent over all the looks */
+	/* a study (docs/design.md §5.22): legs a round (2: an A/B), the
+	 * schedule set after ab_auto_start; every pair compared too */
+	size_t per_round;
+	int all_pairs;
+	const struct run **held; /* a look's runs, while its study lives */
+	size_t n_held;
 };
 
 /* The rounds a plan of at most max rounds used schedules: max and half as

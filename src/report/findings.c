@@ -30,10 +30,22 @@ static const char *title_of(const struct finding *x)
 	return t ? t : x->dir;
 }
 
+/* A study's finding: " (madvise against never)" after its title. */
+static void put_pair(FILE *f, enum report_format fmt, const struct finding *x)
+{
+	if (!x->pair)
+		return;
+	fputs(" (", f);
+	put(f, fmt, x->pair);
+	fputs(")", f);
+}
+
 /* "A/B/A'" or "A/B, 6 rounds" */
 static void kind_of(const struct finding *x, char *buf, size_t len)
 {
-	if (x->cmp->n_rounds)
+	if (x->n_var > 2)
+		snprintf(buf, len, "study of %zu variants, %zu rounds", x->n_var, x->cmp->n_rounds);
+	else if (x->cmp->n_rounds)
 		snprintf(buf, len, "A/B, %zu rounds", x->cmp->n_rounds);
 	else {
 		size_t k = 0;
@@ -185,6 +197,7 @@ static void summary_table(const struct finding *fs, size_t n, enum report_format
 		impact_of(&fs[i], impact, sizeof(impact));
 		fprintf(f, html ? "<tr><td>%c</td><td>" : "| %c | ", (int)('A' + i % 26));
 		put(f, fmt, title_of(&fs[i]));
+		put_pair(f, fmt, &fs[i]);
 		fputs(html ? "</td><td>" : " | ", f);
 		put(f, fmt, kind);
 		fputs(html ? "</td><td>" : " | ", f);
@@ -205,6 +218,7 @@ static void finding_section(const struct finding *x, size_t i, enum report_forma
 
 	fprintf(f, html ? "<h3>%c. " : "\n### %c. ", (int)('A' + i % 26));
 	put(f, fmt, title_of(x));
+	put_pair(f, fmt, x);
 	fputs(html ? "</h3>\n<table>\n<tr><th>metric</th><th>A</th><th>B</th><th>change</th>"
 		     "<th>verdict</th><th>receipts</th><th>moved with it</th></tr>\n"
 		   : "\n\n| metric | A | B | change | verdict | receipts | moved with it |\n"

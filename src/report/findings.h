@@ -20,6 +20,13 @@ struct finding {
 	struct comparison *cmp;
 	struct run **legs;
 	size_t n_legs;
+	/* A study's directory (DIR/study.json) gives one finding per
+	 * comparison of its family: "madvise against never", of n_var
+	 * variants; its legs are the study's, shared by them (owned by the
+	 * first). NULL, 0 for an A/B. */
+	char *pair;
+	size_t n_var;
+	int shares_legs;
 };
 
 /* The document over n findings; fmt REPORT_MD or REPORT_HTML. 0 or -1. */

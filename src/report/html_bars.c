@@ -60,6 +60,12 @@ static enum bar_scale bars_scale(const struct plot_bar *b, size_t n, double *lo,
 
 void plot_bars(FILE *f, const char *name, const char *unit, const struct plot_bar *b, size_t n)
 {
+	plot_bars_as(f, name, "per label set", unit, "median, whiskers p5-p95", b, n);
+}
+
+void plot_bars_as(FILE *f, const char *name, const char *per, const char *unit, const char *what,
+		  const struct plot_bar *b, size_t n)
+{
 	size_t chars = 0;
 	double lo, hi, y = 8, base, x0, x1 = CHART_W - 80;
 	enum bar_scale bs = bars_scale(b, n, &lo, &hi);
@@ -72,8 +78,10 @@ void plot_bars(FILE *f, const char *name, const char *unit, const struct plot_ba
 				    hi, x0, x1) != 0)
 		return;
 	base = bs == BARS_LOG ? x0 : plot_pos(&a, 0);
-	html_put(f, "<p><b>", name, "</b> per label set (");
-	html_put(f, "", unit, "; median, whiskers p5-p95");
+	html_put(f, "<p><b>", name, "</b> ");
+	html_put(f, "", per, " (");
+	html_put(f, "", unit, "; ");
+	html_put(f, "", what, "");
 	fputs(bs == BARS_LOG	  ? "; log scale: one value is more than 20 times another"
 	      : bs == BARS_BROKEN ? "; the scale is cut: longer bars run off it, their value "
 				    "at the end"

@@ -19,5 +19,9 @@ struct plot_bar {
 /* The caption (name in bold, the unit, how the scale reads) and the chart;
  * nothing when fewer than two rows or no scale holds them. */
 void plot_bars(FILE *f, const char *name, const char *unit, const struct plot_bar *b, size_t n);
+/* The same with the caption's words given: "per variant", what the bar and
+ * its whiskers are ("ratio to never, whiskers its CI"). */
+void plot_bars_as(FILE *f, const char *name, const char *per, const char *unit, const char *what,
+		  const struct plot_bar *b, size_t n);
 
 #endif
