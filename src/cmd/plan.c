@@ -12,12 +12,16 @@
 #include "cmd/args.h"
 #include "cmd/groups.h"
 #include "cmd/legs.h"
+#include "cmd/study.h"
 #include "flow/ab_auto.h"
 #include "flow/plan.h"
 #include "flow/plan_cond.h"
 #include "report/report.h"
+#include "report/study.h"
+#include "results/results_json.h"
 #include "verdict/compare.h"
 #include "verdict/comparison.h"
+#include "verdict/study.h"
 
 struct plan_opts {
 	const char *dir;
@@ -69,6 +73,24 @@ static int check_command(const struct plan *p, const struct cmd_line *l)
 	return 0;
 }
 
+/* The comparison's options from the plan: rounds, the knobs expected to
+ * differ, the primary metrics; *expect is the caller's to free. */
+static void plan_compare_opts(const struct plan *p, struct compare_opts *co, const char ***expect)
+{
+	compare_opts_default(co);
+	co->rounds = 1;
+	/* legs that differ by their words differ in the knob wrap records for
+	 * them on purpose (as ab's --a-args and --b-args, §11.5) */
+	*expect = xcalloc(p->n_expect_diff + 2, sizeof(**expect));
+	for (size_t i = 0; i < p->n_expect_diff; i++)
+		(*expect)[i] = p->expect_diff[i];
+	co->expect_diff = *expect;
+	co->n_expect_diff = p->n_expect_diff;
+	if (any_args(p))
+		(*expect)[co->n_expect_diff++] = "wrap.args";
+	co->primary = p->primary;
+}
+
 /* Two variants: today's comparison of rounds, the baseline as A. */
 static int compare_two(const struct plan *p, const struct plan_opts *o, const char *dir,
 		       char *const *paths)
@@ -80,21 +102,10 @@ static int compare_two(const struct plan *p, const struct plan_opts *o, const ch
 	const char **expect;
 	char *md = xasprintf("%s/compare.md", dir), *js = xasprintf("%s/compare.json", dir);
 	int rc = 2;
-	compare_opts_default(&co);
+	plan_compare_opts(p, &co, &expect);
 	for (size_t i = 0; i < p->n_legs; i++)
 		legs[i] = p->legs[i] == p->baseline ? 'A' : 'B';
 	co.legs = legs;
-	co.rounds = 1;
-	/* legs that differ by their words differ in the knob wrap records for
-	 * them on purpose (as ab's --a-args and --b-args, §11.5) */
-	expect = xcalloc(p->n_expect_diff + 1, sizeof(*expect));
-	for (size_t i = 0; i < p->n_expect_diff; i++)
-		expect[i] = p->expect_diff[i];
-	co.expect_diff = expect;
-	co.n_expect_diff = p->n_expect_diff;
-	if (any_args(p))
-		expect[co.n_expect_diff++] = "wrap.args";
-	co.primary = p->primary;
 	cmp = ab_compare_files(&co, paths, p->n_legs, &runs);
 	if (cmp && (report_compare_write_file(cmp, REPORT_MD, md) |
 		    report_compare_write_file(cmp, REPORT_JSON, js) |
@@ -111,20 +122,45 @@ static int compare_two(const struct plan *p, const struct plan_opts *o, const ch
 	return rc;
 }
 
+/* N variants: the study of the legs grouped by their labels (the variants'
+ * names), the plan's baseline first (docs/design.md §5.22). */
+static int compare_study(const struct plan *p, const struct plan_opts *o, const char *dir,
+			 char *const *paths)
+{
+	struct compare_opts co;
+	const struct run **runs = xcalloc(p->n_legs + 1, sizeof(*runs));
+	const char **expect;
+	struct study *s = NULL;
+	char *md = xasprintf("%s/study.md", dir), *js = xasprintf("%s/study.json", dir);
+	int rc = 1;
+	plan_compare_opts(p, &co, &expect);
+	for (size_t i = 0; i < p->n_legs; i++)
+		if (!(runs[i] = run_read_file(paths[i])))
+			goto out;
+	s = study_of_runs(runs, (const char *const *)paths, p->n_legs, p->v[p->baseline].name, &co,
+			  0);
+	if (s && (report_study_write_file(s, REPORT_MD, md) |
+		  report_study_write_file(s, REPORT_JSON, js) |
+		  report_study_write_file(s, REPORT_TERM, NULL)) == 0) {
+		notice("results: %s/ (study.md, study.json, leg-N-*.json, plan.journal)", dir);
+		rc = study_exit(s, o->fail_on_loss);
+	}
+out:
+	study_free(s);
+	ab_runs_free(runs, p->n_legs);
+	free(expect);
+	free(md);
+	free(js);
+	return rc;
+}
+
 /* The comparison after the last leg, as for an in-place run: the legs'
  * files (leg-N-rR-VARIANT.json, in plan order) grouped by variant. This is
  * the one place the comparison of N variants is called from. */
 static int plan_compare(const struct plan *p, const struct plan_opts *o, const char *dir,
 			char *const *paths)
 {
-	if (p->n_v == 2)
-		return compare_two(p, o, dir, paths);
-	/* N variants: the comparison of ab's N variants (its files grouped by
-	 * variant, the baseline p->v[p->baseline].name) is wired here */
-	warning("every leg of the plan's %zu variants is done (%s/leg-*.json), but this build "
-		"compares two variants only: compare them pairwise with 'mempath compare'",
-		p->n_v, dir);
-	return 0;
+	return p->n_v == 2 ? compare_two(p, o, dir, paths) : compare_study(p, o, dir, paths);
 }
 
 static void say_status(const struct plan *p, const struct plan_next *n, const char *file,
