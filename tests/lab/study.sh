@@ -73,11 +73,14 @@ while [ "$rc" = 4 ] && [ $boots -lt 4 ]; do
 done
 echo "study: $boots boots, $(($(date +%s) - t0)) s; plan exit $rc"
 case $rc in 0 | 3) ;; *) echo "study: the plan did not finish (exit $rc)"; exit 1 ;; esac
-# the comparisons, with today's engine: nb2 against nb0 on each kernel, and
-# each mode across the kernels (the plan's own comparison of the four
-# variants grouped by variant is the study compare's)
+# the plan's own comparison of the four variants (its last run wrote
+# study.md and study.json: each variant against k61-nb0, the family held by
+# Holm; docs/design.md §5.22), then the pairs one at a time: nb2 against
+# nb0 on each kernel, and each mode across the kernels
 p=$out/carry/plan
+[ -s "$p/study.md" ] && [ -s "$p/study.json" ] || { echo "study: the plan wrote no study.md/study.json"; exit 1; }
 mkdir -p "$out/tables"
+cp "$p/study.md" "$out/tables/variants.md"
 pair() { # NAME BASE OTHER: the two variants' legs in plan order, compared by rounds
 	files="" legs=""
 	n=0
