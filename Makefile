@@ -207,6 +207,7 @@ run: deps
 	$(BIN) doctor || [ $$? -eq 1 ]
 	@echo
 	@echo "next: is this normal for its kind of machine?   $(BIN) check $(RUN_OUT)"
+	@echo "      busy figures, measured again when quiet:  $(BIN) check --again-quiet 600 -o $(RUN_OUT:.json=-again.json) $(RUN_OUT)"
 	@echo "      the plots, in one page:                    $(BIN) report $(RUN_OUT) --format html -o $(RUN_OUT:.json=.html)"
 
 # Unit + CLI + registry tests; then the same under ASan+UBSan in build-asan/;

@@ -10,8 +10,10 @@
 #include "base/proc.h"
 #include "base/util.h"
 #include "cmd/args.h"
+#include "cmd/check_again.h"
 #include "cmd/groups.h"
 #include "exec/session.h"
+#include "machine/sysinfo.h"
 #include "machine/virt.h"
 #include "probes/registry.h"
 #include "report/fleet.h"
@@ -26,12 +28,14 @@ struct check_opts {
 	enum report_format format;
 	struct sampling_args s;
 	int drift, brief;
+	double again_s; /* --again-quiet; < 0: not asked */
 };
 
 static void check_init(void *p)
 {
 	struct check_opts *o = p;
 	sampling_args_init(&o->s);
+	o->again_s = -1;
 }
 
 static const struct arg check_args[] = {
@@ -48,6 +52,10 @@ static const struct arg check_args[] = {
 	ARG_FLAG("drift", 0, struct check_opts, drift,
 		 "with FILE: list every reference value (of every file in --refs) whose probe FILE "
 		 "ran but whose metric and label keys it lacks, exit 1 if any"),
+	ARG_NUM("again-quiet", 0, struct check_opts, again_s, "S", 0, 86400,
+		"a figure INCONCLUSIVE for the load beside it: wait at most S seconds for a quiet "
+		"machine, measure its probe again and judge the new figure (with FILE: one of this "
+		"machine, -o saves the new run)"),
 	ARG_FLAG("brief", 0, struct check_opts, brief,
 		 "a line a path, then every other probe's headline figure and how steady it was "
 		 "(what make run prints; term only)"),
@@ -168,6 +176,32 @@ static int drift_main(const struct ref_set *refs, const struct run *r)
 	return n ? 1 : 0;
 }
 
+/* --again-quiet: FILE's busy figures only where FILE is of this machine;
+ * 0 done, 1 a probe could not run again (what was measured is judged), 2
+ * FILE is of another machine. */
+static int again(const struct check_opts *o, const struct ref_set *refs, const int *match,
+		 struct run *r, const struct cmd_line *l)
+{
+	if (l->argc == 1) {
+		json_t *here = sysinfo_collect();
+		char *a = fleet_kind_key(here), *b = fleet_kind_key(r->host);
+		const char *h1 = report_jstr(here, "hostname"),
+			   *h2 = report_jstr(r->host, "hostname");
+		int same = strcmp(a, b) == 0 && h1 && h2 && strcmp(h1, h2) == 0;
+		if (!same)
+			error("%s was measured on %s (%s), not on this machine (%s, %s): "
+			      "--again-quiet measures here",
+			      l->argv[0], h2 ? h2 : "?", b, h1 ? h1 : "?", a);
+		free(a);
+		free(b);
+		json_decref(here);
+		if (!same)
+			return 2;
+	}
+	return check_again_quiet(r, refs, match, o->again_s, o->out, &o->s, l->all_argc,
+				 l->all_argv) != 0;
+}
+
 static int check_main(void *p, const struct cmd_line *l)
 {
 	struct check_opts *o = p;
@@ -178,7 +212,7 @@ static int check_main(void *p, const struct cmd_line *l)
 	struct fleet_check *checks = NULL;
 	size_t n_checks = 0, n_match = 0, fails = 0;
 	char *dir, *key, *what, *kinds;
-	int *match, rc = 0;
+	int *match, rc = 0, again_rc = 0;
 	struct out_inputs ref_in = {0};
 	const char *emu = NULL;
 	if (l->argc > 1)
@@ -186,9 +220,14 @@ static int check_main(void *p, const struct cmd_line *l)
 		       2;
 	if (o->brief && fmt != REPORT_TERM)
 		return error("--brief is a terminal summary: leave --format out"), 2;
-	if (l->argc == 1 && o->out)
+	if (l->argc == 1 && o->out && o->again_s < 0)
 		return error("check FILE measures nothing: -o saves the run that check measures "
-			     "here (without FILE); the report goes to stdout"),
+			     "here (without FILE, or with --again-quiet); the report goes to "
+			     "stdout"),
+		       2;
+	if (l->argc == 1 && o->again_s >= 0 && !o->out)
+		return error("check FILE --again-quiet measures again: -o OUT saves the run with "
+			     "the new figures (FILE is left as it is)"),
 		       2;
 	if (o->textfile && !is_dir(o->textfile)) { /* before anything is measured */
 		char *d = xstrdup(o->textfile), *up = dirname(d);
@@ -278,6 +317,8 @@ static int check_main(void *p, const struct cmd_line *l)
 	}
 	if (l->argc == 0 && rc == 2) /* begun, refused before measuring */
 		session_abandon(&s);
+	if (rc == 0 && o->again_s >= 0 && (again_rc = again(o, &refs, match, r, l)) == 2)
+		rc = 2;
 	if (rc == 0) {
 		for (size_t k = 0; k < refs.n; k++)
 			if (match[k])
@@ -292,7 +333,7 @@ static int check_main(void *p, const struct cmd_line *l)
 		/* a path that could not be judged fails the check too */
 		for (size_t i = 0; i < n_checks; i++)
 			fails += checks[i].status == CHECK_FAIL || checks[i].status == CHECK_NA;
-		if (rc == 0 && fails)
+		if (rc == 0 && (fails || again_rc))
 			rc = 1;
 		if (o->textfile && write_textfile(o->textfile, r, checks, n_checks, l->argc == 0))
 			rc = rc ? rc : 1;
