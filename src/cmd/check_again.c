@@ -77,8 +77,9 @@ static int wait_quiet(double max_s, double *other, double *waited)
 			return 1;
 		if (*waited >= max_s || proc_signal_received())
 			return 0;
-		progress("check: %.2f other CPUs busy; waiting for a quiet machine (%.0f of %.0f s)",
-			 *other, *waited, max_s);
+		progress(
+			"check: %.2f other CPUs busy; waiting for a quiet machine (%.0f of %.0f s)",
+			*other, *waited, max_s);
 	}
 }
 
