@@ -51,4 +51,5 @@ shot "$tmp/threads.html" "$out/threads-panels.png" 920 780
 shot "$tmp/loaded1.html" "$out/loaded-latency.png" 920 480
 shot "$tmp/iter.html" "$out/wrap-iterations.png" 920 360
 shot "$tmp/loaded2.html" "$out/loaded-latency-busy.png" 920 560
+shot "$tmp/wrap.html" "$out/compare-answer.png" 1000 900
 ls -l "$out"
