@@ -52,4 +52,8 @@ shot "$tmp/loaded1.html" "$out/loaded-latency.png" 920 480
 shot "$tmp/iter.html" "$out/wrap-iterations.png" 920 360
 shot "$tmp/loaded2.html" "$out/loaded-latency-busy.png" 920 560
 shot "$tmp/wrap.html" "$out/compare-answer.png" 1000 900
+# a history trend: the quick and full VM runs kept in a history of its own
+MEMPATH_HISTORY=$tmp/h.db "$bin" history add $r/vm-quick-2026-11-30.json $r/vm-full-2026-11-30.json >/dev/null
+MEMPATH_HISTORY=$tmp/h.db "$bin" history trend cpu.stream:bandwidth,kernel=read --format html >"$tmp/trend.html"
+shot "$tmp/trend.html" "$out/history-trend.png" 1000 900
 ls -l "$out"
