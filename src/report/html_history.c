@@ -37,7 +37,8 @@ static void trend_plot(const struct history_table *t, FILE *f)
 			continue;
 		GROW_ONE(s[k].pt, s[k].n);
 		/* x: the point's place in its series, oldest first */
-		s[k].pt[s[k].n] = (struct plot_point){(double)(s[k].n + 1), p->median, p->p5, p->p95};
+		s[k].pt[s[k].n] =
+			(struct plot_point){(double)(s[k].n + 1), p->median, p->p5, p->p95};
 		s[k].n++;
 	}
 	plot_styles(s, n);
