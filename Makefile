@@ -118,7 +118,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 
 .PHONY: all run test test-plain test-unit test-asan test-topology test-study test-llama bench bench-rounds bench-gpu deps check-style check-layers check-size format clean fuzz \
-	install uninstall deb test-deb
+	install uninstall deb test-deb test-image
 
 all: $(BIN)
 
@@ -180,6 +180,15 @@ test-deb: deb
 	if [ $$rc -eq 77 ]; then echo "test-deb: skipped (the reason is above)"; exit 0; fi; \
 	[ $$rc -eq 0 ] && echo "test-deb: pass"; exit $$rc
 
+# The container image of tools/image.sh built from those packages with no
+# registry, then `mempath doctor` and `mempath check --textfile` run in it
+# with podman (tests/pkg/t9001-image.sh, docs/kubernetes.md). Skipped, saying
+# why, where podman, debootstrap or root is missing.
+test-image: deb
+	@sh tests/pkg/t9001-image.sh build-deb; rc=$$?; \
+	if [ $$rc -eq 77 ]; then echo "test-image: skipped (the reason is above)"; exit 0; fi; \
+	[ $$rc -eq 0 ] && echo "test-image: pass"; exit $$rc
+
 uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/bin/mempath" "$(DESTDIR)$(PREFIX)/share/man/man1/mempath.1" \
 		"$(DESTDIR)$(PREFIX)/share/bash-completion/completions/mempath" \
@@ -198,6 +207,7 @@ run: deps
 	$(BIN) doctor || [ $$? -eq 1 ]
 	@echo
 	@echo "next: is this normal for its kind of machine?   $(BIN) check $(RUN_OUT)"
+	@echo "      busy figures, measured again when quiet:  $(BIN) check --again-quiet 600 -o $(RUN_OUT:.json=-again.json) $(RUN_OUT)"
 	@echo "      the plots, in one page:                    $(BIN) report $(RUN_OUT) --format html -o $(RUN_OUT:.json=.html)"
 
 # Unit + CLI + registry tests; then the same under ASan+UBSan in build-asan/;

@@ -40,7 +40,29 @@ if [ "${CI_TOOLS:-0}" = 1 ]; then
 	command -v prometheus >/dev/null 2>&1 || missing="$missing prometheus"
 	command -v prometheus-node-exporter >/dev/null 2>&1 ||
 		missing="$missing prometheus-node-exporter"
+	# deploy/'s manifests against the Kubernetes schemas (t7012): npm's
+	# kubernetes-models (validators compiled from the API's OpenAPI spec,
+	# installed below) and Debian's python3-kubernetes (the API's fields, for
+	# the unknown ones)
+	command -v node >/dev/null 2>&1 || missing="$missing nodejs"
+	command -v npm >/dev/null 2>&1 || missing="$missing npm"
+	[ -d /usr/lib/python3/dist-packages/kubernetes ] || missing="$missing python3-kubernetes"
 fi
+# kubernetes-models from the npm registry into MEMPATH_NODE_MODULES's parent
+# (a cache kept between runs, like the chroot of test-deb), pinned
+k8s_models() {
+	[ "${CI_TOOLS:-0}" = 1 ] || return 0
+	mods=${MEMPATH_NODE_MODULES:-/var/cache/mempath/node/node_modules}
+	[ -f "$mods/kubernetes-models/package.json" ] && return 0
+	command -v npm >/dev/null 2>&1 || return 0
+	echo "deps: npm install kubernetes-models@5.1.0 into ${mods%/node_modules}"
+	mkdir -p "${mods%/node_modules}" &&
+		npm install --prefix "${mods%/node_modules}" --no-audit --no-fund --no-save --loglevel=error \
+			kubernetes-models@5.1.0 >/dev/null || {
+		echo "deps: npm install kubernetes-models failed" >&2
+		exit 1
+	}
+}
 # headless chromium draws the HTML reports in make test (t5210, t5211: some
 # 120 packages, 140 MB) and makes docs/img/ (tools/screenshots.sh): in CI, or
 # when asked for (make deps CHROMIUM=1); without it those tests skip, saying so
@@ -50,7 +72,10 @@ if [ "${CI_TOOLS:-0}" = 1 ] || [ "${CHROMIUM:-0}" = 1 ]; then
 fi
 # tests name packages to treat as missing (with a fake apt-get on PATH)
 missing="$missing${MEMPATH_DEPS_MISSING:+ $MEMPATH_DEPS_MISSING}"
-[ -n "$missing" ] || exit 0
+if [ -z "$missing" ]; then
+	k8s_models
+	exit 0
+fi
 cmd="apt-get install -y$missing"
 # the package manager's lock: unattended-upgrades holds it at a fresh VM's
 # first boot; wait for it at most DEPS_LOCK_TIMEOUT seconds, saying so, and
@@ -97,6 +122,7 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 			exit 1
 		}
 	fi
+	k8s_models
 	exit 0
 fi
 echo "deps: missing build dependencies; run as root: $cmd" >&2

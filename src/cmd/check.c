@@ -10,9 +10,11 @@
 #include "base/proc.h"
 #include "base/util.h"
 #include "cmd/args.h"
+#include "cmd/check_again.h"
 #include "cmd/groups.h"
 #include "exec/session.h"
 #include "machine/limits.h"
+#include "machine/sysinfo.h"
 #include "machine/virt.h"
 #include "probes/registry.h"
 #include "report/fleet.h"
@@ -29,12 +31,14 @@ struct check_opts {
 	struct sampling_args s;
 	int drift, brief;
 	double dram_gbps;
+	double again_s; /* --again-quiet; < 0: not asked */
 };
 
 static void check_init(void *p)
 {
 	struct check_opts *o = p;
 	sampling_args_init(&o->s);
+	o->again_s = -1;
 }
 
 static const struct arg check_args[] = {
@@ -57,6 +61,10 @@ static const struct arg check_args[] = {
 	ARG_NUM("dram-gbps", 0, struct check_opts, dram_gbps, "GBPS", 1, 100000,
 		"the DRAM limit where SMBIOS gives none (a VM, a cloud host): GB/s, the user's "
 		"value (also 'dram_gbps N' in $MEMPATH_LIMITS or /etc/mempath/limits.conf)"),
+	ARG_NUM("again-quiet", 0, struct check_opts, again_s, "S", 0, 86400,
+		"a figure INCONCLUSIVE for the load beside it: wait at most S seconds for a quiet "
+		"machine, measure its probe again and judge the new figure (with FILE: one of this "
+		"machine, -o saves the new run)"),
 	ARG_FLAG("brief", 0, struct check_opts, brief,
 		 "a line a path, then every other probe's headline figure and how steady it was "
 		 "(what make run prints; term only)"),
@@ -222,6 +230,65 @@ static int drift_main(const struct ref_set *refs, const struct run *r)
 	return n ? 1 : 0;
 }
 
+/* --again-quiet: FILE's busy figures only where FILE is of this machine;
+ * 0 done, 1 a probe could not run again (what was measured is judged), 2
+ * FILE is of another machine. */
+static int again(const struct check_opts *o, const struct ref_set *refs, const int *match,
+		 struct run *r, const struct cmd_line *l)
+{
+	if (l->argc == 1) {
+		json_t *here = sysinfo_collect();
+		char *a = fleet_kind_key(here), *b = fleet_kind_key(r->host);
+		const char *h1 = report_jstr(here, "hostname"),
+			   *h2 = report_jstr(r->host, "hostname");
+		int same = strcmp(a, b) == 0 && h1 && h2 && strcmp(h1, h2) == 0;
+		if (!same)
+			error("%s was measured on %s (%s), not on this machine (%s, %s): "
+			      "--again-quiet measures here",
+			      l->argv[0], h2 ? h2 : "?", b, h1 ? h1 : "?", a);
+		free(a);
+		free(b);
+		json_decref(here);
+		if (!same)
+			return 2;
+	}
+	return check_again_quiet(r, refs, match, o->again_s, o->out, &o->s, l->all_argc,
+				 l->all_argv) != 0;
+}
+
+/* Judges r against the kinds matched and every other figure, prints the
+ * checks (*checks, *n_checks: the caller clears them) and writes the
+ * textfile: 0 all judged well, 1 a path failed or could not be judged (or
+ * a figure beyond its limit), or the report or textfile failed. */
+static int judge(const struct check_opts *o, const struct ref_set *refs, const int *match,
+		 const struct run *r, const char *key, const char *kinds, const struct cmd_line *l,
+		 struct fleet_check **checks, size_t *n_checks)
+{
+	size_t fails = 0;
+	char *what;
+	int rc;
+	for (size_t k = 0; k < refs->n; k++)
+		if (match[k])
+			ref_check_run(&refs->kinds[k], r, checks, n_checks);
+	ref_check_rest(refs, match, r, checks, n_checks); /* no figure unjudged */
+	what = xasprintf("%s (%s) against %s", report_jstr(r->host, "hostname"), key, kinds);
+	rc = (o->brief ? report_checks_brief(what, *checks, *n_checks, r, stdout)
+		       : report_checks(what, *checks, *n_checks, o->format, stdout)) == 0
+		     ? 0
+		     : 1;
+	free(what);
+	/* a path that could not be judged fails the check too; of the other
+	 * figures, one beyond its limit */
+	for (size_t i = 0; i < *n_checks; i++)
+		fails += (*checks)[i].status == CHECK_FAIL ||
+			 ((*checks)[i].status == CHECK_NA && !(*checks)[i].rest);
+	if (fails)
+		rc = 1;
+	if (o->textfile && textfile_paths(o->textfile, r, *checks, *n_checks, l->argc == 0))
+		rc = 1;
+	return rc;
+}
+
 static int check_main(void *p, const struct cmd_line *l)
 {
 	struct check_opts *o = p;
@@ -230,9 +297,9 @@ static int check_main(void *p, const struct cmd_line *l)
 	struct session s;
 	struct run *r = NULL;
 	struct fleet_check *checks = NULL;
-	size_t n_checks = 0, n_match = 0, fails = 0;
-	char *dir, *key, *what, *kinds;
-	int *match, rc = 0;
+	size_t n_checks = 0, n_match = 0;
+	char *dir, *key, *kinds;
+	int *match, rc = 0, again_rc = 0;
 	struct out_inputs ref_in = {0};
 	const char *emu = NULL;
 	if (l->argc > 1)
@@ -240,9 +307,14 @@ static int check_main(void *p, const struct cmd_line *l)
 		       2;
 	if (o->brief && fmt != REPORT_TERM)
 		return error("--brief is a terminal summary: leave --format out"), 2;
-	if (l->argc == 1 && o->out)
+	if (l->argc == 1 && o->out && o->again_s < 0)
 		return error("check FILE measures nothing: -o saves the run that check measures "
-			     "here (without FILE); the report goes to stdout"),
+			     "here (without FILE, or with --again-quiet); the report goes to "
+			     "stdout"),
+		       2;
+	if (l->argc == 1 && o->again_s >= 0 && !o->out)
+		return error("check FILE --again-quiet measures again: -o OUT saves the run with "
+			     "the new figures (FILE is left as it is)"),
 		       2;
 	if (o->textfile && !is_dir(o->textfile)) { /* before anything is measured */
 		char *d = xstrdup(o->textfile), *up = dirname(d);
@@ -339,30 +411,12 @@ static int check_main(void *p, const struct cmd_line *l)
 		session_abandon(&s);
 	if (rc == 0 && o->dram_gbps > 0) /* the user's DRAM limit, SMBIOS silent */
 		user_dram(r, o->dram_gbps);
-	if (rc == 0) {
-		for (size_t k = 0; k < refs.n; k++)
-			if (match[k])
-				ref_check_run(&refs.kinds[k], r, &checks, &n_checks);
-		ref_check_rest(&refs, match, r, &checks, &n_checks); /* no figure unjudged */
-		what = xasprintf("%s (%s) against %s", report_jstr(r->host, "hostname"), key,
-				 kinds);
-		rc = (o->brief ? report_checks_brief(what, checks, n_checks, r, stdout)
-			       : report_checks(what, checks, n_checks, fmt, stdout)) == 0
-			     ? 0
-			     : 1;
-		free(what);
-		/* a path that could not be judged fails the check too; of the
-		 * other figures, one beyond its limit */
-		for (size_t i = 0; i < n_checks; i++)
-			fails += checks[i].status == CHECK_FAIL ||
-				 (checks[i].status == CHECK_NA && !checks[i].rest);
-		if (rc == 0 && fails)
-			rc = 1;
-		if (o->textfile && textfile_paths(o->textfile, r, checks, n_checks, l->argc == 0))
-			rc = rc ? rc : 1;
-		if (proc_signal_received())
-			rc = 130;
-	}
+	if (rc == 0 && o->again_s >= 0 && (again_rc = again(o, &refs, match, r, l)) == 2)
+		rc = 2;
+	if (rc == 0)
+		rc = judge(o, &refs, match, r, key, kinds, l, &checks, &n_checks) || again_rc
+			     ? (proc_signal_received() ? 130 : 1)
+			     : (proc_signal_received() ? 130 : 0);
 	for (size_t i = 0; i < n_checks; i++)
 		fleet_check_clear(&checks[i]);
 	free(checks);

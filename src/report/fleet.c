@@ -84,9 +84,12 @@ static void value_text(double v, enum unit u, char *buf, size_t len)
 static void header(const struct fleet *fl, enum report_format fmt, FILE *f)
 {
 	int md = fmt == REPORT_MD;
-	fprintf(f, "%smempath fleet: %zu node%s in %zu group%s, %zu flagged\n\n", md ? "# " : "",
+	fprintf(f, "%smempath fleet: %zu node%s in %zu group%s, %zu flagged", md ? "# " : "",
 		fl->n_nodes, fl->n_nodes == 1 ? "" : "s", fl->n_groups,
 		fl->n_groups == 1 ? "" : "s", fl->n_flagged);
+	if (fl->n_busy) /* their load explains every flag: busy, not slow (§4.14) */
+		fprintf(f, " (%zu of them busy, not slow)", fl->n_busy);
+	fputs("\n\n", f);
 	fprintf(f, "%s", md ? "- made: " : "made: ");
 	put(f, fmt, fl->created ? fl->created : "?");
 	fputs(" by ", f);
@@ -122,8 +125,14 @@ static void header(const struct fleet *fl, enum report_format fmt, FILE *f)
 static void node_flags(const struct fleet_node *n, enum report_format fmt, FILE *f)
 {
 	int md = fmt == REPORT_MD;
-	fputs(md ? "\n**FLAGGED " : "\nFLAGGED  ", f);
+	int busy = fleet_node_busy(n);
+	if (busy)
+		fputs(md ? "\n**BUSY " : "\nBUSY     ", f);
+	else
+		fputs(md ? "\n**FLAGGED " : "\nFLAGGED  ", f);
 	put(f, fmt, n->name);
+	if (busy)
+		fputs(" (other work ran beside its probes: busy, not slow)", f);
 	fputs(md ? "**\n\n" : "\n", f);
 	for (size_t i = 0; i < n->n_flags; i++) {
 		const struct fleet_flag *fl = &n->flags[i];

@@ -1,6 +1,6 @@
 /* history.h - the tables of `mempath history list` and `history trend`, and
  * its one-line messages, in the formats that have them (report.h's writer
- * table: term and csv). Every string came from a results file someone else
+ * table: term, csv and html). Every string came from a results file someone else
  * may have written, so each is escaped for its format here, as every other
  * writer escapes. */
 #ifndef MEMPATH_REPORT_HISTORY_H
@@ -28,6 +28,9 @@ struct history_table {
 
 int report_history_term(const struct history_table *t, FILE *f);
 int report_history_csv(const struct history_table *t, FILE *f);
+/* A page: a trend's medians as lines (one a label set, p5-p95 bands) and its
+ * points as a table; a list as its table (html_history.c). */
+int report_history_html(const struct history_table *t, FILE *f);
 
 /* "added run 3: stock.json (stock, 2026-12-01T10:00:00Z)" (dup: "already
  * kept as run 3: ..."), the file's label and start escaped. */

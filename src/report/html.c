@@ -5,6 +5,7 @@
 #include "report/html.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
@@ -21,6 +22,7 @@
 #include "report/matrix.h"
 #include "report/phantom.h"
 #include "report/wrap.h"
+#include "verdict/ref_busy.h"
 
 /* Bars share a chart when they are one quantity measured under several
  * label sets: same name and unit (src/dst cells are matrices instead). */
@@ -166,6 +168,27 @@ static int all_zero(FILE *f, const struct probe_result *p, size_t first)
 	return 1;
 }
 
+/* A probe measured beside other work says so above its pictures, which
+ * would otherwise look as sure as a quiet run's (docs/design.md §4.14). */
+static void busy_note(FILE *f, const struct probe_result *p)
+{
+	double other;
+	long cpus;
+	char *busy;
+	if (!ref_busy_load(p->noise, &other, &cpus))
+		return;
+	busy = ref_busy_text(other, cpus);
+	/* styled here, not in the page's sheet, so pages without it keep their bytes */
+	html_put(f,
+		 "<p class=\"busy\" style=\"background:#fff4e0;border-left:4px solid "
+		 "#e69f00;padding:.3em .6em\"><b>Measured beside other work</b> (",
+		 busy,
+		 " while it ran, the mean): its figures below are unsteady, wider than a quiet "
+		 "machine's (their p5-p95 bands say how much); measure again quiet "
+		 "(<code>mempath check --again-quiet S</code>)</p>\n");
+	free(busy);
+}
+
 static void probe_html(FILE *f, const json_t *host, const struct probe_result *p)
 {
 	struct matrix_set ms;
@@ -191,6 +214,7 @@ static void probe_html(FILE *f, const json_t *host, const struct probe_result *p
 		}
 		fputs("</p>\n", f);
 	}
+	busy_note(f, p);
 	if (report_is_wrap(p)) { /* a workload's own layout */
 		html_wrap(f, p);
 		report_wrap(p, REPORT_HTML, f);

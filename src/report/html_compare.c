@@ -170,8 +170,6 @@ static void forest_plot(FILE *f, const struct comparison *c)
 
 static void compare_head(FILE *f, const struct comparison *c)
 {
-	const struct run *r0 = c->legs[0].run;
-	json_t *cpu = r0->host ? json_object_get(r0->host, "cpu") : NULL;
 	char *line = comparison_controls_line(c);
 
 	/* what invalidates the verdicts comes first, as in every other format */
@@ -196,6 +194,15 @@ static void compare_head(FILE *f, const struct comparison *c)
 			html_put(f, "<li>knob ", c->knob_diffs[i], "</li>\n");
 		fputs("</ul>\n", f);
 	}
+}
+
+/* The legs, the rules and the families, after the answer and its plot. */
+static void compare_legs(FILE *f, const struct comparison *c)
+{
+	const struct run *r0 = c->legs[0].run;
+	json_t *cpu = r0->host ? json_object_get(r0->host, "cpu") : NULL;
+
+	fputs("<h2>Legs and rules</h2>\n", f);
 	html_put(f, "<ul>\n<li>host: ", report_jstr(r0->host, "hostname"), ", kernel ");
 	report_html_text(f, report_jstr(r0->host, "kernel"));
 	html_put(f, ", ", report_jstr(cpu, "model"), "</li>\n");
@@ -328,12 +335,20 @@ int report_compare_html(const struct comparison *c, FILE *f)
 	}
 	html_page_begin(f, title);
 	free(title);
+	/* what invalidates the verdicts, then the one-line answer, the summary
+	 * and the plot of every change; the legs and the tables below them */
 	compare_head(f, c);
-	verdict_table(f, c);
+	line = comparison_headline(c);
+	if (line)
+		html_put(f, "<p class=\"answer\" style=\"font-size:1.15em\"><b>", line,
+			 "</b></p>\n");
+	free(line);
 	line = comparison_summary_line(c);
 	html_put(f, "<p>", line, "</p>\n");
 	free(line);
 	forest_plot(f, c);
+	compare_legs(f, c);
+	verdict_table(f, c);
 	detail_table(f, c);
 	html_wrap_legs(f, c);
 	report_compare_wrap(c, REPORT_HTML, f);

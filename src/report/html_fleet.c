@@ -206,8 +206,8 @@ static void checks_table(const struct fleet *fl, size_t g, FILE *f)
 int report_fleet_html(const struct fleet *fl, FILE *f)
 {
 	char title[128];
-	snprintf(title, sizeof(title), "mempath fleet: %zu nodes, %zu flagged", fl->n_nodes,
-		 fl->n_flagged);
+	snprintf(title, sizeof(title), "mempath fleet: %zu nodes, %zu flagged%s", fl->n_nodes,
+		 fl->n_flagged, fl->n_busy ? " (some busy, not slow)" : "");
 	html_page_begin(f, title);
 	html_put(f, "<p>made ", fl->created ? fl->created : "?", " by ");
 	html_put(f, "", fl->source ? fl->source : "?", fl->mpi ? " (" : "");

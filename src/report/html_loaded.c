@@ -15,6 +15,7 @@
 #include "base/util.h"
 #include "report/format.h"
 #include "report/html_plot.h"
+#include "verdict/ref_busy.h"
 
 static int is_latency(const struct metric *m)
 {
@@ -117,7 +118,9 @@ int html_loaded(FILE *f, const struct probe_result *p, const char **lat, const c
 	struct plot_mark mk[4];
 	size_t n = 0, n_mk = 0;
 	double x_hi = 0;
-	char mix[160], title[160], x_title[96], y_title[96], v[32];
+	char mix[160], title[256], x_title[96], y_title[96], v[32];
+	double other;
+	long cpus;
 	const char *unit = "ns";
 	struct plot_lines pl;
 	int drawn;
@@ -161,6 +164,12 @@ int html_loaded(FILE *f, const struct probe_result *p, const char **lat, const c
 		mk[i].x1 = x_hi;
 	plot_styles(s, n);
 	snprintf(title, sizeof(title), "%s against %s", *lat, *bw);
+	if (ref_busy_load(p->noise, &other, &cpus)) { /* as unsteady as it was (§4.14) */
+		char *busy = ref_busy_text(other, cpus);
+		snprintf(title + strlen(title), sizeof(title) - strlen(title),
+			 ", measured beside other work (%s): unsteady", busy);
+		free(busy);
+	}
 	snprintf(x_title, sizeof(x_title), "%s, the load's achieved bandwidth (GB/s)", *bw);
 	snprintf(y_title, sizeof(y_title), "%s (%s)", *lat, unit);
 	pl = (struct plot_lines){.title = title,

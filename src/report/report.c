@@ -49,7 +49,7 @@ const struct report_writer report_writers[] = {
 	 report_checks, report_doctor_json, NULL, NULL, 0},
 	{"csv", REPORT_CSV, report_csv, report_compare_csv, report_fleet_csv, report_history_csv,
 	 NULL, NULL, NULL, NULL, 0},
-	{"html", REPORT_HTML, report_html, report_compare_html, report_fleet_html, NULL,
+	{"html", REPORT_HTML, report_html, report_compare_html, report_fleet_html, report_history_html,
 	 NULL, NULL, report_findings, NULL, 1},
 	{"openmetrics", REPORT_OPENMETRICS, report_openmetrics, report_compare_openmetrics,
 	 report_fleet_openmetrics, NULL, NULL, NULL, NULL, NULL, 0},

@@ -26,7 +26,15 @@ static const char *host_str(const struct run *r, const char *key)
 
 #define COV_FLAG REPORT_COV_FLAG
 
-static void metric_rows(const struct probe_result *p, FILE *f, size_t *n_flagged)
+/* A median whose samples' p5-p95 spans 0 (a difference of two medians,
+ * translation_cost or thp_saving, that came out negative): its sign is the
+ * noise's, not the machine's. */
+static int spans_zero(const struct summary *s)
+{
+	return s->n >= 3 && s->p5 < 0 && s->p95 > 0;
+}
+
+static void metric_rows(const struct probe_result *p, FILE *f, size_t *n_flagged, size_t *n_zero)
 {
 	size_t nw = strlen("metric"), lw = strlen("labels");
 	char labels[256], med[32], p5[32], p95[32], cov[32], ms[72];
@@ -73,7 +81,10 @@ static void metric_rows(const struct probe_result *p, FILE *f, size_t *n_flagged
 		report_put_column(f, labels, lw, 0);
 		fprintf(f, " %12s %21s %12s %12s %6s %3zu  %s", med, ms, p5, p95, cov, s.n,
 			unit_name(m->unit));
-		if (s.n >= 3 && m->better != BETTER_NONE && s.cov > COV_FLAG) {
+		if (spans_zero(&s)) {
+			fputs("  ! within noise", f);
+			++*n_zero;
+		} else if (s.n >= 3 && m->better != BETTER_NONE && s.cov > COV_FLAG) {
 			fputs("  ! unsteady", f);
 			++*n_flagged;
 		}
@@ -123,7 +134,7 @@ void report_term_probe(const json_t *host, const struct probe_result *p, const c
 		       FILE *f)
 {
 	struct matrix_set ms;
-	size_t n_cells = 0, n_flagged = 0;
+	size_t n_cells = 0, n_flagged = 0, n_zero = 0;
 	fprintf(f, "\n== %s  %s", p->name, status_name(p->status));
 	if (same_as) /* ten GPU probes skipped for one reason: said once */
 		fprintf(f, ": as %s", same_as);
@@ -153,12 +164,16 @@ void report_term_probe(const json_t *host, const struct probe_result *p, const c
 	for (size_t k = 0; k < p->n_metrics; k++)
 		n_cells += matrix_is_cell(&p->metrics[k]);
 	if (p->n_metrics > n_cells)
-		metric_rows(p, f, &n_flagged);
+		metric_rows(p, f, &n_flagged, &n_zero);
 	if (n_flagged)
 		fprintf(f,
 			"   ! unsteady: CoV above %.0f%%, the median may move that much between "
 			"runs (more --reps, or a quieter machine: mempath doctor)\n",
 			100 * COV_FLAG);
+	if (n_zero)
+		fputs("   ! within noise: its samples' p5-p95 spans 0, so neither the size nor the "
+		      "sign of the median is established (a negative cost is noise)\n",
+		      f);
 	report_limit_lines(host, p, REPORT_TERM, f);
 	for (size_t t = 0; t < ms.n; t++) {
 		fputc('\n', f);

@@ -99,7 +99,16 @@ void fleet_flag_clear(struct fleet_flag *fl)
 		free(fl->ref);
 	}
 	free(fl->why);
+	free(fl->busy);
 	memset(fl, 0, sizeof(*fl));
+}
+
+int fleet_node_busy(const struct fleet_node *n)
+{
+	for (size_t i = 0; i < n->n_flags; i++)
+		if (!n->flags[i].busy)
+			return 0;
+	return n->n_flags > 0;
 }
 
 void fleet_stat_clear(struct fleet_stat *s)
@@ -138,6 +147,7 @@ void fleet_clear_verdicts(struct fleet *f)
 		n->n_flags = n->n_checks = 0;
 	}
 	f->n_flagged = 0;
+	f->n_busy = 0;
 }
 
 void fleet_free(struct fleet *f)

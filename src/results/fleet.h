@@ -65,6 +65,9 @@ struct fleet_flag {
 	double threshold;	 /* the practical threshold used (fraction); NAN */
 	struct fleet_check *ref; /* the failed reference check, or NULL */
 	char *why;		 /* one line */
+	/* a peer flag the node's load explains (its noise meter saw other work):
+	 * why, busy not slow (docs/design.md §4.14); NULL otherwise */
+	char *busy;
 };
 
 /* One metric of a group: the peers' median and spread. */
@@ -134,6 +137,7 @@ struct fleet {
 	char **notes;
 	size_t n_notes;
 	size_t n_flagged; /* nodes with at least one flag */
+	size_t n_busy;	  /* of them, nodes whose every flag is busy, not slow */
 	/* Peer tests over the fleet (nodes x metrics judged by peers), the
 	 * level of each (Bonferroni: FLEET_ALPHA / n_tests, on a node's
 	 * leave-one-out t against its peers) and the flags pure chance would
@@ -162,6 +166,8 @@ struct label *fleet_labels_dup(const struct label *l, size_t n);
 void fleet_labels_free(struct label *l, size_t n);
 void fleet_check_clear(struct fleet_check *c);
 void fleet_flag_clear(struct fleet_flag *fl);
+/* 1 where the node has flags and each is busy (fl->busy), not slow. */
+int fleet_node_busy(const struct fleet_node *n);
 void fleet_stat_clear(struct fleet_stat *s);
 
 #endif

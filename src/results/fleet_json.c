@@ -83,6 +83,8 @@ static json_t *flag_json(const struct fleet_flag *fl)
 	json_object_set_new(o, "threshold", num_or_null(fl->threshold));
 	json_object_set_new(o, "reference", fl->ref ? fleet_check_to_json(fl->ref) : json_null());
 	json_object_set_new(o, "why", str_or_null(fl->why));
+	if (fl->busy)
+		json_object_set_new(o, "busy", json_string(fl->busy));
 	return o;
 }
 
@@ -157,6 +159,9 @@ static json_t *head_json(const struct fleet *fl)
 			    json_pack("{s:I, s:I, s:I}", "nodes", (json_int_t)fl->n_nodes,
 				      "flagged", (json_int_t)fl->n_flagged, "groups",
 				      (json_int_t)fl->n_groups));
+	if (fl->n_busy) /* flagged nodes whose load explains every flag (§4.14) */
+		json_object_set_new(json_object_get(o, "summary"), "busy",
+				    json_integer((json_int_t)fl->n_busy));
 	/* the family of peer tests (docs/design.md §5.9), once judged */
 	if (isfinite(fl->test_alpha)) {
 		json_t *sm = json_object_get(o, "summary");
@@ -273,7 +278,7 @@ static int flag_from(const struct jrd *rd, json_t *o, struct fleet_flag *fl)
 	    jrd_num(rd, o, "group_median", 0, NAN, &fl->group_median) ||
 	    jrd_num(rd, o, "robust_z", 0, NAN, &fl->robust_z) ||
 	    jrd_num(rd, o, "threshold", 0, NAN, &fl->threshold) ||
-	    jrd_strdup(rd, o, "why", 1, &fl->why))
+	    jrd_strdup(rd, o, "why", 1, &fl->why) || jrd_strdup(rd, o, "busy", 0, &fl->busy))
 		return -1;
 	if (ref && !json_is_null(ref)) {
 		fl->ref = xcalloc(1, sizeof(*fl->ref));
@@ -466,8 +471,10 @@ struct fleet *fleet_from_json(json_t *j, const char *what)
 		if (node_from(&rd, json_array_get(nodes, i), fl, fl->n_groups) != 0)
 			goto fail;
 	}
-	for (size_t i = 0; i < fl->n_nodes; i++)
+	for (size_t i = 0; i < fl->n_nodes; i++) {
 		fl->n_flagged += fl->nodes[i].n_flags > 0;
+		fl->n_busy += fleet_node_busy(&fl->nodes[i]);
+	}
 	return fl;
 fail:
 	fleet_free(fl);

@@ -9,6 +9,7 @@
 #include "base/stats.h"
 #include "base/util.h"
 #include "verdict/join.h"
+#include "verdict/ref_busy.h"
 #include "verdict/robust.h"
 
 char *fleet_kind_key(json_t *host)
@@ -165,6 +166,7 @@ static void judge_metric(struct fleet *f, struct fleet_group *g, const struct en
 				    fabs(rel) * 100, rel < 0 ? "below" : "above", z[i], f->th.z,
 				    st->threshold * 100, t, tcut, f->n_tests,
 				    x[i] != 0 ? 100 * own[i] / fabs(x[i]) : 0.0);
+		ref_flag_busy(fl, e[i].pr->noise); /* busy, not slow (§4.14) */
 		st->n_flagged++;
 	}
 	free(x);
@@ -393,5 +395,6 @@ void fleet_judge(struct fleet *f, const struct ref_set *refs)
 	for (size_t i = 0; i < f->n_nodes; i++) {
 		judge_node(f, &f->nodes[i], refs);
 		f->n_flagged += f->nodes[i].n_flags > 0;
+		f->n_busy += fleet_node_busy(&f->nodes[i]);
 	}
 }

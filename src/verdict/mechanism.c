@@ -57,18 +57,12 @@ static double spread(const double *v, size_t n, double m)
 	return s;
 }
 
-/* Did counter `name` move between the A and B legs of row? */
-static int moved(const struct comparison *c, const struct compare_row *row, const char *name,
-		 struct moved *out)
+/* Did the values v[0] (the A windows) and v[1] (the B windows) of `name`
+ * move? Frees them. */
+static int moved_values(double *v[2], const size_t n[2], const char *name, struct moved *out)
 {
-	double *v[2] = {NULL, NULL}, lo[2], hi[2];
-	size_t n[2] = {0, 0};
-	int ok;
-
-	for (size_t j = 0; j < c->n_legs; j++)
-		values(row->m[j], name, &v[c->legs[j].variant == 'B'],
-		       &n[c->legs[j].variant == 'B']);
-	ok = n[0] > 0 && n[1] > 0;
+	double lo[2], hi[2];
+	int ok = n[0] > 0 && n[1] > 0;
 	for (int s = 0; ok && s < 2; s++) {
 		lo[s] = hi[s] = v[s][0];
 		for (size_t k = 1; k < n[s]; k++) {
@@ -99,25 +93,93 @@ static int moved(const struct comparison *c, const struct compare_row *row, cons
 	return ok;
 }
 
-static void row_mechanism(const struct comparison *c, struct compare_row *row)
+/* Did counter `name` move between the A and B legs of row? */
+static int moved(const struct comparison *c, const struct compare_row *row, const char *name,
+		 struct moved *out)
 {
-	json_t *names = json_object();
-	struct moved *mv;
-	size_t n = 0, total;
-	const char *k;
-	json_t *x;
-	char *text = NULL;
+	double *v[2] = {NULL, NULL};
+	size_t n[2] = {0, 0};
+	for (size_t j = 0; j < c->n_legs; j++)
+		values(row->m[j], name, &v[c->legs[j].variant == 'B'],
+		       &n[c->legs[j].variant == 'B']);
+	return moved_values(v, n, name, out);
+}
 
+/* A wrapped workload's facts beside one of its figures: the other rows of
+ * its work.wrap results without a better direction (faults, max_rss, the
+ * vmstat deltas, the cgroup's memory events), their samples one run of the
+ * command each, as the windows of a probe's counters. */
+static int is_wrap_fact(const struct comparison *c, const struct compare_row *row,
+			const struct compare_row *f)
+{
+	if (f == row || f->control || f->better != BETTER_NONE || !f->probe ||
+	    strcmp(f->probe, "work.wrap") != 0)
+		return 0;
+	for (size_t j = 0; j < c->n_legs; j++)
+		if (f->pr[j] != row->pr[j] || !f->m[j])
+			return 0;
+	return 1;
+}
+
+static int wrap_moved(const struct comparison *c, const struct compare_row *f, struct moved *out)
+{
+	double *v[2] = {NULL, NULL};
+	size_t n[2] = {0, 0};
 	for (size_t j = 0; j < c->n_legs; j++) {
-		if (!row->m[j] || !row->m[j]->counters)
-			goto done; /* a leg without counters: nothing to set beside */
+		int b = c->legs[j].variant == 'B';
+		for (size_t k = 0; k < f->m[j]->n_samples; k++) {
+			GROW_ONE(v[b], n[b]);
+			v[b][n[b]++] = f->m[j]->samples[k];
+		}
+	}
+	/* "minor_faults", "vmstat counter=thp_fault_alloc": the key after the probe */
+	return moved_values(v, n, strncmp(f->key, "work.wrap ", 10) ? f->key : f->key + 10, out);
+}
+
+/* The moved counters of a row (mv, n of total looked at): its windows'
+ * counters, or a wrapped workload's facts; -1 where its legs carry neither. */
+static int row_moved(const struct comparison *c, const struct compare_row *row, struct moved **mv,
+		     size_t *n, size_t *total)
+{
+	json_t *names = json_object(), *x;
+	const char *k;
+	int wrap = row->probe && strcmp(row->probe, "work.wrap") == 0, counters = 1;
+	for (size_t j = 0; j < c->n_legs; j++) {
+		if (!row->m[j] || !row->m[j]->counters) {
+			counters = 0; /* a leg without counters: nothing to set beside */
+			break;
+		}
 		json_object_foreach (json_object_get(row->m[j]->counters, "moved"), k, x)
 			json_object_set(names, k, json_true());
 	}
-	total = json_object_size(names);
-	mv = xcalloc(total ? total : 1, sizeof(*mv));
-	json_object_foreach (names, k, x)
-		n += moved(c, row, k, &mv[n]);
+	*n = *total = 0;
+	if (counters) {
+		*total = json_object_size(names);
+		*mv = xcalloc(*total ? *total : 1, sizeof(**mv));
+		json_object_foreach (names, k, x)
+			*n += moved(c, row, k, &(*mv)[*n]);
+	} else if (wrap) {
+		*mv = xcalloc(c->n_rows + 1, sizeof(**mv));
+		for (size_t i = 0; i < c->n_rows; i++)
+			if (is_wrap_fact(c, row, &c->rows[i])) {
+				(*total)++;
+				*n += wrap_moved(c, &c->rows[i], &(*mv)[*n]);
+			}
+	}
+	json_decref(names);
+	return counters || (wrap && *total) ? 0 : -1;
+}
+
+static void row_mechanism(const struct comparison *c, struct compare_row *row)
+{
+	struct moved *mv = NULL;
+	size_t n = 0, total;
+	char *text = NULL;
+
+	if (row_moved(c, row, &mv, &n, &total) != 0) {
+		free(mv);
+		return;
+	}
 	qsort(mv, n, sizeof(*mv), by_size);
 	for (size_t i = 0; i < n && i < MECHANISM_MAX; i++) {
 		char change[32] = "";
@@ -141,8 +203,6 @@ static void row_mechanism(const struct comparison *c, struct compare_row *row)
 		row->mech[row->n_mech++] =
 			(struct mech_counter){xstrdup(mv[i].name), mv[i].a, mv[i].b};
 	free(mv);
-done:
-	json_decref(names);
 }
 
 void mechanism_rows(struct comparison *c)

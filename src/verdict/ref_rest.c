@@ -216,7 +216,7 @@ void ref_check_rest(const struct ref_set *refs, const int *match, const struct r
 						      near);
 			free(near);
 			/* measured under load: said, as on the kind's paths */
-			if ((c->load = ref_busy_text(pr->noise)) && c->status == CHECK_NA) {
+			if ((c->load = ref_busy_note(pr->noise)) && c->status == CHECK_NA) {
 				char *t = xasprintf("%s; measured %s", c->reason, c->load);
 				free(c->reason);
 				c->reason = t;

@@ -17,6 +17,8 @@ grep -q '^  CC ' v.txt && fail "V=1 printed the short line too: $(cat v.txt)"
 make -n -C "$top" --no-print-directory GPU=0 MPI=0 BUILD="$b" RUN_OUT=r.json run >n.txt 2>&1 ||
 	fail "make -n run: $(cat n.txt)"
 grep -q "run --suite quick -o r.json" n.txt || fail "make run does not write RUN_OUT: $(cat n.txt)"
-tail -n 2 n.txt | grep -q "check r.json" && tail -n 1 n.txt | grep -q "report r.json --format html -o r.html" ||
+tail -n 3 n.txt | grep -q "check r.json" && tail -n 1 n.txt | grep -q "report r.json --format html -o r.html" ||
 	fail "make run does not end with check and report: $(tail -n 3 n.txt)"
+tail -n 2 n.txt | grep -q "check --again-quiet 600 -o r-again.json r.json" ||
+	fail "make run does not say how to measure busy figures again: $(tail -n 3 n.txt)"
 exit 0

@@ -79,7 +79,7 @@ expect_fail 2 "$MEMPATH" history trend cpu.first_touch:touch_rat
 grep -q "did you mean 'cpu.first_touch:touch_rate'?" err.txt || fail "no did-you-mean: $(cat err.txt)"
 expect_fail 2 "$MEMPATH" history trend cpu.frist_touch:touch_rate,pages=4k
 grep -q "did you mean 'cpu.first_touch:touch_rate'?" err.txt || fail "no did-you-mean: $(cat err.txt)"
-expect_fail 2 "$MEMPATH" history list --format html
+expect_fail 2 "$MEMPATH" history list --format md
 "$MEMPATH" compare "$d/cmp-aa-1.json" "$d/cmp-aa-2.json" --format json -o c.json || fail "compare"
 expect_fail 2 "$MEMPATH" history add c.json
 grep -q 'is a comparison' err.txt || fail "$(cat err.txt)"

@@ -3,7 +3,7 @@
 # doctor` and `mempath check` on a results file in it, the check writing its
 # textfile into a mounted folder (mode 0644); the image is removed after.
 # Skips, saying why, where it cannot run (not root, no podman, no
-# debootstrap). Run by hand as root after `make deb` (docs/kubernetes.md).
+# debootstrap). `make test-image` runs it after `make deb` (docs/kubernetes.md).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib.sh" # fail, skip
 debs=${1:-$top/build-deb}
