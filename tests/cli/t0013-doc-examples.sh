@@ -28,6 +28,7 @@
 # model.gguf, docs/ and tests/ (the repository's: recorded trees), h200.json
 # (docs/results' H200 run), nodes/ (two nodes' files), today.json (a copy of
 # the stock-again.json an example wrote before).
+# test: long (started first where no earlier run's times order the pool: tests/run.sh)
 . "$top/tests/cli/lib.sh"
 # The examples are the commands' own paths again, run in the plain pass
 # (about 130 s here); under the sanitizers each command's own tests run.
