@@ -75,7 +75,7 @@ MPI_RPATH  ?= 1
 MPI_LIBS   := $(filter -L% -l% -Wl%,$(MPI_WORDS)) \
 	      $(if $(filter 1,$(MPI_RPATH)),$(patsubst -L%,-Wl$(comma)-rpath$(comma)%,$(filter -L%,$(MPI_WORDS))))
 LDLIBS     += $(MPI_LIBS)
-BASE_CFLAGS += -DMEMPATH_MPI=1
+$(BUILD)/src/exec/mpis.o: BASE_CFLAGS += -DMEMPATH_MPI=1
 $(BUILD)/src/exec/mpi_impl.o: BASE_CFLAGS += $(filter -I%,$(MPI_WORDS))
 else
 # no MPI: mpi_get() returns NULL and `mempath fleet` says how to do without,
@@ -83,6 +83,13 @@ else
 HOST_SRC   := $(filter-out src/exec/mpi_impl.c,$(HOST_SRC))
 $(BUILD)/src/exec/mpis.o: BASE_CFLAGS += -DMEMPATH_NO_MPI_WHY='"$(if $(MPICC),make MPI=0 though mpicc is $(MPICC),no mpicc when it was built)"'
 endif
+# Only mpis.o says whether MPI is built in (the other objects are the same
+# either way, so tools/deb.sh links its MPI build from the other's objects):
+# rebuilt when MPI changes.
+$(BUILD)/mpi-mode: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(MPI)' | cmp -s - $@ || echo '$(MPI)' >$@
+$(BUILD)/src/exec/mpis.o: $(BUILD)/mpi-mode
 LIB_SRC := $(HOST_SRC) $(GPU_SRC)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(patsubst %,$(BUILD)/%.o,$(basename $(CU_SRC)))
 
