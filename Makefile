@@ -208,11 +208,14 @@ run: deps
 	@echo "      the plots, in one page:                    $(BIN) report $(RUN_OUT) --format html -o $(RUN_OUT:.json=.html)"
 
 # Unit + CLI + registry tests; then the same under ASan+UBSan in build-asan/;
-# then the topology lab (skipped, saying why, where it cannot run).
+# then the topology lab (skipped, saying why, where it cannot run). Every
+# stage runs, whether or not one before it failed; the last lines say what
+# each ran, passed, failed and skipped, and its time (tests/stages.sh).
 test: deps
-	@$(MAKE) --no-print-directory test-plain
-	@$(MAKE) --no-print-directory test-asan
-	@$(MAKE) --no-print-directory test-topology
+	@sh tests/stages.sh '$(MAKE)' \
+		'plain|test-plain|$(BUILD)/ ($(CC)): build, check-layers, check-size, every unit and CLI test' \
+		'sanitizers|test-asan|build-asan/ ($(ASAN_CC), ASan+UBSan): the unit tests, the CLI tests marked sanitizers' \
+		'topology|test-topology|the QEMU lab, tests/lab/topologies'
 
 test-plain: $(BIN) $(UNIT_BIN) $(BUILD)/mempath-fake
 	@# the fuzz targets are only linked by `make fuzz` (clang); compile-check them here so
