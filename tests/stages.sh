@@ -35,6 +35,7 @@ for st in "$@"; do
 	counts=$(sed -n 's/^\(lab: \)\{0,1\}\([0-9]* passed, [0-9]* failed\(, [0-9]* skipped\)\{0,1\}\)$/\2/p' "$log/$i.out" | tail -n 1)
 	p=0 f=0 s=0
 	if [ -n "$counts" ]; then
+		# shellcheck disable=SC2086 # the counts are words (the loop above has its list already)
 		set -- $counts
 		p=$1 f=$3 s=${5:-0}
 	fi
