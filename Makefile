@@ -75,7 +75,7 @@ MPI_RPATH  ?= 1
 MPI_LIBS   := $(filter -L% -l% -Wl%,$(MPI_WORDS)) \
 	      $(if $(filter 1,$(MPI_RPATH)),$(patsubst -L%,-Wl$(comma)-rpath$(comma)%,$(filter -L%,$(MPI_WORDS))))
 LDLIBS     += $(MPI_LIBS)
-BASE_CFLAGS += -DMEMPATH_MPI=1
+$(BUILD)/src/exec/mpis.o: BASE_CFLAGS += -DMEMPATH_MPI=1
 $(BUILD)/src/exec/mpi_impl.o: BASE_CFLAGS += $(filter -I%,$(MPI_WORDS))
 else
 # no MPI: mpi_get() returns NULL and `mempath fleet` says how to do without,
@@ -83,6 +83,13 @@ else
 HOST_SRC   := $(filter-out src/exec/mpi_impl.c,$(HOST_SRC))
 $(BUILD)/src/exec/mpis.o: BASE_CFLAGS += -DMEMPATH_NO_MPI_WHY='"$(if $(MPICC),make MPI=0 though mpicc is $(MPICC),no mpicc when it was built)"'
 endif
+# Only mpis.o says whether MPI is built in (the other objects are the same
+# either way, so tools/deb.sh links its MPI build from the other's objects):
+# rebuilt when MPI changes.
+$(BUILD)/mpi-mode: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(MPI)' | cmp -s - $@ || echo '$(MPI)' >$@
+$(BUILD)/src/exec/mpis.o: $(BUILD)/mpi-mode
 LIB_SRC := $(HOST_SRC) $(GPU_SRC)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(patsubst %,$(BUILD)/%.o,$(basename $(CU_SRC)))
 
@@ -212,12 +219,15 @@ run: deps
 
 # Unit + CLI + registry tests; then the same under ASan+UBSan in build-asan/;
 # then the topology lab and its study across kernels (each skipped, saying
-# why, where it cannot run).
+# why, where it cannot run). Every
+# stage runs, whether or not one before it failed; the last lines say what
+# each ran, passed, failed and skipped, and its time (tests/stages.sh).
 test: deps
-	@$(MAKE) --no-print-directory test-plain
-	@$(MAKE) --no-print-directory test-asan
-	@$(MAKE) --no-print-directory test-topology
-	@$(MAKE) --no-print-directory test-study
+	@sh tests/stages.sh '$(MAKE)' \
+		'plain|test-plain|$(BUILD)/ ($(CC)): build, check-layers, check-size, every unit and CLI test' \
+		'sanitizers|test-asan|build-asan/ ($(ASAN_CC), ASan+UBSan): the unit tests, the CLI tests marked sanitizers' \
+		'topology|test-topology|the QEMU lab, tests/lab/topologies' \
+		'study|test-study|the lab study across two kernels, tests/lab/study.plan'
 
 test-plain: $(BIN) $(UNIT_BIN) $(BUILD)/mempath-fake
 	@# the fuzz targets are only linked by `make fuzz` (clang); compile-check them here so

@@ -14,7 +14,8 @@
 # a directory of its own; they are written to pass beside one another (and
 # beside another checkout's `make test`). A test that reads what the whole
 # machine's memory does while it runs has a line beginning `# test: alone`
-# and runs after the others, with nothing of ours beside it.
+# and runs after the others, with nothing of ours beside it. A test marked
+# `# test: long` starts first when no earlier run recorded the times.
 set -u
 # Names (MEMPATH_ONLY_TESTS, MEMPATH_SKIP_TESTS: blank- or comma-separated
 # shell patterns): t4010 or t4010-ab names a CLI test, t4010.3 its third
@@ -64,7 +65,41 @@ case_spec() {
 	set +f
 	echo "$spec"
 }
-# one CLI test, run by the loop below through xargs: "--one LOG TEST"
+# cpu_of FILE: the seconds of CPU (user+sys, the shell's and its waited-for
+# children's) that `times` wrote to FILE ("0m1.25s 0m0.10s" two lines)
+cpu_of() {
+	awk '{ for (i = 1; i <= NF; i++) { split($i, p, "m"); s += p[1] * 60 + p[2] } }
+		END { printf "%.1f", s }' "$1" 2>/dev/null || echo 0
+}
+# one unit test binary, run by the pool below through xargs: "--one LOG
+# BINARY"; it writes "rc passed skipped" to LOG/NAME.rc and, failed, the
+# cases that failed to LOG/NAME.failed
+if [ "${1:-}" = --one ] && [ "${3%.sh}" = "$3" ]; then
+	log=$2 t=$3
+	name=$(basename "$t")
+	t0=$(date +%s%N)
+	(cd "$top" && sh -c '"$1"; rc=$?; times >"$2"; exit $rc' sh "$t" "$log/$name.times") >"$log/$name.out" 2>&1
+	rc=$?
+	secs=$(awk -v a="$t0" -v b="$(date +%s%N)" 'BEGIN { printf "%.1f", (b - a) / 1e9 }')
+	cpu=$(cpu_of "$log/$name.times")
+	echo "$secs $cpu $name" >"$log/$name.time"
+	n_ok=$(grep -c '^\[       OK \]' "$log/$name.out")
+	n_skip=$(grep -c '^\[  SKIPPED \] .* (MEMPATH_SKIP_TESTS)$' "$log/$name.out")
+	if [ $rc -eq 0 ]; then
+		echo "ok   unit $name ($n_ok tests, $secs s, cpu $cpu s)"
+		[ -z "${TEST_VERBOSE:-}" ] || sed -n 's/^\[       OK \] /    ok /p' "$log/$name.out"
+	else
+		# cmocka lists the failed cases by name after its summary
+		sed -n "s/^\\[  FAILED  \\] \\([a-z][A-Za-z0-9_]*\\)\$/$name.\\1/p" "$log/$name.out" | sort -u >"$log/$name.failed"
+		[ -s "$log/$name.failed" ] || echo "$name" >"$log/$name.failed"
+		# what the first failed check said (cmocka's "[  ERROR   ] --- 0x1 != 0x2")
+		said=$(sed -n 's/^\[  ERROR   \] --- //p' "$log/$name.out" | head -n 1 | cut -c 1-200)
+		echo "FAIL unit $name (exit $rc, $secs s): $(sed 's/^/not ok /' "$log/$name.failed" | paste -s -d ' ')${said:+: $said}"
+	fi
+	echo "$rc $n_ok $n_skip" >"$log/$name.rc"
+	exit 0
+fi
+# one CLI test, run by the pool below through xargs: "--one LOG TEST"
 if [ "${1:-}" = --one ]; then
 	log=$2 t=$3
 	name=$(basename "$t" .sh)
@@ -78,10 +113,15 @@ if [ "${1:-}" = --one ]; then
 	tmp=$(mktemp -d "$log/$name.XXXXXX")
 	t0=$(date +%s%N)
 	: >"$log/$name.cases"
+	# the CPU time of the test and of the processes it waited for (user+sys,
+	# from the shell's `times` after it), beside its wall time
 	(cd "$tmp" && TMPDIR=$tmp MEMPATH_TEST_CASES=$log/$name.cases \
-		MEMPATH_TEST_SKIP_CASES=$(case_spec "$name") sh "$t") >"$log/$name.out" 2>&1
+		MEMPATH_TEST_SKIP_CASES=$(case_spec "$name") sh -c 'sh "$1"; rc=$?; times >"$2"; exit $rc' \
+		sh "$t" "$log/$name.times") >"$log/$name.out" 2>&1
 	rc=$?
 	secs=$(awk -v a="$t0" -v b="$(date +%s%N)" 'BEGIN { printf "%.1f", (b - a) / 1e9 }')
+	cpu=$(cpu_of "$log/$name.times")
+	echo "$secs $cpu $name" >"$log/$name.time"
 	# each case named by its command line, the test's paths shortened
 	awk -F '\t' -v id="$id" -v tmp="$tmp/" -v top="$top/" '
 		function cut(s, from, to,   i) { while ((i = index(s, from)) > 0) s = substr(s, 1, i - 1) to substr(s, i + length(from)); return s }
@@ -101,13 +141,13 @@ if [ "${1:-}" = --one ]; then
 	first=$(grep -n '^skip' "$log/$name.named" | head -n 1 | cut -d: -f1)
 	[ "$skipped" -eq 0 ] || [ "$rc" -eq 0 ] || rc=77
 	case $rc in
-	0) line="ok   cli  $name ($(wc -l <"$log/$name.named") cases, $secs s)" ;;
+	0) line="ok   cli  $name ($(wc -l <"$log/$name.named") cases, $secs s, cpu $cpu s)" ;;
 	77) if [ "$skipped" -gt 0 ]; then
 		line="skip cli  $name: case $id.$first skipped by name, the rest of the test not judged"
 	else
 		line="skip cli  $name: $(tail -n 1 "$log/$name.out")"
 	fi ;;
-	*) line="FAIL cli  $name (exit $rc, $secs s): not ok $lastcase${said:+: $said}" ;;
+	*) line="FAIL cli  $name (exit $rc, $secs s, cpu $cpu s): not ok $lastcase${said:+: $said}" ;;
 	esac
 	echo "$rc $cases $skipped" >"$log/$name.rc"
 	echo "$line"
@@ -150,6 +190,7 @@ trap 'rm -rf "$log"' EXIT INT TERM
 untracked() { git -C "$top" ls-files --others --exclude-standard 2>/dev/null | sort; }
 untracked >"$log/untracked.before"
 
+units=""
 for t in "$build"/tests/test_*; do
 	[ -x "$t" ] || continue
 	name=$(basename "$t")
@@ -159,33 +200,12 @@ for t in "$build"/tests/test_*; do
 		echo "skip unit $name: MEMPATH_SKIP_TESTS names it"
 		continue
 	fi
-	t0=$(date +%s%N)
-	(cd "$top" && "$t") >"$log/$name.out" 2>&1
-	rc=$?
-	n_ok=$(grep -c '^\[       OK \]' "$log/$name.out")
-	n_skip=$(grep -c '^\[  SKIPPED \] .* (MEMPATH_SKIP_TESTS)$' "$log/$name.out")
-	pass=$((pass + n_ok)) skip=$((skip + n_skip))
-	if [ $rc -eq 0 ]; then
-		echo "ok   unit $name ($n_ok tests, $(took "$t0"))"
-		[ -z "${TEST_VERBOSE:-}" ] || sed -n 's/^\[       OK \] /    ok /p' "$log/$name.out"
-	else
-		# cmocka lists the failed cases by name after its summary
-		sed -n "s/^\\[  FAILED  \\] \\([a-z][A-Za-z0-9_]*\\)\$/$name.\\1/p" "$log/$name.out" | sort -u >"$log/$name.failed"
-		n_bad=$(wc -l <"$log/$name.failed")
-		[ "$n_bad" -gt 0 ] || echo "$name" >"$log/$name.failed"
-		[ "$n_bad" -gt 0 ] || n_bad=1
-		fail=$((fail + n_bad))
-		failed="$failed $(tr '\n' ' ' <"$log/$name.failed")"
-		# what the first failed check said (cmocka's "[  ERROR   ] --- 0x1 != 0x2")
-		said=$(sed -n 's/^\[  ERROR   \] --- //p' "$log/$name.out" | head -n 1 | cut -c 1-200)
-		echo "FAIL unit $name (exit $rc): $(sed 's/^/not ok /' "$log/$name.failed" | paste -s -d ' ')${said:+: $said}"
-		sed 's/^/    /' "$log/$name.out" | tail -n 30
-	fi
+	units="$units $t"
 done
 
+t0=$(date +%s%N)
+together="" alone="" plain_only=0
 if [ "$which" != unit ]; then
-	t0=$(date +%s%N)
-	together="" alone="" plain_only=0
 	for t in "$top"/tests/cli/t*.sh; do
 		[ -f "$t" ] || continue
 		if [ -n "${MEMPATH_ONLY_TESTS:-}" ] && ! names "$MEMPATH_ONLY_TESTS" "$(basename "$t" .sh)"; then continue; fi
@@ -195,37 +215,78 @@ if [ "$which" != unit ]; then
 		fi
 		if grep -q '^# test: alone' "$t"; then alone="$alone $t"; else together="$together $t"; fi
 	done
-	# shellcheck disable=SC2086 # the lists are paths without blanks
-	printf '%s\n' $together | xargs -r -P "$jobs" -n 1 sh "$0" --one "$log"
-	for t in $alone; do sh "$0" --one "$log" "$t"; done
-	for t in $together $alone; do
-		name=$(basename "$t" .sh)
-		read -r rc cases skipped <"$log/$name.rc" 2>/dev/null || rc=1 cases=1 skipped=0
-		case $rc in
-		0) pass=$((pass + (cases > 0 ? cases - skipped : 1))) skip=$((skip + skipped)) ;;
-		77)
-			if [ "$skipped" = skip ] || [ "$skipped" -eq 0 ]; then
-				skip=$((skip + 1))
-			else
-				# a case was skipped by name: those before it passed, the rest are
-				# not judged (they may need what it would have made)
-				first=$(grep -n '^skip' "$log/$name.named" | head -n 1 | cut -d: -f1)
-				pass=$((pass + first - 1)) skip=$((skip + cases - first + 1))
-			fi
-			;;
-		*)
-			pass=$((pass + (cases > 0 ? cases - 1 - skipped : 0))) fail=$((fail + 1))
-			what=$(tail -n 1 "$log/$name.named" | cut -f 2)
-			failed="$failed ${what%% - *}"
-			echo "--- not ok $what ($name, exit $rc):"
-			sed 's/^/    /' "$log/$name.out" | tail -n 30
-			;;
-		esac
-	done
-	echo "cli tests: $(took "$t0") with $jobs at a time"
-	[ "$plain_only" -eq 0 ] || echo "cli tests not marked '# test: sanitizers' ($plain_only) run in the plain pass"
 fi
-
+# The unit tests and the CLI tests not alone share the pool, the longest
+# first, so that the last to end is a short one: the order of the times the
+# last run here recorded (BUILD_DIR/test-times, else build/test-times, the
+# plain pass's: the sanitizer pass runs the same tests slower in about the
+# same order), tests it did not see first; without any, the tests marked
+# `# test: long` first, then by name.
+times=""
+for f in "$build/test-times" "$top/build/test-times"; do
+	[ -s "$f" ] && times=$f && break
+done
+# shellcheck disable=SC2086 # the lists are paths without blanks
+printf '%s\n' $units $together | awk -v times="$times" '
+	BEGIN { while (times != "" && (getline l < times) > 0) { split(l, f, " "); cost[f[3]] = f[1] } }
+	{ n = $0; sub(/.*\//, "", n); sub(/\.sh$/, "", n)
+	  if (times != "") key = (n in cost) ? cost[n] : 1e9
+	  else { key = 0; while ((getline l < $0) > 0) if (l ~ /^# test: long/) key = 1; close($0) }
+	  printf "%s\t%d\t%s\n", key, NR, $0 }' |
+	sort -t "	" -k1,1gr -k2,2n | cut -f 3 >"$log/order"
+xargs -r -P "$jobs" -n 1 sh "$0" --one "$log" <"$log/order"
+for t in $alone; do sh "$0" --one "$log" "$t"; done
+for t in $units; do
+	name=$(basename "$t")
+	read -r rc n_ok n_skip <"$log/$name.rc" 2>/dev/null || rc=1 n_ok=0 n_skip=0
+	pass=$((pass + n_ok)) skip=$((skip + n_skip))
+	[ "$rc" -eq 0 ] && continue
+	[ -s "$log/$name.failed" ] || echo "$name" >"$log/$name.failed"
+	fail=$((fail + $(wc -l <"$log/$name.failed")))
+	failed="$failed $(tr '\n' ' ' <"$log/$name.failed")"
+	echo "--- not ok $(paste -s -d ' ' "$log/$name.failed") ($name, exit $rc):"
+	sed 's/^/    /' "$log/$name.out" | tail -n 30
+done
+for t in $together $alone; do
+	name=$(basename "$t" .sh)
+	read -r rc cases skipped <"$log/$name.rc" 2>/dev/null || rc=1 cases=1 skipped=0
+	case $rc in
+	0) pass=$((pass + (cases > 0 ? cases - skipped : 1))) skip=$((skip + skipped)) ;;
+	77)
+		if [ "$skipped" = skip ] || [ "$skipped" -eq 0 ]; then
+			skip=$((skip + 1))
+		else
+			# a case was skipped by name: those before it passed, the rest are
+			# not judged (they may need what it would have made)
+			first=$(grep -n '^skip' "$log/$name.named" | head -n 1 | cut -d: -f1)
+			pass=$((pass + first - 1)) skip=$((skip + cases - first + 1))
+		fi
+		;;
+	*)
+		pass=$((pass + (cases > 0 ? cases - 1 - skipped : 0))) fail=$((fail + 1))
+		what=$(tail -n 1 "$log/$name.named" | cut -f 2)
+		failed="$failed ${what%% - *}"
+		echo "--- not ok $what ($name, exit $rc):"
+		sed 's/^/    /' "$log/$name.out" | tail -n 30
+		;;
+	esac
+done
+# the slowest ten by wall and by CPU (what to shorten first); TEST_TIMES=FILE
+# keeps every test's "wall cpu name"
+cat "$log"/*.time 2>/dev/null >"$log/times"
+[ -z "${TEST_TIMES:-}" ] || sort -k1,1nr "$log/times" >"$TEST_TIMES"
+# the next run's order: these times, and the earlier ones of tests not run now
+{
+	cat "$log/times"
+	[ ! -s "$build/test-times" ] || awk 'NR == FNR { seen[$3] = 1; next } !($3 in seen)' "$log/times" "$build/test-times"
+} | sort -k1,1nr >"$log/test-times" && cp "$log/test-times" "$build/test-times" 2>/dev/null
+cpu=$(awk '{ s += $2 } END { printf "%.1f", s }' "$log/times")
+echo "tests: $(took "$t0") with $jobs at a time, cpu $cpu s in all"
+if [ "$(wc -l <"$log/times")" -gt 10 ]; then
+	echo "slowest by wall: $(sort -k1,1nr "$log/times" | head -n 10 | awk '{ printf "%s%s %s s", (NR > 1 ? ", " : ""), $3, $1 }')"
+	echo "slowest by cpu:  $(sort -k2,2nr "$log/times" | head -n 10 | awk '{ printf "%s%s %s s", (NR > 1 ? ", " : ""), $3, $2 }')"
+fi
+[ "$plain_only" -eq 0 ] || echo "cli tests not marked '# test: sanitizers' ($plain_only) run in the plain pass"
 untracked >"$log/untracked.after"
 if [ -n "$(comm -13 "$log/untracked.before" "$log/untracked.after")" ]; then
 	echo "FAIL the tests wrote into the checkout $top (tests write under their temporary directory):"

@@ -4,6 +4,7 @@
 # this tests the table and the file, not the figures. A new probe is
 # covered by this test without new test code.
 # test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
+# test: long (started first where no earlier run's times order the pool: tests/run.sh)
 . "$top/tests/cli/lib.sh"
 probes=$("$MEMPATH" list | awk 'NR > 1 && /^[a-z0-9]+\.[a-z0-9_]+ / { print $1 }')
 [ -n "$probes" ] || fail "no probes listed"

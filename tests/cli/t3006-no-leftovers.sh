@@ -4,6 +4,7 @@
 # is stopped and named when the command ends, and all of it, hog and holder
 # too, is ended when the command is killed with SIGKILL (the watchdog of
 # src/base/guard.c).
+# test: long (started first where no earlier run's times order the pool: tests/run.sh)
 . "$top/tests/cli/lib.sh"
 fast="wrap -n 6 -- true"
 # settled CMD...: what CMD prints (processes still there) is empty, waited

@@ -3,6 +3,7 @@
 # check to its exit, so a second ab (or --restore-pending) on it is refused
 # before it runs or removes anything (its restore used to clear the first
 # one's record while that one was in B).
+# test: long (started first where no earlier run's times order the pool: tests/run.sh)
 . "$top/tests/cli/lib.sh"
 fast="wrap -n 6 -- true"
 wait_for() {

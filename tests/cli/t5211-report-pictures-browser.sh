@@ -9,6 +9,7 @@
 # side; a screenshot of cpu.loaded holds each mix's colour. tests/cli/t5209
 # checks the markup without a browser. Skips where no chromium is installed
 # (make deps CHROMIUM=1, or apt-get install chromium).
+# test: long (started first where no earlier run's times order the pool: tests/run.sh)
 . "$top/tests/cli/lib.sh"
 browser=""
 for b in chromium chromium-browser google-chrome; do

@@ -4,6 +4,7 @@
 # themselves depend on how busy the machine is, so no status is asserted).
 # A machine of no kind is judged against its limits (data/limits.json).
 # test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
+# test: long (started first where no earlier run's times order the pool: tests/run.sh)
 . "$top/tests/cli/lib.sh"
 "$MEMPATH" check --reps 6 --warmups 0 --quiet -o here.json >out.txt 2>err.txt
 rc=$?
