@@ -59,8 +59,10 @@ k8s_models() {
 	mkdir -p "${mods%/node_modules}" &&
 		npm install --prefix "${mods%/node_modules}" --no-audit --no-fund --no-save --loglevel=error \
 			kubernetes-models@5.1.0 >/dev/null || {
-		echo "deps: npm install kubernetes-models failed" >&2
-		exit 1
+		# the registry out of reach is no reason to stop the build: t7012
+		# skips, naming what it lacks
+		echo "deps: npm install kubernetes-models failed; t7012 will skip" >&2
+		return 0
 	}
 }
 # headless chromium draws the HTML reports in make test (t5210, t5211: some
