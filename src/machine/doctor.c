@@ -106,6 +106,29 @@ static void rule_thp_defrag(const json_t *h, struct doctor_finding *f)
  * 231/433 us exit latency enabled, 1% with them disabled. */
 #define DEEP_IDLE_US 100
 
+/* What the CPU latency request in force does to states up to `worst` us
+ * exit latency (-1: there are none). */
+static const char *qos_note(const json_t *h, long long worst)
+{
+	static char buf[200];
+	long long req;
+
+	buf[0] = '\0';
+	if (!doctor_int_at(h, "knobs", "cpu_dma_latency_us", &req))
+		return buf;
+	if (req >= 2000000000LL)
+		snprintf(buf, sizeof(buf), "; no CPU latency request in force");
+	else if (worst < 0)
+		snprintf(buf, sizeof(buf), "; a request of %lld us is in force: it changes nothing",
+			 req);
+	else
+		snprintf(buf, sizeof(buf),
+			 "; a CPU latency request of %lld us is in force: states exiting slower "
+			 "are not entered%s",
+			 req, worst > req ? "" : " (none enabled is)");
+	return buf;
+}
+
 static void rule_deep_idle(const json_t *h, struct doctor_finding *f)
 {
 	const json_t *states = doctor_at(h, "cpu", "cpuidle_states_cpu0", NULL), *st;
@@ -120,8 +143,10 @@ static void rule_deep_idle(const json_t *h, struct doctor_finding *f)
 	}
 	if (json_array_size(states) == 0) {
 		doctor_set(f, DOCTOR_OK, NULL,
-			   "no cpuidle states exposed (driver %s): default idle only",
-			   drv ? drv : "none");
+			   "no cpuidle states exposed (driver %s): default idle only; a "
+			   "/dev/cpu_dma_latency request (MEMPATH_CPU_DMA_LATENCY=0) has no state "
+			   "to keep CPUs out of here%s",
+			   drv ? drv : "none", qos_note(h, -1));
 		return;
 	}
 	json_array_foreach (states, i, st) {
@@ -138,6 +163,9 @@ static void rule_deep_idle(const json_t *h, struct doctor_finding *f)
 		if (!off && json_integer_value(lat) > worst)
 			worst = json_integer_value(lat);
 	}
+	if (json_is_integer(doctor_at(h, "knobs", "cpu_dma_latency_us", NULL)) &&
+	    len < sizeof(list))
+		snprintf(list + len, sizeof(list) - len, "%s", qos_note(h, worst));
 	if (worst >= DEEP_IDLE_US)
 		doctor_set(
 			f, DOCTOR_WARN,
