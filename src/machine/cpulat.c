@@ -74,12 +74,13 @@ int cpulat_idle_states(char *buf, size_t len)
 	for (int i = 0; i < 16; i++) {
 		char path[96], *name, *lat;
 
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cpuidle/state%d/name", i);
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cpuidle/state%d/name",
+			 i);
 		name = read_line_str(path);
 		if (!name)
 			break;
-		snprintf(path, sizeof(path),
-			 "/sys/devices/system/cpu/cpu0/cpuidle/state%d/latency", i);
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cpuidle/state%d/latency",
+			 i);
 		lat = read_line_str(path);
 		if (off < len)
 			off += (size_t)snprintf(buf + off, len - off, "%s%s (%s us)", n ? ", " : "",
@@ -93,4 +94,21 @@ int cpulat_idle_states(char *buf, size_t len)
 			 drv ? str_trim(drv) : "none");
 	free(drv);
 	return n;
+}
+
+const char *cpulat_note(long long req, long long worst)
+{
+	static char buf[200];
+
+	if (req >= 2000000000LL)
+		snprintf(buf, sizeof(buf), "; no CPU latency request in force");
+	else if (worst < 0)
+		snprintf(buf, sizeof(buf), "; a request of %lld us is in force: it changes nothing",
+			 req);
+	else
+		snprintf(buf, sizeof(buf),
+			 "; a CPU latency request of %lld us is in force: states exiting slower "
+			 "are not entered%s",
+			 req, worst > req ? "" : " (none enabled is)");
+	return buf;
 }

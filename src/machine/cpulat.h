@@ -20,6 +20,9 @@ int cpulat_hold_env(void);
 long long cpulat_read(void);
 /* The fingerprint's knob cpu_dma_latency_us, where it can be read. */
 void cpulat_knobs(json_t *knobs);
+/* "; ..." saying what a request of req us does to idle states exiting in up
+ * to `worst` us (-1: there are none); a static buffer. */
+const char *cpulat_note(long long req, long long worst);
 /* The CPU idle states of cpu0 as "NAME (EXIT us)" joined by ", " into buf;
  * their count (0: none, the buffer says why: no cpuidle driver). */
 int cpulat_idle_states(char *buf, size_t len);

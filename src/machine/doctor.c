@@ -2,6 +2,7 @@
  * finding; the thresholds and the wording of each fix live next to the check
  * they belong to, with the measurement that motivated them. */
 #include "machine/doctor.h"
+#include "machine/cpulat.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -106,27 +107,11 @@ static void rule_thp_defrag(const json_t *h, struct doctor_finding *f)
  * 231/433 us exit latency enabled, 1% with them disabled. */
 #define DEEP_IDLE_US 100
 
-/* What the CPU latency request in force does to states up to `worst` us
- * exit latency (-1: there are none). */
 static const char *qos_note(const json_t *h, long long worst)
 {
-	static char buf[200];
 	long long req;
 
-	buf[0] = '\0';
-	if (!doctor_int_at(h, "knobs", "cpu_dma_latency_us", &req))
-		return buf;
-	if (req >= 2000000000LL)
-		snprintf(buf, sizeof(buf), "; no CPU latency request in force");
-	else if (worst < 0)
-		snprintf(buf, sizeof(buf), "; a request of %lld us is in force: it changes nothing",
-			 req);
-	else
-		snprintf(buf, sizeof(buf),
-			 "; a CPU latency request of %lld us is in force: states exiting slower "
-			 "are not entered%s",
-			 req, worst > req ? "" : " (none enabled is)");
-	return buf;
+	return doctor_int_at(h, "knobs", "cpu_dma_latency_us", &req) ? cpulat_note(req, worst) : "";
 }
 
 static void rule_deep_idle(const json_t *h, struct doctor_finding *f)
