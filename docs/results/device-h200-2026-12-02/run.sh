@@ -6,7 +6,9 @@
 #   ab (B's setup starts a co-tenant at 10%, A's ends it); the CPU latency
 #   request as ab (--b-env MEMPATH_CPU_DMA_LATENCY=0); doctor; with $1 = full
 #   also the 1 GiB chase at every page size and the cycler's 25% at 4k, 64k,
-#   1m; last what is left on the GPU. Everything goes into one tarball.
+#   1m; last what is left on the GPU. B's setup ends a co-tenant left by the
+#   B before it (ABBA order) before starting its own (the first call's study
+#   did not, so its A legs after BB ran beside a co-tenant: not quoted). Everything goes into one tarball.
 set -u
 W=/tmp/res; mkdir -p $W
 D=/opt/deps L=/opt/deps/usr/lib/x86_64-linux-gnu
@@ -28,13 +30,13 @@ P="gpu.sync weight_pct=25 sched=spin,blocking --reps 30"
 step() { n=$1 lim=$2; shift 2; s=$(date +%s); timeout -k 5 $lim "$@" >$W/$n.txt 2>&1; echo "$n rc=$? $(( $(date +%s) - s )) s"; }
 step ts 60 $B probe $P -o $W/ts.json
 step mps 60 $B probe $P mps=1 -o $W/mps.json
-step mps30 60 $B probe $P mps=1 mps_pct=30 -o $W/mps30.json
+[ "${1:-}" = full ] && step mps30 60 $B probe $P mps=1 mps_pct=30 -o $W/mps30.json
 ps -eo pid,args | grep -E "mps-control|mps-server|__cotenant" | grep -v grep >$W/left-after-mps.txt
 CT_A="f=/tmp/ct.pid; if [ -f \$f ]; then p=\$(cat \$f); tail -n 1 /tmp/ct.out >>$W/ct-lines.txt; kill \$p; while kill -0 \$p 2>/dev/null; do sleep 0.1; done; rm -f \$f; fi; true"
-CT_B="rm -f /tmp/ct.out; setsid $B __cotenant 10 10 >/tmp/ct.out 2>/tmp/ct.err </dev/null & echo \$! >/tmp/ct.pid; i=0; while [ ! -s /tmp/ct.out ] && [ \$i -lt 300 ]; do sleep 0.1; i=\$((i+1)); done; [ -s /tmp/ct.out ]"
+CT_B="$CT_A; rm -f /tmp/ct.out; setsid $B __cotenant 10 10 >/tmp/ct.out 2>/tmp/ct.err </dev/null & echo \$! >/tmp/ct.pid; i=0; while [ ! -s /tmp/ct.out ] && [ \$i -lt 300 ]; do sleep 0.1; i=\$((i+1)); done; [ -s /tmp/ct.out ]"
 step ab-cotenant 110 $B ab --a "$CT_A" --b "$CT_B" --max-rounds 8 --budget 90 -o $W/ab-cotenant -- probe gpu.sync weight_pct=25 sched=blocking duties=0 --reps 24
 pkill_ct
-step ab-cpulat 85 $B ab --a true --b true --b-env MEMPATH_CPU_DMA_LATENCY=0 --expect-diff cpu_dma_latency_us --max-rounds 6 --budget 70 -o $W/ab-cpulat -- probe gpu.sync weight_pct=25 sched=blocking duties=0 --reps 24
+[ "${1:-}" = full ] && step ab-cpulat 85 $B ab --a true --b true --b-env MEMPATH_CPU_DMA_LATENCY=0 --expect-diff cpu_dma_latency_us --max-rounds 6 --budget 70 -o $W/ab-cpulat -- probe gpu.sync weight_pct=25 sched=blocking duties=0 --reps 24
 step doctor 30 env MEMPATH_CPU_DMA_LATENCY=0 $B doctor
 if [ "${1:-}" = full ]; then
 	step chase 140 $B probe --reps 3 --warmups 1 cpu.latency pages=all sizes=1G order=random -o $W/chase.json
