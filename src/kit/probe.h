@@ -26,6 +26,7 @@ struct probe {
 	const struct opt *opts; /* option rows, OPT_END terminated (may be NULL) */
 	size_t opts_size;	/* sizeof the options struct */
 	const char *quick_opts; /* "size=64M reps=..." applied for quick runs */
+	const char *full_opts;	/* applied in the full suite only (the page-size sweep) */
 	double timeout_s;	/* 0: the runner's default */
 	/* 0 when the options make sense (with each other, beyond what each
 	 * row's type checks), else -1 with why in why (len bytes): a usage
