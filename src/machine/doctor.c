@@ -407,17 +407,6 @@ static const struct doctor_cost cost_thp = {
 	.fixed_key = "touch",
 	.fixed_val = "write",
 	.what = "first touch of memory that does not ask vs MADV_HUGEPAGE memory"};
-/* An mTHP size that is off, priced at one size (64k: arm64's contpte size). */
-static const struct doctor_cost cost_mthp = {
-	"cpu.first_touch",
-	"pages=4k,64k touch=write",
-	"touch_rate",
-	"pages",
-	"4k",
-	"64k",
-	"touch",
-	"write",
-	"first touch of 4 KiB pages vs 64 KiB folios (64k enabled alone)"};
 /* The price of sleeping, of which the idle states' exit latency is a part. */
 static const struct doctor_cost cost_idle = {
 	.probe = "cpu.wake",
@@ -467,7 +456,7 @@ static const struct rule {
 	{"thp_mode", "transparent huge pages for memory that does not ask",
 	 "mempath probe cpu.first_touch pages=default,4k,thp", rule_thp_mode, &cost_thp},
 	{"mthp_sizes", "multi-size THP sizes that are off",
-	 "mempath probe cpu.first_touch pages=all", doctor_rule_mthp, &cost_mthp},
+	 "mempath probe cpu.first_touch pages=all", doctor_rule_mthp, &doctor_cost_mthp},
 	{"thp_defrag", "what a huge-page fault does without a free 2 MiB block",
 	 "mempath probe cpu.first_touch pages=thp", rule_thp_defrag, NULL},
 	{"deep_idle", "CPU idle states slow to wake from",

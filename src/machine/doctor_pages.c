@@ -7,6 +7,17 @@
 
 #include "machine/doctor_facts.h"
 
+const struct doctor_cost doctor_cost_mthp = {
+	.probe = "cpu.first_touch",
+	.opts = "pages=4k,64k touch=write",
+	.metric = "touch_rate",
+	.key = "pages",
+	.a = "4k",
+	.b = "64k",
+	.fixed_key = "touch",
+	.fixed_val = "write",
+	.what = "first touch of 4 KiB pages vs 64 KiB folios (64k enabled alone)"};
+
 /* "mthp_<kB>kB_enabled" -> kB, or 0. */
 static unsigned long size_kb(const char *knob)
 {

@@ -10,5 +10,7 @@
 #include "machine/finding.h"
 
 void doctor_rule_mthp(const json_t *h, struct doctor_finding *f);
+/* Its price: first touch at 4k vs 64k (arm64's contpte size). */
+extern const struct doctor_cost doctor_cost_mthp;
 
 #endif
