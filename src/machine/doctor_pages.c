@@ -62,7 +62,7 @@ void doctor_rule_mthp(const json_t *h, struct doctor_finding *f)
 		}
 	}
 	if (!n) {
-		doctor_set(f, DOCTOR_UNKNOWN, NULL,
+		doctor_set(f, DOCTOR_NA, NULL,
 			   "no multi-size THP sizes recorded (a kernel before 6.8, or no THP)");
 		return;
 	}
