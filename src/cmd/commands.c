@@ -11,6 +11,7 @@
 #include "cmd/commands.h"
 #include "cmd/manpage.h"
 #include "kit/cotenant.h"
+#include "machine/cpulat.h"
 #include "probes/registry.h"
 
 #define CMD(x) &command_##x,
@@ -198,5 +199,7 @@ int commands_main(int argc, char **argv)
 {
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN); /* a file over ulimit -f: EFBIG, an error line */
+	if (cpulat_hold_env() != 0)
+		return 2;
 	return stdout_ok(dispatch(argc, argv));
 }

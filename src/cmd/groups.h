@@ -93,7 +93,8 @@ struct verdict_args {
 		ARG_STR("primary", 0, st, m.primary, "PAT",                                  \
 			"the metric that matters: tested at alpha without correction"),      \
 		ARG_ITEMS("expect-diff", 0, st, m.expect, "K",                               \
-			  "knob K (e.g. thp_enabled) is the change; others must match"),     \
+			  "knob K (e.g. thp_enabled) is the change; others must match; "     \
+			  "gpu_others: other processes on the GPUs are (a co-tenant)"),      \
 		ARG_FLAG("allow-diff", 0, st, m.allow_diff,                                  \
 			 "give verdicts even when other knobs differ")
 /* What compare and ab also take */

@@ -209,6 +209,10 @@ int manpage_write(FILE *f, const struct command *const *cmds, size_t n)
 	      "machine without a GPU is reported as skipped, with the reason.\n",
 	      f);
 	fputs(".SH ENVIRONMENT\n.TP\n\\fBMEMPATH_HISTORY\\fR\nThe history database.\n"
+	      ".TP\n\\fBMEMPATH_CPU_DMA_LATENCY\\fR\nA CPU latency request in microseconds "
+	      "held on /dev/cpu_dma_latency for the whole run (0: no idle state with an exit "
+	      "latency; root); the fingerprint's knob cpu_dma_latency_us records the request in "
+	      "force.\n"
 	      ".TP\n\\fBXDG_DATA_HOME\\fR, \\fBXDG_CACHE_HOME\\fR\nWhere the history and the "
 	      "caches are.\n",
 	      f);

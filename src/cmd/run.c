@@ -124,6 +124,7 @@ static int run_check(const void *p, const struct cmd_line *l)
 		return -1;
 	sampling_args_runner(&o->s, &ro);
 	ro.quick = strcmp(o->suite, "quick") == 0;
+	ro.full = strcmp(o->suite, "full") == 0;
 	plan = plan_of(o, &n);
 	for (size_t i = 0; i < n && rc == 0; i++)
 		rc = runner_check_opts(plan[i], NULL, 0, &ro);
@@ -159,6 +160,7 @@ static int run_main(void *p, const struct cmd_line *l)
 	memset(&s, 0, sizeof(s));
 	sampling_args_runner(&o->s, &s.ropts);
 	s.ropts.quick = strcmp(o->suite, "quick") == 0;
+	s.ropts.full = strcmp(o->suite, "full") == 0;
 	plan = plan_of(o, &s.n_plan);
 	s.plan = plan;
 	s.total = (unsigned)s.n_plan;

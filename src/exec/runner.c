@@ -218,6 +218,8 @@ static int parse_probe_opts(const struct probe *p, char *const *kvs, size_t n_kv
 		return -1;
 	if (o->quick && p->quick_opts && opt_set_all(p->opts, opts, p->quick_opts, p->name) != 0)
 		return -1;
+	if (o->full && p->full_opts && opt_set_all(p->opts, opts, p->full_opts, p->name) != 0)
+		return -1;
 	for (size_t i = 0; i < n_kvs; i++)
 		if (opt_set(p->opts, opts, kvs[i], p->name) != 0)
 			return -1;

@@ -21,6 +21,7 @@ struct runner_opts {
 	double auto_budget_s;	/* --reps auto: seconds a metric may sample for */
 	uint64_t min_sample_ns;
 	int quick; /* apply the probe's quick_opts first */
+	int full;  /* the full suite: apply the probe's full_opts first */
 	int force;
 	int counters; /* counters around the sample windows (default on; MEMPATH_COUNTERS=off) */
 	/* called with each reading of the noise meter, every NOISE_PERIOD_S

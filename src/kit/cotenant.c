@@ -26,10 +26,11 @@ static void parse(struct cotenant *c, const char *buf, size_t n)
 		}
 		c->line[c->len] = '\0';
 		c->len = 0;
-		unsigned long long b, w;
-		if (sscanf(c->line, "%llu %llu", &b, &w) == 2) {
+		unsigned long long b, w, k;
+		if (sscanf(c->line, "%llu %llu %llu", &b, &w, &k) == 3) {
 			c->busy_ns = b;
 			c->wall_ns = w;
+			c->work_ns = k;
 		}
 	}
 }
@@ -123,10 +124,10 @@ int cotenant_main(int argc, char **argv)
 	struct gpu_stream *s = NULL;
 	struct gpu_event *e0 = NULL, *e1 = NULL;
 	struct gpu_props props;
-	uint64_t busy = 0, t0, next, period_ns, burst_ns;
+	uint64_t busy = 0, work = 0, t0, next, period_ns, burst_ns;
 	const char *why;
 	float *out = NULL;
-	double ns;
+	double ns, alone_ns = -1;
 
 	if (argc != 2 || sscanf(argv[0], "%u", &duty) != 1 ||
 	    sscanf(argv[1], "%u", &period_ms) != 1 || duty > 100 || period_ms == 0) {
@@ -157,6 +158,13 @@ int cotenant_main(int argc, char **argv)
 		iters = (unsigned)((double)iters * (double)burst_ns / k / ns + 0.5);
 	if (iters == 0)
 		iters = 1;
+	/* one kernel's time alone: the least of three */
+	for (int i = 0; i < 3; i++)
+		if ((ns = time_fma(gpu, out, blocks, iters, s, e0, e1)) > 0 &&
+		    (alone_ns < 0 || ns < alone_ns))
+			alone_ns = ns;
+	if (alone_ns <= 0)
+		return fail("calibration");
 	t0 = next = time_now_ns();
 	for (;;) {
 		uint64_t now;
@@ -172,6 +180,7 @@ int cotenant_main(int argc, char **argv)
 			if (gpu->event_record(e1, s) || gpu->event_elapsed_ns(e0, e1, &ns))
 				return fail("burst");
 			busy += (uint64_t)ns;
+			work += (uint64_t)(k * alone_ns);
 		}
 		next += period_ns;
 		now = time_now_ns();
@@ -183,8 +192,8 @@ int cotenant_main(int argc, char **argv)
 		} else {
 			next = now; /* behind: no catching up in a burst */
 		}
-		n = snprintf(line, sizeof(line), "%" PRIu64 " %" PRIu64 "\n", busy,
-			     time_now_ns() - t0);
+		n = snprintf(line, sizeof(line), "%" PRIu64 " %" PRIu64 " %" PRIu64 "\n", busy,
+			     time_now_ns() - t0, work);
 		if (write(1, line, (size_t)n) < 0 && errno == EPIPE)
 			return 0;
 	}

@@ -6,9 +6,14 @@
  * fork, and the probe's process already initialised the driver. Every period
  * it runs compute bursts (launch_fma over the whole device, calibrated with
  * events to about 1 ms a kernel) for duty% of the period, then sleeps the
- * rest; after each period it writes "busy_ns wall_ns" (cumulative, busy from
- * its own event timings) on its stdout, a pipe the probe reads: the duty it
- * achieved is the busy share of the wall time between two reads.
+ * rest; after each period it writes "busy_ns wall_ns work_ns" (cumulative)
+ * on its stdout, a pipe the probe reads. busy is its bursts' own event
+ * times: with another tenant on the GPU they include the time its kernels
+ * waited behind the other's (time slicing) or ran beside it, slowed (MPS).
+ * work is the kernels it ran times one kernel's time alone (timed after the
+ * calibration, before any other tenant's work): the GPU time its work
+ * takes alone. The duty it achieved is work over wall time between two
+ * reads; busy over work is how much sharing stretched its kernels.
  *
  * Ending: base/proc starts it in a process group of its own with
  * PR_SET_PDEATHSIG (SIGKILL when the probe dies, SIGKILL included);
@@ -27,7 +32,7 @@ struct cotenant {
 	struct proc p;
 	char line[128]; /* a partial line read so far */
 	size_t len;
-	uint64_t busy_ns, wall_ns; /* the last complete line */
+	uint64_t busy_ns, wall_ns, work_ns; /* the last complete line */
 	int started;
 };
 

@@ -87,6 +87,21 @@ void pages_note(struct probe_ctx *ctx, const struct pagesize *ps, const char *so
 	snprintf(key, sizeof(key), "backing_%.40s", ps->name);
 	probe_result_add_param(ctx->res, key,
 			       source ? source : "unknown: neither pagemap nor counters");
+	if (ps->kind == PAGESIZE_MTHP && ps->bytes < MEM_HUGE_BYTES) {
+		/* why a chase below 2 MiB is flat, not a slope (docs/design.md §4.21) */
+		snprintf(key, sizeof(key), "translation_%.40s", ps->name);
+		probe_result_add_param(
+			ctx->res, key,
+#if defined(__x86_64__)
+			"PTE-mapped (below the PMD size): x86-64 TLBs hold 4 KiB entries for it "
+			"(AMD may coalesce a few), the page walk is 4k's; expect no TLB gain "
+			"before 2m"
+#else
+			"PTE-mapped (below the PMD size): the TLB gain depends on the CPU "
+			"(arm64 contpte: 64 KiB entries)"
+#endif
+		);
+	}
 	snprintf(key, sizeof(key), "faults_expected_%.40s", ps->name);
 	snprintf(val, sizeof(val), "%.0f per GiB (1 GiB / page size)",
 		 1073741824.0 / (double)ps->bytes);

@@ -30,7 +30,8 @@ struct probe {
 	 * (the report's "quick suite:" line, with quick_opts); NULL: only in
 	 * the sizes and lists quick_opts names. */
 	const char *quick_note;
-	double timeout_s; /* 0: the runner's default */
+	const char *full_opts; /* applied in the full suite only (the page-size sweep) */
+	double timeout_s;      /* 0: the runner's default */
 	/* 0 when the options make sense (with each other, beyond what each
 	 * row's type checks), else -1 with why in why (len bytes): a usage
 	 * error, exit 2, before any fork. May be NULL. */

@@ -2,6 +2,7 @@
  * finding; the thresholds and the wording of each fix live next to the check
  * they belong to, with the measurement that motivated them. */
 #include "machine/doctor.h"
+#include "machine/cpulat.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include "machine/doctor_facts.h"
 #include "machine/doctor_gpu.h"
 #include "machine/doctor_p2p.h"
+#include "machine/doctor_pages.h"
 #include "machine/noise.h"
 #include "machine/virt.h"
 #include "results/results.h"
@@ -106,6 +108,13 @@ static void rule_thp_defrag(const json_t *h, struct doctor_finding *f)
  * 231/433 us exit latency enabled, 1% with them disabled. */
 #define DEEP_IDLE_US 100
 
+static const char *qos_note(const json_t *h, long long worst)
+{
+	long long req;
+
+	return doctor_int_at(h, "knobs", "cpu_dma_latency_us", &req) ? cpulat_note(req, worst) : "";
+}
+
 static void rule_deep_idle(const json_t *h, struct doctor_finding *f)
 {
 	const json_t *states = doctor_at(h, "cpu", "cpuidle_states_cpu0", NULL), *st;
@@ -120,8 +129,10 @@ static void rule_deep_idle(const json_t *h, struct doctor_finding *f)
 	}
 	if (json_array_size(states) == 0) {
 		doctor_set(f, DOCTOR_OK, NULL,
-			   "no cpuidle states exposed (driver %s): default idle only",
-			   drv ? drv : "none");
+			   "no cpuidle states exposed (driver %s): default idle only; a "
+			   "/dev/cpu_dma_latency request (MEMPATH_CPU_DMA_LATENCY=0) has no state "
+			   "to keep CPUs out of here%s",
+			   drv ? drv : "none", qos_note(h, -1));
 		return;
 	}
 	json_array_foreach (states, i, st) {
@@ -138,6 +149,9 @@ static void rule_deep_idle(const json_t *h, struct doctor_finding *f)
 		if (!off && json_integer_value(lat) > worst)
 			worst = json_integer_value(lat);
 	}
+	if (json_is_integer(doctor_at(h, "knobs", "cpu_dma_latency_us", NULL)) &&
+	    len < sizeof(list))
+		snprintf(list + len, sizeof(list) - len, "%s", qos_note(h, worst));
 	if (worst >= DEEP_IDLE_US)
 		doctor_set(
 			f, DOCTOR_WARN,
@@ -441,6 +455,8 @@ static const struct rule {
 } rules[] = {
 	{"thp_mode", "transparent huge pages for memory that does not ask",
 	 "mempath probe cpu.first_touch pages=default,4k,thp", rule_thp_mode, &cost_thp},
+	{"mthp_sizes", "multi-size THP sizes that are off",
+	 "mempath probe cpu.first_touch pages=all", doctor_rule_mthp, &doctor_cost_mthp},
 	{"thp_defrag", "what a huge-page fault does without a free 2 MiB block",
 	 "mempath probe cpu.first_touch pages=thp", rule_thp_defrag, NULL},
 	{"deep_idle", "CPU idle states slow to wake from",

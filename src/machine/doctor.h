@@ -20,14 +20,6 @@ void doctor_report_free(struct doctor_report *r);
 /* "warn", "info", "ok", "n/a", "unknown"; and back (0 or -1). */
 const char *doctor_level_name(enum doctor_level l);
 int doctor_level_parse(const char *s, enum doctor_level *out);
-/* What a rule's trap costs on this machine, measured by one probe: two cells
- * of one metric, the trap's path (key=a) against the path that avoids it
- * (key=b), any other label fixed (fixed_key=fixed_val). */
-struct doctor_cost {
-	const char *probe, *opts; /* run at its quick sizes with these options */
-	const char *metric, *key, *a, *b, *fixed_key, *fixed_val;
-	const char *what; /* what the two cells are, for the sentence */
-};
 /* The cost measurement of rule id, or NULL when none measures it. */
 const struct doctor_cost *doctor_cost_of(const char *id);
 /* Sets f->measured from the probe's result: the two medians and the factor

@@ -32,4 +32,13 @@ struct doctor_report {
 	size_t count[DOCTOR_LEVELS];
 };
 
+/* What a rule's trap costs on this machine, measured by one probe: two cells
+ * of one metric, the trap's path (key=a) against the path that avoids it
+ * (key=b), any other label fixed (fixed_key=fixed_val). */
+struct doctor_cost {
+	const char *probe, *opts; /* run at its quick sizes with these options */
+	const char *metric, *key, *a, *b, *fixed_key, *fixed_val;
+	const char *what; /* what the two cells are, for the sentence */
+};
+
 #endif

@@ -194,6 +194,11 @@ int pagesize_split_open(int *mounted, char *why, size_t len)
 		/* a split of nothing mapped: refused only when writes are */
 		int err = errno;
 		char *lock = read_line_str("/sys/kernel/security/lockdown"), *a;
+		if (!lock && mount("securityfs", "/sys/kernel/security", "securityfs", 0, NULL) ==
+				     0) { /* not mounted: for this one read */
+			lock = read_line_str("/sys/kernel/security/lockdown");
+			umount("/sys/kernel/security");
+		}
 		a = lock ? strchr(lock, '[') : NULL;
 		snprintf(why, len,
 			 "%s refused a write (%s): kernel lockdown %.*s%srestricts debugfs (the "

@@ -12,6 +12,7 @@
 #include "base/proc.h"
 #include "base/util.h"
 #include "gpu/backend.h"
+#include "machine/cpulat.h"
 #include "machine/levels.h"
 #include "machine/limits.h"
 #include "machine/noise.h"
@@ -277,6 +278,7 @@ json_t *sysinfo_knobs(void)
 	json_object_set_new(o, "cpuidle_disabled_cpu0", disabled);
 	p2p_knobs(o, "/sys");
 	pagesize_knobs(o, "/sys");
+	cpulat_knobs(o);
 	return o;
 }
 

@@ -10,7 +10,10 @@
  * to=64k,1m (the reply in that discussion: split to smaller folios, not to 4 KiB): the
  *   chosen pages' folios split to that order through debugfs split_huge_pages (root,
  *   docs/design.md §4.21); split_at_order (pagemap + kpageflags) must read ~100% of what
- *   left the 2 MiB folios.
+ *   left the 2 MiB folios. Where the kernel refuses that write (lockdown restricts debugfs),
+ *   the mixed buffer is built instead, not split: the chosen 2 MiB ranges are faulted first
+ *   with only to's size enabled (they come up as folios of that size), the rest after under
+ *   the settings as found (2 MiB); the same two checks read what it got.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -213,6 +216,24 @@ static int split_pages_to(char *base, uint64_t n_huge, unsigned pct, unsigned or
 	return 0;
 }
 
+/* The kernel refused the split: the chosen ranges faulted first, every 4
+ * KiB, with to's size alone enabled (kit/pages.h puts the knobs back), so
+ * they come up as folios of that size. 0, 1 when the knobs could not be set
+ * (note says why), -1 on an error. */
+static int build_chosen(char *base, uint64_t n_huge, unsigned pct, const struct pagesize *to,
+			char *note, size_t len)
+{
+	int set = pagesize_begin(to, n_huge * MEM_HUGE_BYTES, note, len);
+
+	if (set != 0)
+		return set;
+	for (uint64_t k = 0; k < n_huge; k++)
+		if ((k + 1) * pct / 100 != k * pct / 100)
+			for (uint64_t off = 0; off < MEM_HUGE_BYTES; off += PAGE_4K)
+				((volatile char *)base)[k * MEM_HUGE_BYTES + off] = 0;
+	return pagesize_end() == 0 ? 0 : -1;
+}
+
 /* Bytes of b in folios of exactly `size` (pagemap), or UINT64_MAX. */
 static uint64_t bytes_at(const struct mem_buf *b, uint64_t size)
 {
@@ -278,8 +299,8 @@ static int cycler_check(struct probe_result *res, const struct cycler_job *j, un
 /* One split variant on a fresh buffer, its pages split to 4 KiB mappings
  * (to NULL) or to folios of to's size. Returns PROBE_OK or PROBE_FAIL. */
 static int cycler_variant(struct probe_ctx *ctx, uint64_t size, unsigned pct,
-			  const struct pagesize *to, const unsigned *threads, size_t n_threads,
-			  struct team **teams, char **notes)
+			  const struct pagesize *to, int built, const unsigned *threads,
+			  size_t n_threads, struct team **teams, char **notes)
 {
 	const char *tl = to ? to->name : NULL;
 	unsigned order = 0;
@@ -302,13 +323,32 @@ static int cycler_variant(struct probe_ctx *ctx, uint64_t size, unsigned pct,
 	j.th = xcalloc(threads[n_threads - 1], sizeof(*j.th));
 	/* Pass 0 is the fill, by the owning threads of the largest team: it is
 	 * also the first touch that faults the huge pages in. */
+	if (built && pct) {
+		char note[512];
+		int r = build_chosen(b.addr, n_huge, pct, to, note, sizeof(note));
+
+		if (r != 0) {
+			char *n =
+				xasprintf("%s%ssplit=%u to=%s: the buffer could not be built "
+					  "(%s): variant void",
+					  *notes ? *notes : "", *notes ? "; " : "", pct, tl,
+					  r > 0 ? note : "the knobs could not be set or put back");
+			free(*notes);
+			*notes = n;
+			rc = r > 0 ? PROBE_OK : PROBE_FAIL;
+			goto out;
+		}
+	}
 	progress("cpu.cycler: split=%u: filling %" PRIu64 " MiB", pct, size >> 20);
 	j.team = teams[n_threads - 1];
 	team_run(j.team, fill_worker, &j);
-	huge_before = anon_huge_bytes(&b);
+	/* built: measured against a buffer all of 2 MiB pages */
+	huge_before = built ? size : anon_huge_bytes(&b);
 	while (to && (PAGE_4K << order) < to->bytes)
 		order++;
-	if (to && pagesize_backing(b.addr, b.size_bytes, MEM_HUGE_BYTES, &at2m_before) != 0)
+	if (built)
+		at2m_before = size;
+	else if (to && pagesize_backing(b.addr, b.size_bytes, MEM_HUGE_BYTES, &at2m_before) != 0)
 		at2m_before = UINT64_MAX;
 	if (pct && huge_before == 0) {
 		char *n = xasprintf("%s%ssplit=%u: no THP backing (MADV_HUGEPAGE gave 0 huge "
@@ -319,8 +359,9 @@ static int cycler_variant(struct probe_ctx *ctx, uint64_t size, unsigned pct,
 		*notes = n;
 		goto out;
 	}
-	if (pct && (to ? split_pages_to(b.addr, n_huge, pct, order)
-		       : split_pages(b.addr, n_huge, pct)) != 0) {
+	if (pct && !built &&
+	    (to ? split_pages_to(b.addr, n_huge, pct, order) : split_pages(b.addr, n_huge, pct)) !=
+		    0) {
 		probe_result_set_status(res, STATUS_FAIL, "cannot split %u%% of the huge pages",
 					pct);
 		rc = PROBE_FAIL;
@@ -420,9 +461,17 @@ static int cycler_run(struct probe_ctx *ctx, const void *opts)
 	for (size_t t = 0; t < n_to && debugfs > 0; t++)
 		if (to[t].kind == PAGESIZE_MTHP && (o->splits & ~1u)) {
 			debugfs = pagesize_split_open(&mounted, why, sizeof(why));
-			if (debugfs < 0)
+			if (debugfs < 0) {
 				probe_result_add_param(ctx->res, "split_to", why);
-			else
+				probe_result_add_param(
+					ctx->res, "split_to_method",
+					"built, not split (the kernel refused the split): the "
+					"chosen 2 MiB ranges faulted first with only the size "
+					"asked enabled, so they came up as folios of that size; "
+					"the rest after, under the settings as found (2 MiB); "
+					"split_obtained and split_at_order read what the "
+					"buffer got");
+			} else
 				probe_result_add_param(ctx->res, "split_to_method",
 						       "debugfs split_huge_pages "
 						       "(pid,start,end,order) per chosen 2 MiB "
@@ -467,12 +516,11 @@ static int cycler_run(struct probe_ctx *ctx, const void *opts)
 	for (size_t s = 0; s < ARRAY_SIZE(split_pct) && rc == PROBE_OK; s++)
 		for (size_t t = 0; t < n_to && rc == PROBE_OK; t++) {
 			int mthp = to[t].kind == PAGESIZE_MTHP;
-			if (!(o->splits & (1u << s)) || (split_pct[s] == 0 && t > 0) ||
-			    (mthp && split_pct[s] && debugfs < 0))
-				continue; /* split=0 once; no debugfs: the param says */
+			if (!(o->splits & (1u << s)) || (split_pct[s] == 0 && t > 0))
+				continue; /* split=0 once */
 			rc = cycler_variant(ctx, size, split_pct[s],
-					    mthp && split_pct[s] ? &to[t] : NULL, threads,
-					    n_threads, teams, &notes);
+					    mthp && split_pct[s] ? &to[t] : NULL,
+					    mthp && debugfs < 0, threads, n_threads, teams, &notes);
 		}
 	pagesize_split_close(mounted);
 	if (notes) {

@@ -488,6 +488,8 @@ const struct probe probe_cpu_first_touch = {
 	.opts = first_touch_opts,
 	.opts_size = sizeof(struct first_touch_opts),
 	.quick_opts = "size=256M",
+	/* the full suite sweeps every page size the kernel offers (§4.21) */
+	.full_opts = "pages=thp,default,all",
 	.run = first_touch_run,
 	.receipts = first_touch_receipts,
 	.primary = "touch_rate",

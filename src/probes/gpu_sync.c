@@ -13,6 +13,11 @@
  * traced to CPU idle-state exit latency; the step loop shows what it costs a real serving loop.
  * cross-check: blocking minus spin per step ~ one wake-up (cpu.wake's idle-exit latency);
  *   spin's step_cpu ~ its step time (the thread never sleeps).
+ * mps=1: the probe's own MPS control daemon (kit/mps.h), started from supported(), before
+ *   anything in the probe's process initialises the driver (the driver reads the pipe
+ *   directory then); the victim and the co-tenant are its clients (control.log's clients
+ *   are checked against both pids), the co-tenant with CUDA_MPS_ACTIVE_THREAD_PERCENTAGE =
+ *   mps_pct; the daemon ends with the probe, killed or not.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -20,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "base/opt.h"
 #include "base/stats.h"
@@ -28,12 +34,13 @@
 #include "kit/cotenant.h"
 #include "kit/gpu_kit.h"
 #include "kit/measure.h"
+#include "kit/mps.h"
 #include "kit/probe.h"
 #include "results/results.h"
 
 struct gsync_opts {
 	uint32_t scheds;
-	uint64_t launches, kernel_ns, weight_pct, period_ms;
+	uint64_t launches, kernel_ns, weight_pct, period_ms, mps, mps_pct;
 	char duties[OPT_STR_MAX];
 };
 
@@ -50,6 +57,11 @@ static const struct opt gsync_opt_rows[] = {
 		"decode steps: co-tenant duty cycles, % (0: alone; a second process runs "
 		"compute bursts for the rest)"),
 	OPT_UINT("period_ms", struct gsync_opts, period_ms, "10", "co-tenant burst period, ms"),
+	OPT_UINT("mps", struct gsync_opts, mps, "0",
+		 "1: run under an MPS control daemon of the probe's own (victim and co-tenant its "
+		 "clients; stopped on every exit); skipped with the reason where MPS is missing"),
+	OPT_UINT("mps_pct", struct gsync_opts, mps_pct, "100",
+		 "mps=1: the co-tenant's CUDA_MPS_ACTIVE_THREAD_PERCENTAGE (1..100)"),
 	OPT_END,
 };
 
@@ -117,7 +129,7 @@ static struct metric *measure_steps(struct probe_ctx *ctx, struct gsync *g, cons
 {
 	struct metric *wall, *cpu, *bw = NULL;
 	uint64_t iters = measure_calibrate(op_step, g, ctx->min_sample_ns);
-	uint64_t b0 = 0, w0 = 0;
+	uint64_t b0 = 0, w0 = 0, k0 = 0;
 	char desc[200];
 
 	if (iters == 0)
@@ -156,6 +168,7 @@ static struct metric *measure_steps(struct probe_ctx *ctx, struct gsync *g, cons
 			cotenant_poll(ct);
 			b0 = ct->busy_ns;
 			w0 = ct->wall_ns;
+			k0 = ct->work_ns;
 		}
 		if (i < ctx->warmups && g->step_us)
 			g->n_steps = 0;
@@ -178,10 +191,18 @@ static struct metric *measure_steps(struct probe_ctx *ctx, struct gsync *g, cons
 				metric_add_sample(bw, (double)(g->slice * g->launches) / w * 1e-3);
 		}
 	}
-	if (ct && duty)
-		*duty = ct->wall_ns > w0
-				? 100.0 * (double)(ct->busy_ns - b0) / (double)(ct->wall_ns - w0)
-				: NAN;
+	if (ct && duty) { /* achieved: its work's time alone over wall time (cotenant.h) */
+		double wall_ns = (double)(ct->wall_ns - w0), work = (double)(ct->work_ns - k0);
+
+		*duty = ct->wall_ns > w0 ? 100.0 * work / wall_ns : NAN;
+		if (ct->wall_ns > w0)
+			json_object_set_new(
+				ext, "cotenant_busy_pct",
+				json_real(100.0 * (double)(ct->busy_ns - b0) / wall_ns));
+		if (work > 0)
+			json_object_set_new(ext, "cotenant_stretch",
+					    json_real((double)(ct->busy_ns - b0) / work));
+	}
 	if (g->step_us && g->n_steps > 0) {
 		stats_sort(g->step_us, g->n_steps);
 		json_object_set_new(ext, "steps", json_integer((json_int_t)g->n_steps));
@@ -193,6 +214,34 @@ static struct metric *measure_steps(struct probe_ctx *ctx, struct gsync *g, cons
 	free(g->step_us);
 	g->step_us = NULL;
 	return wall;
+}
+
+/* mps=1: the daemon, started by supported() before the driver. */
+static struct mps g_mps = {.fd = -1};
+
+/* Whether the daemon's log names pid as a client (mps=1 only). */
+static void mps_note_client(json_t *o, long pid)
+{
+	long pids[64];
+	size_t n;
+	int found = 0;
+
+	if (!g_mps.watcher)
+		return;
+	n = mps_clients(&g_mps, pids, 64);
+	for (size_t i = 0; i < n; i++)
+		found |= pids[i] == pid;
+	json_object_set_new(o, "mps_client", json_boolean(found));
+}
+
+static const char *gsync_supported(const void *opts)
+{
+	const struct gsync_opts *o = opts;
+	static char why[300];
+
+	if (o->mps && mps_start(&g_mps, why, sizeof(why)) != 0)
+		return why;
+	return gpu_unsupported_reason();
 }
 
 /* "0,10,25,50" -> duties (each 0..90), n; -1 on bad input. */
@@ -241,7 +290,8 @@ static int weights_setup(struct gsync *g, const struct gpu_props *pr, uint64_t p
  * duty. */
 static int cotenant_runs(struct probe_ctx *ctx, struct gsync *g, const char *sched,
 			 const unsigned *duties, size_t n, unsigned period_ms, const double *a,
-			 size_t na, struct cotenant *ct, json_t *out)
+			 size_t na, struct cotenant *ct, char *const *env, size_t n_env,
+			 json_t *out)
 {
 	for (size_t i = 0; i < n; i++) {
 		json_t *d = json_object();
@@ -256,13 +306,15 @@ static int cotenant_runs(struct probe_ctx *ctx, struct gsync *g, const char *sch
 		}
 		snprintf(ds, sizeof(ds), "%u", duties[i]);
 		progress("gpu.sync: %s, co-tenant at %u%%", sched, duties[i]);
-		if (cotenant_start(ct, duties[i], period_ms, NULL, 0, why, sizeof(why))) {
+		if (cotenant_start(ct, duties[i], period_ms, env, n_env, why, sizeof(why))) {
 			gpu_backend()->set_error(why);
 			json_decref(d);
 			return -1;
 		}
 		json_object_set_new(d, "cotenant_pid", json_integer(ct->p.pid));
 		m = measure_steps(ctx, g, sched, ds, ct, d, &got);
+		if (m)
+			mps_note_client(d, ct->p.pid);
 		cotenant_stop(ct);
 		if (!m) {
 			json_decref(d);
@@ -302,12 +354,21 @@ static int gsync_run(struct probe_ctx *ctx, const void *opts)
 	json_t *modes = json_object(), *steps = NULL;
 	unsigned duties[16];
 	size_t n_duties = 0;
-	char buf[256];
+	char buf[512], pct_env[64];
+	char *env[] = {pct_env};
+	size_t n_env = 0;
 
-	if (o->weight_pct > 90 || o->launches == 0 || o->period_ms == 0 ||
+	if (o->mps_pct < 100 && o->mps) {
+		snprintf(pct_env, sizeof(pct_env), "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=%u",
+			 (unsigned)o->mps_pct);
+		n_env = 1;
+	}
+	if (o->weight_pct > 90 || o->launches == 0 || o->period_ms == 0 || o->mps > 1 ||
+	    o->mps_pct < 1 || o->mps_pct > 100 ||
 	    (o->weight_pct && parse_duties(o->duties, duties, 16, &n_duties))) {
-		gpu->set_error("weight_pct is 0..90, launches and period_ms >= 1, duties a list of "
-			       "0..90");
+		gpu->set_error(
+			"weight_pct is 0..90, launches and period_ms >= 1, mps 0 or 1, mps_pct "
+			"1..100, duties a list of 0..90");
 		json_decref(modes);
 		return gpu_fail(ctx->res, "gpu.sync options");
 	}
@@ -324,9 +385,21 @@ static int gsync_run(struct probe_ctx *ctx, const void *opts)
 	if (o->weight_pct) {
 		steps = json_object();
 		json_object_set_new(gpu_extra(ctx->res), "decode", steps);
-		probe_result_add_param(ctx->res, "cotenant",
-				       "mempath __cotenant: own process and context, launch_fma "
-				       "bursts of ~1 ms kernels, duty from its own events");
+		probe_result_add_param(
+			ctx->res, "cotenant",
+			"mempath __cotenant: own process and context, launch_fma "
+			"bursts of ~1 ms kernels; achieved duty = its kernels' time "
+			"alone over wall time (cotenant_busy_pct: their event times, "
+			"waits behind the victim included)");
+	}
+	if (o->mps) {
+		snprintf(buf, sizeof(buf),
+			 "MPS: a control daemon of the probe's own (pipe and log under %s), "
+			 "victim and co-tenant its clients; co-tenant %s",
+			 g_mps.dir, n_env ? pct_env : "at 100% of the threads");
+		probe_result_add_param(ctx->res, "sharing", buf);
+	} else {
+		probe_result_add_param(ctx->res, "sharing", "the driver's default (time slicing)");
 	}
 	smp = gpu->sampler_start(100);
 	for (int v = GPU_SCHED_SPIN; v <= GPU_SCHED_BLOCKING; v++) {
@@ -370,7 +443,8 @@ static int gsync_run(struct probe_ctx *ctx, const void *opts)
 
 			memcpy(a, m->samples, na * sizeof(double));
 			bad = cotenant_runs(ctx, &g, name, duties, n_duties, (unsigned)o->period_ms,
-					    a, na, &ct, sx);
+					    a, na, &ct, env, n_env, sx);
+			mps_note_client(sx, (long)getpid());
 			free(a);
 			if (bad) {
 				rc = gpu_fail(ctx->res, name);
@@ -387,6 +461,10 @@ out:
 	gpu->sampler_stop(smp, ctx->res, "probe");
 	gpu->free(g.weights);
 	gpu->stream_destroy(g.s);
+	if (g_mps.watcher) { /* our context goes first: quit waits for its clients */
+		gpu->context_reset();
+		mps_stop(&g_mps);
+	}
 	return rc;
 }
 
@@ -398,5 +476,6 @@ const struct probe probe_gpu_sync = {
 	.opts = gsync_opt_rows,
 	.opts_size = sizeof(struct gsync_opts),
 	.timeout_s = 300,
+	.supported = gsync_supported,
 	.run = gsync_run,
 };

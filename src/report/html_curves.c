@@ -30,6 +30,8 @@ static int x_value(const char *key, const char *v, double *x)
 
 	if (!v)
 		return -1;
+	if (strcmp(key, "pages") == 0 && str_starts_with(v, "hugetlb-"))
+		v += strlen("hugetlb-"); /* its page size; a line of its own */
 	if (strcmp(key, "threads") == 0) {
 		unsigned long n = strtoul(v, &end, 10);
 
@@ -47,7 +49,7 @@ static int x_value(const char *key, const char *v, double *x)
  * quick suite's two sizes are a curve on a log axis too). */
 static const char *sweep_label(const struct probe_result *p, size_t first)
 {
-	static const char *const keys[] = {"size", "span", "threads"};
+	static const char *const keys[] = {"size", "span", "threads", "pages"};
 
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
 		double seen[8], x;
@@ -61,6 +63,10 @@ static const char *sweep_label(const struct probe_result *p, size_t first)
 			if (!same_quantity(&p->metrics[first], m))
 				continue;
 			ok = x_value(keys[i], metric_label(m, keys[i]), &x) == 0;
+			if (!ok && strcmp(keys[i], "pages") == 0 && metric_label(m, "pages")) {
+				ok = 1; /* thp, default: no size of their own, not drawn */
+				continue;
+			}
 			while (j < n_seen && seen[j] != x)
 				j++;
 			if (ok && j == n_seen && n_seen < ARRAY_SIZE(seen))
@@ -258,6 +264,9 @@ int html_curve(FILE *f, const struct probe_result *p, size_t first)
 		if (sum.n == 0 || !isfinite(sum.median) || x_value(key, metric_label(m, key), &x))
 			continue;
 		other_labels(m, key, name, sizeof(name));
+		if (strcmp(key, "pages") == 0 && str_starts_with(metric_label(m, key), "hugetlb-"))
+			snprintf(name + strlen(name), sizeof(name) - strlen(name), "%shugetlb",
+				 name[0] ? "," : ""); /* the page sweep: hugetlb apart */
 		if (!(ser = series_of(s, &n, name))) {
 			too_many = 1;
 			break;
@@ -276,9 +285,10 @@ int html_curve(FILE *f, const struct probe_result *p, size_t first)
 	snprintf(title, sizeof(title), "%s against %s", m0->name, key);
 	snprintf(y_title, sizeof(y_title), "%s (%s)", m0->name, unit_name(m0->unit));
 	pl = (struct plot_lines){.title = title,
-				 .x_title = threads ? "threads"
-					    : strcmp(key, "span") == 0
-						    ? "span (bytes, log scale)"
+				 .x_title = threads		       ? "threads"
+					    : strcmp(key, "span") == 0 ? "span (bytes, log scale)"
+					    : strcmp(key, "pages") == 0
+						    ? "page size (bytes, log scale; pages=)"
 						    : "working set (bytes, log scale)",
 				 .y_title = y_title,
 				 .xs = PLOT_LOG2, /* threads double too: 1, 2, 4 ... max */

@@ -62,6 +62,8 @@ const char *verdict_name(enum verdict v);
  * "void", "few", "fact", "missing", "refused". */
 const char *verdict_id(enum verdict v);
 
+#define COMPARE_GPU_OTHERS "gpu_others"
+
 struct compare_opts {
 	const char *legs;    /* variant per file, e.g. "ABA"; NULL: A,B,A,B... by position */
 	double alpha;	     /* 0.05 */
@@ -69,7 +71,10 @@ struct compare_opts {
 	const char *primary; /* pattern of the metric that matters; NULL: Holm over all */
 	const char *const *controls;
 	size_t n_controls;
-	const char *const *expect_diff; /* knob names allowed to differ between A and B */
+	/* knob names allowed to differ between A and B; COMPARE_GPU_OTHERS: other
+	 * processes on the GPUs are the change (a co-tenant), so rounds are not
+	 * left out for them */
+	const char *const *expect_diff;
 	size_t n_expect_diff;
 	int allow_diff;		  /* give verdicts even when other knobs differ */
 	unsigned bootstrap_iters; /* 2000 */

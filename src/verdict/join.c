@@ -564,7 +564,7 @@ int compare_check_names(const struct comparison *c, const struct compare_opts *o
 				     k < o->n_controls ? "--control" : "--primary", pat);
 	}
 	for (size_t k = 0; k < o->n_expect_diff; k++) {
-		int known = 0;
+		int known = strcmp(o->expect_diff[k], COMPARE_GPU_OTHERS) == 0; /* not a knob */
 		for (size_t j = 0; j < c->n_legs && !known; j++)
 			known = json_object_get(c->legs[j].run->knobs_start, o->expect_diff[k]) ||
 				json_object_get(c->legs[j].run->knobs_end, o->expect_diff[k]);

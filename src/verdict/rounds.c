@@ -148,10 +148,20 @@ static char *load_words(const struct comparison *c, const struct compare_row *ro
 				c->legs[hi].name, row->busy[lo], c->legs[lo].name);
 }
 
-/* Leg a had other processes on the GPUs and leg b none? */
-static int gpu_apart(const struct compare_row *row, size_t a, size_t b)
+/* --expect-diff gpu_others: a co-tenant on the GPUs is the change. */
+static int gpu_expected(const struct comparison *c)
 {
-	return row->gpu_others[a] > 0 && row->gpu_others[b] == 0;
+	for (size_t i = 0; i < c->opts.n_expect_diff; i++)
+		if (strcmp(c->opts.expect_diff[i], COMPARE_GPU_OTHERS) == 0)
+			return 1;
+	return 0;
+}
+
+/* Leg a had other processes on the GPUs and leg b none (and they are not
+ * the change)? */
+static int gpu_apart(const struct comparison *c, const struct compare_row *row, size_t a, size_t b)
+{
+	return !gpu_expected(c) && row->gpu_others[a] > 0 && row->gpu_others[b] == 0;
 }
 
 char *rounds_noise_reason(const struct comparison *c, struct compare_row *row)
@@ -159,7 +169,7 @@ char *rounds_noise_reason(const struct comparison *c, struct compare_row *row)
 	size_t hi = c->n_legs, lo = c->n_legs;
 	for (size_t a = 0; a < c->n_legs; a++)
 		for (size_t b = 0; b < c->n_legs; b++)
-			if (gpu_apart(row, a, b)) {
+			if (gpu_apart(c, row, a, b)) {
 				row->noisy = 1;
 				return xasprintf("%.0f other process%s on the GPUs during %s, none "
 						 "during %s",
@@ -204,7 +214,7 @@ static int round_noisy(const struct comparison *c, const struct compare_row *row
 		fabs(row->busy[ja] - row->busy[jb]) > busy_threshold(c)) ||
 	       (isfinite(row->wait[ja]) && isfinite(row->wait[jb]) &&
 		fabs(row->wait[ja] - row->wait[jb]) > busy_threshold(c)) ||
-	       gpu_apart(row, ja, jb) || gpu_apart(row, jb, ja);
+	       gpu_apart(c, row, ja, jb) || gpu_apart(c, row, jb, ja);
 }
 
 /* A round whose legs' load differed is left out unless it reads as the
@@ -376,7 +386,7 @@ static char *left_out(const struct comparison *c, const struct compare_row *row)
 		db = fabs(row->busy[ja] - row->busy[jb]);
 		/* a GPU process seen on one side only outranks any CPU load; the
 		 * CPUs busy outrank the probe's waiting */
-		if (gpu_apart(row, ja, jb) || gpu_apart(row, jb, ja))
+		if (gpu_apart(c, row, ja, jb) || gpu_apart(c, row, jb, ja))
 			d = INFINITY;
 		else if (db > busy_threshold(c))
 			d = db;
@@ -394,8 +404,8 @@ static char *left_out(const struct comparison *c, const struct compare_row *row)
 	}
 	if (!wr)
 		return NULL;
-	if (gpu_apart(row, wa, wb) || gpu_apart(row, wb, wa)) {
-		size_t with = gpu_apart(row, wa, wb) ? wa : wb, none = with == wa ? wb : wa;
+	if (gpu_apart(c, row, wa, wb) || gpu_apart(c, row, wb, wa)) {
+		size_t with = gpu_apart(c, row, wa, wb) ? wa : wb, none = with == wa ? wb : wa;
 		return xasprintf("%zu of %zu rounds left out, their legs' load differed (round %u: "
 				 "%.0f other process%s on the GPUs during %s, none during %s)",
 				 row->rounds_out, row->rounds + row->rounds_out, wr,

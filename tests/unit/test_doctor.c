@@ -127,6 +127,18 @@ static void test_clean_fixture_quiet(void **state)
 	json_decref(h);
 }
 
+static void test_mthp_sizes(void **state)
+{
+	json_t *h = json_object();
+	assert_int_equal(level_of(h, "mthp_sizes", NULL), DOCTOR_NA);
+	set_path(h, "knobs", "mthp_2048kB_enabled", json_string("inherit"));
+	assert_int_equal(level_of(h, "mthp_sizes", NULL), DOCTOR_OK);
+	set_path(h, "knobs", "mthp_64kB_enabled", json_string("never"));
+	assert_int_equal(level_of(h, "mthp_sizes", NULL), DOCTOR_INFO);
+	json_decref(h);
+	(void)state;
+}
+
 static void test_thp_modes(void **state)
 {
 	json_t *h = json_object();
@@ -295,6 +307,7 @@ int main(void)
 		cmocka_unit_test(test_traps_fixture_fires),
 		cmocka_unit_test(test_clean_fixture_quiet),
 		cmocka_unit_test(test_thp_modes),
+		cmocka_unit_test(test_mthp_sizes),
 		cmocka_unit_test(test_unaccounted_sum),
 		cmocka_unit_test(test_unaccounted_limits),
 		cmocka_unit_test(test_numa_and_gpu_not_applicable),
