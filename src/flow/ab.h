@@ -90,5 +90,12 @@ char *ab_schedule(unsigned rounds, const char *order, unsigned long long seed);
  * path per planned leg (caller frees each and the array), whether or not
  * the leg ran; *n_run the legs that ran. */
 enum ab_outcome ab_flow(const struct ab_plan *plan, char ***leg_paths, size_t *n_run);
+/* Before the first setup, with budget_s, fit_legs and leg_reps: runs the leg
+ * command twice as a pilot (1 and 2 samples a metric, DIR/pilot-N.json and
+ * .log; no setup, each bounded by a leg's share of the budget) and refuses
+ * (-1, after an error line) a plan whose first fit_legs legs would pass the
+ * budget at that pace; 0 when they fit (said), or nothing can be judged
+ * (no leg_reps: wrap, --reps auto; or the pilot failed). */
+int ab_budget_pilot(const struct ab_plan *plan);
 
 #endif
