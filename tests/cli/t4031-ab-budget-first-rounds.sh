@@ -35,7 +35,8 @@ rc=$?
 took=$(($(date +%s) - start))
 [ $rc -eq 1 ] || fail "ab with legs past a 2 s budget: exit $rc: $(tail -3 err.txt)"
 [ $took -le 30 ] || fail "ab took $took s with --budget 2"
-if grep -q '^mempath: error: the first 8 legs a verdict needs would take about [0-9]* s (a pilot before the first setup' err.txt; then
+if grep -q '^mempath: error: the first 8 legs a verdict needs would take about [0-9]* s (a pilot before the first setup' err.txt ||
+	grep -q '^mempath: error: the leg command with [12] samples\{0,1\} a metric (a pilot, before the first setup) did not end within .*--budget of 2 s.*: refused' err.txt; then
 	! ls d/leg-*.json >/dev/null 2>&1 || fail "legs ran after the pilot refused the plan: $(ls d)"
 elif grep -q '^mempath: error: the first 8 legs a verdict needs would take about [0-9]* s at this pace ([0-9]* took [0-9]* s), past the --budget of 2 s: stopped' err.txt; then
 	[ "$(ls d/leg-*.json | wc -l)" -lt 8 ] || fail "the pace was judged after the first rounds: $(ls d)"
