@@ -7,13 +7,23 @@
 # its peak memory. Target: under 10 s and under 1 GiB each on the 2-core dev
 # VM (docs/fleet.md). Appends to docs/results/bench-<host>-<date>.md
 # (BENCH_OUT).
+# BENCH_FLEET_MPI=N instead runs the real fleet of issue 46 on this host, N
+# times each way: five MPI ranks of `fleet --only cpu.first_touch --quick`
+# (ranks of one host take turns), the fifth started under tests/data/thp-off.c
+# (THP disabled for its process tree: a planted fault), then five ranks with
+# none changed; it counts the ranks flagged and on what, with the load
+# average beside each run (BENCH_FLEET_ARGS: the fleet's probe arguments).
 set -eu
 bin=${1:?usage: tools/bench-fleet.sh MEMPATH}
+if [ "${BENCH_FLEET_MPI:-0}" -gt 0 ]; then
+	exec sh "$(dirname "$0")/bench-fleet-mpi.sh" "$bin" "$BENCH_FLEET_MPI"
+fi
 n=${BENCH_NODES:-1000}
 src=${BENCH_RUN:-docs/results/vm-quick-2026-11-30.json}
 out=${BENCH_OUT:-docs/results/bench-$(hostname)-$(date +%F).md}
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
 load0=$(cut -d" " -f1 /proc/loadavg)
 [ -x /usr/bin/time ] || { echo "bench-fleet: needs GNU time (/usr/bin/time)" >&2; exit 1; }
 echo "bench: writing $n node files" >&2

@@ -34,13 +34,33 @@
 # of the A/A trials of each design, and whether a THP trial's geomean lies
 # in its touch rate's CI.
 #
+# The held-out half (HELDOUT=1, issue 46): at the start the seed draws, from
+# the registry as it is (`mempath list`), every CPU probe that runs here
+# pinned to one CPU (a pilot of one sample says so) as an A/A kind
+# ho-aa-PROBE at its quick sizes (`probe P --quick`), and HELDOUT_EFFECTS
+# (2) known THP effects of the candidates below, each at a size the seed
+# draws, measured on their own like thp and lat: ho-ft (first touch of
+# default pages, madvise -> always, a WIN), ho-la (a chase on default pages,
+# madvise -> always, a WIN), ho-ln (a chase on MADV_HUGEPAGE memory, madvise
+# -> never, a LOSS). (First touch of MADV_HUGEPAGE memory under never is no
+# candidate: its receipt, thp_backed 0 MiB, voids the metric in B, rightly.) $OUT/kinds.tsv records what was drawn: kind,
+# command, B's knob, target metric and label, the direction. K_HELDOUT the
+# trials of each held-out kind and load (1).
+# The design typed is the default design as a user types it: `ab --a A --b B
+# -o DIR -- COMMAND` with the probe's own --reps (rounds auto, each leg sized
+# by ab), bounded only by --max-rounds MAX_ROUNDS. The fifth load, build: a
+# build of this tree (make -j2 GPU=0 MPI=0 into a directory of its own,
+# again and again) from 0-30% of the trial to its end, the shape of another
+# engineer's make test.
 # Needs root and a writable /sys/kernel/mm/transparent_hugepage/enabled; it
 # puts back what it found there and stops every hog on exit (each hog is
 # also bounded by timeout). Environment: OUT (default bench-rounds-<time>/),
 # SEED, ROUNDS (5), MAX_ROUNDS (auto: 12, ab's default), DESIGNS, KINDS, LOADS
 # (subsets), STREAM_SIZE (700M), DEADLINE (seconds: no trial begun after it;
-# 0 none), EFFECT_PAIRS (4), EFFECT_REPS (20), EFFECTS_ONLY, EFFECT_WHEN; K_<design>_<kind> or K_<kind> (a dash written _) the trials of
-# each load for that design and kind, else K.
+# 0 none), EFFECT_PAIRS (4), EFFECT_REPS (20), EFFECTS_ONLY, EFFECT_WHEN;
+# K_<design>_<kind>, K_<design> or K_<kind> (any other character written _)
+# the trials of each load for that design and kind, else K (K_HELDOUT for a
+# held-out kind); BUDGET: --budget of the typed design's ab (none).
 set -u
 bin=${1:?usage: bench-rounds.sh BIN [K]}
 k=${2:-${K:-2}}
@@ -52,7 +72,9 @@ rounds=${ROUNDS:-5}
 max_rounds=${MAX_ROUNDS:-12}
 designs=${DESIGNS:-aba rounds auto}
 kinds=${KINDS:-aa-lat aa-stream thp lat}
-loads=${LOADS:-none cpu0 mem35 mem10}
+loads=${LOADS:-none cpu0 mem35 mem10 build}
+heldout=${HELDOUT:-0}
+top=$(cd "$(dirname "$0")/.." && pwd)
 deadline=${DEADLINE:-0}
 effect_pairs=${EFFECT_PAIRS:-4}
 effect_reps=${EFFECT_REPS:-20}
@@ -62,6 +84,8 @@ if [ "$(id -u)" != 0 ] || [ ! -w $thp ] || [ "$(nproc)" -lt 2 ] || ! command -v 
 	exit 0
 fi
 was=$(sed 's/.*\[\(.*\)\].*/\1/' $thp)
+mkdir -p "$out" || exit 1
+out=$(cd "$out" && pwd)
 loader=""
 stop_load() {
 	[ -n "$loader" ] && kill "$loader" 2>/dev/null && wait "$loader" 2>/dev/null
@@ -69,6 +93,10 @@ stop_load() {
 	if [ -f "$out/hog.pids" ]; then
 		for p in $(cat "$out/hog.pids"); do kill "$p" 2>/dev/null; done
 		rm -f "$out/hog.pids"
+	fi
+	if [ -f "$out/hog.pgids" ]; then
+		for p in $(cat "$out/hog.pgids"); do kill -- "-$p" 2>/dev/null; done
+		rm -f "$out/hog.pgids"
 	fi
 }
 restore() {
@@ -78,21 +106,57 @@ restore() {
 }
 trap 'restore' EXIT
 trap 'exit 130' INT TERM
-mkdir -p "$out" || exit 1
 t_start=$(date +%s)
 echo "bench-rounds: $k trials of each of: designs $designs; kinds $kinds; loads $loads; into $out/"
 echo "bench-rounds: machine: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), THP $was, $(date -u +%Y-%m-%dT%H:%MZ)"
 
+# kinds.tsv: kind, leg command, B's THP knob (- for an A/A), target metric,
+# its label (key=value), want (win, loss; - for an A/A)
+tab="	"
+{
+	echo "aa-lat${tab}probe cpu.latency sizes=256K,64M pages=4k order=random${tab}-${tab}-${tab}-${tab}-"
+	echo "aa-stream${tab}probe cpu.stream threads=1 size=${STREAM_SIZE:-700M} kernels=read,triad stores=temporal pages=4k${tab}-${tab}-${tab}-${tab}-"
+	echo "thp${tab}probe cpu.first_touch size=64M pages=default touch=write${tab}always${tab}touch_rate${tab}pages=default${tab}win"
+	echo "lat${tab}probe cpu.latency sizes=32M pages=thp order=random${tab}never${tab}load_latency${tab}size=32M${tab}loss"
+} >"$out/kinds.tsv"
+if [ "$heldout" = 1 ]; then
+	# every CPU probe of the registry that runs here pinned to CPU0
+	for p in $("$bin" list | awk '$2 ~ /cpu/ { print $1 }'); do
+		taskset -c 0 "$bin" probe "$p" --quick --reps 1 --warmups 0 --quiet -o "$out/pilot-$p.json" \
+			>/dev/null 2>&1
+		if grep -q '"status": "ok"' "$out/pilot-$p.json" 2>/dev/null; then
+			printf 'ho-aa-%s\tprobe %s --quick\t-\t-\t-\t-\n' "$p" "$p" >>"$out/kinds.tsv"
+		else
+			echo "bench-rounds: held out: $p does not run here pinned to one CPU (pilot: $(grep -o '"reason": "[^"]*"' "$out/pilot-$p.json" 2>/dev/null | head -1))"
+		fi
+	done
+	awk -v s="$seed" -v n="${HELDOUT_EFFECTS:-2}" 'BEGIN {
+		srand(s + 1)
+		c[1] = "ho-ft\tprobe cpu.first_touch size=%s pages=default touch=write\talways\ttouch_rate\tpages=default\twin"
+		c[2] = "ho-la\tprobe cpu.latency sizes=%s pages=default order=random\talways\tload_latency\tsize=%s\twin"
+		c[3] = "ho-ln\tprobe cpu.latency sizes=%s pages=thp order=random\tnever\tload_latency\tsize=%s\tloss"
+		split("32M 64M 128M", fs, " "); split("16M 32M 64M", ls, " ")
+		for (i = 1; i <= 3; i++) r[i] = rand()
+		for (k = 1; k <= n && k <= 3; k++) {
+			b = 0
+			for (i = 1; i <= 3; i++) if (!(i in used) && (!b || r[i] < r[b])) b = i
+			used[b] = 1
+			z = b == 1 ? fs[1 + int(rand() * 3)] : ls[1 + int(rand() * 3)]
+			printf c[b] "\n", z, z
+		}
+	}' >>"$out/kinds.tsv"
+	kinds="$kinds $(awk -F'\t' '$1 ~ /^ho-/ { printf "%s ", $1 }' "$out/kinds.tsv")"
+	echo "bench-rounds: held out (seed $seed): $(awk -F'\t' '$1 ~ /^ho-/ { printf "%s: %s; ", $1, $2 }' "$out/kinds.tsv")"
+fi
+col() { # col KIND N: field N of KIND's row
+	awk -F'\t' -v k="$1" -v n="$2" '$1 == k { print $n; exit }' "$out/kinds.tsv"
+}
 leg_cmd() {
-	case $1 in
-	aa-lat) echo "probe cpu.latency sizes=256K,64M pages=4k order=random" ;;
-	aa-stream) echo "probe cpu.stream threads=1 size=${STREAM_SIZE:-700M} kernels=read,triad stores=temporal pages=4k" ;;
-	thp) echo "probe cpu.first_touch size=64M pages=default touch=write" ;;
-	lat) echo "probe cpu.latency sizes=32M pages=thp order=random" ;;
-	esac
+	col "$1" 2
 }
 knob_b() {
-	case $1 in thp) echo always ;; lat) echo never ;; *) echo "" ;; esac
+	b=$(col "$1" 3)
+	[ "$b" = - ] || echo "$b"
 }
 
 # Each effect on its own: A B A B ... runs, no hog of ours; WHEN is before
@@ -112,11 +176,11 @@ effect() {
 }
 if [ "$effects_only" = 1 ]; then
 	for kind in $kinds; do
-		case $kind in thp | lat) effect "$kind" "${EFFECT_WHEN:-extra}" ;; esac
+		[ -n "$(knob_b "$kind")" ] && effect "$kind" "${EFFECT_WHEN:-extra}"
 	done
 else
 	for kind in $kinds; do
-		case $kind in thp | lat) effect "$kind" before ;; esac
+		[ -n "$(knob_b "$kind")" ] && effect "$kind" before
 	done
 fi
 
@@ -139,6 +203,15 @@ load() {
 		sleep "$(awk -v s="$2" -v r="$3" 'BEGIN { printf "%.1f", s * 0.65 * r }')"
 		hog_mem "$(awk -v s="$2" 'BEGIN { printf "%.1f", s * 0.35 }')"
 		;;
+	build)
+		sleep "$(awk -v s="$2" -v r="$3" 'BEGIN { printf "%.1f", s * 0.3 * r }')"
+		# its own process group (setsid; timeout leads it), so that the
+		# compilers of the make go with it
+		setsid timeout 600 sh -c 'while :; do rm -rf "$1"; make -s -C "$2" -j2 GPU=0 MPI=0 BUILD="$1" all >/dev/null 2>&1; done' \
+			sh "$out/build-load" "$top" &
+		echo $! >>"$out/hog.pgids"
+		wait $!
+		;;
 	mem10)
 		[ "$(awk -v r="$3" 'BEGIN { print (r < 0.5) }')" = 1 ] && sleep 10
 		for _ in $(seq 1 30); do # at most 600 s
@@ -157,6 +230,7 @@ trial() {
 	aba) plan="--legs ABA" reps=10 ;;
 	rounds) plan="--rounds $rounds" reps=$((3 * rounds)) ;;
 	auto) plan="--rounds auto --max-rounds $max_rounds" reps=12 ;;
+	typed) plan="--max-rounds $max_rounds${BUDGET:+ --budget $BUDGET}" reps="" ;;
 	esac
 	b=$(knob_b "$kind")
 	if [ -n "$b" ]; then
@@ -172,7 +246,7 @@ trial() {
 		echo "$loader" >>"$out/hog.pids"
 	fi
 	# shellcheck disable=SC2086,SC2046
-	taskset -c 0 "$bin" ab "$@" $plan -o "$dir" -- $(leg_cmd "$kind") --reps $reps \
+	taskset -c 0 "$bin" ab "$@" $plan -o "$dir" -- $(leg_cmd "$kind") ${reps:+--reps $reps} \
 		>"$dir.out" 2>"$dir.err"
 	echo $? >"$dir.rc"
 	stop_load
@@ -186,8 +260,9 @@ trial() {
 
 # the trials of each load for design $1 and kind $2
 trials_of() {
-	v=$(echo "$2" | tr - _)
-	eval "echo \${K_$1_$v:-\${K_$v:-$k}}"
+	v=$(echo "$2" | tr -c 'a-zA-Z0-9\n' _)
+	case $2 in ho-*) d=${K_HELDOUT:-1} ;; *) d=$k ;; esac
+	eval "echo \${K_$1_$v:-\${K_$1:-\${K_$v:-$d}}}"
 }
 plan=$(for d in $designs; do for kd in $kinds; do for ld in $loads; do
 	for i in $(seq 1 "$(trials_of "$d" "$kd")"); do echo "$d $kd $ld $i"; done
@@ -205,19 +280,26 @@ echo "$plan" | while IFS="	" read -r r line; do
 	trial "$1" "$2" "$3" "$4" "$r"
 done
 [ "$effects_only" = 1 ] || for kind in $kinds; do
-	case $kind in thp | lat) effect "$kind" after ;; esac
+	[ -n "$(knob_b "$kind")" ] && effect "$kind" after
 done
 echo "bench-rounds: trials and effects done, $(date -u +%Y-%m-%dT%H:%MZ), load $(cut -d' ' -f1-3 /proc/loadavg)"
 
 python3 - "$out" "$was" <<'PY'
 import glob, json, math, os, statistics, sys
 out = sys.argv[1]
+table = {}
+for line in open(f"{out}/kinds.tsv"):
+    f = line.rstrip("\n").split("\t")
+    if len(f) == 6:
+        table[f[0]] = dict(cmd=f[1], b=f[2], metric=f[3], label=f[4], want=f[5])
+def is_effect(kind):
+    return kind in table and table[kind]["want"] != "-"
 def target(kind, m):
-    if kind == "thp":
-        return m["metric"] == "touch_rate" and m["labels"].get("pages") == "default"
-    if kind == "lat":
-        return m["metric"] == "load_latency" and m["labels"].get("size") == "32M"
-    return False
+    t = table.get(kind)
+    if not t or t["want"] == "-":
+        return False
+    k, v = t["label"].split("=", 1)
+    return m["metric"] == t["metric"] and m["labels"].get(k) == v
 def med(f, kind):
     d = json.load(open(f))
     for p in d["probes"]:
@@ -233,7 +315,7 @@ def interval(ratios):
     t = T95.get(len(lr) - 1, 2.0)
     return (math.exp(m) - 1, math.exp(m - t * s) - 1, math.exp(m + t * s) - 1, len(ratios))
 effect = {}
-for kind in ("thp", "lat"):
+for kind in [k for k in table if is_effect(k)]:
     groups = {}
     for f in sorted(glob.glob(f"{out}/effect-{kind}-*.json")):
         v = med(f, kind)
@@ -246,9 +328,7 @@ for kind in ("thp", "lat"):
         if len(r) >= 2:
             e, lo, hi, n = interval(r)
             at = f"{when} the trials" if not when.startswith("under") else f"beside the operator's load ({when})"
-            print(f"effect measured on its own, {kind}, {at}, runs of {reps} samples: {100 * e:+.1f}% [{100 * lo:+.1f}, {100 * hi:+.1f}] (95% t interval of {n} A/B pairs)")
-    # runs tagged under... ran beside a load of the operator's (EFFECT_WHEN=underhog
-    # with a hog started by hand): reported, never what a trial is held against
+            print(f"effect measured on its own, {kind} ({table[kind]['cmd']}, madvise -> {table[kind]['b']}), {at}, runs of {reps} samples: {100 * e:+.1f}% [{100 * lo:+.1f}, {100 * hi:+.1f}] (95% t interval of {n} A/B pairs)")
     legs = [x for (w, reps), r in ratios.items() if reps == 3 and not w.startswith("under") for x in r]
     long = [x for (w, reps), r in ratios.items() if reps != 3 and not w.startswith("under") for x in r]
     ref, what = (legs, "runs of 3 samples, as a trial's legs") if len(legs) >= 2 else (long, "every pair")
@@ -256,6 +336,11 @@ for kind in ("thp", "lat"):
         effect[kind] = interval(ref)
         e, lo, hi, n = effect[kind]
         print(f"  held against: {100 * e:+.1f}% [{100 * lo:+.1f}, {100 * hi:+.1f}] ({what}, {n} pairs)")
+def size_class(kind):
+    e = effect.get(kind)
+    if not e:
+        return "?"
+    return "large" if abs(e[0]) >= 0.4 else "small"
 cells = {}
 kinds = {}
 falses = []
@@ -267,8 +352,8 @@ for rc in sorted(glob.glob(f"{out}/*.rc")):
     kind = "-".join(parts[1:-2])
     code = int(open(rc).read().strip() or 1)
     wall = float(open(base + ".wall").read())
-    c = cells.setdefault((design, load), dict(trials=0, judged=0, false=0, abst=0, found=0, of=0, holds=0, meets=0, walls=[], failed=0))
-    kc = kinds.setdefault((design, kind), dict(trials=0, walls=[], found=0, of=0, holds=0, meets=0, geo=0, geo_of=0, verdicts={}, changes=[]))
+    c = cells.setdefault((design, load), dict(trials=0, judged=0, false=0, abst=0, found=0, of=0, holds=0, meets=0, walls=[], failed=0, aa=0, noans=0, knobs=0, het=0, het_of=0, budget=0))
+    kc = kinds.setdefault((design, kind), dict(trials=0, walls=[], found=0, of=0, holds=0, meets=0, verdicts={}, changes=[], wrong=0, het=0))
     c["trials"] += 1
     kc["trials"] += 1
     c["walls"].append(wall)
@@ -277,53 +362,78 @@ for rc in sorted(glob.glob(f"{out}/*.rc")):
     p = f"{base}/compare.json"
     if not os.path.exists(p):
         c["failed"] += 1
+        # stopped at the --budget BUDGET of the bench: counted apart
+        over = "--budget" in open(base + ".err", errors="replace").read()
+        c["budget"] += over
+        if not is_effect(kind):
+            c["aa"] += 1
+            c["noans"] += not over
         continue
     d = json.load(open(p))
     trusted = d["summary"]["trusted"] and code != 3
-    if kind in ("thp", "lat"):
+    if is_effect(kind):
         c["of"] += 1
         kc["of"] += 1
+    judged_here = 0
     for m in d["metrics"]:
         if m["control"] or m["better"] == "none":
             continue
         if target(kind, m):
             lo, hi = m["ci95"]
-            want = "win" if kind == "thp" else "loss"
+            want = table[kind]["want"]
+            h = m.get("heterogeneity") or {}
+            if h.get("depends_on_load"):
+                kc["het"] += 1
+            if trusted and m["verdict"] in ("win", "loss") and m["verdict"] != want:
+                kc["wrong"] += 1
             if trusted and m["verdict"] == want:
                 c["found"] += 1
                 kc["found"] += 1
                 kc["changes"].append(m["change"])
+                c["het_of"] += 1
+                c["het"] += bool(h.get("depends_on_load"))
                 e = effect.get(kind)
                 if e and lo is not None and hi is not None:
                     c["holds"] += lo <= e[0] <= hi
                     kc["holds"] += lo <= e[0] <= hi
                     c["meets"] += lo <= e[2] and e[1] <= hi
                     kc["meets"] += lo <= e[2] and e[1] <= hi
-            g = d["summary"].get("geomean")
-            if kind == "thp" and trusted and g is not None and lo is not None and hi is not None:
-                kc["geo_of"] += 1
-                kc["geo"] += lo <= g - 1 <= hi
             continue
-        if kind.startswith("aa"):
+        if not is_effect(kind):
             v = m["verdict"] if trusted else "untrusted"
             kc["verdicts"][v] = kc["verdicts"].get(v, 0) + 1
             if not trusted or m["verdict"] not in ("win", "loss", "nowin", "same"):
                 continue
             c["judged"] += 1
+            judged_here += 1
             if m["verdict"] in ("win", "loss"):
                 c["false"] += 1
                 falses.append(f"{name}: {m['metric']} {m['labels']} {m['verdict']} {100 * m['change']:+.1f}% [{100 * m['ci95'][0]:+.1f}, {100 * m['ci95'][1]:+.1f}]")
+    if not is_effect(kind):
+        c["aa"] += 1
+        if judged_here == 0:
+            # no answer: knob changes by others (the legs' knobs differ in
+            # an A/A) are counted apart
+            if d.get("knobs_differ"):
+                c["knobs"] += 1
+            else:
+                c["noans"] += 1
 def row(label, cs):
     t = sum(c["trials"] for c in cs); j = sum(c["judged"] for c in cs); f = sum(c["false"] for c in cs)
     a = sum(c["abst"] for c in cs); fo = sum(c["found"] for c in cs); of = sum(c["of"] for c in cs)
     h = sum(c["holds"] for c in cs); me = sum(c["meets"] for c in cs)
     w = [x for c in cs for x in c["walls"]]; bad = sum(c["failed"] for c in cs)
+    aa = sum(c["aa"] for c in cs); na = sum(c["noans"] for c in cs); kn = sum(c["knobs"] for c in cs)
+    bu = sum(c["budget"] for c in cs)
     rate = f"{f} ({100.0 * f / j:.1f}/100)" if j else "-"
     ab = f"{a} ({100.0 * a / t:.0f}%)" if t else "-"
-    print(f"| {label} | {t} | {j} | {rate} | {ab} | {fo}/{of} | {h}/{fo} | {me}/{fo} | {statistics.mean(w):.0f} |" + (f" {bad} without a comparison" if bad else ""))
-hdr = "| {} | trials | judged (A/A) | false WIN/LOSS | abstained (exit 3) | effect found / of | CI holds the effect | CI meets its interval | s/trial |"
-sep = "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
-designs = [x for x in ("aba", "rounds", "auto") if any(d == x for d, _ in cells)]
+    nas = f"{na}/{aa} ({100.0 * na / aa:.0f}%), {kn} knob" if aa else "-"
+    bad = f"{bad} (of them {bu} at the bench's --budget)" if bu else bad
+    print(f"| {label} | {t} | {j} | {rate} | {nas} | {ab} | {fo}/{of} | {h}/{fo} | {me}/{fo} | {statistics.mean(w):.0f} |" + (f" {bad} without a comparison" if bad else ""))
+hdr = "| {} | trials | judged (A/A) | false WIN/LOSS | A/A without an answer (knob changes, the bench's budget apart) | abstained (exit 3) | effect found / of | CI holds the effect | CI meets its interval | s/trial |"
+sep = "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+designs = [x for x in ("typed", "aba", "rounds", "auto") if any(d == x for d, _ in cells)]
+loads = ("none", "cpu0", "mem35", "mem10", "build")
 print()
 print(hdr.format("design"))
 print(sep)
@@ -333,29 +443,52 @@ print()
 print(hdr.format("design, load"))
 print(sep)
 for design in designs:
-    for load in ("none", "cpu0", "mem35", "mem10"):
+    for load in loads:
         if (design, load) in cells:
             row(f"{design}, {load}", [cells[(design, load)]])
 print()
-print("| design, kind | trials | s/trial | found / of | CI holds | CI meets | mean change found | THP geomean in the touch rate's CI | A/A verdicts |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+print("| design, kind | trials | s/trial | found / of | wrong sign | CI holds | CI meets | mean change found | depending on load | A/A verdicts |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 for design in designs:
-    for kind in ("aa-lat", "aa-stream", "thp", "lat"):
+    for kind in table:
         kc = kinds.get((design, kind))
         if not kc:
             continue
         ch = f"{100 * statistics.mean(kc['changes']):+.1f}%" if kc["changes"] else "-"
-        geo = f"{kc['geo']}/{kc['geo_of']}" if kind == "thp" else "-"
         found = f"{kc['found']}/{kc['of']}" if kc["of"] else "-"
         hm = (f"{kc['holds']}/{kc['found']}", f"{kc['meets']}/{kc['found']}") if kc["of"] else ("-", "-")
         vs = ", ".join(f"{n} {v}" for v, n in sorted(kc["verdicts"].items())) or "-"
-        print(f"| {design}, {kind} | {kc['trials']} | {statistics.mean(kc['walls']):.1f} | {found} | {hm[0]} | {hm[1]} | {ch} | {geo} | {vs} |")
-aa = [k for k in ("aa-lat", "aa-stream") if ("auto", k) in kinds and ("rounds", k) in kinds]
-if aa:
-    n = {k: kinds[("auto", k)]["trials"] for k in aa}
-    auto_w = sum(n[k] * statistics.mean(kinds[("auto", k)]["walls"]) for k in aa) / sum(n.values())
-    rounds_w = sum(n[k] * statistics.mean(kinds[("rounds", k)]["walls"]) for k in aa) / sum(n.values())
-    print(f"\nA/A wall time a trial, auto's mix of kinds: auto {auto_w:.1f} s, rounds {rounds_w:.1f} s (ROUNDS rounds), ratio {auto_w / rounds_w:.2f}")
+        het = f"{kc['het']}/{kc['of']}" if kc["of"] else "-"
+        wr = kc["wrong"] if kc["of"] else "-"
+        print(f"| {design}, {kind} | {kc['trials']} | {statistics.mean(kc['walls']):.1f} | {found} | {wr} | {hm[0]} | {hm[1]} | {ch} | {het} | {vs} |")
+# the issue's "done when", by effect size (measured on its own) and quiet or loaded
+print()
+print("| design | effects | quiet: found / of | loaded: found / of | CI holds (all) |")
+print("|---|---|---:|---:|---:|")
+for design in designs:
+    for cls in ("large", "small"):
+        q = [0, 0]; l = [0, 0]; h = [0, 0]
+        for (d, kind), kc in kinds.items():
+            if d != design or not is_effect(kind) or size_class(kind) != cls:
+                continue
+            for rc in glob.glob(f"{out}/{design}-{kind}-*.rc"):
+                base = rc[:-3]; load = base.split("-")[-2]
+                tgt = q if load == "none" else l
+                tgt[1] += 1
+                p = f"{base}/compare.json"
+                if not os.path.exists(p):
+                    continue
+                dd = json.load(open(p))
+                code = int(open(rc).read().strip() or 1)
+                for m in dd["metrics"]:
+                    if target(kind, m) and dd["summary"]["trusted"] and code != 3 and m["verdict"] == table[kind]["want"]:
+                        tgt[0] += 1
+                        e = effect.get(kind); lo, hi = m["ci95"]
+                        h[1] += 1
+                        h[0] += bool(e and lo is not None and hi is not None and lo <= e[0] <= hi)
+        if q[1] or l[1]:
+            label = "+40% or more" if cls == "large" else "under +40%"
+            print(f"| {design} | {label} | {q[0]}/{q[1]} | {l[0]}/{l[1]} | {h[0]}/{h[1]} |")
 print("\nfalse WIN/LOSS in trusted A/A comparisons: " + ("none" if not falses else ""))
 for f in falses:
     print("  " + f)

@@ -20,6 +20,7 @@
 #include "cmd/legs.h"
 #include "flow/ab.h"
 #include "flow/ab_auto.h"
+#include "flow/ab_schedule.h"
 #include "machine/noise.h"
 #include "report/report.h"
 #include "report/summary.h"
@@ -265,7 +266,8 @@ static void say_machine(const struct ab_opts *o, const char *schedule)
 	/* before the first setup: the budget bounds the first rounds too */
 	if (o->auto_rounds && o->budget_s > 0)
 		progress("ab: --budget %g s bounds every leg: the first %u rounds (%u legs) a "
-			 "verdict needs must fit in it, or ab stops there",
+			 "verdict needs must fit in it (a pilot of the leg command says first), "
+			 "or ab stops there",
 			 o->budget_s, SEQ_MIN_ROUNDS, 2 * SEQ_MIN_ROUNDS);
 	free(busy);
 	json_decref(look);
@@ -315,10 +317,11 @@ static int ab_main(void *p, const struct cmd_line *l)
 		.order = o->order};
 	struct compare_opts co;
 	struct ab_auto ar = {.max = 0}; /* freed at out: even before it starts */
-	static const char *const ab_owned[] = {"compare.*", "study.*", "leg-*", "restore.*", NULL};
+	static const char *const ab_owned[] = {"compare.*", "study.*", "leg-*",
+					       "restore.*", "pilot-*", NULL};
 	struct ab_variant *vars = NULL;
 	size_t n_vars = 0, per = 2;
-	struct out_inputs ab_dir_in = {.dirs = (char *const *)&o->dir, .n_dirs = o->dir ? 1 : 0};
+	struct out_inputs ab_dir_in = {0};
 	char **leg_paths = NULL, *note = NULL;
 	const char **expect = NULL;
 	size_t n_run = 0;
@@ -493,7 +496,10 @@ const struct command command_ab = {
 		 "round that would pass --budget. Each look tests at the share of alpha that an\n"
 		 "O'Brien-Fleming-type spending function releases for it, so stopping when the\n"
 		 "answer comes keeps the chance of a false verdict within alpha; the comparison\n"
-		 "notes where and why the rounds ended.\n"
+		 "notes where and why the rounds ended. --budget bounds the first rounds too:\n"
+		 "before the first setup a pilot runs the leg command with 1 and 2 samples a\n"
+		 "metric (DIR/pilot-N.json), and a plan whose first 4 rounds would not fit at\n"
+		 "that pace is refused there.\n"
 		 "\n"
 		 "--legs P runs the legs in the order given instead (ABA: A, B, A again). Each\n"
 		 "leg is one process: what differs between processes (the CPUs the threads land\n"

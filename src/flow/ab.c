@@ -398,52 +398,9 @@ static const struct ab_variant *leg_variant(const struct ab_plan *p, size_t i)
 	return p->legs[i] == 'A' ? &p->a : p->legs[i] == 'C' ? &p->c : &p->b;
 }
 
-char *ab_schedule(unsigned rounds, const char *order, unsigned long long seed)
-{
-	char *s = xcalloc(2 * (size_t)rounds + 1, 1);
-	struct rng r;
-	rng_seed(&r, seed);
-	for (unsigned k = 0; k < rounds; k++) {
-		int ab = strcmp(order, "random") == 0 ? rng_below(&r, 2) == 0 : k % 2 == 0;
-		s[2 * k] = ab ? 'A' : 'B';
-		s[2 * k + 1] = ab ? 'B' : 'A';
-	}
-	return s;
-}
-
 size_t ab_per_round(const struct ab_plan *p)
 {
 	return p->n_vars ? p->n_vars : 2;
-}
-
-char *ab_schedule_n(size_t nv, unsigned rounds, const char *order, unsigned long long seed)
-{
-	char *s;
-	struct rng r;
-	if (nv <= 2)
-		return ab_schedule(rounds, order, seed);
-	s = xcalloc(nv * (size_t)rounds + 1, 1);
-	rng_seed(&r, seed);
-	for (unsigned k = 0; k < rounds; k++) {
-		char *row = s + nv * k;
-		for (size_t j = 0; j < nv; j++)
-			row[j] = (char)('A' + (j + k / 2) % nv);
-		if (strcmp(order, "random") == 0) {
-			for (size_t j = nv - 1; j > 0; j--) { /* Fisher-Yates */
-				size_t x = (size_t)rng_below(&r, (unsigned)(j + 1));
-				char t = row[j];
-				row[j] = row[x];
-				row[x] = t;
-			}
-		} else if (k % 2) {
-			for (size_t j = 0; j < nv / 2; j++) {
-				char t = row[j];
-				row[j] = row[nv - 1 - j];
-				row[nv - 1 - j] = t;
-			}
-		}
-	}
-	return s;
 }
 
 /* After n legs: 0 (after an error line) when the legs that must fit the
@@ -461,6 +418,88 @@ static int fits_budget(const struct ab_plan *p, size_t n)
 	      "%.0f s), past the --budget of %g s: stopped (give a larger --budget, or fewer "
 	      "--reps)",
 	      p->fit_legs, need, n, took, p->budget_s);
+	return 0;
+}
+
+/* Pilot n of the budget: the leg command with reps samples a metric, no
+ * setup (the machine as found), stopped after timeout_s; its seconds, or
+ * -1 stopped there, -2 it failed otherwise. */
+static double pilot_run(const struct ab_plan *p, const char *exe, int n, unsigned reps,
+			double timeout_s)
+{
+	char *path = xasprintf("%s/pilot-%d.json", p->dir, n);
+	char *log = xasprintf("%s/pilot-%d.log", p->dir, n);
+	struct strvec args = STRVEC_INIT;
+	double t0 = (double)time_now_ns() * 1e-9, took;
+	struct ended e;
+	int fd;
+	strvec_pushv(&args,
+		     (char *[]){(char *)exe, p->argv[0], "-o", path, "--label", "pilot", "--quiet"},
+		     7);
+	strvec_pushv(&args, p->argv + 1, (size_t)(p->argc - 1));
+	strvec_push(&args, "--reps");
+	strvec_pushf(&args, "%u", reps);
+	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	e = spawn_wait(args.v, NULL, 0, fd, 0, 1, timeout_s);
+	took = (double)time_now_ns() * 1e-9 - t0;
+	if (fd >= 0)
+		close(fd);
+	strvec_clear(&args);
+	free(path);
+	free(log);
+	return e.timed_out ? -1 : ended_ok(e) ? took : -2;
+}
+
+int ab_budget_pilot(const struct ab_plan *p)
+{
+	char exe[4096];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	double share, t[2], leg, need, gone;
+	if (p->budget_s <= 0 || !p->fit_legs || !p->leg_reps || len <= 0)
+		return 0;
+	exe[len] = '\0';
+	/* a leg runs leg_reps >= 1 samples a metric (and the same warm-ups):
+	 * never less than the pilot of one, so a pilot past a leg's share of
+	 * the budget shows the first rounds cannot fit */
+	share = p->budget_s / (double)p->fit_legs;
+	for (int k = 0; k < 2; k++) {
+		t[k] = pilot_run(p, exe, k + 1, (unsigned)k + 1, share < 1 ? 1 : share);
+		if (proc_signal_received())
+			return -1;
+		if (t[k] == -2) { /* the leg itself will say why */
+			progress("ab: --budget: the pilot of the leg command failed (its output: "
+				 "'%s/pilot-%d.log'); the legs are judged against the budget as "
+				 "they run",
+				 p->dir, k + 1);
+			return 0;
+		}
+		if (t[k] < 0) {
+			error("the leg command with %d sample%s a metric (a pilot, before the "
+			      "first "
+			      "setup) did not end within %.1f s, a leg's share of the --budget of "
+			      "%g s over the first %zu legs a verdict needs: refused (give a "
+			      "larger "
+			      "--budget, or fewer --reps)",
+			      k + 1, k ? "s" : "", share < 1 ? 1 : share, p->budget_s, p->fit_legs);
+			return -1;
+		}
+	}
+	/* a leg: a fixed part and a part a sample, from the two pilots (the
+	 * second's extra sample; never negative on a noisy machine) */
+	leg = t[0] + (t[1] > t[0] ? t[1] - t[0] : 0) * (double)(p->leg_reps - 1);
+	need = leg * (double)p->fit_legs;
+	gone = (double)time_now_ns() * 1e-9 - p->t0_s;
+	if (gone + need > p->budget_s) {
+		error("the first %zu legs a verdict needs would take about %.0f s (a pilot before "
+		      "the first setup: %.2f s with 1 sample a metric, %.2f s with 2; a leg of %u "
+		      "about %.1f s), past the --budget of %g s (%.0f s gone): refused (give a "
+		      "larger --budget, or fewer --reps)",
+		      p->fit_legs, need, t[0], t[1], p->leg_reps, leg, p->budget_s, gone);
+		return -1;
+	}
+	progress("ab: --budget: a pilot (%.2f s with 1 sample a metric, %.2f s with 2) puts the "
+		 "first %zu legs at about %.0f s of the %.0f s left (setups not counted)",
+		 t[0], t[1], p->fit_legs, need, p->budget_s - gone);
 	return 0;
 }
 
@@ -491,6 +530,9 @@ enum ab_outcome ab_flow(const struct ab_plan *p, char ***leg_paths_out, size_t *
 		return AB_LEG_FAILED;
 	}
 	exe[len] = '\0';
+	/* a plan that cannot fit its budget is refused before the first setup */
+	if (ab_budget_pilot(p) != 0)
+		return AB_LEG_FAILED;
 	if (restore_cmd && ab_pending_write(p->dir, restore_cmd, renv) != 0)
 		return AB_LEG_FAILED;
 	proc_signals_install();

@@ -99,20 +99,18 @@ int ab_restore_pending(const char *dir, double timeout_s);
 /* "K=V" into v's environment; 0, or -1 after an error line. */
 int ab_variant_env(struct ab_variant *v, const char *kv);
 void ab_variant_free(struct ab_variant *v);
-/* The schedule of n rounds: "abba" alternates AB and BA (ABBAAB...),
- * "random" draws each round's order from seed; a new string. */
-char *ab_schedule(unsigned rounds, const char *order, unsigned long long seed);
-/* The schedule of n rounds of nv variants (letters A, B, ...): two variants
- * as ab_schedule; more, "abba" rotates the order by one variant every second
- * round and reverses every other round (ABCD DCBA BCDA ADCB ...), so each
- * variant runs in every place and before and after every other; "random"
- * shuffles each round from seed. A new string. */
-char *ab_schedule_n(size_t nv, unsigned rounds, const char *order, unsigned long long seed);
 /* Legs a round of the plan has: n_vars, else 2. */
 size_t ab_per_round(const struct ab_plan *p);
 /* Runs the legs in order (those go_on allows). leg_paths gets one results
  * path per planned leg (caller frees each and the array), whether or not
  * the leg ran; *n_run the legs that ran. */
 enum ab_outcome ab_flow(const struct ab_plan *plan, char ***leg_paths, size_t *n_run);
+/* Before the first setup, with budget_s, fit_legs and leg_reps: runs the leg
+ * command twice as a pilot (1 and 2 samples a metric, DIR/pilot-N.json and
+ * .log; no setup, each bounded by a leg's share of the budget) and refuses
+ * (-1, after an error line) a plan whose first fit_legs legs would pass the
+ * budget at that pace; 0 when they fit (said), or nothing can be judged
+ * (no leg_reps: wrap, --reps auto; or the pilot failed). */
+int ab_budget_pilot(const struct ab_plan *plan);
 
 #endif

@@ -14,6 +14,7 @@
 
 #include "base/util.h"
 #include "flow/ab.h"
+#include "flow/ab_schedule.h"
 #include "verdict/compare.h"
 #include "verdict/factorial.h"
 #include "verdict/study.h"
