@@ -43,7 +43,9 @@ while IFS='|' read -r setups n; do
 	eval "set -- $setups"
 	"$MEMPATH" ab --legs ABA "$@" -o ab$k -- $fast >out.txt 2>err.txt
 	rc=$?
-	verdict_ok $rc out.txt || fail "ab $setups: exit $rc: $(cat err.txt)"
+	# what is asserted here is what the setups left, not the verdict: the
+	# legs' true/true comparison may have none (3) on a busy machine
+	[ $rc -eq 0 ] || [ $rc -eq 3 ] || fail "ab $setups: exit $rc: $(cat err.txt)"
 	gone 'sleep 3[0-9][0-9]' || fail "ab $setups: left $(running_here 'sleep 3[0-9][0-9]')"
 	grep -q "ab: a setup or restore command left $n process.* running (.*): stopped" err.txt ||
 		fail "ab $setups: not named: $(grep -v '^wrap\|^ab: leg' err.txt)"
