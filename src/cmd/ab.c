@@ -321,7 +321,7 @@ static int ab_main(void *p, const struct cmd_line *l)
 					       "restore.*", "pilot-*", NULL};
 	struct ab_variant *vars = NULL;
 	size_t n_vars = 0, per = 2;
-	struct out_inputs ab_dir_in = {0};
+	struct out_inputs ab_dir_in = {.dirs = (char *const *)&o->dir, .n_dirs = o->dir ? 1 : 0};
 	char **leg_paths = NULL, *note = NULL;
 	const char **expect = NULL;
 	size_t n_run = 0;

@@ -3,6 +3,7 @@
 # fixtures tests/data/doctor-traps.json (a two-node box with docs/design.md §10.5's idle
 # states, 55 GiB in no meminfo counter, a x8 GPU link ...) and doctor-clean.json
 # hold every trap and none.
+# test: alone (doctor --measure prices the mTHP sizes that are off by enabling one for its run)
 . "$top/tests/cli/lib.sh"
 d=$top/tests/data
 
@@ -34,7 +35,7 @@ cmp -s a.txt b.txt || fail "doctor --from its own json differs: $(diff a.txt b.t
 # every trap: exit 1, warnings first, evidence and fix printed
 "$MEMPATH" doctor --from "$d/doctor-traps.json" >traps.txt
 [ $? -eq 1 ] || fail "traps fixture should exit 1"
-tail -1 traps.txt | grep -qx '14 warn, 5 info, 1 ok, 0 n/a, 0 unknown' || fail "traps: $(tail -1 traps.txt)"
+tail -1 traps.txt | grep -qx '14 warn, 5 info, 1 ok, 1 n/a, 0 unknown' || fail "traps: $(tail -1 traps.txt)"
 for id in thp_mode deep_idle cpufreq zone_reclaim unaccounted_memory gpu_persistence gpu_pcie busy \
 	iommu_mode acs_redirect bar1 peer_access virt; do
 	grep -Eq "^WARN +$id " traps.txt || fail "no WARN for $id: $(cat traps.txt)"
@@ -48,7 +49,7 @@ grep -q '^| \*\*WARN\*\* | deep_idle | cpu0 idle states enabled' traps.md || fai
 
 # no trap: exit 0
 "$MEMPATH" doctor --from "$d/doctor-clean.json" >clean.txt || fail "clean fixture should exit 0"
-tail -1 clean.txt | grep -qx '0 warn, 0 info, 18 ok, 2 n/a, 0 unknown' || fail "clean: $(tail -1 clean.txt)"
+tail -1 clean.txt | grep -qx '0 warn, 0 info, 18 ok, 3 n/a, 0 unknown' || fail "clean: $(tail -1 clean.txt)"
 
 # a results file whose fingerprint lacks the facts: unknown, never guessed
 "$MEMPATH" doctor --from "$d/cmp-aa-1.json" >old.txt
@@ -63,7 +64,7 @@ rc=$?
 awk '/"id":/ { id = $2 } /"level":/ { lv = $2 } /"measured":/ { print id, lv }' m.json >measured.txt
 while read -r id lv; do
 	case "$id $lv" in
-	'"thp_mode", "warn",' | '"thp_mode", "info",' | '"deep_idle", "warn",' | '"deep_idle", "info",') ;;
+	'"thp_mode", "warn",' | '"thp_mode", "info",' | '"deep_idle", "warn",' | '"deep_idle", "info",' | '"mthp_sizes", "info",') ;;
 	*) fail "measured a finding that has no cost measurement: $id $lv" ;;
 	esac
 done <measured.txt
