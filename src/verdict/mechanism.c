@@ -137,11 +137,13 @@ static int wrap_moved(const struct comparison *c, const struct compare_row *f, s
 }
 
 /* The moved counters of a row (mv, n of total looked at): its windows'
- * counters, or a wrapped workload's facts; -1 where its legs carry neither. */
+ * counters, or a wrapped workload's facts; -1 where its legs carry neither.
+ * *names holds the counters' names mv points into: the caller's to decref
+ * once it is done with mv. */
 static int row_moved(const struct comparison *c, const struct compare_row *row, struct moved **mv,
-		     size_t *n, size_t *total)
+		     size_t *n, size_t *total, json_t **names_out)
 {
-	json_t *names = json_object(), *x;
+	json_t *names = *names_out = json_object(), *x;
 	const char *k;
 	int wrap = row->probe && strcmp(row->probe, "work.wrap") == 0, counters = 1;
 	for (size_t j = 0; j < c->n_legs; j++) {
@@ -166,7 +168,6 @@ static int row_moved(const struct comparison *c, const struct compare_row *row, 
 				*n += wrap_moved(c, &c->rows[i], &(*mv)[*n]);
 			}
 	}
-	json_decref(names);
 	return counters || (wrap && *total) ? 0 : -1;
 }
 
@@ -175,9 +176,11 @@ static void row_mechanism(const struct comparison *c, struct compare_row *row)
 	struct moved *mv = NULL;
 	size_t n = 0, total;
 	char *text = NULL;
+	json_t *names;
 
-	if (row_moved(c, row, &mv, &n, &total) != 0) {
+	if (row_moved(c, row, &mv, &n, &total, &names) != 0) {
 		free(mv);
+		json_decref(names);
 		return;
 	}
 	qsort(mv, n, sizeof(*mv), by_size);
@@ -203,6 +206,7 @@ static void row_mechanism(const struct comparison *c, struct compare_row *row)
 		row->mech[row->n_mech++] =
 			(struct mech_counter){xstrdup(mv[i].name), mv[i].a, mv[i].b};
 	free(mv);
+	json_decref(names);
 }
 
 void mechanism_rows(struct comparison *c)
