@@ -29,6 +29,7 @@ while [ $# -gt 0 ]; do
 	*) echo "study: unknown argument $1 (--kernels ROOT, --out DIR)" >&2; exit 2 ;;
 	esac
 done
+kroot=${kroot%/} # "/" reads as "", so "$kroot/boot" is /boot
 # the closing count line tests/stages.sh reads (make test's stage summary)
 skip() {
 	echo "study: skipped: $*"
