@@ -84,7 +84,7 @@ ab --legs ABA --a true --b true -o kab2 -- wrap -n 6 -- sh -c 'sleep 317 & touch
 phantom --holder 'touch ready; sleep 319' --hog 16M --cpu 16M --hold 30 -o kp1.json|ready
 phantom -o kp2.json -- sh -c 'setsid sleep 320 & touch ready; sleep 321'|ready
 EOF
-gone mempath || fail "mempath processes left: $(running_here mempath)"
+gone mempath || fail "mempath processes left: $(ps -o pid=,ppid=,stat=,etime=,args= -p "$(running_here mempath | tr "\n" ",")0")"
 
 # phantom's command leaves a process holding memory: FAIL or not, it is
 # stopped after the check and named
