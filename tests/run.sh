@@ -115,9 +115,12 @@ if [ "${1:-}" = --one ]; then
 	: >"$log/$name.cases"
 	# the CPU time of the test and of the processes it waited for (user+sys,
 	# from the shell's `times` after it), beside its wall time
+	# (the times file's path goes in the environment, not on the command
+	# line: it names the log folder, mempath-tests.*, and a test that looks
+	# for its own mempath processes by command line would find this shell)
 	(cd "$tmp" && TMPDIR=$tmp MEMPATH_TEST_CASES=$log/$name.cases \
-		MEMPATH_TEST_SKIP_CASES=$(case_spec "$name") sh -c 'sh "$1"; rc=$?; times >"$2"; exit $rc' \
-		sh "$t" "$log/$name.times") >"$log/$name.out" 2>&1
+		MEMPATH_TEST_SKIP_CASES=$(case_spec "$name") RUN_TIMES=$log/$name.times \
+		sh -c 'sh "$1"; rc=$?; times >"$RUN_TIMES"; exit $rc' sh "$t") >"$log/$name.out" 2>&1
 	rc=$?
 	secs=$(awk -v a="$t0" -v b="$(date +%s%N)" 'BEGIN { printf "%.1f", (b - a) / 1e9 }')
 	cpu=$(cpu_of "$log/$name.times")
