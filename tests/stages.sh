@@ -3,9 +3,11 @@
 # (`MAKE TARGET`) whether or not one before it failed, then prints what each
 # ran, its outcome (pass, FAIL, skipped), its counts (the stage's closing
 # "N passed, N failed, N skipped" line) and its time, and as the last line
-# the sums: "N passed, N failed, N skipped (stages: ...)". Exit 1 when a
+# the sums: "N passed, N failed, N skipped". Exit 1 when a
 # stage failed. A stage that ends non-zero without a count line (its build
-# or a check before its tests failed) is a FAIL that ran no tests.
+# or a check before its tests failed) is a FAIL that ran no tests. The
+# stages' outcomes come on the line before the sums, so the last line is
+# the plain "N passed, N failed, N skipped" a CI reader expects.
 set -u
 make=$1
 shift
@@ -54,5 +56,6 @@ for st in "$@"; do
 	printf '  %-10s %-7s %s s  %s: %s\n' "$name" "$how" "$(cat "$log/$i.secs")" "$what" "$counts"
 	said="$said${said:+, }$name $how"
 done
-echo "$pass passed, $fail failed, $skip skipped (stages: $said)"
+echo "stages: $said"
+echo "$pass passed, $fail failed, $skip skipped"
 [ $bad -eq 0 ]
