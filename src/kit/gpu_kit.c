@@ -14,6 +14,9 @@ int gpu_check(int err, const char *text)
 	if (err == 0)
 		return 0;
 	gpu = gpu_backend();
+	/* a launcher the backend left out: its refusal said why */
+	if (gpu && err == GPU_REFUSED)
+		return gpu_error("%s: %s", text, gpu->last_error());
 	return gpu_error("%s: %s", text, gpu && err > 0 ? gpu->error_name(err) : "failed");
 }
 

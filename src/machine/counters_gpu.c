@@ -85,7 +85,7 @@ struct gpucount *gpucount_open(int gpu_probe, int um, char *why[GPUCOUNT_N], jso
 {
 	struct gpucount *g = xcalloc(1, sizeof(*g));
 	const char *no = !gpu_probe	  ? "not a GPU probe"
-			 : !gpu_backend() ? gpu_unsupported_reason()
+			 : !gpu_backend() ? gpu_absent_reason()
 					  : NULL;
 
 	why[GPUCOUNT_NVML] = why[GPUCOUNT_CUPTI] = NULL;

@@ -333,7 +333,7 @@ static json_t *peer_access(const struct gpu_backend *gpu)
 
 static json_t *gpu_part(void)
 {
-	const char *why = gpu_unsupported_reason();
+	const char *why = gpu_absent_reason();
 	json_t *o = json_object();
 	if (why) {
 		json_object_set_new(o, "unsupported", json_string(why));
