@@ -38,11 +38,12 @@ HOST_SRC   := $(filter-out src/main.c src/gpu/%,$(wildcard src/*.c src/*/*.c))
 GPU_BACKEND ?= $(if $(filter 1,$(GPU)),cuda,none)
 GPU_DIR_cuda := src/gpu/cuda
 GPU_DIR_fake := tests/gpu_fake
+GPU_DIR_discovery := tests/gpu_discovery
 GPU_SRC    := src/gpu/backends.c src/gpu/um.c
 CU_SRC     :=
 ifneq ($(GPU_BACKEND),none)
 ifeq ($(GPU_DIR_$(GPU_BACKEND)),)
-$(error GPU_BACKEND=$(GPU_BACKEND): no such backend (cuda, fake or none))
+$(error GPU_BACKEND=$(GPU_BACKEND): no such backend (cuda, fake, discovery or none))
 endif
 include $(GPU_DIR_$(GPU_BACKEND))/backend.mk
 GPU_SRC    += $(GPU_BACKEND_SRC)
@@ -143,21 +144,26 @@ $(BIN): $(BUILD)/src/main.o $(BUILD)/libmempath.a
 	@$(say) LD $@
 	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-# $(BUILD)/mempath-fake: the fake backend (tests/gpu_fake/) linked with this
-# build's host objects, so t2002 runs the GPU probes' logic without a GPU for
-# the cost of three objects (make test-plain builds it).
-FAKE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/gpu_fake/*.c)) \
-	    $(BUILD)/tests/gpu_fake/backends.o
-$(BUILD)/tests/gpu_fake/backends.o: src/gpu/backends.c
+# $(BUILD)/mempath-fake and mempath-discovery: the test backends
+# (tests/gpu_fake/: host memory; tests/gpu_discovery/: PCI devices, nothing
+# measured) linked with this build's host objects, so t2002 runs the GPU
+# probes' logic without a GPU and t2004 a backend of discovery alone, for the
+# cost of a few objects (make test-plain builds them).
+TEST_BACKENDS := fake discovery
+$(BUILD)/tests/gpu_%/backends.o: src/gpu/backends.c
 	@mkdir -p $(dir $@)
 	@$(say) CC $@
-	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) -DMEMPATH_GPU=1 -DMEMPATH_GPU_TABLE=gpu_backend_fake \
+	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) -DMEMPATH_GPU=1 -DMEMPATH_GPU_TABLE=gpu_backend_$* \
 		-MMD -MP -c $< -o $@
-$(BUILD)/mempath-fake: $(BUILD)/src/main.o $(HOST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/gpu/um.o \
-		       $(FAKE_OBJ)
-	@$(say) LD $@
-	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS)
--include $(FAKE_OBJ:.o=.d)
+define test_backend
+$(BUILD)/mempath-$(1): $(BUILD)/src/main.o $(HOST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/src/gpu/um.o \
+		       $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/gpu_$(1)/*.c)) \
+		       $(BUILD)/tests/gpu_$(1)/backends.o
+	@$$(say) LD $$@
+	$$(Q)$$(CC) $$(BASE_CFLAGS) $$(CFLAGS) -o $$@ $$^ $$(LDLIBS)
+-include $(patsubst %.c,$(BUILD)/%.d,$(wildcard tests/gpu_$(1)/*.c)) $(BUILD)/tests/gpu_$(1)/backends.d
+endef
+$(foreach b,$(TEST_BACKENDS),$(eval $(call test_backend,$(b))))
 
 # every unit test is linked with tests/unit/cases.c, which runs or skips its
 # cases by name (MEMPATH_ONLY_TESTS, MEMPATH_SKIP_TESTS; tests/README.md)
@@ -229,7 +235,7 @@ test: deps
 		'topology|test-topology|the QEMU lab, tests/lab/topologies' \
 		'study|test-study|the lab study across two kernels, tests/lab/study.plan'
 
-test-plain: $(BIN) $(UNIT_BIN) $(BUILD)/mempath-fake
+test-plain: $(BIN) $(UNIT_BIN) $(TEST_BACKENDS:%=$(BUILD)/mempath-%)
 	@# the fuzz targets are only linked by `make fuzz` (clang); compile-check them here so
 	@# an API change cannot leave them broken
 	@$(CC) $(BASE_CFLAGS) -fsyntax-only tests/fuzz/*.c

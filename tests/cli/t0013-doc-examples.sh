@@ -27,7 +27,8 @@
 #                          commands write a file here, not the machine's
 #                          THP mode, which tests beside this one measure)
 # and what the examples assume is there: build/mempath and mempath (the binary
-# under test), llama-bench (tests/data/llama-replay.sh, its recorded output),
+# under test; build/mempath-fake and -discovery beside it), llama-bench
+# (tests/data/llama-replay.sh, its recorded output),
 # model.gguf, docs/ and tests/ (the repository's: recorded trees), h200.json
 # (docs/results' H200 run), nodes/ (two nodes' files), today.json (a copy of
 # the stock-again.json an example wrote before).
@@ -39,6 +40,9 @@
 	skip "the examples run in the plain pass; under the sanitizers each command's own tests run"
 mkdir -p build bin shared/fleet nodes
 ln -s "$MEMPATH" build/mempath
+for b in fake discovery; do # docs/adding-a-backend.md's test backends, where linked
+	[ ! -x "$(dirname "$MEMPATH")/mempath-$b" ] || ln -s "$(dirname "$MEMPATH")/mempath-$b" build/
+done
 ln -s "$MEMPATH" bin/mempath
 printf '#!/bin/sh\nexec sh "%s/tests/data/llama-replay.sh" "$@"\n' "$top" >bin/llama-bench
 chmod +x bin/llama-bench
