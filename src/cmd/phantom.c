@@ -58,7 +58,7 @@ static const struct arg phantom_args[] = {
 		 "built-in child: anonymous memory mapped, touched, held, exit\n"
 		 "(the reference: must PASS on any machine)"),
 	ARG_SIZE("gpu", 0, struct phantom_opts, gpu, "SIZE", 1,
-		 "built-in child: cudaMalloc, write, hold, free, exit"),
+		 "built-in child: device memory allocated, written, held, freed, exit"),
 	ARG_NUM("hold", 0, struct phantom_opts, hold_s, "S", 0, 86400,
 		"how long a built-in child holds its memory (default 1)"),
 	ARG_NUM("settle", 0, struct phantom_opts, settle_s, "S", 0, 86400,

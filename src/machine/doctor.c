@@ -11,6 +11,7 @@
 
 #include "base/stats.h"
 #include "base/util.h"
+#include "gpu/backend.h"
 #include "machine/doctor_dram.h"
 #include "machine/doctor_facts.h"
 #include "machine/doctor_gpu.h"
@@ -152,22 +153,21 @@ static void rule_deep_idle(const json_t *h, struct doctor_finding *f)
 	if (json_is_integer(doctor_at(h, "knobs", "cpu_dma_latency_us", NULL)) &&
 	    len < sizeof(list))
 		snprintf(list + len, sizeof(list) - len, "%s", qos_note(h, worst));
-	if (worst >= DEEP_IDLE_US)
+	if (worst >= DEEP_IDLE_US) {
+		/* the wait's name in the backend's words (doctor runs in any build) */
+		char fix[512];
+
+		snprintf(fix, sizeof(fix),
+			 "where a thread sleeps and must wake fast (blocking GPU sync, futex "
+			 "hand-offs in a serving loop): wait by spinning (%s), or keep CPUs out of "
+			 "the deep states: cpupower idle-set -D %d (or 1 > "
+			 "/sys/devices/system/cpu/cpu*/cpuidle/stateN/disable); costs idle power",
+			 GPU_NAME(sched_spin), DEEP_IDLE_US);
 		doctor_set(
-			f, DOCTOR_WARN,
-			"where a thread sleeps and must wake fast (blocking GPU sync, futex "
-			"hand-offs "
-			"in a serving loop): wait by spinning (cudaDeviceScheduleSpin), or keep "
-			"CPUs "
-			"out of the deep states: cpupower idle-set -D " STR(
-				DEEP_IDLE_US) " (or 1 > "
-					      "/sys/devices/system/cpu/cpu*/cpuidle/stateN/"
-					      "disable); "
-					      "costs idle "
-					      "power",
+			f, DOCTOR_WARN, fix,
 			"cpu0 idle states enabled with exit latency up to %lld us (>= %d us): %s",
 			worst, DEEP_IDLE_US, list);
-	else
+	} else
 		doctor_set(f, DOCTOR_OK, NULL,
 			   "deepest enabled state exits in %lld us (< %d us): %s", worst,
 			   DEEP_IDLE_US, list);

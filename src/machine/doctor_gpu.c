@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "gpu/backend.h"
 #include "machine/doctor_facts.h"
 #include "machine/limits.h"
 
@@ -191,16 +192,20 @@ void doctor_rule_gpu_system_memory(const json_t *h, struct doctor_finding *f)
 			"pageable memory access on (addressing mode %s): kernels can use malloc'd "
 			"memory; gpu.first_touch measures what it costs",
 			mode ? mode : "?");
-	else
+	else {
+		char fix[512];
+
+		snprintf(
+			fix, sizeof(fix),
+			"pass host buffers through %s or allocate them with %s / %s; HMM needs "
+			"NVIDIA's open kernel modules with nvidia_uvm's HMM on (uvm_disable_hmm=N) "
+			"and a kernel built with HMM (CONFIG_HMM_MIRROR, CONFIG_DEVICE_PRIVATE)",
+			GPU_NAME(host_register), GPU_NAME(malloc_host), GPU_NAME(malloc_managed));
 		doctor_set(
-			f, DOCTOR_INFO,
-			"pass host buffers through cudaHostRegister or allocate them with "
-			"cudaMallocHost / cudaMallocManaged; HMM needs NVIDIA's open kernel "
-			"modules "
-			"with nvidia_uvm's HMM on (uvm_disable_hmm=N) and a kernel built with HMM "
-			"(CONFIG_HMM_MIRROR, CONFIG_DEVICE_PRIVATE)",
+			f, DOCTOR_INFO, fix,
 			"addressing mode %s, PageableMemoryAccess=0%s%s: GPU kernels cannot read "
 			"malloc'd or mmap'd memory; it reaches the GPU only by copies",
 			mode ? mode : "?", hmm_off ? ", uvm_disable_hmm=" : "",
 			hmm_off ? hmm_off : "");
+	}
 }

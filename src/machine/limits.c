@@ -360,7 +360,8 @@ static const struct limits_row rows[] = {
 	{"gpu.first_touch", "cpu_touch", NULL, NULL, NULL, 0, 0,
 	 "the CPU's page faults on managed memory: the fault path's rate, no link's bytes"},
 	{"gpu.first_touch", "register", NULL, NULL, NULL, 0, 0,
-	 "cudaHostRegister pinning host pages: the driver's pinning rate, no bytes move"},
+	 "host pages pinned for the device (registered): the driver's pinning rate, no bytes "
+	 "move"},
 	{"gpu.alloc", "alloc_write_rate", NULL, NULL, NULL, 0, 0,
 	 "an allocation and its first write: the driver's mapping cost dominates, not HBM's rate"},
 	{"gpu.p2p", "p2p_bw", NULL, NULL, "nvlink", 1, 0, "copied over NVLink"},

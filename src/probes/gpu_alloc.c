@@ -245,8 +245,8 @@ out:
 
 const struct probe probe_gpu_alloc = {
 	.name = "gpu.alloc",
-	.summary = "cudaMalloc + first write of N GiB, cold vs warm, and cudaMallocAsync from "
-		   "the pool",
+	.summary = "device allocation + first write of N GiB, cold vs warm, and stream-ordered "
+		   "allocation from the pool",
 	.flags = PROBE_GPU | PROBE_QUICK,
 	.opts = galloc_opt_rows,
 	.opts_size = sizeof(struct galloc_opts),

@@ -422,7 +422,7 @@ out:
 const struct probe probe_gpu_stream = {
 	.name = "gpu.stream",
 	.summary = "device-memory read/write/copy bandwidth, own SM kernels at the best swept "
-		   "shape, and cudaMemcpy D2D",
+		   "shape, and the API's device-to-device copy",
 	.flags = PROBE_GPU | PROBE_QUICK,
 	.opts = gstream_opt_rows,
 	.opts_size = sizeof(struct gstream_opts),

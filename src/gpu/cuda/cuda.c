@@ -372,6 +372,7 @@ const struct gpu_backend gpu_backend_cuda = {
 		  .context_reset = "cudaDeviceReset",
 		  .can_access_peer = "cudaDeviceCanAccessPeer",
 		  .peer_enable = "cudaDeviceEnablePeerAccess",
+		  .sched_spin = "cudaDeviceScheduleSpin",
 		  .p2p_attr = {"cudaDeviceGetP2PAttribute AccessSupported", "NativeAtomicSupported",
 			       "PerformanceRank"}},
 	.unsupported_reason = cuda_unsupported_reason,
