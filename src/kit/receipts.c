@@ -16,6 +16,8 @@ static const char *const assumes[] = {
 	[RECEIPT_4K] = "4 KiB pages: no THP",
 	[RECEIPT_NO_MIGRATION] = "chase: no CPU migration",
 	[RECEIPT_LINK] = "copy: the link carried the bytes counted (within 5%)",
+	[RECEIPT_LINK_FLOOR] = "copy: the bytes counted crossed the link (its bytes at least "
+			       "theirs, less 5%)",
 	[RECEIPT_PAGESIZE] = "page size: >= 95% of the buffer backed at the size asked",
 };
 
@@ -176,7 +178,8 @@ static const char *check(const struct receipt *r, const struct probe_result *p,
 
 	for (size_t k = 0; thp && k < thp->n_samples; k++)
 		top = fmax(top, thp->samples[k]);
-	if (r->size && r->kind != RECEIPT_LINK && /* the link's `size` is its framing */
+	if (r->size && r->kind != RECEIPT_LINK && r->kind != RECEIPT_LINK_FLOOR &&
+	    /* the link's `size` is its framing */
 	    (!sz || opt_parse_size(sz, &bytes) != 0 || !bytes)) {
 		snprintf(ev, len, "no working set recorded (%s)", r->size);
 		return "unknown";
@@ -226,7 +229,9 @@ static const char *check(const struct receipt *r, const struct probe_result *p,
 		}
 		snprintf(ev, len, "%s %.0f MiB", r->thp, top);
 		return top > 0 ? "failed" : "held";
-	case RECEIPT_LINK: {
+	case RECEIPT_LINK:
+	case RECEIPT_LINK_FLOOR: {
+		int floor_only = r->kind == RECEIPT_LINK_FLOOR;
 		char name[64];
 		double most = 0, step, unc, per = 1, work;
 		snprintf(name, sizeof(name), "gpu0:%s", r->thp);
@@ -270,7 +275,17 @@ static const char *check(const struct receipt *r, const struct probe_result *p,
 		}
 		step = most - least;
 		unc = 0.5 * step / work;
-		if (unc > RECEIPT_LINK_TOLERANCE) {
+		/* one way: the mean is past the floor, or short of it, by more
+		 * than the steps leave unsure */
+		if (floor_only && (x - unc >= 1 - RECEIPT_LINK_TOLERANCE ||
+				   x + unc < 1 - RECEIPT_LINK_TOLERANCE)) {
+			snprintf(ev, len,
+				 "%s %.3fx the bytes counted with their TLP overhead (x%.4f, the "
+				 "least), over %zu windows (steps of up to %.0f%% of a window)",
+				 name, x, per, n, 100 * step / work);
+			return x - unc >= 1 - RECEIPT_LINK_TOLERANCE ? "held" : "failed";
+		}
+		if (unc > RECEIPT_LINK_TOLERANCE || floor_only) {
 			double w = window_ms(m);
 			int k = snprintf(ev, len,
 					 "%s advances in steps of up to %.2f GB, %.0f%% of a "
@@ -279,10 +294,14 @@ static const char *check(const struct receipt *r, const struct probe_result *p,
 					 "cannot tell %.0f%%",
 					 name, step * 1e-9, 100 * step / work, work * 1e-9, x, n,
 					 100 * RECEIPT_LINK_TOLERANCE);
-			if (isfinite(w) && k > 0 && (size_t)k < len)
+			/* the room the steps must fit in: half the tolerance each
+			 * side of 1, or the mean's distance from the floor */
+			double room = floor_only ? fabs(x - (1 - RECEIPT_LINK_TOLERANCE))
+						 : RECEIPT_LINK_TOLERANCE / 2;
+			if (isfinite(w) && room > 0 && k > 0 && (size_t)k < len)
 				snprintf(ev + k, len - (size_t)k,
 					 " (windows of %.0f ms or more would: --window-ms)",
-					 ceil(w * unc / RECEIPT_LINK_TOLERANCE * 2));
+					 ceil(w * unc / room));
 			return "unknown";
 		}
 		if (per > 1)

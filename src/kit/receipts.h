@@ -34,6 +34,12 @@ enum receipt_kind {
 	 * counted times the param `size` names (the link's bytes per byte
 	 * copied: headers and framing), where it is set. */
 	RECEIPT_LINK,
+	/* A copy over PCIe in requests of no known size (an SM kernel's over a
+	 * host mapping): as RECEIPT_LINK, but one way: each window's link
+	 * bytes are at least the bytes counted times `size`'s framing, less
+	 * the tolerance - the bytes crossed the link, none came from a cache
+	 * on the device's side; more is the requests' overhead, not an error. */
+	RECEIPT_LINK_FLOOR,
 	/* A page-size figure (docs/design.md §4.21): `thp` (the backing
 	 * metric, MiB in folios of at least the size asked) reads at least
 	 * RECEIPT_PAGESIZE_SHARE of the working set in every window (no `size`:

@@ -214,10 +214,9 @@ static int measure(struct probe_ctx *ctx, struct gcopy *c, int mem)
 	opt_format_size(c->size, sz, sizeof(sz));
 	progress("gpu.copy: %s %s %s%s", mem_name[mem], dir_name[c->dir], sz,
 		 c->engine == E_SM ? " (SM)" : "");
-	/* a pinned copy one way by the copy engines is held to the link's bytes
-	 * (its receipt): its windows long enough for the counter's step, unless
-	 * --window-ms said */
-	if (mem == M_PINNED && c->dir != D_BIDIR && c->engine == E_CE && !ctx->window_given &&
+	/* a pinned copy one way is held to the link's bytes (its receipt): its
+	 * windows long enough for the counter's step, unless --window-ms said */
+	if (mem == M_PINNED && c->dir != D_BIDIR && !ctx->window_given &&
 	    ctx->min_sample_ns < (uint64_t)(RECEIPT_LINK_WINDOW_MS * 1e6))
 		ctx->min_sample_ns = (uint64_t)(RECEIPT_LINK_WINDOW_MS * 1e6);
 	rc = gpu_measure(ctx, &w, &s);
@@ -273,9 +272,24 @@ static int measure(struct probe_ctx *ctx, struct gcopy *c, int mem)
  * host is the GPU's posted writes, a 4-DW header (64-bit addresses): 24 B.
  * On the H200 machine (256 B payloads) the throughput counter read 1.077x
  * and 1.092x nvbandwidth's bytes (docs/results/receipts-h200-2026-12-01/
- * link.md), where these give 1.078 and 1.094. */
+ * link.md), where these give 1.078 and 1.094. The SM copy kernel's requests
+ * are its 16 B accesses gathered a 128 B line at a time, so its TLPs carry
+ * 128 B (or Max_Payload_Size, if smaller): on the H200 on 2026-12-02 its link
+ * bytes read 1.077x (H2D) and 1.090x (D2H) the 256 B framing at 1 MiB
+ * (docs/results/judged-h200-2026-12-02.md), where 128 B payloads give 1.072x
+ * and 1.086x of it. */
 static void link_framing(struct probe_ctx *ctx, const char *bdf)
 {
+	static const struct {
+		const char *key;
+		int cap;     /* the payload's most (0: Max_Payload_Size) */
+		double head; /* a TLP's bytes besides its payload */
+	} tlp[] = {
+		{"link_tlp_rx", 0, 20},
+		{"link_tlp_tx", 0, 24},
+		{"link_tlp_rx_sm", 128, 20},
+		{"link_tlp_tx_sm", 128, 24},
+	};
 	int mps = pcie_device_max_payload("/sys", bdf);
 	char buf[32];
 
@@ -286,10 +300,12 @@ static void link_framing(struct probe_ctx *ctx, const char *bdf)
 	}
 	snprintf(buf, sizeof(buf), "%d", mps);
 	probe_result_add_param(ctx->res, "pcie_max_payload", buf);
-	snprintf(buf, sizeof(buf), "%.4f", (mps + 20.0) / mps);
-	probe_result_add_param(ctx->res, "link_tlp_rx", buf);
-	snprintf(buf, sizeof(buf), "%.4f", (mps + 24.0) / mps);
-	probe_result_add_param(ctx->res, "link_tlp_tx", buf);
+	for (size_t i = 0; i < sizeof(tlp) / sizeof(tlp[0]); i++) {
+		int pay = tlp[i].cap && tlp[i].cap < mps ? tlp[i].cap : mps;
+
+		snprintf(buf, sizeof(buf), "%.4f", (pay + tlp[i].head) / pay);
+		probe_result_add_param(ctx->res, tlp[i].key, buf);
+	}
 }
 
 static int gcopy_run(struct probe_ctx *ctx, const void *opts)
@@ -333,7 +349,7 @@ static int gcopy_run(struct probe_ctx *ctx, const void *opts)
 	if (!ctx->window_given) {
 		char lw[160];
 		snprintf(lw, sizeof(lw),
-			 "%.0f ms (pinned copies one way by the copy engines: the link counter's "
+			 "%.0f ms (pinned copies one way: the link counter's "
 			 "%d ms step / the link receipt's %.0f%%)",
 			 RECEIPT_LINK_WINDOW_MS, RECEIPT_LINK_STEP_MS,
 			 100 * RECEIPT_LINK_TOLERANCE);
@@ -396,31 +412,24 @@ out:
 	return rc;
 }
 
-/* What its figures assume (kit/receipts.h): a pinned copy one way put its
- * bytes on the PCIe link, no more and no fewer: the link's bytes are the
- * payload and each TLP's overhead (link_framing). The copy engines' copies
- * only: on the H200 on 2026-12-02 the SM copies' link bytes read 1.077x
- * (h2d) and 1.090x (d2h) the 256 B framing at 1 MiB, so their requests are
- * smaller than Max_Payload_Size, and at 64 MiB and 512 MiB the counter
- * stepped 15-18% of a 400 ms window (docs/results/judged-h200-2026-12-02.md):
- * no receipt until their framing is known. */
+/* What its figures assume (kit/receipts.h): a pinned copy one way by the
+ * copy engines put its bytes on the PCIe link, no more and no fewer: the
+ * link's bytes are the payload and each full TLP's overhead (link_framing).
+ * An SM copy's bytes crossed the link (no fewer: none came from the GPU's
+ * caches), its TLPs 128 B lines or smaller: on the H200 on 2026-12-03 its
+ * link bytes were 0.990x (H2D) and 1.010x (D2H) the 128 B framing at 1 MiB,
+ * but 1.13-1.34x it at 64-512 MiB, varying from window to window by 10-75%
+ * (docs/results/receipts-sm-h200-2026-12-03.md), so only the floor holds. */
+#define GCOPY_LINK(m, d, framing, counter, k)                                                 \
+	{                                                                                     \
+		.metric = m, .label = "dir", .value = d, .label2 = "mem", .value2 = "pinned", \
+		.kind = RECEIPT_LINK, .size = framing, .thp = counter                         \
+	}
 static const struct receipt gcopy_receipts[] = {
-	{.metric = "copy_bw",
-	 .label = "dir",
-	 .value = "h2d",
-	 .label2 = "mem",
-	 .value2 = "pinned",
-	 .kind = RECEIPT_LINK,
-	 .size = "link_tlp_rx",
-	 .thp = "pcie_rx_link_bytes"},
-	{.metric = "copy_bw",
-	 .label = "dir",
-	 .value = "d2h",
-	 .label2 = "mem",
-	 .value2 = "pinned",
-	 .kind = RECEIPT_LINK,
-	 .size = "link_tlp_tx",
-	 .thp = "pcie_tx_link_bytes"},
+	GCOPY_LINK("copy_bw", "h2d", "link_tlp_rx", "pcie_rx_link_bytes", RECEIPT_LINK),
+	GCOPY_LINK("copy_bw", "d2h", "link_tlp_tx", "pcie_tx_link_bytes", RECEIPT_LINK),
+	GCOPY_LINK("sm_copy_bw", "h2d", "link_tlp_rx_sm", "pcie_rx_link_bytes", RECEIPT_LINK_FLOOR),
+	GCOPY_LINK("sm_copy_bw", "d2h", "link_tlp_tx_sm", "pcie_tx_link_bytes", RECEIPT_LINK_FLOOR),
 	{0},
 };
 

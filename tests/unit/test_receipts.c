@@ -192,6 +192,56 @@ static void test_link_framing(void **state)
 	}
 }
 
+/* the floor (an SM copy's requests of no known size): more bytes on the
+ * link than the framing says is held, fewer fails, and steps that leave the
+ * mean on either side of the floor cannot tell */
+static void test_link_floor(void **state)
+{
+	static const struct receipt rows[] = {
+		{.metric = "sm_copy_bw",
+		 .kind = RECEIPT_LINK_FLOOR,
+		 .size = "link_tlp_rx_sm",
+		 .thp = "pcie_rx_link_bytes"},
+		{0},
+	};
+	/* per window (1 GB counted, x1.1562 framing: 1.1562 GB expected): a
+	 * 1.23x over in steady windows (the H200's 512 MiB SM copies); the
+	 * same mean in windows 20% apart; 0.8x (bytes served from a cache);
+	 * steps of 0.6 GB about a mean near the floor */
+	static const long long v[4][2] = {{1422000000, 1422000000},
+					  {1306000000, 1538000000},
+					  {925000000, 925000000},
+					  {800000000, 1400000000}};
+	static const char *const want[4] = {"held", "held", "failed", "unknown"};
+	struct probe_result p;
+	const char *ev;
+
+	probe_result_init(&p, "gpu.copy");
+	p.counter_sources = json_pack("[{s:s,s:s}]", "source", "gpu", "state", "ok");
+	probe_result_add_param(&p, "link_tlp_rx_sm", "1.1562");
+	for (int k = 0; k < 4; k++) {
+		char key[2] = {(char)('a' + k), 0};
+		struct metric *m = probe_add_metric(&p, "sm_copy_bw", UNIT_GB_S, BETTER_HIGHER, "d",
+						    "k", key, NULL);
+		metric_add_sample(m, 50);
+		metric_add_sample(m, 50);
+		m->work = 1e9;
+		m->counters = json_pack("{s:{s:[I,I]}}", "moved", "gpu0:pcie_rx_link_bytes",
+					(json_int_t)v[k][0], (json_int_t)v[k][1]);
+	}
+	receipts_check(rows, &p, 0);
+	for (int k = 0; k < 4; k++)
+		assert_string_equal(state_of(&p.metrics[k], 0, &ev), want[k]);
+	state_of(&p.metrics[0], 0, &ev);
+	assert_string_equal(ev,
+			    "gpu0:pcie_rx_link_bytes 1.230x the bytes counted with their TLP "
+			    "overhead (x1.1562, the least), over 2 windows (steps of up to 0% of "
+			    "a window)");
+	state_of(&p.metrics[3], 0, &ev);
+	assert_non_null(strstr(ev, "advances in steps of up to 0.60 GB"));
+	probe_result_clear(&p);
+}
+
 /* A migration voids the samples of the windows it touched: out of the
  * summary and of compare (metric_kept), kept in the file; the receipt fails
  * only when fewer than RECEIPT_MIN_KEPT samples are left. */
@@ -254,11 +304,9 @@ static void test_migration_voids_samples(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_llc),
-		cmocka_unit_test(test_kinds),
-		cmocka_unit_test(test_link),
-		cmocka_unit_test(test_link_framing),
-		cmocka_unit_test(test_migration_voids_samples),
+		cmocka_unit_test(test_llc),	   cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_link),	   cmocka_unit_test(test_link_framing),
+		cmocka_unit_test(test_link_floor), cmocka_unit_test(test_migration_voids_samples),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
