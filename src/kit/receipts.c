@@ -165,6 +165,95 @@ static const char *no_migration(const struct probe_result *p, const struct metri
 	return "held";
 }
 
+/* RECEIPT_LINK and RECEIPT_LINK_FLOOR: the link's bytes over the windows
+ * of m against the bytes counted (times the framing param sz names) */
+static const char *check_link(const struct receipt *r, const struct probe_result *p,
+			      const struct metric *m, const char *sz, char *ev, size_t len)
+{
+	double sum, least, x;
+	size_t n;
+	int floor_only = r->kind == RECEIPT_LINK_FLOOR;
+	char name[64];
+	double most = 0, step, unc, per = 1, work;
+	snprintf(name, sizeof(name), "gpu0:%s", r->thp);
+	if (!source_ok(p, "gpu") || !(n = windows(m, name, &sum, &least)) || !(m->work > 0)) {
+		snprintf(ev, len, "link bytes not read (%s)", name);
+		return "unknown";
+	}
+	/* the link's bytes per byte copied (headers and framing), where
+	 * the probe says (r->size names the param) */
+	if (r->size && !(sz && (per = strtod(sz, NULL)) >= 1)) {
+		snprintf(ev, len, "no TLP framing for %s (%s: the payload size was not read)", name,
+			 r->size);
+		return "unknown";
+	}
+	work = m->work * per;
+	json_t *a = json_object_get(json_object_get(m->counters, "moved"), name), *v;
+	size_t i;
+	json_array_foreach (a, i, v)
+		if (json_is_integer(v))
+			most = fmax(most, (double)json_integer_value(v));
+	/* A counter that stood still over a window while bytes crossed is
+	 * not counting them as they cross (NVML's PCIe counters on the
+	 * H200: ~3.2 GB jumps in 2 of 10 windows of 50 ms, and 0.009x the
+	 * bytes over 10 windows of 1 s, docs/results/receipts-h200-
+	 * 2026-12-01.md): it cannot tell. One that moved in every window
+	 * is judged on the windows' mean, where its steps (the spread of
+	 * its readings) leave the mean within the tolerance; else longer
+	 * windows would tell (--window-ms). */
+	x = sum / (double)n / work;
+	if (!(least > 0)) {
+		snprintf(ev, len,
+			 "%s stood still over a window of bytes copied (it moved "
+			 "in steps "
+			 "of up to %.2f GB; %.3fx the bytes counted over %zu "
+			 "windows): it "
+			 "does not count the bytes as they cross",
+			 name, most * 1e-9, x, n);
+		return "unknown";
+	}
+	step = most - least;
+	unc = 0.5 * step / work;
+	/* one way: the mean is past the floor, or short of it, by more
+	 * than the steps leave unsure */
+	if (floor_only &&
+	    (x - unc >= 1 - RECEIPT_LINK_TOLERANCE || x + unc < 1 - RECEIPT_LINK_TOLERANCE)) {
+		snprintf(ev, len,
+			 "%s %.3fx the bytes counted with their TLP overhead (x%.4f, the "
+			 "least), over %zu windows (steps of up to %.0f%% of a window)",
+			 name, x, per, n, 100 * step / work);
+		return x - unc >= 1 - RECEIPT_LINK_TOLERANCE ? "held" : "failed";
+	}
+	if (unc > RECEIPT_LINK_TOLERANCE || floor_only) {
+		double w = window_ms(m);
+		int k = snprintf(ev, len,
+				 "%s advances in steps of up to %.2f GB, %.0f%% of a "
+				 "window's "
+				 "%.2f GB: %.3fx the bytes counted over %zu windows, which "
+				 "cannot tell %.0f%%",
+				 name, step * 1e-9, 100 * step / work, work * 1e-9, x, n,
+				 100 * RECEIPT_LINK_TOLERANCE);
+		/* the room the steps must fit in: half the tolerance each
+		 * side of 1, or the mean's distance from the floor */
+		double room = floor_only ? fabs(x - (1 - RECEIPT_LINK_TOLERANCE))
+					 : RECEIPT_LINK_TOLERANCE / 2;
+		if (isfinite(w) && room > 0 && k > 0 && (size_t)k < len)
+			snprintf(ev + k, len - (size_t)k,
+				 " (windows of %.0f ms or more would: --window-ms)",
+				 ceil(w * unc / room));
+		return "unknown";
+	}
+	if (per > 1)
+		snprintf(ev, len,
+			 "%s %.3fx the bytes counted with their TLP overhead "
+			 "(x%.4f), over "
+			 "%zu windows",
+			 name, x, per, n);
+	else
+		snprintf(ev, len, "%s %.3fx the bytes counted, over %zu windows", name, x, n);
+	return fabs(x - 1) <= RECEIPT_LINK_TOLERANCE ? "held" : "failed";
+}
+
 /* state and evidence of one row on one metric */
 static const char *check(const struct receipt *r, const struct probe_result *p,
 			 const struct metric *m, uint64_t llc, char *ev, size_t len, json_t **voids)
@@ -230,91 +319,8 @@ static const char *check(const struct receipt *r, const struct probe_result *p,
 		snprintf(ev, len, "%s %.0f MiB", r->thp, top);
 		return top > 0 ? "failed" : "held";
 	case RECEIPT_LINK:
-	case RECEIPT_LINK_FLOOR: {
-		int floor_only = r->kind == RECEIPT_LINK_FLOOR;
-		char name[64];
-		double most = 0, step, unc, per = 1, work;
-		snprintf(name, sizeof(name), "gpu0:%s", r->thp);
-		if (!source_ok(p, "gpu") || !(n = windows(m, name, &sum, &least)) ||
-		    !(m->work > 0)) {
-			snprintf(ev, len, "link bytes not read (%s)", name);
-			return "unknown";
-		}
-		/* the link's bytes per byte copied (headers and framing), where
-		 * the probe says (r->size names the param) */
-		if (r->size && !(sz && (per = strtod(sz, NULL)) >= 1)) {
-			snprintf(ev, len,
-				 "no TLP framing for %s (%s: the payload size was not read)", name,
-				 r->size);
-			return "unknown";
-		}
-		work = m->work * per;
-		json_t *a = json_object_get(json_object_get(m->counters, "moved"), name), *v;
-		size_t i;
-		json_array_foreach (a, i, v)
-			if (json_is_integer(v))
-				most = fmax(most, (double)json_integer_value(v));
-		/* A counter that stood still over a window while bytes crossed is
-		 * not counting them as they cross (NVML's PCIe counters on the
-		 * H200: ~3.2 GB jumps in 2 of 10 windows of 50 ms, and 0.009x the
-		 * bytes over 10 windows of 1 s, docs/results/receipts-h200-
-		 * 2026-12-01.md): it cannot tell. One that moved in every window
-		 * is judged on the windows' mean, where its steps (the spread of
-		 * its readings) leave the mean within the tolerance; else longer
-		 * windows would tell (--window-ms). */
-		x = sum / (double)n / work;
-		if (!(least > 0)) {
-			snprintf(ev, len,
-				 "%s stood still over a window of bytes copied (it moved "
-				 "in steps "
-				 "of up to %.2f GB; %.3fx the bytes counted over %zu "
-				 "windows): it "
-				 "does not count the bytes as they cross",
-				 name, most * 1e-9, x, n);
-			return "unknown";
-		}
-		step = most - least;
-		unc = 0.5 * step / work;
-		/* one way: the mean is past the floor, or short of it, by more
-		 * than the steps leave unsure */
-		if (floor_only && (x - unc >= 1 - RECEIPT_LINK_TOLERANCE ||
-				   x + unc < 1 - RECEIPT_LINK_TOLERANCE)) {
-			snprintf(ev, len,
-				 "%s %.3fx the bytes counted with their TLP overhead (x%.4f, the "
-				 "least), over %zu windows (steps of up to %.0f%% of a window)",
-				 name, x, per, n, 100 * step / work);
-			return x - unc >= 1 - RECEIPT_LINK_TOLERANCE ? "held" : "failed";
-		}
-		if (unc > RECEIPT_LINK_TOLERANCE || floor_only) {
-			double w = window_ms(m);
-			int k = snprintf(ev, len,
-					 "%s advances in steps of up to %.2f GB, %.0f%% of a "
-					 "window's "
-					 "%.2f GB: %.3fx the bytes counted over %zu windows, which "
-					 "cannot tell %.0f%%",
-					 name, step * 1e-9, 100 * step / work, work * 1e-9, x, n,
-					 100 * RECEIPT_LINK_TOLERANCE);
-			/* the room the steps must fit in: half the tolerance each
-			 * side of 1, or the mean's distance from the floor */
-			double room = floor_only ? fabs(x - (1 - RECEIPT_LINK_TOLERANCE))
-						 : RECEIPT_LINK_TOLERANCE / 2;
-			if (isfinite(w) && room > 0 && k > 0 && (size_t)k < len)
-				snprintf(ev + k, len - (size_t)k,
-					 " (windows of %.0f ms or more would: --window-ms)",
-					 ceil(w * unc / room));
-			return "unknown";
-		}
-		if (per > 1)
-			snprintf(ev, len,
-				 "%s %.3fx the bytes counted with their TLP overhead "
-				 "(x%.4f), over "
-				 "%zu windows",
-				 name, x, per, n);
-		else
-			snprintf(ev, len, "%s %.3fx the bytes counted, over %zu windows", name, x,
-				 n);
-		return fabs(x - 1) <= RECEIPT_LINK_TOLERANCE ? "held" : "failed";
-	}
+	case RECEIPT_LINK_FLOOR:
+		return check_link(r, p, m, sz, ev, len);
 	case RECEIPT_PAGESIZE:
 		return check_pagesize(r, p, m, thp, mib, ev, len);
 	case RECEIPT_NO_MIGRATION:

@@ -74,7 +74,8 @@ static void test_complete(void **state)
 	assert_null(t.scratch());
 	assert_string_equal(t.last_error(), "T backend: no scratch (the backend leaves it out)");
 	assert_int_equal(t.launch_sleep(1000, NULL), GPU_REFUSED);
-	assert_string_equal(t.last_error(), "T backend: no launch_sleep (the backend leaves it out)");
+	assert_string_equal(t.last_error(),
+			    "T backend: no launch_sleep (the backend leaves it out)");
 	t.set_error("kept");
 	t.um_close();
 	t.sampler_stop(NULL, NULL, "x");
@@ -103,10 +104,10 @@ static void test_sysinfo(void **state)
 	assert_int_equal(json_array_size(devs), 2);
 	assert_string_equal(json_string_value(json_object_get(json_array_get(devs, 1), "name")),
 			    "dev1");
-	assert_string_equal(
-		json_string_value(json_object_get(json_array_get(devs, 0), "backend")), "T");
-	assert_int_equal(
-		json_integer_value(json_object_get(json_array_get(devs, 1), "sm_count")), 2);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(devs, 0), "backend")),
+			    "T");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(devs, 1), "sm_count")),
+			 2);
 	/* an unknown fact (0) is left out, not written as 0 */
 	assert_null(json_object_get(json_array_get(devs, 0), "mem_bytes"));
 	json_decref(devs);
