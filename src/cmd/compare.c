@@ -9,11 +9,13 @@
 #include "cmd/groups.h"
 #include "cmd/study.h"
 #include "machine/noise.h"
+#include "report/beside.h"
 #include "report/report.h"
 #include "report/study.h"
 #include "report/summary.h"
 #include "results/results_json.h"
 #include "verdict/compare.h"
+#include "verdict/reference.h"
 #include "verdict/study.h"
 
 struct compare_cmd_opts {
@@ -57,6 +59,45 @@ static const struct arg compare_args[] = {
 	ARG_EXPORT_SUMMARY(struct compare_cmd_opts, summary_out),
 	ARG_FAIL_ON_LOSS(struct compare_cmd_opts, fail_on_loss),
 	ARG_END};
+
+/* compare TOOLS.json MINE.json (either order): an imported run of the
+ * reference tools (`mempath import`) against mempath's, joined through the
+ * references' tool figures (data/: which tool figure is the reference of
+ * which metric), so each row puts the tool's figure beside mempath's with
+ * their ratio; only those metrics are compared. */
+static int tools_beside(const struct run **runs, const char *const *names, enum report_format fmt,
+			const char *out)
+{
+	const char *pair[2];
+
+	if (fmt != REPORT_TERM && fmt != REPORT_MD && fmt != REPORT_JSON)
+		return error("the tools' figures beside mempath's are written as term, md or "
+			     "json, not %s",
+			     report_writer_of(fmt)->name),
+		       2;
+	int t = run_is_imported(runs[1]);
+	struct ref_set refs;
+	char *dir = ref_dir(NULL);
+	struct run *as;
+
+	if (ref_load(dir, &refs) != 0) {
+		free(dir);
+		return 2;
+	}
+	free(dir);
+	as = ref_tools_as(&refs, runs[t], (struct run *)runs[!t]);
+	ref_set_free(&refs);
+	if (!as)
+		return error("%s holds none of the tool figures the references name for %s's "
+			     "metrics (data/: tool_figure)",
+			     names[t], names[!t]),
+		       2;
+	run_free((struct run *)runs[t]);
+	runs[t] = as;
+	pair[0] = names[t];
+	pair[1] = names[!t];
+	return report_beside_write_file(runs[t], runs[!t], pair, fmt, out) != 0 ? 1 : 0;
+}
 
 static int compare_main(void *p, const struct cmd_line *l)
 {
@@ -102,6 +143,10 @@ static int compare_main(void *p, const struct cmd_line *l)
 		if (!runs[n])
 			goto out;
 		n++;
+	}
+	if (n == 2 && run_is_imported(runs[0]) != run_is_imported(runs[1])) {
+		rc = tools_beside(runs, (const char *const *)l->argv, fmt, co->out);
+		goto out;
 	}
 	if (co->study) {
 		struct study *s = study_of_runs(runs, (const char *const *)l->argv, n, co->baseline,
@@ -170,11 +215,19 @@ const struct command command_compare = {
 		"held by Holm's step-down per metric; the tables: each variant's median and\n"
 		"stddev with its ratio to the baseline, CI and verdict, a summary line per\n"
 		"variant, per-iteration medians of a wrapped workload, the counters' deltas\n"
-		"ranked, and factors' effects when the labels are 'f=level,g=level'.\n",
+		"ranked, and factors' effects when the labels are 'f=level,g=level'.\n"
+		"\n"
+		"TOOLS.json MINE.json (either order), TOOLS an imported run of the reference\n"
+		"tools (mempath import): each tool figure that the references of MINE's\n"
+		"machine kind name as the reference of one of MINE's metrics (data/:\n"
+		"tool_figure) beside that metric, with mempath / tool; no verdict (a tool's\n"
+		"figure is one number of its own method; check --beside judges against it);\n"
+		"term, md or json.\n",
 	.examples = "mempath compare stock.json patched.json stock-again.json --control "
 		    "'cpu.first_touch,pages=thp'\n"
 		    "mempath compare stock.json patched.json --format html -o compare.html\n"
-		    "mempath compare --study --baseline never leg-*.json --format md -o study.md\n",
+		    "mempath compare --study --baseline never leg-*.json --format md -o study.md\n"
+		    "mempath compare tools.json h200.json\n",
 	.tail = "Exit status: 0 when compared (whatever the verdicts), 1 with --fail-on-loss and\n"
 		"a LOSS, 2 for bad input, 3 no trusted verdict (a control moved or ran under\n"
 		"different load, or knobs differ; the summary line says which).\n",

@@ -95,6 +95,16 @@ size_t ref_drift(const struct ref_kind *k, const struct run *r, char ***msgs, si
  * match) as its reference, with file and its date as the source; the
  * number of values it replaced. */
 size_t ref_beside(struct ref_set *refs, const struct run *tools, const char *file);
+/* Is r an imported run (`mempath import`: every probe a ref.TOOL)? */
+int run_is_imported(const struct run *r);
+/* compare TOOLS MINE: the tool figures of the imported run tools that
+ * refs's values name as the reference of one of mine's metrics, as those
+ * metrics: a new run of mine's probes (their names and options), each
+ * metric with mine's name, unit and labels and the tool's samples of its
+ * figure (its desc and param "tool" the tool's call); mine keeps only the
+ * metrics that got one, so the two join row by row. NULL (mine emptied)
+ * when none did. */
+struct run *ref_tools_as(const struct ref_set *refs, const struct run *tools, struct run *mine);
 /* Where pr ran with the quick suite's options and k's run of its probe
  * with the probe's defaults: one line (new string) saying so; else NULL. */
 char *ref_options_differ(const struct ref_kind *k, const struct probe_result *pr);

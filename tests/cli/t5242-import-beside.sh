@@ -2,7 +2,10 @@
 # its README says where each came from) into a results file of their own
 # kind, a probe ref.TOOL each, the tool found from the file's marks; check
 # --beside puts the tools' figures beside mempath's as the references of the
-# paths that name them, with the ratio.
+# paths that name them, with the ratio; compare TOOLS MINE (either order)
+# puts each tool figure beside the metric it is the reference of, with the
+# ratio and no verdict, in term, md and json, and refuses other formats and
+# a tools' file none of whose figures name one of the run's metrics.
 . "$top/tests/cli/lib.sh"
 d=$top/tests/data/import
 
@@ -69,4 +72,27 @@ grep -q 'source: nvbandwidth-h200.json.json (nvbandwidth v0.8 -t host_to_device_
 grep -q 'pinned host to device, copy engine (.*): 55.4 GB/s, reference 55.3 GB/s' own.txt || fail "the kind's reference: $(grep 'host to device' own.txt)"
 expect_fail 2 "$MEMPATH" check --beside stream-h200.txt.json run512.json
 grep -q "holds none of the tool figures" err.txt || fail "holds none of the tool figures: $(cat err.txt)"
+# compare TOOLS MINE: the one row the references join, the ratio, no verdict
+"$MEMPATH" compare nvbandwidth-h200.json.json run512.json >cmp.txt 2>err.txt || fail "compare tools mine exited $?: $(cat err.txt)"
+grep -q '^gpu.copy copy_bw mem=pinned,dir=h2d,size=512M: nvbandwidth v0.8 -t host_to_device_memcpy_ce (512 MiB buffer) 55.5 GB/s (n=1), mempath 55.4 GB/s (n=3): x0.99[0-9]$' cmp.txt ||
+	fail "compare: no row with the ratio: $(cat cmp.txt)"
+[ "$(grep -c ': x[0-9]' cmp.txt)" -eq 1 ] || fail "compare: rows beyond the one the references join: $(cat cmp.txt)"
+grep -q '^no verdict: ' cmp.txt || fail "compare: the table does not say it gives no verdict"
+"$MEMPATH" compare run512.json nvbandwidth-h200.json.json >rev.txt || fail "compare mine tools exited $?"
+cmp -s cmp.txt rev.txt || fail "either order gives the same table (tools first): $(diff cmp.txt rev.txt)"
+grep -q "^compare: the tools' figures (nvbandwidth-h200.json.json) beside mempath's (run512.json)$" cmp.txt ||
+	fail "compare: the head does not name the files: $(head -n 1 cmp.txt)"
+"$MEMPATH" compare nvbandwidth-h200.json.json run512.json --format json -o cmp.json || fail "compare --format json"
+python3 -c '
+import json, sys
+(r,) = json.load(open("cmp.json"))["beside"]
+assert r["tool_median"] == 55.47 and abs(r["mempath_median"] - 55.4) < 0.05, r
+assert abs(r["ratio"] - r["mempath_median"] / r["tool_median"]) < 1e-6, r
+' || fail "compare --format json: $(cat cmp.json)"
+"$MEMPATH" compare nvbandwidth-h200.json.json run512.json --format md | grep -q '^| gpu.copy copy_bw .* | x0.99[0-9] |$' ||
+	fail "compare --format md: no row"
+expect_fail 2 "$MEMPATH" compare nvbandwidth-h200.json.json run512.json --format csv
+grep -q "written as term, md or json, not csv" err.txt || fail "csv: $(cat err.txt)"
+expect_fail 2 "$MEMPATH" compare stream-h200.txt.json run512.json
+grep -q "holds none of the tool figures the references name" err.txt || fail "no figure: $(cat err.txt)"
 exit 0
