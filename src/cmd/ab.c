@@ -32,13 +32,17 @@
 /* The command after --, checked before any setup (cmd/legs.h), with enough
  * samples per leg for a verdict: with rounds, split over them. */
 static int check_leg_args(const struct cmd_line *l, int per_leg_args, unsigned rounds,
-			  int auto_rounds, unsigned *leg_reps)
+			  int auto_rounds, struct ab_plan *plan)
 {
 	struct leg_command lc;
 	if (leg_command_check(l, "ab", per_leg_args ? "--a-args/--b-args" : NULL, &lc) != 0)
 		return -1;
+	/* the budget's pilot of a leg whose count is not split (wrap, auto) */
+	plan->pilot_opt = lc.count_opt;
+	plan->pilot_at = lc.opts_end;
+	plan->pilot_n = lc.samples;
 	if (rounds)
-		return leg_rounds_plan(&lc, l, rounds, auto_rounds, leg_reps);
+		return leg_rounds_plan(&lc, l, rounds, auto_rounds, &plan->leg_reps);
 	if (lc.samples < COMPARE_MIN_SAMPLES)
 		return error("the leg command gives %u sample(s) per metric; compare needs at "
 			     "least %d per leg for a verdict (%s %d)",
@@ -388,8 +392,7 @@ static int ab_main(void *p, const struct cmd_line *l)
 	}
 	/* auto rounds: the samples given are split over the first rounds */
 	if (check_leg_args(l, o->a_args || o->b_args || o->variant_args.n,
-			   o->auto_rounds ? SEQ_MIN_ROUNDS : o->rounds, o->auto_rounds,
-			   &plan.leg_reps) != 0)
+			   o->auto_rounds ? SEQ_MIN_ROUNDS : o->rounds, o->auto_rounds, &plan) != 0)
 		goto out;
 	if (o->auto_rounds) {
 		ab_auto_start(&ar, &co, o->max_rounds, o->budget_s);
@@ -498,8 +501,9 @@ const struct command command_ab = {
 		 "answer comes keeps the chance of a false verdict within alpha; the comparison\n"
 		 "notes where and why the rounds ended. --budget bounds the first rounds too:\n"
 		 "before the first setup a pilot runs the leg command with 1 and 2 samples a\n"
-		 "metric (DIR/pilot-N.json), and a plan whose first 4 rounds would not fit at\n"
-		 "that pace is refused there.\n"
+		 "metric, or wrap's runs (DIR/pilot-N.json), and a plan whose first 4 rounds\n"
+		 "would not fit at that pace (with --reps auto: at its least, 10 samples) is\n"
+		 "refused there.\n"
 		 "\n"
 		 "--legs P runs the legs in the order given instead (ABA: A, B, A again). Each\n"
 		 "leg is one process: what differs between processes (the CPUs the threads land\n"

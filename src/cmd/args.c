@@ -392,6 +392,25 @@ int args_try(const struct command *c, int argc, char **argv, unsigned *samples,
 	return rc;
 }
 
+int args_options_end(const struct command *c, int argc, char **argv)
+{
+	void *opts = xcalloc(1, c->opts_size ? c->opts_size : 1);
+	struct cmd_line l;
+	int end = argc;
+
+	if (args_parse(c, argc, argv, opts, &l) != 0)
+		end = -1;
+	for (int i = 1; end == argc && l.argc > 0 && i < argc; i++)
+		if (argv[i] == l.argv[0])
+			end = i > 1 && strcmp(argv[i - 1], "--") == 0 ? i - 1 : i;
+	for (int i = 1; end == argc && i < argc; i++) /* a "--" with nothing after it */
+		if (strcmp(argv[i], "--") == 0)
+			end = i;
+	free(l.argv);
+	opts_free(c, opts);
+	return end;
+}
+
 int args_given(const struct command *c, unsigned long long given, const char *name)
 {
 	for (const struct arg *a = c->args; a && a->type && a - c->args < 64; a++)

@@ -196,6 +196,10 @@ void args_free_strs(struct arg_strs *s);
  * line. */
 int args_try(const struct command *c, int argc, char **argv, unsigned *samples,
 	     unsigned long long *given);
+/* Where c's own options end in argv (parsed as c would): the index of the
+ * "--" or of the first word that is not one of them (a wrapped workload's
+ * command), else argc; -1 when argv does not parse. */
+int args_options_end(const struct command *c, int argc, char **argv);
 /* Whether option `name` of c is among the bits of `given`. */
 int args_given(const struct command *c, unsigned long long given, const char *name);
 

@@ -75,6 +75,14 @@ int leg_command_check(const struct cmd_line *l, const char *who, const char *arg
 	if (rc != 0)
 		return -1; /* its error line said why; no leg ran */
 	out->c = c;
+	out->count_opt = has_arg(c, "reps") ? "--reps" : NULL;
+	for (const struct arg *a = c->args; !out->count_opt && a && a->type; a++)
+		if (a->short_name == 'n' && a->type == ARG_T_COUNT)
+			out->count_opt = "-n";
+	/* options anywhere (probe NAME --reps 3), unless its first word ends
+	 * them (wrap -n 5 CMD) */
+	out->opts_end =
+		c->flags & CMD_STOP_AT_ARG ? args_options_end(c, l->argc, l->argv) : l->argc;
 	if (args_given(c, out->given, "output") || args_given(c, out->given, "label"))
 		return error("the leg command sets %s: %s sets each leg's results file and label "
 			     "itself (leave them out)",

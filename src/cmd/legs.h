@@ -10,8 +10,13 @@
 
 struct leg_command {
 	const struct command *c;  /* the leg's command */
-	unsigned samples;	  /* what it gives a metric, as typed */
+	unsigned samples;	  /* what it gives a metric, as typed (--reps auto: the least) */
 	unsigned long long given; /* its options given (args_given) */
+	/* the option that sets its samples ("--reps"; wrap's runs "-n"; NULL:
+	 * none), and where its options end in argv (args_options_end): where a
+	 * pilot's count goes, after the user's own and before the workload */
+	const char *count_opt;
+	int opts_end;
 };
 
 /* l's positional words checked as a leg command of `who` ("ab"); args_opts:

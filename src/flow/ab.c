@@ -433,12 +433,16 @@ static double pilot_run(const struct ab_plan *p, const char *exe, int n, unsigne
 	double t0 = (double)time_now_ns() * 1e-9, took;
 	struct ended e;
 	int fd;
+	/* the count after the leg's own options (it overrides theirs), before
+	 * the "--" or the workload's words, which are not mempath's */
+	int at = p->leg_reps || p->pilot_at <= 0 || p->pilot_at > p->argc ? p->argc : p->pilot_at;
 	strvec_pushv(&args,
 		     (char *[]){(char *)exe, p->argv[0], "-o", path, "--label", "pilot", "--quiet"},
 		     7);
-	strvec_pushv(&args, p->argv + 1, (size_t)(p->argc - 1));
-	strvec_push(&args, "--reps");
+	strvec_pushv(&args, p->argv + 1, (size_t)(at - 1));
+	strvec_push(&args, p->leg_reps ? "--reps" : p->pilot_opt);
 	strvec_pushf(&args, "%u", reps);
+	strvec_pushv(&args, p->argv + at, (size_t)(p->argc - at));
 	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	e = spawn_wait(args.v, NULL, 0, fd, 0, 1, timeout_s);
 	took = (double)time_now_ns() * 1e-9 - t0;
@@ -455,7 +459,10 @@ int ab_budget_pilot(const struct ab_plan *p)
 	char exe[4096];
 	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	double share, t[2], leg, need, gone;
-	if (p->budget_s <= 0 || !p->fit_legs || !p->leg_reps || len <= 0)
+	unsigned n = p->leg_reps ? p->leg_reps : p->pilot_opt ? p->pilot_n : 0;
+	/* --reps auto: a leg samples at least pilot_n a metric, often more */
+	int least = !p->leg_reps && p->pilot_opt && strcmp(p->pilot_opt, "--reps") == 0;
+	if (p->budget_s <= 0 || !p->fit_legs || !n || len <= 0)
 		return 0;
 	exe[len] = '\0';
 	/* a leg runs leg_reps >= 1 samples a metric (and the same warm-ups):
@@ -486,20 +493,25 @@ int ab_budget_pilot(const struct ab_plan *p)
 	}
 	/* a leg: a fixed part and a part a sample, from the two pilots (the
 	 * second's extra sample; never negative on a noisy machine) */
-	leg = t[0] + (t[1] > t[0] ? t[1] - t[0] : 0) * (double)(p->leg_reps - 1);
+	leg = t[0] + (t[1] > t[0] ? t[1] - t[0] : 0) * (double)(n - 1);
 	need = leg * (double)p->fit_legs;
 	gone = (double)time_now_ns() * 1e-9 - p->t0_s;
 	if (gone + need > p->budget_s) {
-		error("the first %zu legs a verdict needs would take about %.0f s (a pilot before "
-		      "the first setup: %.2f s with 1 sample a metric, %.2f s with 2; a leg of %u "
-		      "about %.1f s), past the --budget of %g s (%.0f s gone): refused (give a "
-		      "larger --budget, or fewer --reps)",
-		      p->fit_legs, need, t[0], t[1], p->leg_reps, leg, p->budget_s, gone);
+		error("the first %zu legs a verdict needs would take %s %.0f s (a pilot before "
+		      "the first setup: %.2f s with 1 %s, %.2f s with 2; a leg of %u%s about "
+		      "%.1f s), past the --budget of %g s (%.0f s gone): refused (give a larger "
+		      "--budget, or fewer %s)",
+		      p->fit_legs, least ? "at least" : "about", need, t[0],
+		      p->leg_reps || least ? "sample a metric" : "run", t[1], n,
+		      least ? " (--reps auto's least)" : "", leg, p->budget_s, gone,
+		      p->leg_reps || least ? "--reps" : "runs (-n)");
 		return -1;
 	}
-	progress("ab: --budget: a pilot (%.2f s with 1 sample a metric, %.2f s with 2) puts the "
-		 "first %zu legs at about %.0f s of the %.0f s left (setups not counted)",
-		 t[0], t[1], p->fit_legs, need, p->budget_s - gone);
+	progress("ab: --budget: a pilot (%.2f s with 1 %s, %.2f s with 2) puts the first %zu "
+		 "legs at %s%.0f s%s of the %.0f s left (setups not counted)",
+		 t[0], p->leg_reps || least ? "sample a metric" : "run", t[1], p->fit_legs,
+		 least ? "" : "about ", need, least ? " or more (--reps auto's least)" : "",
+		 p->budget_s - gone);
 	return 0;
 }
 

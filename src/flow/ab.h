@@ -55,6 +55,15 @@ struct ab_plan {
 	/* Appended to each leg's command as "--reps N" (the samples split over
 	 * the rounds), or 0. */
 	unsigned leg_reps;
+	/* For the pilot of a leg whose samples are not split (wrap's runs,
+	 * --reps auto; leg_reps 0): the option that sets its count ("-n",
+	 * "--reps"; NULL: no pilot), the index in argv it goes before (where
+	 * the leg command's own options end: the "--" or the workload), and
+	 * the samples a leg takes (--reps auto: the least, so the estimate is
+	 * the least a leg takes). */
+	const char *pilot_opt;
+	int pilot_at;
+	unsigned pilot_n;
 	/* What the legs record for `findings` (docs/design.md §9.9): the
 	 * finding's title (--title) and the ab command line that reproduces
 	 * them; either may be NULL. */
@@ -105,12 +114,13 @@ size_t ab_per_round(const struct ab_plan *p);
  * path per planned leg (caller frees each and the array), whether or not
  * the leg ran; *n_run the legs that ran. */
 enum ab_outcome ab_flow(const struct ab_plan *plan, char ***leg_paths, size_t *n_run);
-/* Before the first setup, with budget_s, fit_legs and leg_reps: runs the leg
- * command twice as a pilot (1 and 2 samples a metric, DIR/pilot-N.json and
- * .log; no setup, each bounded by a leg's share of the budget) and refuses
- * (-1, after an error line) a plan whose first fit_legs legs would pass the
- * budget at that pace; 0 when they fit (said), or nothing can be judged
- * (no leg_reps: wrap, --reps auto; or the pilot failed). */
+/* Before the first setup, with budget_s, fit_legs and leg_reps (or
+ * pilot_opt and pilot_n): runs the leg command twice as a pilot (1 and 2
+ * samples a metric, or wrap's runs, DIR/pilot-N.json and .log; no setup,
+ * each bounded by a leg's share of the budget) and refuses (-1, after an
+ * error line) a plan whose first fit_legs legs would pass the budget at
+ * that pace (--reps auto: even at the least a leg samples); 0 when they fit
+ * (said), or nothing can be judged (no count to set, or the pilot failed). */
 int ab_budget_pilot(const struct ab_plan *plan);
 
 #endif

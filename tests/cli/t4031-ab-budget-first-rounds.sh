@@ -1,7 +1,8 @@
 # ab --rounds auto --budget bounds the first rounds too (docs/design.md
 # §5.13): before the first setup ab says that every leg is bounded by the
-# budget and runs a pilot of the leg command (1 and 2 samples a metric, no
-# setup); a plan whose first rounds cannot fit it (100000 first touches a
+# budget and runs a pilot of the leg command (1 and 2 samples a metric, or
+# wrap's runs, no setup; with --reps auto the estimate is the least a leg
+# takes); a plan whose first rounds cannot fit it (100000 first touches a
 # leg) is refused there, with one error line naming the budget, and no
 # setup or leg runs. It used to run past 60 s, then to stop at the first
 # leg.
@@ -53,3 +54,39 @@ rc=$?
 grep -q '^ab: --budget: a pilot (.* s with 1 sample a metric, .* s with 2) puts the first 8 legs at about [0-9]* s of the [0-9]* s left' err.txt ||
 	fail "no word of the pilot's estimate: $(grep budget err.txt)"
 [ -e d/compare.json ] || fail "no comparison after a plan that fit: $(ls d)"
+# wrap legs: the pilot sets wrap's runs (-n 1, -n 2) after the leg's own
+# options and before its workload, and refuses a plan whose 8 first legs of
+# 8 runs of a 0.3 s workload cannot fit 10 s; no setup runs
+rm -rf d setups
+timeout 120 "$MEMPATH" ab --rounds auto --budget 10 --a 'echo a >>setups' --b 'echo b >>setups' -o d -- \
+	wrap -n 8 -- sleep 0.3 >out.txt 2>err.txt
+rc=$?
+[ $rc -eq 1 ] || fail "ab of wrap legs past the budget: exit $rc: $(tail -3 err.txt)"
+grep -q "^mempath: error: the first 8 legs a verdict needs would take about [0-9]* s (a pilot before the first setup: [0-9.]* s with 1 run, [0-9.]* s with 2; a leg of 8 about .*past the --budget of 10 s.*: refused (give a larger --budget, or fewer runs (-n))\|^mempath: error: the leg command with [12] .*(a pilot, before the first setup) did not end within .*--budget of 10 s.*: refused" err.txt ||
+	fail "wrap legs: no error naming the pilot and the budget: $(cat err.txt)"
+[ ! -e setups ] || fail "a setup ran for a wrap plan refused: $(cat setups)"
+! ls d/leg-* >/dev/null 2>&1 || fail "a wrap leg ran for a plan refused: $(ls d)"
+python3 - <<'PY' || fail "the wrap pilot did not run the workload once, as itself: $(cat d/pilot-1.log)"
+import json
+d = json.load(open("d/pilot-1.json"))
+(p,) = d["probes"]
+n = {m["summary"]["n"] for m in p["metrics"] if m["name"] == "wall_time"}
+assert n == {1}, "counted runs %s" % n
+PY
+# --reps auto legs: the pilot runs too (its count after the leg's own
+# --reps auto), and the estimate is the least a leg samples (10 a metric):
+# 100 ms windows of cpu.wake's 3 metrics cannot fit 8 legs in 12 s
+rm -rf d setups
+timeout 120 "$MEMPATH" ab --rounds auto --budget 12 --a 'echo a >>setups' --b 'echo b >>setups' -o d -- \
+	probe cpu.wake --reps auto --window-ms 100 --warmups 0 >out.txt 2>err.txt
+rc=$?
+[ $rc -eq 1 ] || fail "ab of --reps auto legs past the budget: exit $rc: $(tail -3 err.txt)"
+grep -q "^mempath: error: the first 8 legs a verdict needs would take at least [0-9]* s (a pilot before the first setup: .*a leg of 10 (--reps auto's least).*: refused\|^mempath: error: the leg command with [12] samples\{0,1\} a metric (a pilot, before the first setup) did not end within .*--budget of 12 s.*: refused" err.txt ||
+	fail "--reps auto legs: no error naming the pilot and the budget: $(cat err.txt)"
+[ ! -e setups ] || fail "a setup ran for an auto plan refused: $(cat setups)"
+[ -e d/pilot-1.json ] || fail "no pilot for --reps auto legs: $(ls d)"
+python3 -c '
+import json
+a = json.load(open("d/pilot-1.json"))["argv"]
+assert a[-2:] == ["--reps", "1"] and "auto" in a, a
+' || fail "the pilot's count does not come after the leg's own --reps auto"
