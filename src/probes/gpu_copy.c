@@ -423,7 +423,7 @@ out:
 #define GCOPY_LINK(m, d, framing, counter, k)                                                 \
 	{                                                                                     \
 		.metric = m, .label = "dir", .value = d, .label2 = "mem", .value2 = "pinned", \
-		.kind = RECEIPT_LINK, .size = framing, .thp = counter                         \
+		.kind = k, .size = framing, .thp = counter                                    \
 	}
 static const struct receipt gcopy_receipts[] = {
 	GCOPY_LINK("copy_bw", "h2d", "link_tlp_rx", "pcie_rx_link_bytes", RECEIPT_LINK),

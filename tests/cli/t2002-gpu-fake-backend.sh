@@ -73,6 +73,13 @@ assert "l1_ns" in p["extra"]["plateaus"], p["extra"]["plateaus"]
 # own bytes over its own: on the fake the streams run one after the other,
 # so in every sample the pair's figure is below the sum of its streams'
 p, med = load("cp")
+# the link receipts' kinds (no link counter here: unknown): the copy
+# engines' two-sided, the SM copies' the floor
+for name, assumes in (("copy_bw", "the link carried the bytes counted"),
+                      ("sm_copy_bw", "the bytes counted crossed the link")):
+    rs = [r for m in p["metrics"] if m["name"] == name and m["labels"]["mem"] == "pinned"
+          and m["labels"]["dir"] in ("h2d", "d2h") for r in m.get("receipts") or []]
+    assert rs and all(assumes in r["assumes"] for r in rs), "%s receipts: %s" % (name, rs)
 for mem in ("pinned", "pageable"):
     for d in ("h2d", "d2h"):
         for s in ("64K", "1M"):
