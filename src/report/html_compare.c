@@ -243,10 +243,24 @@ static void compare_legs(FILE *f, const struct comparison *c)
 
 /* The verdict table: each leg's median (B legs with their change), the
  * verdict cell coloured by its class (v-win, v-loss, ...). */
-static void verdict_table(FILE *f, const struct comparison *c)
+/* The verdict table: the judged rows (facts 0), or the facts (better=none,
+ * never judged: facts 1), folded below it so that the page's table is the
+ * verdicts. */
+static void verdict_table(FILE *f, const struct comparison *c, int facts)
 {
 	char buf[1024];
+	size_t n = 0;
 
+	for (size_t i = 0; i < c->n_rows; i++)
+		n += c->rows[i].verdict != VERDICT_MISSING &&
+		     (c->rows[i].verdict == VERDICT_FACT) == facts;
+	if (!n)
+		return;
+	if (facts)
+		fprintf(f,
+			"<details><summary>%zu fact%s (better=none: recorded beside the "
+			"figures, not judged)</summary>\n",
+			n, n == 1 ? "" : "s");
 	fputs("<div class=\"tw\"><table>\n<tr><th>metric</th>", f);
 	for (size_t j = 0; j < report_compare_ncols(c); j++)
 		html_put(f, "<th>", report_compare_col_name(c, j), "</th>");
@@ -256,7 +270,7 @@ static void verdict_table(FILE *f, const struct comparison *c)
 	for (size_t i = 0; i < c->n_rows; i++) {
 		const struct compare_row *row = &c->rows[i];
 
-		if (row->verdict == VERDICT_MISSING)
+		if (row->verdict == VERDICT_MISSING || (row->verdict == VERDICT_FACT) != facts)
 			continue;
 		fputs("<tr>", f);
 		html_cell_text(f, row->key);
@@ -272,7 +286,7 @@ static void verdict_table(FILE *f, const struct comparison *c)
 		fprintf(f, "<td class=\"v-%s\">", verdict_id(row->verdict));
 		html_put(f, "", buf, "</td></tr>\n");
 	}
-	fputs("</table></div>\n", f);
+	fputs(facts ? "</table></div>\n</details>\n" : "</table></div>\n", f);
 }
 
 /* The statistics behind each judged verdict, as the Markdown details table. */
@@ -348,8 +362,9 @@ int report_compare_html(const struct comparison *c, FILE *f)
 	free(line);
 	forest_plot(f, c);
 	compare_legs(f, c);
-	verdict_table(f, c);
+	verdict_table(f, c, 0);
 	detail_table(f, c);
+	verdict_table(f, c, 1);
 	html_wrap_legs(f, c);
 	report_compare_wrap(c, REPORT_HTML, f);
 	for (size_t i = 0; i < c->n_rows; i++)

@@ -105,6 +105,15 @@ sed -n '/<h1>/{n;p;q}' knob.html | grep -q '^<p class="warn">knobs differ betwee
 grep -q '<li>knob swappiness: stock=60, patched=60-&gt;10, stock again=60</li>' knob.html || fail "knob line"
 grep -q '<td class="v-refused">no verdict: knobs differ</td>' knob.html || fail "refused cell"
 
+# the facts (better=none, never judged) are folded below the verdicts, in a
+# <details> that says how many; the verdict table holds none of them
+"$MEMPATH" compare "$d/cmp-aa-1.json" "$d/cmp-effect-b.json" "$d/cmp-aa-3.json" --format html >fold.html || [ $? -eq 3 ] ||
+	fail "compare html (facts)"
+grep -q '^<details><summary>2 facts (better=none: recorded beside the figures, not judged)</summary>$' fold.html ||
+	fail "the facts are not folded: $(grep -c v-fact fold.html) fact cells"
+awk '/<details>/ { exit } /class="v-fact"/ { bad = 1 } END { exit bad }' fold.html ||
+	fail "a fact row above the fold"
+[ "$(sed -n '/<details>/,/<\/details>/p' fold.html | grep -c 'class="v-fact"')" -eq 2 ] || fail "the fold lacks the facts"
 # a comparison file renders as compare printed it
 "$MEMPATH" compare "$@" --format json -o c.json || [ $? -eq 3 ] || fail "compare json"
 "$MEMPATH" report c.json --format html >got.html || fail "report of a comparison file"
