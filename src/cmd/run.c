@@ -179,6 +179,7 @@ static int run_main(void *p, const struct cmd_line *l)
 	}
 	if (s.total == 0)
 		warning("suite '%s' has no probe that applies to this machine", o->suite);
+	session_say_estimate(&s);
 	if (fmt == REPORT_TERM) {
 		report_term_stream_head(s.run, stdout);
 		fflush(stdout);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "exec/runner.h"
 
 struct progress_shared {
 	unsigned seq;
@@ -229,6 +230,56 @@ void progress_format_eta(double s, char *buf, size_t len)
 		snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
 }
 
+/* The registry's typical time of p in this mode, where it runs at its
+ * defaults and samples as the suites do by default (what it was measured
+ * with), else -1. */
+static double typical_of(const struct progress *pg, const struct probe *p, size_t n_kvs)
+{
+	char plan[64];
+	double t = p->typical_s[pg->quick ? 0 : 1];
+
+	snprintf(plan, sizeof(plan), "reps=%d warmups=%d", RUNNER_REPS, RUNNER_WARMUPS);
+	return n_kvs == 0 && strcmp(pg->plan, plan) == 0 && t > 0 ? t : -1;
+}
+
+void progress_estimate(struct progress *pg, const struct probe *const *plan, const int *will_run,
+		       size_t n)
+{
+	size_t here = 0, typical = 0, never = 0;
+	char eta[32], names[256] = "";
+	double sum = 0;
+
+	if (pg->mode == PROGRESS_QUIET)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		struct progress_time *t;
+		double ty;
+
+		if (!will_run[i])
+			continue;
+		if ((t = time_of(pg, plan[i]->name, NULL, 0)) != NULL) {
+			sum += t->s;
+			here++;
+		} else if ((ty = typical_of(pg, plan[i], 0)) > 0) {
+			sum += ty;
+			typical++;
+		} else {
+			size_t len = strlen(names);
+
+			snprintf(names + len, sizeof(names) - len, "%s%s", len ? ", " : "",
+				 plan[i]->name);
+			never++;
+		}
+	}
+	if (!here && !typical)
+		return;
+	progress_format_eta(sum, eta, sizeof(eta));
+	progress("%zu probes: about %s%s here (%zu as they last took on this host, %zu at their "
+		 "typical times%s%s)",
+		 here + typical + never, eta, never ? " and more" : "", here, typical,
+		 never ? ", never timed: " : "", names);
+}
+
 void progress_probe_start(struct progress *pg, const struct probe *p, char *const *kvs,
 			  size_t n_kvs, const struct probe *const *rest, size_t n_rest)
 {
@@ -240,12 +291,15 @@ void progress_probe_start(struct progress *pg, const struct probe *p, char *cons
 	pg->t0_ns = time_now_ns();
 	pg->drawn_ns = 0;
 	pg->step[0] = '\0';
-	pg->est_s = t ? t->s : -1;
+	pg->typical = !t && typical_of(pg, p, n_kvs) > 0;
+	pg->est_s = t ? t->s : typical_of(pg, p, n_kvs);
 	pg->rest_s = 0;
 	for (size_t i = 0; i < n_rest && pg->rest_s >= 0; i++) {
 		struct progress_time *r = time_of(pg, rest[i]->name, NULL, 0);
+		double ty = r ? -1 : typical_of(pg, rest[i], 0);
 
-		pg->rest_s = r ? pg->rest_s + r->s : -1;
+		pg->typical |= !r && ty > 0;
+		pg->rest_s = r ? pg->rest_s + r->s : ty > 0 ? pg->rest_s + ty : -1;
 	}
 	/* Only while the probe runs: the steps of its child go to the line (or
 	 * nowhere on a pipe); what the command prints itself is its own. */
@@ -315,8 +369,9 @@ void progress_tick(void *arg)
 					       : 1 + pg->rest_s;
 	progress_format_eta(el, e, sizeof(e));
 	progress_format_eta(left, r, sizeof(r));
-	snprintf(line, sizeof(line), "[%u/%u] %s%s%s  %s  ETA %s", pg->done + 1, pg->total,
-		 pg->probe, pg->step[0] ? "  " : "", pg->step, e, r);
+	snprintf(line, sizeof(line), "[%u/%u] %s%s%s  %s  ETA %s%s", pg->done + 1, pg->total,
+		 pg->probe, pg->step[0] ? "  " : "", pg->step, e,
+		 pg->typical && left >= 0 ? "~" : "", r);
 	w = term_width() - 1; /* never the last column: a wrapped line cannot be redrawn */
 	if ((int)strlen(line) > w)
 		line[w] = '\0';

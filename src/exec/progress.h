@@ -39,6 +39,7 @@ struct progress {
 	const char *probe;	  /* running now, or NULL */
 	uint64_t t0_ns, drawn_ns; /* the probe's start; the last redraw */
 	double est_s, rest_s;	  /* the probe's expected time; the rest's (< 0: unknown) */
+	int typical;		  /* est_s or rest_s has a registry's typical time in it */
 	unsigned seen_seq;
 	int on_screen;
 	char step[200];
@@ -55,6 +56,14 @@ void progress_begin(struct progress *pg, enum progress_mode mode, int quick, con
  * (for the ETA). */
 void progress_probe_start(struct progress *pg, const struct probe *p, char *const *kvs,
 			  size_t n_kvs, const struct probe *const *rest, size_t n_rest);
+/* What the probes of plan will take here, before the first starts: each as
+ * it last took on this host in this mode, else the registry's typical time
+ * (probe.typical_s, at the suites' sampling), else unknown; will_run[i] 0
+ * for a probe that will not start (no GPU here). One line on stderr (not
+ * with --quiet): "about 2:41 here (12 probes as they last took on this
+ * host, 8 at their typical times, 1 never timed: gpu.p2p)". */
+void progress_estimate(struct progress *pg, const struct probe *const *plan, const int *will_run,
+		       size_t n);
 /* Redraws the status line when its text changed or a second has passed
  * (LIVE only); a runner tick. */
 void progress_tick(void *pg);

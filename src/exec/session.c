@@ -217,6 +217,20 @@ char *session_not_here(const struct session *s, const struct probe *p)
 	return xasprintf("not run: no GPU here (%s)", s->gpu_absent ? s->gpu_absent : "none found");
 }
 
+void session_say_estimate(struct session *s)
+{
+	int *will = xcalloc(s->n_plan + 1, sizeof(*will));
+
+	for (size_t i = 0; i < s->n_plan; i++) {
+		char *why = session_not_here(s, s->plan[i]);
+
+		will[i] = !why;
+		free(why);
+	}
+	progress_estimate(&s->pg, s->plan, will, s->n_plan);
+	free(will);
+}
+
 /* The probes of the plan after the one starting now. */
 static void plan_rest(const struct session *s, const struct probe *p,
 		      const struct probe *const **rest, size_t *n)

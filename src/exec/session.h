@@ -52,6 +52,10 @@ int session_run_probe(struct session *s, const struct probe *p, char *const *kvs
 /* Records p as skipped for `why` without running it (a suite's GPU probe on
  * a machine without a GPU); rewrites out_path. Returns 0 or -1. */
 int session_skip_probe(struct session *s, const struct probe *p, const char *why);
+/* Says, before the first probe starts, what the plan's probes will take
+ * here (progress_estimate: this host's last times, else the registry's
+ * typical ones), those session_not_here leaves out not counted. */
+void session_say_estimate(struct session *s);
 /* Why p is not run here: it needs a GPU and the fingerprint found none (the
  * reason written there), or NULL. */
 char *session_not_here(const struct session *s, const struct probe *p);

@@ -32,6 +32,10 @@ struct probe {
 	const char *quick_note;
 	const char *full_opts; /* applied in the full suite only (the page-size sweep) */
 	double timeout_s;      /* 0: the runner's default */
+	/* Its wall seconds in the quick and the full suite as measured
+	 * (docs/design.md §2.8's table says where): the estimate, before it
+	 * runs, where this host has no time of its own; 0: never measured. */
+	double typical_s[2];
 	/* 0 when the options make sense (with each other, beyond what each
 	 * row's type checks), else -1 with why in why (len bytes): a usage
 	 * error, exit 2, before any fork. May be NULL. */

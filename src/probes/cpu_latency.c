@@ -16,8 +16,7 @@
  *   backs the buffer, translation_cost is checked against thp_saving and a gap is decomposed.
  * cross-check: multichase -m SIZE -s 64 -T SIZE (random, the curve; -H for THP) and multichase
  *   -m SIZE -s 256 -T 256k (its default: the local order) on the same host (tools/bench.sh);
- *   lmbench lat_mem_rd gives the random curve; the knee should match mem_cache_knee_bytes().
- */
+ *   lmbench lat_mem_rd gives the random curve; the knee should match mem_cache_knee_bytes(). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -594,6 +593,7 @@ const struct probe probe_cpu_latency = {
 	.opts_size = sizeof(struct latency_opts),
 	.quick_opts = "sizes=16K,256K,4M,256M",
 	.quick_note = "four sizes: too few for the cache knee and its plateaus, which are left out",
+	.typical_s = {11.3, 132.2}, /* docs/design.md §2.8 */
 	.run = latency_run,
 	.receipts = latency_receipts,
 	.primary = "load_latency",

@@ -555,6 +555,7 @@ const struct probe probe_cpu_stream = {
 	.opts_size = sizeof(struct stream_opts),
 	.quick_opts = "threads=max pages=thp",
 	.check = stream_check,
+	.typical_s = {5.3, 33.6}, /* docs/design.md §2.8 */
 	.run = stream_run,
 	.receipts = stream_receipts,
 	.primary = "bandwidth",

@@ -2,7 +2,10 @@
 # next one starts); on a pipe one line when a probe starts and ends and no
 # steps or status line; on a terminal a status line with the probe and an
 # ETA; nothing of it with --quiet; a GPU probe of the suite on a machine
-# without a GPU is in the table as skipped, with the reason
+# without a GPU is in the table as skipped, with the reason; before the
+# first probe, what the plan will take here: this host's last times, else
+# the registry's typical ones (a probe never timed named), not with other
+# options or sampling, not with --quiet; the ETA from typical times is "~"
 # test: sanitizers (C paths the unit tests miss: tools/sanitize-pick.sh)
 . "$top/tests/cli/lib.sh"
 export XDG_CACHE_HOME=$PWD/cache
@@ -78,4 +81,25 @@ done
 script -q -c "'$MEMPATH' probe cpu.wake mode=spin --reps 2 --warmups 0" /dev/null >eta.txt 2>&1 \
 	</dev/null || fail "probe cpu.wake mode=spin: $(cat -v eta.txt)"
 grep -q 'ETA [0-9]' eta.txt || fail "the same plan has no ETA: $(cat -v eta.txt)"
+# the estimate before the first probe, on a fresh cache: cpu.wake at its
+# typical time, cpu.numa (skips on one node, never timed) named; again, at
+# this host's own time; none for --reps 3 (not what the typical times
+# sample) or with --quiet
+export XDG_CACHE_HOME=$PWD/cache2
+for k in 1 2; do
+	"$MEMPATH" run --only cpu.wake,cpu.numa -o est$k.json >est$k.out 2>est$k.txt || fail "run (estimate $k): $(cat est$k.txt)"
+done
+grep -q '^2 probes: about [0-9:]* s and more here (0 as they last took on this host, 1 at their typical times, never timed: cpu.numa)$' est1.txt ||
+	grep -q '^2 probes: about [0-9:]* s here (0 as they last took on this host, 2 at their typical times)$' est1.txt ||
+	fail "no estimate before the first probe: $(head -n 3 est1.txt)"
+grep -q '^2 probes: about [0-9:]* s.* here (1 as they last took on this host, ' est2.txt ||
+	fail "the second run's estimate is not this host's: $(head -n 3 est2.txt)"
+"$MEMPATH" run --only cpu.wake --reps 3 --warmups 0 -o est3.json >/dev/null 2>est3.txt || fail "run --reps 3"
+! grep -q ' probes: about ' est3.txt || fail "an estimate for a sampling no time was taken with: $(grep probes: est3.txt)"
+"$MEMPATH" run --only cpu.wake --quiet -o est4.json >/dev/null 2>est4.txt || fail "run --quiet"
+! grep -q " probes: about " est4.txt || fail "--quiet printed the estimate: $(cat est4.txt)"
+export XDG_CACHE_HOME=$PWD/cache3
+script -q -c "'$MEMPATH' run --only cpu.wake -o t3.json" /dev/null >eta3.txt 2>&1 </dev/null ||
+	fail "run cpu.wake on a terminal: $(cat -v eta3.txt)"
+grep -q 'ETA ~[0-9]' eta3.txt || fail "the typical time's ETA is not marked: $(cat -v eta3.txt | tail -n 3)"
 exit 0
