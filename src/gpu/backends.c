@@ -92,17 +92,23 @@ static json_t *own_sysinfo(void)
 	return devs;
 }
 
+/* "the <api> backend has no <what>" into buf: the OWN "not here" answers */
+static const char *has_none(char *buf, size_t len, const char *what)
+{
+	snprintf(buf, len, "the %s backend has no %s", cur->names.api, what);
+	return buf;
+}
+
 static const char *own_telemetry_unavailable(void)
 {
 	static char why[96];
 
-	snprintf(why, sizeof(why), "the %s backend has no telemetry", cur->names.api);
-	return why;
+	return has_none(why, sizeof(why), "telemetry");
 }
 
 static int own_link_devices(char *why, size_t len)
 {
-	snprintf(why, len, "the %s backend has no link counters", cur->names.api);
+	has_none(why, len, "link counters");
 	return -1;
 }
 
@@ -110,14 +116,13 @@ static json_t *own_mem(const int *pids, size_t n_pids, const char **why)
 {
 	static char buf[96];
 
-	snprintf(buf, sizeof(buf), "the %s backend has no device memory monitor", cur->names.api);
-	*why = buf;
+	*why = has_none(buf, sizeof(buf), "device memory monitor");
 	return NULL;
 }
 
 static int own_um_open(char *why, size_t len)
 {
-	snprintf(why, len, "the %s backend has no unified-memory counters", cur->names.api);
+	has_none(why, len, "unified-memory counters");
 	return -1;
 }
 

@@ -8,12 +8,13 @@
 #include "base/util.h"
 #include "verdict/reference.h"
 
-/* The median of every sample of the metrics of tools that are the figure
- * v names (its probe, its metric, its labels among theirs), or NAN. */
-static double figure_of(const struct ref_value *v, const struct run *tools, size_t *n_found)
+/* Every sample of the metrics of tools that are the figure v names (its
+ * probe, its metric, its labels among theirs), in a new array of *n (NULL
+ * when none). */
+static double *tool_samples(const struct ref_value *v, const struct run *tools, size_t *n)
 {
-	double *all = NULL, med = NAN;
-	size_t n = 0;
+	double *all = NULL;
+	*n = 0;
 	for (size_t p = 0; p < tools->n_probes; p++) {
 		const struct probe_result *pr = &tools->probes[p];
 		if (strcmp(pr->name, v->tf_probe) != 0)
@@ -23,15 +24,21 @@ static double figure_of(const struct ref_value *v, const struct run *tools, size
 			if (strcmp(m->name, v->tf_metric) != 0 || m->unit != v->unit ||
 			    !labels_subset(v->tf_labels, v->n_tf_labels, m->labels, m->n_labels))
 				continue;
-			all = xrealloc(all, (n + m->n_samples + 1) * sizeof(*all));
-			memcpy(all + n, m->samples, m->n_samples * sizeof(*all));
-			n += m->n_samples;
+			all = xrealloc(all, (*n + m->n_samples + 1) * sizeof(*all));
+			memcpy(all + *n, m->samples, m->n_samples * sizeof(*all));
+			*n += m->n_samples;
 		}
 	}
-	if (n)
-		med = stats_median(all, n);
+	return all;
+}
+
+/* The median of tool_samples, or NAN. */
+static double figure_of(const struct ref_value *v, const struct run *tools, size_t *n_found)
+{
+	double *all = tool_samples(v, tools, n_found), med = NAN;
+	if (*n_found)
+		med = stats_median(all, *n_found);
 	free(all);
-	*n_found = n;
 	return med;
 }
 
@@ -132,20 +139,11 @@ struct run *ref_tools_as(const struct ref_set *refs, const struct run *tools, st
 					       v->tool ? v->tool : v->tf_probe, kv, m->n_labels);
 			free(kv);
 			/* the tool's samples of that figure, every file's */
-			for (size_t q = 0; q < tools->n_probes; q++) {
-				const struct probe_result *tp = &tools->probes[q];
-				if (strcmp(tp->name, v->tf_probe) != 0)
-					continue;
-				for (size_t r = 0; r < tp->n_metrics; r++) {
-					const struct metric *tm = &tp->metrics[r];
-					if (strcmp(tm->name, v->tf_metric) == 0 &&
-					    tm->unit == v->unit &&
-					    labels_subset(v->tf_labels, v->n_tf_labels, tm->labels,
-							  tm->n_labels))
-						for (size_t s = 0; s < tm->n_samples; s++)
-							metric_add_sample(t, tm->samples[s]);
-				}
-			}
+			size_t n_s;
+			double *smp = tool_samples(v, tools, &n_s);
+			for (size_t q = 0; q < n_s; q++)
+				metric_add_sample(t, smp[q]);
+			free(smp);
 			metric_summarize(t);
 			pr->metrics[j++] = *m;
 			kept++;
