@@ -161,24 +161,17 @@ static void refuse(const char *entry)
 	cur->set_error(msg);
 }
 
-#define GPU_REFUSAL_INT(name)	 refuse(#name), -1
-#define GPU_REFUSAL_LAUNCH(name) refuse(#name), GPU_REFUSED
-#define GPU_REFUSAL_PTR(name)	 refuse(#name), NULL
-#define GPU_MAKE_REFUSAL_INT(ret, name, params) \
-	static ret refuse_##name params         \
-	{                                       \
-		return GPU_REFUSAL_INT(name);   \
+/* a refusal returning what its kind of entry fails with */
+#define GPU_MAKE_REFUSAL_RET(ret, name, params, fails) \
+	static ret refuse_##name params                \
+	{                                              \
+		refuse(#name);                         \
+		return fails;                          \
 	}
+#define GPU_MAKE_REFUSAL_INT(ret, name, params) GPU_MAKE_REFUSAL_RET(ret, name, params, -1)
 #define GPU_MAKE_REFUSAL_LAUNCH(ret, name, params) \
-	static ret refuse_##name params            \
-	{                                          \
-		return GPU_REFUSAL_LAUNCH(name);   \
-	}
-#define GPU_MAKE_REFUSAL_PTR(ret, name, params) \
-	static ret refuse_##name params         \
-	{                                       \
-		return GPU_REFUSAL_PTR(name);   \
-	}
+	GPU_MAKE_REFUSAL_RET(ret, name, params, GPU_REFUSED)
+#define GPU_MAKE_REFUSAL_PTR(ret, name, params) GPU_MAKE_REFUSAL_RET(ret, name, params, NULL)
 #define GPU_MAKE_REFUSAL_VOID(ret, name, params) \
 	static ret refuse_##name params          \
 	{                                        \

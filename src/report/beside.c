@@ -44,20 +44,20 @@ static int render(const void *arg, FILE *f)
 						  isfinite(r) ? json_real(r) : json_null()));
 				continue;
 			}
-			if (a->fmt == REPORT_MD)
+			{
+				int md = a->fmt == REPORT_MD;
+				char tv[64], mv[64];
+
+				snprintf(tv, sizeof(tv), "%.1f %s (n=%zu)", x, unit_name(t->unit),
+					 t->summary.n);
+				snprintf(mv, sizeof(mv), "%.1f %s (n=%zu)", y, unit_name(m->unit),
+					 m->summary.n);
 				fprintf(f,
-					"| %s %s %s | %s | %.1f %s (n=%zu) | %.1f %s (n=%zu) | "
-					"x%.3f |\n",
-					mp->name, m->name, labels, t->desc ? t->desc : "?", x,
-					unit_name(t->unit), t->summary.n, y, unit_name(m->unit),
-					m->summary.n, r);
-			else
-				fprintf(f,
-					"%s %s %s: %s %.1f %s (n=%zu), mempath %.1f %s (n=%zu): "
-					"x%.3f\n",
-					mp->name, m->name, labels, t->desc ? t->desc : "?", x,
-					unit_name(t->unit), t->summary.n, y, unit_name(m->unit),
-					m->summary.n, r);
+					md ? "| %s %s %s | %s | %s | %s | x%.3f |\n"
+					   : "%s %s %s: %s %s, mempath %s: x%.3f\n",
+					mp->name, m->name, labels, t->desc ? t->desc : "?", tv, mv,
+					r);
+			}
 		}
 	}
 	if (a->fmt == REPORT_JSON) {
