@@ -240,6 +240,9 @@ printf '%s\n' $units $together | awk -v times="$times" '
 	  else { key = 0; while ((getline l < $0) > 0) if (l ~ /^# test: long/) key = 1; close($0) }
 	  printf "%s\t%d\t%s\n", key, NR, $0 }' |
 	sort -t "	" -k1,1gr -k2,2n | cut -f 3 >"$log/order"
+# the first stage of a make test: the other stages wait for its build,
+# which is done now (tests/stages.sh)
+[ -z "${MEMPATH_STAGES_BUILD_FD:-}" ] || flock -u "$MEMPATH_STAGES_BUILD_FD" 2>/dev/null
 xargs -r -P "$jobs" -n 1 sh "$0" --one "$log" <"$log/order"
 # In a make test whose stages run side by side (tests/stages.sh), nothing
 # of ours beside the alone tests either: this stage's shared hold on the
