@@ -223,11 +223,12 @@ run: deps
 	@echo "      busy figures, measured again when quiet:  $(BIN) check --again-quiet 600 -o $(RUN_OUT:.json=-again.json) $(RUN_OUT)"
 	@echo "      the plots, in one page:                    $(BIN) report $(RUN_OUT) --format html -o $(RUN_OUT:.json=.html)"
 
-# Unit + CLI + registry tests; then the same under ASan+UBSan in build-asan/;
-# then the topology lab and its study across kernels (each skipped, saying
-# why, where it cannot run). Every
-# stage runs, whether or not one before it failed; the last lines say what
-# each ran, passed, failed and skipped, and its time (tests/stages.sh).
+# Unit + CLI + registry tests; the same under ASan+UBSan in build-asan/;
+# the topology lab and its study across kernels (each skipped, saying why,
+# where it cannot run). The stages run side by side, each whether or not
+# another failed, the tests marked alone with nothing of ours beside them;
+# the last lines say what each ran, passed, failed and skipped, and its
+# time (tests/stages.sh). `make -j2 test` (.ci/run) builds in parallel too.
 test: deps
 	@sh tests/stages.sh '$(MAKE)' \
 		'plain|test-plain|$(BUILD)/ ($(CC)): build, check-layers, check-size, every unit and CLI test' \

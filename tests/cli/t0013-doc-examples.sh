@@ -4,7 +4,11 @@
 # make and reference-tool lines (make test runs those targets; the topology
 # lab's tests/lab/lab.sh lines are make test-topology's), a block that is
 # a script (`#!`, docs/fleet.md's sbatch file: t7004 runs it) and lines of
-# launchers that are not here (sbatch, srun; mpirun without MPI).
+# launchers that are not here (sbatch, srun; mpirun without MPI), and the
+# examples that change the machine's own knobs (doctor --measure enables an
+# mTHP size alone for its run, which the fingerprints of the tests beside
+# this one read: ab's legs then differ in knobs): t0019, marked alone, runs
+# those as written, with this file (DOC_EXAMPLES=knobs).
 # Substitutions, so that the examples take seconds, not hours; each keeps
 # the example's words and only shortens or redirects:
 #   --suite full           runs as --suite quick (the same probes, quick sizes)
@@ -34,6 +38,8 @@
 # the stock-again.json an example wrote before).
 # test: long (started first where no earlier run's times order the pool: tests/run.sh)
 . "$top/tests/cli/lib.sh"
+# knobs: the examples t0019 runs alone, and only those
+knobs=${DOC_EXAMPLES:-}
 # The examples are the commands' own paths again, run in the plain pass
 # (about 130 s here); under the sanitizers each command's own tests run.
 [ -z "${MEMPATH_SANITIZED:-}" ] ||
@@ -69,7 +75,7 @@ sed 's/"hostname": *"vm"/"hostname": "node-2"/' nodes/vm.json >nodes/node-2.json
 	{ sub(/  +#.*$/, "", line); print FILENAME "\t" line }' README.md docs/*.md) >examples.txt
 [ "$(wc -l <examples.txt)" -ge 30 ] || fail "too few examples found: $(cat examples.txt)"
 have_mpi=0
-if command -v mpirun >/dev/null 2>&1 &&
+if [ "$knobs" != knobs ] && command -v mpirun >/dev/null 2>&1 &&
 	! "$MEMPATH" fleet --only cpu.wake -o probe-mpi.json 2>&1 </dev/null | grep -q 'built without MPI'; then
 	have_mpi=1
 fi
@@ -77,6 +83,10 @@ rm -f probe-mpi.json
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 n=0
 while IFS="	" read -r file line; do
+	case $line in
+	*" doctor --measure"*) [ "$knobs" = knobs ] || { echo "run alone by t0019: $line"; continue; } ;;
+	*) [ "$knobs" != knobs ] || continue ;;
+	esac
 	case $line in
 	make\ * | *_SRC=* | NVBANDWIDTH=* | sbatch\ * | srun\ * | set\ * | out=* | status=* | echo\ * | exit\ *) continue ;;
 	*tests/lab/lab.sh*) continue ;; # the lab's guests: make test-topology boots them
@@ -120,6 +130,10 @@ while IFS="	" read -r file line; do
 	*) fail "$file: '$line' (as '$cmd') exited $rc: $(tail -n 3 err.txt)" ;;
 	esac
 done <examples.txt
+if [ "$knobs" = knobs ]; then
+	[ "$n" -ge 1 ] || fail "no example that changes the machine's knobs found: $(cut -f 2 examples.txt)"
+	exit 0
+fi
 [ "$n" -ge 30 ] || fail "only $n examples ran"
 [ -s stock.html ] && [ -s compare.html ] && [ -s fleet.html ] && [ -s textfile/mempath.prom ] ||
 	fail "an example's output is missing: $(ls)"

@@ -23,7 +23,7 @@ while IFS='|' read -r setups want after; do
 	"$MEMPATH" ab "$@" -o d0 -- $fast >out.txt 2>err.txt
 	rc=$?
 	if [ "$want" -eq 0 ]; then
-		verdict_ok $rc out.txt || fail "ab $setups: exit $rc: $(cat err.txt)"
+		verdict_ok $rc out.txt || fail "ab $setups: exit $rc: $(grep -E '^(summary|no trusted verdict)' out.txt) $(sed -n '/^knobs differ/,/^$/p' out.txt | head -n 5) $(cat err.txt)"
 	else
 		[ $rc -eq "$want" ] || fail "ab $setups: exit $rc, expected $want: $(cat err.txt)"
 	fi
