@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -168,8 +169,13 @@ static void watchdog(int fd)
 			close(null);
 		}
 	}
-	for (int k = 4; k < 65536; k++)
-		close(k);
+	/* one call (Linux 5.9): a loop of 65532 close() took 10 ms of system
+	 * time in every mempath command */
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, 4u, ~0u, 0u) != 0)
+#endif
+		for (int k = 4; k < 65536; k++)
+			close(k);
 	(void)!chdir("/");
 	prctl(PR_SET_NAME, "mempath-guard");
 	while ((got = read(fd, &msg, sizeof(msg))) != 0) {
