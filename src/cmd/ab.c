@@ -243,7 +243,7 @@ static int same_words(const char *a, const char *b)
  * §4.14), and what interleaves the legs when none asked for rounds. */
 static void say_machine(const struct ab_opts *o, const char *schedule)
 {
-	json_t *look = noise_look(0.25);
+	json_t *look = noise_look(noise_look_window_s());
 	char *busy = noise_busy_line(look);
 	if (busy)
 		warning("the machine is busy: %s%s", busy,

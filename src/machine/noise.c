@@ -494,6 +494,17 @@ static int by_ticks_desc(const void *a, const void *b)
 	return (x < y) - (x > y);
 }
 
+double noise_look_window_s(void)
+{
+	const char *s = getenv("MEMPATH_TEST_BUSY_LOOK_MS");
+	char *end;
+	long ms;
+	if (!s || !*s)
+		return 0.25;
+	ms = strtol(s, &end, 10);
+	return *end || ms < 10 || ms > 250 ? 0.25 : (double)ms / 1000.0;
+}
+
 json_t *noise_look(double interval_s)
 {
 	struct noise_meter m = {.child = 0, .gpu = 0};

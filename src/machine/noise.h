@@ -77,6 +77,12 @@ void noise_interval_ticks(const struct noise_proc *before, size_t nb, struct noi
  * "cpus", "other_cpus", "steal_cpus", "top": [{"pid", "comm", "cpus"}] (the
  * three biggest consumers)}; NULL when /proc/stat cannot be read. */
 json_t *noise_look(double interval_s);
+/* The window of the look a results file's host and ab's start take: 0.25 s,
+ * or MEMPATH_TEST_BUSY_LOOK_MS (tests only, 10-250 ms: the CLI tests run
+ * some 3000 commands that write a results file, and 0.25 s of each was
+ * most of make test's wall time on a 2-CPU machine; the tests that judge
+ * the look keep 0.25 s). */
+double noise_look_window_s(void);
 /* "1.9 other CPUs busy (cc1plus 0.9, make 0.4, ...)" when the look saw at
  * least NOISE_BUSY_CPUS, else NULL; a new string. */
 char *noise_busy_line(json_t *look);

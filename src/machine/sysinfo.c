@@ -408,7 +408,7 @@ json_t *sysinfo_collect(void)
 	json_object_set_new(o, "knobs", sysinfo_knobs());
 	json_object_set_new(o, "noise", sysinfo_noise());
 	/* who else is busy, for the doctor and the warning at a run's start */
-	busy = noise_look(0.25);
+	busy = noise_look(noise_look_window_s());
 	if (busy)
 		json_object_set_new(json_object_get(o, "noise"), "busy", busy);
 	gpu = proc_json(gpu_child, NULL, 60, NULL);
