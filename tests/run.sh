@@ -192,6 +192,16 @@ per=2
 [ -z "${MEMPATH_STAGES_LOCK:-}" ] || per=1
 jobs=${TEST_JOBS:-$((per * cpus))}
 case $jobs in '' | *[!0-9]* | 0) jobs=1 ;; esac
+# run by hand, not by make test's stages: the same machine-wide lock as
+# there (tests/stages.sh), held shared by the pool and taken exclusively by
+# the alone tests, so that they wait for any make test beside this run
+if [ -z "${MEMPATH_STAGES_LOCK:-}" ] && command -v flock >/dev/null 2>&1; then
+	lk=${MEMPATH_TESTS_LOCK:-/tmp/mempath-tests.lock}
+	{ [ -e "$lk" ] || { : >>"$lk" && chmod 666 "$lk"; }; } 2>/dev/null
+	if [ -w "$lk" ] && exec 8>>"$lk" && flock -s 8; then
+		MEMPATH_STAGES_LOCK=$lk
+	fi
+fi
 export MEMPATH top
 pass=0 fail=0 skip=0
 # elapsed time of the last test, "1.2 s"
@@ -251,16 +261,24 @@ printf '%s\n' $units $together | awk -v times="$times" '
 # the first stage of a make test: the other stages wait for its build,
 # which is done now (tests/stages.sh)
 [ -z "${MEMPATH_STAGES_BUILD_FD:-}" ] || flock -u "$MEMPATH_STAGES_BUILD_FD" 2>/dev/null
-xargs -r -P "$jobs" -n 1 sh "$0" --one "$log" <"$log/order"
+# (the tests get no descriptor of the lock: one a test left running, a
+# daemon, would hold it for every later make test on the machine)
+xargs -r -P "$jobs" -n 1 sh "$0" --one "$log" <"$log/order" 6>&- 8>&-
 # In a make test whose stages run side by side (tests/stages.sh), nothing
 # of ours beside the alone tests either: this stage's shared hold on the
-# stages' lock (descriptor 8) is given up, and the lock taken exclusively,
-# which waits for the other stages to end or to reach their alone tests.
+# machine's tests lock (descriptor 8) is given up, and the lock taken
+# exclusively, which waits for the other stages (this make test's and any
+# other's) to end or to reach their alone tests; at most
+# MEMPATH_TESTS_LOCK_WAIT seconds (default 1800), then they run, saying so.
 if [ -n "$alone" ] && [ -n "${MEMPATH_STAGES_LOCK:-}" ]; then
 	flock -u 8 2>/dev/null
-	exec 7>>"$MEMPATH_STAGES_LOCK" && flock -x 7
+	exec 7>>"$MEMPATH_STAGES_LOCK"
+	w0=$(date +%s)
+	if ! flock -x -w "${MEMPATH_TESTS_LOCK_WAIT:-1800}" 7; then
+		echo "note: the alone tests waited $(($(date +%s) - w0)) s for $MEMPATH_STAGES_LOCK (another make test holds it) and run beside it"
+	fi
 fi
-for t in $alone; do sh "$0" --one "$log" "$t"; done
+for t in $alone; do sh "$0" --one "$log" "$t" 7>&- 8>&-; done
 [ -z "$alone" ] || [ -z "${MEMPATH_STAGES_LOCK:-}" ] || { flock -u 7; exec 7>&-; }
 for t in $units; do
 	name=$(basename "$t")

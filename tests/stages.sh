@@ -18,8 +18,14 @@
 # start to its end, and tests/run.sh gives its stage's hold up before those
 # tests and takes the lock exclusively for them, so they start once every
 # other stage has ended or reached its own such tests, one stage's at a
-# time. The first stage's output comes as it runs, each other's after it
-# ended, in order. Without flock(1) the stages run one after another.
+# time. The lock is the machine's, not this make test's
+# (MEMPATH_TESTS_LOCK, default /tmp/mempath-tests.lock): beside another
+# checkout's make test the alone tests wait for its stages too (they set the
+# mTHP sizes, cpu_dma_latency and cgroups that its tests fingerprint or
+# restore; with a lock of each make test's own, two side by side failed
+# seven tests and left two mTHP sizes changed). The first stage's output
+# comes as it runs, each other's after it ended, in order. Without flock(1)
+# the stages run one after another.
 set -u
 make=$1
 shift
@@ -34,7 +40,12 @@ stage() {
 	echo $(($(date +%s) - t0)) >"$log/$1.secs"
 }
 lock=""
-command -v flock >/dev/null 2>&1 && lock=$log/stages.lock && : >"$lock"
+if command -v flock >/dev/null 2>&1; then
+	lock=${MEMPATH_TESTS_LOCK:-/tmp/mempath-tests.lock}
+	# anyone's make test opens it (it is created once, by whoever came first)
+	{ [ -e "$lock" ] || { : >>"$lock" && chmod 666 "$lock"; }; } 2>/dev/null
+	[ -w "$lock" ] || lock=""
+fi
 i=0
 for st in "$@"; do
 	i=$((i + 1))
