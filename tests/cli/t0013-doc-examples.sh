@@ -14,15 +14,16 @@
 #   --suite full           runs as --suite quick (the same probes, quick sizes)
 #   a line with --suite    gets --reps 6 --warmups 0 --only cpu.wake (the
 #                          A/B/A' runs that compare names a control of:
-#                          --only cpu.first_touch)
+#                          --reps 3 --warmups 0 --only cpu.first_touch, 4 s
+#                          each on the dev VM, 8 s with --reps 6)
 #   size=4G                size=64M
 #   --reps 30, size=64M    --reps 15 (ab --rounds 5 still has 3 a round), size=16M
 #   ab (rounds auto, as without --rounds or --legs) gets --max-rounds 4 (its
 #                          least), a line with --suite --reps 12, and size=64M --reps 24
 #                          size=4M --reps 12 (3 a leg of a round; a fault costs some 6 us in
 #                          the dev VM's sandbox: 16M took 50 s there, 4M 15 s)
-#   check (measuring here) gets --reps 6 --warmups 0 (the sizes the references
-#                          name kept: 20 s, not 53, on the busy dev VM)
+#   check (measuring here) gets --reps 3 --warmups 0 (the sizes the references
+#                          name kept: 8 s on the quiet dev VM, 11 s with 6)
 #   --reps auto --ci 1     gets size=4M kernels=read stores=temporal pages=4k
 #                          threads=1 --budget 1
 #   mpirun -np 64          -np 1 (one node here), allowed as root
@@ -104,10 +105,10 @@ while IFS="	" read -r file line; do
 	*" ab "*) cmd=$(printf '%s\n' "$cmd" | sed 's/ ab / ab --max-rounds 4 /') ;; # rounds auto, as above
 	esac
 	case $cmd in
-	*--label*--suite* | *--suite*--label*) cmd="$cmd --reps 6 --warmups 0 --only cpu.first_touch" ;;
+	*--label*--suite* | *--suite*--label*) cmd="$cmd --reps 3 --warmups 0 --only cpu.first_touch" ;;
 	*" ab "*--suite*) cmd="$cmd --reps 12 --warmups 0 --only cpu.wake" ;; # 3 a leg of 4 rounds
 	*--suite*) cmd="$cmd --reps 6 --warmups 0 --only cpu.wake" ;;
-	*" check") cmd="$cmd --reps 6 --warmups 0" ;; # measuring here: the references' sizes, fewer samples
+	*" check") cmd="$cmd --reps 3 --warmups 0" ;; # measuring here: the references' sizes, fewer samples
 	esac
 	case $cmd in *today.json*) [ -f today.json ] || cp stock-again.json today.json ;; esac
 	t0=$(date +%s)
@@ -124,7 +125,7 @@ while IFS="	" read -r file line; do
 	1:*" doctor"* | 1:*" check"* | 1:*" phantom "* | 1:*" fleet "*) ;;
 	3:*" compare "* | 3:*" ab "* | 3:*" plan "*) tail -n 1 out.txt | grep -q '^no trusted verdict (' ||
 		fail "$file: '$line' exited 3: $(tail -n 1 out.txt)" ;;
-	2:*" check --reps 6 --warmups 0") grep -q 'no reference values for this kind of machine' err.txt ||
+	2:*" check --reps 3 --warmups 0") grep -q 'no reference values for this kind of machine' err.txt ||
 		fail "$file: '$line' exited 2: $(cat err.txt)"
 		echo "no reference values for this machine's kind: $line" ;;
 	*) fail "$file: '$line' (as '$cmd') exited $rc: $(tail -n 3 err.txt)" ;;

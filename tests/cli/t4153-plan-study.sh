@@ -3,7 +3,7 @@
 # against it), the same tables as compare --study of the stored legs.
 . "$top/tests/cli/lib.sh"
 cat >s.plan <<'PLAN'
-command probe cpu.first_touch size=4M --reps 3
+command probe cpu.first_touch size=4M pages=4k touch=write --reps 3
 baseline b
 legs a b c c a b b c a
 variant a
