@@ -269,13 +269,15 @@ test-asan:
 # tests/lab/topologies/ booted as a QEMU guest under TCG with a kernel
 # (LAB_KERNEL, default the newest /boot/vmlinuz-*; LAB_MODULES its modules)
 # and an initramfs of a MPI=0 GPU=0 build (build-lab/), the checks' results
-# asserted here; LAB_TOPOLOGIES picks some. Skipped, saying why, without
-# qemu-system-x86_64, a readable kernel, busybox-static or numactl.
+# asserted here; LAB_TOPOLOGIES picks some; LAB_MEMPATH a MPI=0 GPU=0 binary
+# built already in place of build-lab/ (.ci/run: make deb's). Skipped, saying
+# why, without qemu-system-x86_64, a readable kernel, busybox-static or numactl.
 LAB_KERNEL ?=
 LAB_MODULES ?=
 LAB_TOPOLOGIES ?=
+LAB_MEMPATH ?=
 test-topology:
-	@sh tests/lab/lab.sh $(if $(LAB_KERNEL),--kernel $(LAB_KERNEL)) \
+	@LAB_MEMPATH='$(LAB_MEMPATH)' sh tests/lab/lab.sh $(if $(LAB_KERNEL),--kernel $(LAB_KERNEL)) \
 		$(if $(LAB_MODULES),--modules $(LAB_MODULES)) $(LAB_TOPOLOGIES) || [ $$? -eq 77 ]
 
 # The lab's study across kernels (tests/lab/study.sh, docs/topology.md): the
