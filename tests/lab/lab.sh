@@ -132,6 +132,9 @@ done
 [ -e "$root/lib64/ld-linux-x86-64.so.2" ] || { mkdir -p "$root/lib64" && cp -L /lib64/ld-linux-x86-64.so.2 "$root/lib64/"; }
 mkdir -p "$root$top"
 cp -r "$top/data" "$root$top/data" # MEMPATH_DATA: the reference files
+# and where any binary at /bin looks first (bin/../share/mempath/data): a
+# LAB_MEMPATH built for the package names /usr/share/mempath/data
+mkdir -p "$root/share/mempath" && ln -s "$top/data" "$root/share/mempath/data"
 for m in $all_modules; do
 	[ -e "$root/lib/modules/$m.ko" ] && continue
 	if [ -z "$modules" ]; then
@@ -238,7 +241,7 @@ boot() {
 			continue
 		fi
 		(cd "$g" && LAB_TOPO=$name LAB_NODES="$EXPECT_NODES" LAB_GUEST=$dir/guest \
-			MEMPATH=$mempath sh "$lab/checks/$c.host.sh") >"$g/host.log" 2>&1
+			MEMPATH=$mempath MEMPATH_REFS=$top/data sh "$lab/checks/$c.host.sh") >"$g/host.log" 2>&1
 		hrc=$?
 		if [ "$(cat "$g/rc")" = 0 ] && [ $hrc -eq 0 ]; then
 			echo "ok   $name $c$(sed -n 's/^note: / (/p' "$g/host.log" | head -n 1 | sed 's/$/)/')"
