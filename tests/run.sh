@@ -18,11 +18,7 @@
 # written to pass beside one another (and beside another checkout's
 # `make test`). A test that reads what the whole
 # machine's memory does while it runs has a line beginning `# test: alone`
-# and runs after the others, with nothing of ours beside it. One that
-# changes what the tests beside it read (mTHP sizes, cpu_dma_latency, a
-# planted cgroup) but measures nothing a build or a lab guest beside it
-# would disturb has `# test: knobs` and runs before the pool, with no test
-# of any make test beside it (below). A test marked
+# and runs after the others, with nothing of ours beside it. A test marked
 # `# test: long` starts first when no earlier run recorded the times.
 set -u
 # Names (MEMPATH_ONLY_TESTS, MEMPATH_SKIP_TESTS: blank- or comma-separated
@@ -232,7 +228,7 @@ for t in "$build"/tests/test_*; do
 done
 
 t0=$(date +%s%N)
-together="" alone="" knobs="" plain_only=0
+together="" alone="" plain_only=0
 if [ "$which" != unit ]; then
 	for t in "$top"/tests/cli/t*.sh; do
 		[ -f "$t" ] || continue
@@ -241,13 +237,7 @@ if [ "$which" != unit ]; then
 			plain_only=$((plain_only + 1))
 			continue
 		fi
-		if grep -q '^# test: alone' "$t"; then
-			alone="$alone $t"
-		elif grep -q '^# test: knobs' "$t"; then
-			knobs="$knobs $t"
-		else
-			together="$together $t"
-		fi
+		if grep -q '^# test: alone' "$t"; then alone="$alone $t"; else together="$together $t"; fi
 	done
 fi
 # The unit tests and the CLI tests not alone share the pool, the longest
@@ -271,37 +261,9 @@ printf '%s\n' $units $together | awk -v times="$times" '
 # the first stage of a make test: the other stages wait for its build,
 # which is done now (tests/stages.sh)
 [ -z "${MEMPATH_STAGES_BUILD_FD:-}" ] || flock -u "$MEMPATH_STAGES_BUILD_FD" 2>/dev/null
-# The pools' lock (MEMPATH_TESTS_POOL_LOCK, default
-# /tmp/mempath-tests-pool.lock, the machine's): every pool holds it shared
-# (descriptor 5); the knob tests take it exclusively first, so no test of
-# any make test runs beside them, while builds and the lab's guests may (on
-# the 2-CPU CI VM, run last with nothing beside them, their 33 s left a CPU
-# idle). Where the pools beside do not let go within 120 s
-# (MEMPATH_TESTS_KNOBS_WAIT; another checkout's make test), the knob tests
-# run last with the alone ones.
-pool_lock=""
-if command -v flock >/dev/null 2>&1; then
-	pool_lock=${MEMPATH_TESTS_POOL_LOCK:-/tmp/mempath-tests-pool.lock}
-	{ [ -e "$pool_lock" ] || { : >>"$pool_lock" && chmod 666 "$pool_lock"; }; } 2>/dev/null
-	if [ -w "$pool_lock" ]; then exec 5>>"$pool_lock"; else pool_lock=""; fi
-fi
-if [ -n "$knobs" ]; then
-	if [ -z "$pool_lock" ]; then
-		alone="$knobs $alone"
-	elif flock -x -w "${MEMPATH_TESTS_KNOBS_WAIT:-120}" 5; then
-		for t in $knobs; do sh "$0" --one "$log" "$t" 5>&- 6>&- 7>&- 8>&-; done
-	else
-		echo "note: the knob tests waited ${MEMPATH_TESTS_KNOBS_WAIT:-120} s for the other pools (another make test) and run last, with the alone ones"
-		alone="$knobs $alone"
-	fi
-fi
-[ -z "$pool_lock" ] || flock -s 5
-# (the tests get no descriptor of a lock: one a test left running, a
+# (the tests get no descriptor of the lock: one a test left running, a
 # daemon, would hold it for every later make test on the machine)
-xargs -r -P "$jobs" -n 1 sh "$0" --one "$log" <"$log/order" 5>&- 6>&- 8>&-
-# (given up before the alone tests' wait: a pool that waits for the stages
-# while it holds the pools' lock would keep a knob test waiting on it)
-[ -z "$pool_lock" ] || { flock -u 5; exec 5>&-; }
+xargs -r -P "$jobs" -n 1 sh "$0" --one "$log" <"$log/order" 6>&- 8>&-
 # In a make test whose stages run side by side (tests/stages.sh), nothing
 # of ours beside the alone tests either: this stage's shared hold on the
 # machine's tests lock (descriptor 8) is given up, and the lock taken
@@ -316,7 +278,7 @@ if [ -n "$alone" ] && [ -n "${MEMPATH_STAGES_LOCK:-}" ]; then
 		echo "note: the alone tests waited $(($(date +%s) - w0)) s for $MEMPATH_STAGES_LOCK (another make test holds it) and run beside it"
 	fi
 fi
-for t in $alone; do sh "$0" --one "$log" "$t" 5>&- 7>&- 8>&-; done
+for t in $alone; do sh "$0" --one "$log" "$t" 7>&- 8>&-; done
 [ -z "$alone" ] || [ -z "${MEMPATH_STAGES_LOCK:-}" ] || { flock -u 7; exec 7>&-; }
 for t in $units; do
 	name=$(basename "$t")
@@ -329,7 +291,7 @@ for t in $units; do
 	echo "--- not ok $(paste -s -d ' ' "$log/$name.failed") ($name, exit $rc):"
 	sed 's/^/    /' "$log/$name.out" | tail -n 30
 done
-for t in $together $knobs $alone; do
+for t in $together $alone; do
 	name=$(basename "$t" .sh)
 	read -r rc cases skipped <"$log/$name.rc" 2>/dev/null || rc=1 cases=1 skipped=0
 	case $rc in

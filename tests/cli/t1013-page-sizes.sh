@@ -4,7 +4,7 @@
 # setting and pool reads afterwards exactly as before: after a normal run,
 # after SIGTERM, and after SIGKILL once the next run (or ab
 # --restore-pending) recovered the journal.
-# test: knobs (it sets the mTHP and hugetlb knobs that tests beside it fingerprint)
+# test: alone (it sets the mTHP and hugetlb knobs that tests beside it fingerprint)
 . "$top/tests/cli/lib.sh"
 expect_fail 2 "$MEMPATH" probe cpu.first_touch pages=3k
 grep -q "this kernel offers: 4k" err.txt || fail "the error names no sizes: $(cat err.txt)"

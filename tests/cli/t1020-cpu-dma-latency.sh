@@ -3,7 +3,7 @@
 # cpu_dma_latency_us reads it, compare names the knob between a run with
 # and one without, the request ends with the process (also after SIGKILL),
 # and a bad value is one error line and exit 2.
-# test: knobs (its request on /dev/cpu_dma_latency is a knob every fingerprint beside it reads)
+# test: alone (its request on /dev/cpu_dma_latency is a knob every fingerprint beside it reads)
 . "$top/tests/cli/lib.sh"
 [ -e /dev/cpu_dma_latency ] || skip "no /dev/cpu_dma_latency (a kernel without PM QoS)"
 [ "$(id -u)" = 0 ] || skip "not root: /dev/cpu_dma_latency can be read and written as root only"

@@ -2,7 +2,7 @@
 # them (from the fingerprint's knobs); doctor --measure prices one (first
 # touch at 4k vs 64k folios, 64k enabled alone for the run) and every
 # per-size setting reads after it as before.
-# test: knobs (it changes the per-size mTHP settings and reads them back)
+# test: alone (it changes the per-size mTHP settings and reads them back)
 . "$top/tests/cli/lib.sh"
 command -v python3 >/dev/null 2>&1 || skip "python3 not installed (reads the doctor file)"
 thp=/sys/kernel/mm/transparent_hugepage

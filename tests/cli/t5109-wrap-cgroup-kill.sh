@@ -4,7 +4,7 @@
 # v1: memory, cpuacct, pids). Needs cgroups per run (cgroup v2 handing the
 # memory controller to children, or a writable cgroup v1 memory group, as
 # root): this VM has v1.
-# test: knobs (plants a stale cgroup of a killed mempath, which a wrap beside it would remove first: tests/run.sh)
+# test: alone (plants a stale cgroup of a killed mempath, which a wrap beside it would remove first: tests/run.sh)
 . "$top/tests/cli/lib.sh"
 sh -c 'echo $$ >wrap.pid; exec "$0" "$@"' "$MEMPATH" wrap -n 1 -o probe.json -- true >/dev/null \
 	2>probe.err || fail "wrap exited $?: $(cat probe.err)"

@@ -3,7 +3,7 @@
 # fixtures tests/data/doctor-traps.json (a two-node box with docs/design.md §10.5's idle
 # states, 55 GiB in no meminfo counter, a x8 GPU link ...) and doctor-clean.json
 # hold every trap and none.
-# test: knobs (doctor --measure prices the mTHP sizes that are off by enabling one for its run)
+# test: alone (doctor --measure prices the mTHP sizes that are off by enabling one for its run)
 . "$top/tests/cli/lib.sh"
 d=$top/tests/data
 
