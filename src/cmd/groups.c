@@ -32,7 +32,7 @@ void sampling_args_init(struct sampling_args *s)
 	s->warmups = RUNNER_WARMUPS;
 	s->ci = SAMPLING_CI;
 	s->budget_s = SAMPLING_BUDGET_S;
-	s->sample_ms = RUNNER_SAMPLE_MS;
+	s->sample_ms = 0; /* not given: the runner's defaults */
 }
 
 void sampling_args_runner(const struct sampling_args *s, struct runner_opts *ro)
@@ -44,7 +44,10 @@ void sampling_args_runner(const struct sampling_args *s, struct runner_opts *ro)
 	ro->warmups = s->warmups;
 	ro->timeout_s = s->timeout_s;
 	ro->force = s->force;
-	ro->min_sample_ns = (uint64_t)s->sample_ms * 1000000ull;
+	if (s->sample_ms) {
+		ro->min_sample_ns = (uint64_t)s->sample_ms * 1000000ull;
+		ro->window_given = 1;
+	}
 }
 
 unsigned sampling_args_samples(const struct sampling_args *s)

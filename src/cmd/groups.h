@@ -35,14 +35,15 @@ struct sampling_args {
 	ARG_COUNT("warmups", 0, st, m.warmups, "N", 0, 100000,                      \
 		  "warm-up samples per metric, kept but not counted (default " STR( \
 			  RUNNER_WARMUPS) ")")
-#define ARG_SAMPLING_TIMEOUT(st, m)                                                                \
-	ARG_COUNT("timeout", 0, st, m.timeout_s, "S", 1, 100000,                                   \
-		  "per-probe timeout in seconds (default: the probe's, else 600)"),                \
-		ARG_COUNT("window-ms", 0, st, m.sample_ms, "MS", 1, 600000,                        \
-			  "shortest sample window, ms (default " STR(                              \
-				  RUNNER_SAMPLE_MS) "); longer windows let counters that\n"        \
-						    "advance in steps (NVML's PCIe bytes) tell a " \
-						    "window")
+/* --window-ms's help: the defaults from runner.h */
+#define SAMPLING_WINDOW_HELP                                                                   \
+	"shortest sample window, ms (default " STR(RUNNER_SAMPLE_MS) ", GPU probes " STR(      \
+		RUNNER_GPU_SAMPLE_MS) "); longer windows let counters that\nadvance in steps " \
+				      "(NVML's PCIe bytes) tell a window"
+#define ARG_SAMPLING_TIMEOUT(st, m)                                                 \
+	ARG_COUNT("timeout", 0, st, m.timeout_s, "S", 1, 100000,                    \
+		  "per-probe timeout in seconds (default: the probe's, else 600)"), \
+		ARG_COUNT("window-ms", 0, st, m.sample_ms, "MS", 1, 600000, SAMPLING_WINDOW_HELP)
 /* reps, warmups, timeout, force, quiet: check, fleet */
 #define ARGS_SAMPLING(st, m)                                                                      \
 	ARG_COUNT("reps", 0, st, m.reps, "N", 1, 100000,                                          \

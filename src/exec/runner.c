@@ -136,6 +136,7 @@ static json_t *probe_child(void *argp)
 	struct probe_ctx ctx;
 	const char *why = NULL;
 	json_t *j;
+	uint64_t window_ns;
 	probe_result_init(&res, a->p->name);
 	res.timed = 1; /* the samples' windows go back with the result */
 	for (const struct opt *opt = a->p->opts; opt && opt->name; opt++) {
@@ -143,9 +144,12 @@ static json_t *probe_child(void *argp)
 		opt_format_value(opt, a->opts, val, sizeof(val));
 		probe_result_add_option(&res, opt->name, val);
 	}
-	if (a->o->min_sample_ns != RUNNER_SAMPLE_MS * 1000000ull) {
+	window_ns = a->o->min_sample_ns;
+	if (!a->o->window_given && (a->p->flags & PROBE_GPU))
+		window_ns = RUNNER_GPU_SAMPLE_MS * 1000000ull;
+	if (window_ns != RUNNER_SAMPLE_MS * 1000000ull) {
 		char ms[32];
-		snprintf(ms, sizeof(ms), "%.0f", (double)a->o->min_sample_ns / 1e6);
+		snprintf(ms, sizeof(ms), "%.0f", (double)window_ns / 1e6);
 		probe_result_add_param(&res, "sample_window_ms", ms);
 	}
 	if (a->o->quick && a->p->quick_opts) { /* what the report says of it */
@@ -160,8 +164,8 @@ static json_t *probe_child(void *argp)
 	ctx.warmups = a->o->warmups;
 	ctx.auto_ci = a->o->auto_ci;
 	ctx.auto_budget_s = a->o->auto_budget_s;
-	ctx.min_sample_ns = a->o->min_sample_ns;
-	ctx.window_given = a->o->min_sample_ns != RUNNER_SAMPLE_MS * 1000000ull;
+	ctx.min_sample_ns = window_ns;
+	ctx.window_given = a->o->window_given;
 	ctx.quick = a->o->quick;
 	ctx.force = a->o->force;
 	if (a->p->supported)
