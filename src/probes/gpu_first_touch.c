@@ -371,6 +371,6 @@ const struct probe probe_gpu_first_touch = {
 	.opts_size = sizeof(struct gft_opts),
 	.quick_opts = "size=512M",
 	.timeout_s = 600,
-	.typical_s = {27.6, 71.9}, /* docs/design.md §2.8 */
+	.typical_s = {22.8, 80.4}, /* docs/design.md §2.8 */
 	.run = gft_run,
 };
