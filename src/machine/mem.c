@@ -214,15 +214,14 @@ uint64_t mem_cap(uint64_t want, double frac)
 	return v < MEM_HUGE_BYTES ? MEM_HUGE_BYTES : v;
 }
 
-void mem_random_cycle(uint64_t *next, size_t n, uint64_t seed)
+/* Sattolo's algorithm: a uniformly random permutation with exactly one
+ * cycle, so a chase from any slot visits all n before repeating; perm[] is
+ * that cycle in visit order (perm[i] -> perm[i + 1]). */
+static uint64_t *sattolo(size_t n, uint64_t seed)
 {
-	/* Sattolo's algorithm: a uniformly random permutation with exactly one
-	 * cycle, so a chase from any slot visits all n before repeating. */
+	uint64_t *perm = xmalloc(n * sizeof(*perm));
 	struct rng r;
-	uint64_t *perm;
-	if (n == 0)
-		return;
-	perm = xmalloc(n * sizeof(*perm));
+
 	rng_seed(&r, seed);
 	for (size_t i = 0; i < n; i++)
 		perm[i] = i;
@@ -232,41 +231,65 @@ void mem_random_cycle(uint64_t *next, size_t n, uint64_t seed)
 		perm[i] = perm[j];
 		perm[j] = t;
 	}
+	return perm;
+}
+
+void mem_random_cycle(uint64_t *next, size_t n, uint64_t seed)
+{
+	uint64_t *perm;
+	if (n == 0)
+		return;
+	perm = sattolo(n, seed);
 	for (size_t i = 0; i < n; i++)
 		next[perm[i]] = perm[(i + 1) % n];
+	free(perm);
+}
+
+/* The cycle of mem_random_cycle(next, m, seed) walked from slot 0, offset by
+ * start, into out[0..m): the cycle in visit order rotated to begin at 0,
+ * read in order rather than walked (a walk of 32M slots is 32M dependent
+ * misses: seconds). */
+static void cycle_from_zero(uint64_t *out, size_t m, uint64_t seed, uint64_t start)
+{
+	uint64_t *perm = sattolo(m, seed);
+	size_t z = 0;
+
+	while (perm[z] != 0)
+		z++;
+	for (size_t i = 0; i < m; i++)
+		out[i] = start + perm[(z + i) % m];
 	free(perm);
 }
 
 void mem_visit_order(uint64_t *seq, size_t n, size_t group, uint64_t seed)
 {
 	size_t n_groups, k = 0;
-	uint64_t *gnext, *inext, g = 0;
+	uint64_t *gorder, g;
 
 	if (n == 0)
 		return;
 	if (group == 0 || group > n)
 		group = n;
 	n_groups = (n + group - 1) / group;
-	gnext = xmalloc(n_groups * sizeof(*gnext));
-	inext = xmalloc(group * sizeof(*inext));
+	gorder = xmalloc(n_groups * sizeof(*gorder));
 	if (n_groups > 1)
-		mem_random_cycle(gnext, n_groups, seed);
+		cycle_from_zero(gorder, n_groups, seed, 0);
 	else
-		gnext[0] = 0;
-	for (size_t gi = 0; gi < n_groups; gi++, g = gnext[g]) {
-		size_t start = g * group;
-		size_t m = n - start < group ? n - start : group;
-		uint64_t l = 0;
+		gorder[0] = 0;
+	for (size_t gi = 0; gi < n_groups; gi++) {
+		size_t start, m;
 
+		g = gorder[gi];
+		start = g * group;
+		m = n - start < group ? n - start : group;
 		if (m > 1)
-			mem_random_cycle(inext, m, seed ^ (0x9e3779b97f4a7c15ull * (g + 1)));
+			cycle_from_zero(seq + k, m, seed ^ (0x9e3779b97f4a7c15ull * (g + 1)),
+					start);
 		else
-			inext[0] = 0;
-		for (size_t li = 0; li < m; li++, l = inext[l])
-			seq[k++] = start + l;
+			seq[k] = start;
+		k += m;
 	}
-	free(inext);
-	free(gnext);
+	free(gorder);
 }
 
 void mem_chase_order(uint64_t *seq, size_t n, enum mem_order order, size_t group, uint64_t seed)

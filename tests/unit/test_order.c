@@ -38,6 +38,36 @@ static void test_random_order_is_permutation(void **state)
 	free(seq);
 }
 
+/* The random order is mem_random_cycle's cycle walked from slot 0 (read off
+ * the permutation rather than walked: the same order, one seed the same
+ * chain before and after), and the local order each group's own cycle so. */
+static void test_order_is_the_cycle_walked(void **state)
+{
+	size_t n = 5003, group = 256;
+	uint64_t *seq = malloc(n * sizeof(*seq)), *next = malloc(n * sizeof(*next));
+	(void)state;
+	mem_visit_order(seq, n, n, 99);
+	mem_random_cycle(next, n, 99 ^ 0x9e3779b97f4a7c15ull); /* group 0's seed */
+	assert_int_equal(seq[0], 0);
+	for (size_t i = 0; i + 1 < n; i++)
+		assert_int_equal(seq[i + 1], next[seq[i]]);
+	assert_int_equal(next[seq[n - 1]], 0);
+	mem_visit_order(seq, n, group, 5);
+	for (size_t i = 0; i < n;) {
+		uint64_t g = seq[i] / group, start = g * group;
+		size_t m = n - start < group ? n - start : group;
+		if (m > 1) {
+			mem_random_cycle(next, m, 5 ^ (0x9e3779b97f4a7c15ull * (g + 1)));
+			assert_int_equal(seq[i], start);
+			for (size_t k = 0; k + 1 < m; k++)
+				assert_int_equal(seq[i + k + 1] - start, next[seq[i + k] - start]);
+		}
+		i += m;
+	}
+	free(next);
+	free(seq);
+}
+
 static void test_local_order_stays_in_groups(void **state)
 {
 	size_t n = 4096 + 100, group = 512; /* a partial last group too */
@@ -147,6 +177,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_random_order_is_permutation),
 		cmocka_unit_test(test_local_order_stays_in_groups),
+		cmocka_unit_test(test_order_is_the_cycle_walked),
 		cmocka_unit_test(test_order_edge_sizes),
 		cmocka_unit_test(test_chase_orders),
 		cmocka_unit_test(test_node_offsets),
