@@ -89,6 +89,11 @@ struct gpu_work {
 	uint64_t max_batch; /* most repetitions queued behind one gate (0: 64) */
 	uint64_t iters;	    /* repetitions per sample; 0: calibrate to ctx->min_sample_ns */
 	uint64_t max_iters; /* calibration cap (0: 1e7) */
+	/* The counted samples' least window where a counter needs longer than
+	 * ctx->min_sample_ns (gpu.copy's link receipt): calibrated to it, the
+	 * warm-ups' repetitions scaled down to ctx->min_sample_ns. 0:
+	 * ctx->min_sample_ns for all. */
+	uint64_t sample_ns;
 	/* Streams on several devices (gpu.p2p): stream k lives on device
 	 * device[k] and its work is queued with that device current (a kernel
 	 * launch fails on another device's stream). Only stream 0 is gated;
@@ -104,7 +109,7 @@ struct gpu_work {
 /* Raw timings: ns of each sample (first repetition's start to last one's
  * end, over all streams), per stream too; warm-ups apart. */
 struct gpu_samples {
-	uint64_t iters;
+	uint64_t iters, warm_iters; /* repetitions of a counted sample, of a warm-up */
 	unsigned n, n_warm;
 	double *ns, *warm_ns;
 	double *stream_ns[GPU_MAX_STREAMS], *stream_warm_ns[GPU_MAX_STREAMS];
@@ -114,12 +119,11 @@ struct gpu_samples {
 };
 
 /* Calibrates repetitions so one sample is >= ctx->min_sample_ns of device
- * time, then takes ctx->warmups + ctx->reps samples timed with events.
- * Gated (nvbandwidth's method): each batch of at most max_batch repetitions
- * is queued behind the launch_gate kernel, with the start events, and released
- * by one host store, so queuing never counts; a batch's time is the first
- * start to the last end. A sample is the sum of its batches. out is owned by
- * the caller: gpu_samples_free(). Returns 0 or -1 (error recorded). */
+ * time (a counted one >= w->sample_ns where longer), then takes ctx->warmups + ctx->reps samples
+ * timed with events. Gated (nvbandwidth's method): each batch of at most max_batch repetitions is
+ * queued behind the launch_gate kernel, with the start events, and released by one host store, so
+ * queuing never counts; a batch's time is the first start to the last end. A sample is the sum of
+ * its batches. out is owned by the caller: gpu_samples_free(). Returns 0 or -1 (error recorded). */
 int gpu_measure(struct probe_ctx *ctx, const struct gpu_work *w, struct gpu_samples *out);
 void gpu_samples_free(struct gpu_samples *s);
 
@@ -133,12 +137,14 @@ static inline void gpu_samples_record(const struct gpu_samples *s, struct metric
 	const double *ns = stream < 0 ? s->ns : s->stream_ns[stream];
 	const double *wns = stream < 0 ? s->warm_ns : s->stream_warm_ns[stream];
 	double work = work_per_iter * (double)s->iters;
+	double warm = work_per_iter * (double)(s->warm_iters ? s->warm_iters : s->iters);
 
 	m->work = work;
 
 	for (unsigned i = 0; i < s->n_warm + s->n; i++) {
 		double t = i < s->n_warm ? wns[i] : ns[i - s->n_warm];
-		double v = kind == MEASURE_RATE ? work / (t * 1e-9) * scale : t / work * scale;
+		double wk = i < s->n_warm ? warm : work;
+		double v = kind == MEASURE_RATE ? wk / (t * 1e-9) * scale : t / wk * scale;
 
 		if (i < s->n_warm)
 			metric_add_warmup(m, v);

@@ -220,6 +220,7 @@ int gpu_measure(struct probe_ctx *ctx, const struct gpu_work *w, struct gpu_samp
 	struct timing t = {.gpu = gpu, .w = w};
 	unsigned n = w->n_streams ? w->n_streams : 1, total = ctx->warmups + ctx->reps;
 	struct gpu_work w1 = *w;
+	uint64_t long_ns;
 	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -250,11 +251,20 @@ int gpu_measure(struct probe_ctx *ctx, const struct gpu_work *w, struct gpu_samp
 			goto out;
 		w1.gated = 1;
 	}
+	/* counted samples longer than the warm-ups' window (gpu_work.sample_ns):
+	 * calibrated to the long window, the warm-ups' repetitions scaled down */
+	long_ns = !w->iters && w->sample_ns > ctx->min_sample_ns ? w->sample_ns : 0;
 	out->iters = w->iters ? w->iters
-			      : calibrate(&t, ctx->min_sample_ns,
+			      : calibrate(&t, long_ns ? long_ns : ctx->min_sample_ns,
 					  w->max_iters ? w->max_iters : 10000000);
 	if (out->iters == 0)
 		goto out;
+	out->warm_iters = out->iters;
+	if (long_ns) {
+		double k = (double)out->iters * (double)ctx->min_sample_ns / (double)long_ns;
+
+		out->warm_iters = k > 1 ? (uint64_t)k : 1;
+	}
 	out->ns = xcalloc(ctx->reps + 1, sizeof(double));
 	out->t0 = xcalloc(ctx->reps + 1, sizeof(double));
 	out->t1 = xcalloc(ctx->reps + 1, sizeof(double));
@@ -270,7 +280,7 @@ int gpu_measure(struct probe_ctx *ctx, const struct gpu_work *w, struct gpu_samp
 		if (w->before && w->before(w->arg))
 			goto out;
 		t0 = metric_clock();
-		if (run_sample(&t, out->iters, &ns, sns))
+		if (run_sample(&t, warm ? out->warm_iters : out->iters, &ns, sns))
 			goto out;
 		t1 = metric_clock();
 		if (w->check && w->check(w->arg))

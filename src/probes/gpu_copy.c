@@ -29,6 +29,7 @@
 #include "kit/gpu_kit.h"
 #include "kit/measure.h"
 #include "kit/probe.h"
+#include "kit/team.h"
 #include "machine/mem.h"
 #include "machine/pcie_cfg.h"
 #include "results/results.h"
@@ -38,6 +39,7 @@ struct gcopy_opts {
 	uint32_t mems;
 	uint32_t dirs;
 	uint32_t engines;
+	uint64_t link_min;
 };
 
 static const struct opt gcopy_opt_rows[] = {
@@ -51,6 +53,10 @@ static const struct opt gcopy_opt_rows[] = {
 		 "who copies: ce (the API's asynchronous copy: the copy engines) or sm (our copy "
 		 "kernel over "
 		 "the host memory's device mapping; pinned and registered, h2d and d2h)"),
+	OPT_SIZE("link_min", struct gcopy_opts, link_min, "512M",
+		 "pinned copies one way of at least this size sample the link receipt's "
+		 "windows (400 ms); smaller ones the probe's, their receipt unknown (0: all; "
+		 "512M: the size the references judge)"),
 	OPT_END,
 };
 
@@ -63,15 +69,58 @@ static const char *const dir_name[D_N] = {"h2d", "d2h", "bidir"};
 #define SEED_H2D 0xc0de1
 #define SEED_D2H 0xc0de2
 
+#define HOST_THREADS_MAX 32
+
 struct gcopy {
 	void *h_src, *h_dst;   /* host: H2D source, D2H destination */
 	void *d_dst, *d_src;   /* device: H2D destination, D2H source */
 	void *hd_src, *hd_dst; /* the host buffers as the device addresses them (SM copies) */
 	struct mem_buf mb_src, mb_dst;
 	struct gpu_grid grid; /* SM copies: every SM at full occupancy */
-	size_t size;
+	size_t size, link_min;
 	int dir, engine;
+	/* the host's share of a sample (zeroing and checking the D2H
+	 * destination, 0.25 s a sample at 512M on one thread) split over the
+	 * CPUs of the GPU's node */
+	struct team *team;
+	int op;				/* HOST_ZERO, HOST_CHECK */
+	uint64_t bad[HOST_THREADS_MAX]; /* HOST_CHECK: words wrong, per thread */
 };
+
+enum { HOST_ZERO, HOST_CHECK };
+#define HOST_TEAM_MIN (8u << 20) /* smaller copies: one thread does it */
+
+/* thread tid's slice of the D2H destination: zeroed or checked */
+static void host_share(unsigned tid, unsigned n, void *arg)
+{
+	struct gcopy *c = arg;
+	size_t words = c->size / 8, a = words * tid / n, b = words * (tid + 1) / n;
+	uint64_t *w = c->h_dst, bad = 0;
+
+	if (c->op == HOST_ZERO) {
+		memset(w + a, 0, (b - a) * 8);
+		return;
+	}
+	for (size_t i = a; i < b; i++)
+		bad += w[i] != gpu_pattern_word(SEED_D2H, i);
+	c->bad[tid] = bad;
+}
+
+/* runs op over the D2H destination; HOST_CHECK: the words wrong */
+static uint64_t host_pass(struct gcopy *c, int op)
+{
+	unsigned n = c->team && c->size >= HOST_TEAM_MIN ? team_size(c->team) : 1;
+	uint64_t bad = 0;
+
+	c->op = op;
+	if (n > 1)
+		team_run(c->team, host_share, c);
+	else
+		host_share(0, 1, c);
+	for (unsigned k = 0; op == HOST_CHECK && k < n; k++)
+		bad += c->bad[k];
+	return bad;
+}
 
 /* Stream k of a bidirectional pair: 0 is H2D, 1 is D2H. */
 static int enqueue(void *arg, unsigned k, struct gpu_stream *s, uint64_t iters)
@@ -105,7 +154,7 @@ static int before(void *arg)
 	    (gpu->memset_async(c->d_dst, 0, c->size, NULL) || gpu->device_sync()))
 		return -1;
 	if (c->dir != D_H2D)
-		memset(c->h_dst, 0, c->size);
+		host_pass(c, HOST_ZERO);
 	return 0;
 }
 
@@ -123,10 +172,7 @@ static int check(void *arg)
 					 bad);
 	}
 	if (c->dir != D_H2D) {
-		const uint64_t *w = c->h_dst;
-
-		for (size_t i = 0; i < c->size / 8; i++)
-			bad += w[i] != gpu_pattern_word(SEED_D2H, i);
+		bad = host_pass(c, HOST_CHECK);
 		if (bad)
 			return gpu_error("d2h copy of %zu bytes: %" PRIu64 " words wrong", c->size,
 					 bad);
@@ -208,20 +254,16 @@ static int measure(struct probe_ctx *ctx, struct gcopy *c, int mem)
 	const struct gpu_names *nm = &gpu_backend()->names;
 	char desc[512];
 
-	uint64_t window = ctx->min_sample_ns;
-	int rc;
-
 	opt_format_size(c->size, sz, sizeof(sz));
 	progress("gpu.copy: %s %s %s%s", mem_name[mem], dir_name[c->dir], sz,
 		 c->engine == E_SM ? " (SM)" : "");
 	/* a pinned copy one way is held to the link's bytes (its receipt): its
-	 * windows long enough for the counter's step, unless --window-ms said */
-	if (mem == M_PINNED && c->dir != D_BIDIR && !ctx->window_given &&
-	    ctx->min_sample_ns < (uint64_t)(RECEIPT_LINK_WINDOW_MS * 1e6))
-		ctx->min_sample_ns = (uint64_t)(RECEIPT_LINK_WINDOW_MS * 1e6);
-	rc = gpu_measure(ctx, &w, &s);
-	ctx->min_sample_ns = window;
-	if (rc)
+	 * counted windows long enough for the counter's step at the sizes
+	 * link_min names, unless --window-ms said; calibration and warm-ups
+	 * stay short (gpu_work.sample_ns) */
+	if (mem == M_PINNED && c->dir != D_BIDIR && !ctx->window_given && c->size >= c->link_min)
+		w.sample_ns = (uint64_t)(RECEIPT_LINK_WINDOW_MS * 1e6);
+	if (gpu_measure(ctx, &w, &s))
 		return -1;
 	if (c->engine == E_SM) {
 		snprintf(desc, sizeof(desc),
@@ -341,17 +383,29 @@ static int gcopy_run(struct probe_ctx *ctx, const void *opts)
 		numa_run_on_node(props.host_numa_node);
 		numa_set_preferred(props.host_numa_node);
 	}
+	/* after the move: the team's threads on the node's CPUs */
+	{
+		unsigned nt = team_online_cpus();
+
+		nt = nt > HOST_THREADS_MAX ? HOST_THREADS_MAX : nt;
+		c.team = nt > 1 ? team_start(nt, NULL) : NULL;
+		snprintf(buf, sizeof(buf), "%u thread%s (copies of 8M and more)", c.team ? nt : 1,
+			 c.team && nt > 1 ? "s" : "");
+		probe_result_add_param(ctx->res, "host_check_threads", buf);
+	}
 	snprintf(buf, sizeof(buf), "%d (of %d nodes)", props.host_numa_node,
 		 numa_available() >= 0 ? numa_num_configured_nodes() : 1);
 	probe_result_add_param(ctx->res, "host_numa_node", buf);
 	probe_result_add_param(ctx->res, "gpu", props.name);
 	link_framing(ctx, props.pci_bus_id);
+	c.link_min = o->link_min;
 	if (!ctx->window_given) {
-		char lw[160];
+		char lw[200], lm[32];
+		opt_format_size(o->link_min, lm, sizeof(lm));
 		snprintf(lw, sizeof(lw),
-			 "%.0f ms (pinned copies one way: the link counter's "
+			 "%.0f ms (pinned copies one way of %s or more: the link counter's "
 			 "%d ms step / the link receipt's %.0f%%)",
-			 RECEIPT_LINK_WINDOW_MS, RECEIPT_LINK_STEP_MS,
+			 RECEIPT_LINK_WINDOW_MS, lm, RECEIPT_LINK_STEP_MS,
 			 100 * RECEIPT_LINK_TOLERANCE);
 		probe_result_add_param(ctx->res, "link_window", lw);
 	}
@@ -409,6 +463,8 @@ out:
 	gpu->sampler_stop(smp, ctx->res, "probe");
 	gpu->free(c.d_dst);
 	gpu->free(c.d_src);
+	if (c.team)
+		team_stop(c.team);
 	return rc;
 }
 

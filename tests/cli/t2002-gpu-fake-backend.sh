@@ -21,6 +21,10 @@ run() {
 run st gpu.stream size=128K bpsm=chunk threads=256 unroll=4 kernels=copy,memcpy
 run lat gpu.latency min=16K max=4M factor=16 steps=4096 orders=random,stride
 run cp gpu.copy sizes=64K,1M mems=pinned,pageable
+# the link receipt's long windows at link_min and above only (the GPU
+# probes' own 10 ms below it), the warm-ups short at every size
+"$fake" probe gpu.copy sizes=64K,1M mems=pinned dirs=h2d engines=ce link_min=1M --reps 3 \
+	--warmups 1 -o lw.json >lw.txt 2>&1 || fail "gpu.copy link_min=1M exited non-zero: $(tail -n 3 lw.txt)"
 cat >check.py <<'PY'
 import json, sys
 
@@ -94,6 +98,20 @@ for s in ("64K", "1M"):
         assert a < b + c, "bidir %s: %g not below its streams' %g + %g" % (s, a, b, c)
 assert not [k for k in med if ("mem", "pageable") in k and ("dir", "bidir") in k], "pageable bidir"
 assert not [k for k in med if k[0] == "sm_copy_bw" and ("mem", "pageable") in k], "pageable sm"
+
+# link_min=1M: the 1M copies' counted windows the receipt's 400 ms, the
+# 64K ones' the probe's 10 ms (calibrated on this machine, under 0.3 s
+# even when it is busy); each warm-up's rate counts the repetitions it ran
+(p,) = json.load(open("lw.json"))["probes"]
+assert "1M or more" in p["params"]["link_window"], p["params"]
+for size, long in (("64K", False), ("1M", True)):
+    (m,) = [m for m in p["metrics"] if m["labels"].get("size") == size]
+    wins = sorted(b - a for a, b in m["t"])
+    mid = wins[len(wins) // 2]
+    assert (mid >= 0.4) if long else (mid < 0.3), "%s: windows %s s" % (size, wins)
+    med = m["summary"]["median"]
+    assert all(med / 3 < w < med * 3 for w in m["warmups"]), "%s: warm-ups %s, median %g" % (
+        size, m["warmups"], med)
 print("ok")
 PY
 python3 check.py >check.txt 2>&1 || fail "$(tail -n 3 check.txt)"
