@@ -335,20 +335,28 @@ uint64_t mem_knee_from_curve(const uint64_t *sizes, const double *ns, size_t n)
 	return knee;
 }
 
-/* One dependent chase over `size` bytes of buf (lines linked in a random
- * cycle); returns ns per load. */
-static double chase_ns(char *buf, size_t size, uint64_t loads)
+/* Lays one random cycle of 64 B lines over the first size bytes of buf. */
+static void chase_lay(char *buf, size_t size)
 {
 	size_t n = size / 64;
 	uint64_t *next = xmalloc(n * sizeof(*next));
-	char *p;
-	uint64_t t0, dt;
 	mem_random_cycle(next, n, 0x6b6e6565ull ^ size);
 	for (size_t i = 0; i < n; i++)
 		*(char **)(buf + i * 64) = buf + next[i] * 64;
 	free(next);
-	p = buf;
-	for (uint64_t i = 0; i < n; i++) /* warm */
+}
+
+/* ns per load over the cycle chase_lay() laid: a warm pass first (the
+ * whole set where it is no larger than the loads timed: a cache's set
+ * is then in the cache; past that the set is memory anyway, and a pass
+ * of 8M lines took seconds), then the loads. */
+static double chase_ns(char *buf, size_t size, uint64_t loads)
+{
+	size_t n = size / 64;
+	char *p = buf;
+	uint64_t t0, dt, warm = n < loads ? n : loads;
+
+	for (uint64_t i = 0; i < warm; i++)
 		p = *(char **)p;
 	t0 = time_now_ns();
 	for (uint64_t i = 0; i < loads; i++)
@@ -462,6 +470,7 @@ uint64_t mem_cache_knee_bytes(int *measured_now)
 	 * ever adds latency, and an unstable knee would make runs incomparable. */
 	for (size_t i = 0; i < n; i++) {
 		sizes[i] = (256ull << 10) << i;
+		chase_lay(b.addr, sizes[i]); /* once a size: laying 8M lines took seconds */
 		ns[i] = chase_ns(b.addr, sizes[i], 1u << 20);
 		for (int k = 0; k < 2; k++) {
 			double again = chase_ns(b.addr, sizes[i], 1u << 20);
