@@ -35,7 +35,7 @@ struct gft_opts {
 };
 
 static const struct opt gft_opt_rows[] = {
-	OPT_SIZE("size", struct gft_opts, size_bytes, "2G",
+	OPT_SIZE("size", struct gft_opts, size_bytes, "512M",
 		 "bytes per allocation (managed: capped by free device memory minus a margin)"),
 	OPT_LIST("variants", struct gft_opts, variants, "managed|registered|system", "all",
 		 "managed (unified memory), registered (existing host memory, pinned), system "
@@ -369,7 +369,9 @@ const struct probe probe_gpu_first_touch = {
 	.flags = PROBE_GPU | PROBE_QUICK | PROBE_UM,
 	.opts = gft_opt_rows,
 	.opts_size = sizeof(struct gft_opts),
-	.quick_opts = "size=512M",
+	.quick_opts = "size=128M",
+	.quick_note = "128 MiB allocations (the gpu suite's 512 MiB): every sample allocates and "
+		      "touches afresh",
 	.timeout_s = 600,
 	.typical_s = {22.8, 80.4}, /* docs/design.md §2.8 */
 	.run = gft_run,
