@@ -188,6 +188,20 @@ static const char *check_link(const struct receipt *r, const struct probe_result
 		return "unknown";
 	}
 	work = m->work * per;
+	/* Windows under two of the counter's readouts hold mostly their
+	 * edges: a readout's bytes land in the window beside as often as in
+	 * their own, so neither the mean nor the readings' spread says what
+	 * crossed (the H200's SM copies at 64 KiB in ~20 ms windows read
+	 * 0.83x, "failed", where 400 ms windows held) */
+	double wms = window_ms(m);
+	if (isfinite(wms) && wms < 2 * RECEIPT_LINK_STEP_MS) {
+		snprintf(ev, len,
+			 "%s read over windows of %.0f ms, under two of its %d ms readouts: a "
+			 "window's bytes land in the one beside it (windows of %.0f ms or more "
+			 "would tell: --window-ms)",
+			 name, wms, RECEIPT_LINK_STEP_MS, RECEIPT_LINK_WINDOW_MS);
+		return "unknown";
+	}
 	json_t *a = json_object_get(json_object_get(m->counters, "moved"), name), *v;
 	size_t i;
 	json_array_foreach (a, i, v)

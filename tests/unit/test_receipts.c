@@ -242,6 +242,45 @@ static void test_link_floor(void **state)
 	probe_result_clear(&p);
 }
 
+/* windows under two of the counter's 20 ms readouts cannot tell, whatever
+ * the counter read in them (the H200's 64 KiB SM copies in ~20 ms windows
+ * read 0.83x the floor) */
+static void test_link_short_windows(void **state)
+{
+	static const struct receipt rows[] = {
+		{.metric = "sm_copy_bw",
+		 .kind = RECEIPT_LINK_FLOOR,
+		 .size = "link_tlp_rx_sm",
+		 .thp = "pcie_rx_link_bytes"},
+		{0},
+	};
+	static const double win_s[2] = {0.021, 0.041}; /* just under, just over 40 ms */
+	struct probe_result p;
+	const char *ev;
+
+	probe_result_init(&p, "gpu.copy");
+	p.counter_sources = json_pack("[{s:s,s:s}]", "source", "gpu", "state", "ok");
+	probe_result_add_param(&p, "link_tlp_rx_sm", "1.1562");
+	for (int k = 0; k < 2; k++) {
+		char key[2] = {(char)('a' + k), 0};
+		struct metric *m = probe_add_metric(&p, "sm_copy_bw", UNIT_GB_S, BETTER_HIGHER, "d",
+						    "k", key, NULL);
+		metric_add_sample_at(m, 50, 1.0, 1.0 + win_s[k]);
+		metric_add_sample_at(m, 50, 2.0, 2.0 + win_s[k]);
+		m->work = 1e9;
+		m->counters = json_pack("{s:{s:[I,I]}}", "moved", "gpu0:pcie_rx_link_bytes",
+					(json_int_t)957000000, (json_int_t)957000000);
+	}
+	receipts_check(rows, &p, 0);
+	assert_string_equal(state_of(&p.metrics[0], 0, &ev), "unknown");
+	assert_string_equal(ev, "gpu0:pcie_rx_link_bytes read over windows of 21 ms, under two "
+				"of its 20 ms readouts: a window's bytes land in the one beside it "
+				"(windows of 400 ms or more would tell: --window-ms)");
+	/* 41 ms windows are judged: 0.83x the floor fails */
+	assert_string_equal(state_of(&p.metrics[1], 0, &ev), "failed");
+	probe_result_clear(&p);
+}
+
 /* A migration voids the samples of the windows it touched: out of the
  * summary and of compare (metric_kept), kept in the file; the receipt fails
  * only when fewer than RECEIPT_MIN_KEPT samples are left. */
@@ -304,9 +343,13 @@ static void test_migration_voids_samples(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_llc),	   cmocka_unit_test(test_kinds),
-		cmocka_unit_test(test_link),	   cmocka_unit_test(test_link_framing),
-		cmocka_unit_test(test_link_floor), cmocka_unit_test(test_migration_voids_samples),
+		cmocka_unit_test(test_llc),
+		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_link),
+		cmocka_unit_test(test_link_framing),
+		cmocka_unit_test(test_link_floor),
+		cmocka_unit_test(test_link_short_windows),
+		cmocka_unit_test(test_migration_voids_samples),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
