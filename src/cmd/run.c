@@ -19,11 +19,31 @@ struct run_opts {
 	int history;
 };
 
+/* --reps and --warmups not given: the suite's own (RUNNER_QUICK_REPS for
+ * the quick suite), told apart by values the parser never writes */
+#define REPS_UNSET    (~0u)
+#define WARMUPS_UNSET (~0u)
+
 static void run_init(void *p)
 {
 	struct run_opts *o = p;
 	o->suite = "quick";
 	sampling_args_init(&o->s);
+	o->s.reps = REPS_UNSET;
+	o->s.warmups = WARMUPS_UNSET;
+}
+
+/* The sampling the run takes: what was given, else the suite's. */
+static struct sampling_args run_sampling(const struct run_opts *o)
+{
+	struct sampling_args s = o->s;
+	int quick = strcmp(o->suite, "quick") == 0;
+
+	if (s.reps == REPS_UNSET)
+		s.reps = quick ? RUNNER_QUICK_REPS : RUNNER_REPS;
+	if (s.warmups == WARMUPS_UNSET)
+		s.warmups = quick ? RUNNER_QUICK_WARMUPS : RUNNER_WARMUPS;
+	return s;
 }
 
 static const struct arg run_args[] = {
@@ -122,7 +142,9 @@ static int run_check(const void *p, const struct cmd_line *l)
 		return error("unexpected argument '%s' (see 'mempath run --help')", l->argv[0]);
 	if (o->only && check_only(o->only) != 0)
 		return -1;
-	sampling_args_runner(&o->s, &ro);
+	struct sampling_args sa = run_sampling(o);
+
+	sampling_args_runner(&sa, &ro);
 	ro.quick = strcmp(o->suite, "quick") == 0;
 	ro.full = strcmp(o->suite, "full") == 0;
 	plan = plan_of(o, &n);
@@ -152,13 +174,15 @@ static int run_main(void *p, const struct cmd_line *l)
 	enum report_format fmt = o->format;
 	const struct probe **plan;
 	struct session s;
+	struct sampling_args sa;
 	char *out_path;
 	int rc = 0;
 	if (run_check(o, l) != 0)
 		return 2;
 	util_set_quiet(o->s.quiet);
 	memset(&s, 0, sizeof(s));
-	sampling_args_runner(&o->s, &s.ropts);
+	sa = run_sampling(o);
+	sampling_args_runner(&sa, &s.ropts);
 	s.ropts.quick = strcmp(o->suite, "quick") == 0;
 	s.ropts.full = strcmp(o->suite, "full") == 0;
 	plan = plan_of(o, &s.n_plan);
@@ -217,7 +241,9 @@ static int run_main(void *p, const struct cmd_line *l)
 
 static unsigned run_samples(const void *p)
 {
-	return sampling_args_samples(&((const struct run_opts *)p)->s);
+	struct sampling_args s = run_sampling(p);
+
+	return sampling_args_samples(&s);
 }
 
 const struct command command_run = {
@@ -225,7 +251,9 @@ const struct command command_run = {
 	.summary = "run a suite, print a table, save a results file",
 	.about = "Runs a suite of probes, each in its own child process, prints a table and\n"
 		 "saves every sample with the machine's fingerprint to a results file\n"
-		 "(default: ./mempath-<label>-<time>.json, rewritten after every probe).\n",
+		 "(default: ./mempath-<label>-<time>.json, rewritten after every probe).\n"
+		 "A metric takes 10 counted samples after 2 warm-ups, the quick suite's 6\n"
+		 "after 1 (the fewest a compare leg takes), unless --reps and --warmups say.\n",
 	.examples = "mempath run --suite quick\n"
 		    "mempath run --suite full --label stock -o stock.json\n"
 		    "mempath run --only cpu.stream,cpu.latency --reps 20 -q\n",

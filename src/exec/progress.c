@@ -232,13 +232,16 @@ void progress_format_eta(double s, char *buf, size_t len)
 
 /* The registry's typical time of p in this mode, where it runs at its
  * defaults and samples as the suites do by default (what it was measured
- * with), else -1. */
+ * with: the quick suite's RUNNER_QUICK_REPS, the others' RUNNER_REPS), else
+ * -1. */
 static double typical_of(const struct progress *pg, const struct probe *p, size_t n_kvs)
 {
 	char plan[64];
 	double t = p->typical_s[pg->quick ? 0 : 1];
 
-	snprintf(plan, sizeof(plan), "reps=%d warmups=%d", RUNNER_REPS, RUNNER_WARMUPS);
+	snprintf(plan, sizeof(plan), "reps=%d warmups=%d",
+		 pg->quick ? RUNNER_QUICK_REPS : RUNNER_REPS,
+		 pg->quick ? RUNNER_QUICK_WARMUPS : RUNNER_WARMUPS);
 	return n_kvs == 0 && strcmp(pg->plan, plan) == 0 && t > 0 ? t : -1;
 }
 

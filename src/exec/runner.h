@@ -43,6 +43,13 @@ struct runner_opts {
  * whose windows the noise meter's clock ticks read */
 #define RUNNER_GPU_SAMPLE_MS 10
 
+/* `run --suite quick`'s sampling where --reps and --warmups were not given:
+ * the fewest counted samples a leg of A/B/A' takes (COMPARE_MIN_SAMPLES) and
+ * one warm-up, so the suite keeps to its minute (91 s on the H200
+ * machine at 10 and 2, docs/results/suite-time-h200-2026-12-04/) */
+#define RUNNER_QUICK_REPS    6
+#define RUNNER_QUICK_WARMUPS 1
+
 void runner_opts_default(struct runner_opts *o);
 
 /* The share of a probe's timeout that --reps auto may sample beyond the
