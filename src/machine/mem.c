@@ -335,26 +335,24 @@ uint64_t mem_knee_from_curve(const uint64_t *sizes, const double *ns, size_t n)
 	return knee;
 }
 
-/* Lays one random cycle of 64 B lines over the first size bytes of buf. */
+/* Lays one random cycle of 64 B lines over the first size bytes of buf:
+ * mem_random_cycle's, linked straight from the permutation (one pass of
+ * random stores, not two). */
 static void chase_lay(char *buf, size_t size)
 {
 	size_t n = size / 64;
-	uint64_t *next = xmalloc(n * sizeof(*next));
-	mem_random_cycle(next, n, 0x6b6e6565ull ^ size);
+	uint64_t *perm = sattolo(n, 0x6b6e6565ull ^ size);
 	for (size_t i = 0; i < n; i++)
-		*(char **)(buf + i * 64) = buf + next[i] * 64;
-	free(next);
+		*(char **)(buf + perm[i] * 64) = buf + perm[(i + 1) % n] * 64;
+	free(perm);
 }
 
-/* ns per load over the cycle chase_lay() laid: a warm pass first (the
- * whole set where it is no larger than the loads timed: a cache's set
- * is then in the cache; past that the set is memory anyway, and a pass
- * of 8M lines took seconds), then the loads. */
-static double chase_ns(char *buf, size_t size, uint64_t loads)
+/* ns per load over the cycle chase_lay() laid, from its first line: `warm`
+ * loads untimed, then `loads` timed. */
+static double chase_ns(char *buf, uint64_t warm, uint64_t loads)
 {
-	size_t n = size / 64;
 	char *p = buf;
-	uint64_t t0, dt, warm = n < loads ? n : loads;
+	uint64_t t0, dt;
 
 	for (uint64_t i = 0; i < warm; i++)
 		p = *(char **)p;
@@ -470,10 +468,16 @@ uint64_t mem_cache_knee_bytes(int *measured_now)
 	 * ever adds latency, and an unstable knee would make runs incomparable. */
 	for (size_t i = 0; i < n; i++) {
 		sizes[i] = (256ull << 10) << i;
-		chase_lay(b.addr, sizes[i]); /* once a size: laying 8M lines took seconds */
-		ns[i] = chase_ns(b.addr, sizes[i], 1u << 20);
+		uint64_t lines = sizes[i] / 64;
+
+		/* laid once a size (laying 8M lines took seconds), warmed once:
+		 * the whole set up to 1M lines (a cache's set is then in it;
+		 * past that it is memory anyway), then three tries of 256K loads
+		 * (28 ms at 110 ns) */
+		chase_lay(b.addr, sizes[i]);
+		ns[i] = chase_ns(b.addr, lines < (1u << 20) ? lines : 1u << 20, 1u << 18);
 		for (int k = 0; k < 2; k++) {
-			double again = chase_ns(b.addr, sizes[i], 1u << 20);
+			double again = chase_ns(b.addr, 0, 1u << 18);
 			if (again < ns[i])
 				ns[i] = again;
 		}
