@@ -155,7 +155,7 @@ const struct probe probe_gpu_clocks = {
 	.flags = PROBE_GPU | PROBE_QUICK,
 	.opts = gclk_opt_rows,
 	.opts_size = sizeof(struct gclk_opts),
-	.quick_opts = "idle=1 load=1.5",
+	.quick_opts = "idle=0.5 load=1",
 	.timeout_s = 120,
 	.supported = gclk_supported,
 	.typical_s = {4.7, 13.6}, /* docs/design.md §2.8 */

@@ -369,8 +369,8 @@ const struct probe probe_gpu_first_touch = {
 	.flags = PROBE_GPU | PROBE_QUICK | PROBE_UM,
 	.opts = gft_opt_rows,
 	.opts_size = sizeof(struct gft_opts),
-	.quick_opts = "size=128M",
-	.quick_note = "128 MiB allocations (the gpu suite's 512 MiB): every sample allocates and "
+	.quick_opts = "size=64M",
+	.quick_note = "64 MiB allocations (the gpu suite's 512 MiB): every sample allocates and "
 		      "touches afresh",
 	.timeout_s = 600,
 	.typical_s = {22.8, 80.4}, /* docs/design.md §2.8 */
