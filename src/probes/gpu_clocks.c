@@ -28,8 +28,8 @@ struct gclk_opts {
 };
 
 static const struct opt gclk_opt_rows[] = {
-	OPT_DOUBLE("idle", struct gclk_opts, idle_s, "2", "seconds sampled idle"),
-	OPT_DOUBLE("load", struct gclk_opts, load_s, "3", "seconds sampled under each load"),
+	OPT_DOUBLE("idle", struct gclk_opts, idle_s, "1", "seconds sampled idle"),
+	OPT_DOUBLE("load", struct gclk_opts, load_s, "2", "seconds sampled under each load"),
 	OPT_END,
 };
 

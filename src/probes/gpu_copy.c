@@ -80,23 +80,29 @@ struct gcopy {
 	size_t size, link_min;
 	int dir, engine;
 	/* the host's share of a sample (zeroing and checking the D2H
-	 * destination, 0.25 s a sample at 512M on one thread) split over the
-	 * CPUs of the GPU's node */
+	 * destination, 0.25 s a sample at 512M on one thread) and filling the
+	 * H2D source, split over the CPUs of the GPU's node */
 	struct team *team;
-	int op;				/* HOST_ZERO, HOST_CHECK */
+	int op;				/* HOST_ZERO, HOST_CHECK, HOST_FILL */
 	uint64_t bad[HOST_THREADS_MAX]; /* HOST_CHECK: words wrong, per thread */
 };
 
-enum { HOST_ZERO, HOST_CHECK };
+enum { HOST_ZERO, HOST_CHECK, HOST_FILL };
 #define HOST_TEAM_MIN (8u << 20) /* smaller copies: one thread does it */
 
-/* thread tid's slice of the D2H destination: zeroed or checked */
+/* thread tid's slice of the first c->size bytes of the D2H destination
+ * (zeroed or checked) or of the H2D source (filled) */
 static void host_share(unsigned tid, unsigned n, void *arg)
 {
 	struct gcopy *c = arg;
 	size_t words = c->size / 8, a = words * tid / n, b = words * (tid + 1) / n;
 	uint64_t *w = c->h_dst, bad = 0;
 
+	if (c->op == HOST_FILL) {
+		for (size_t i = a; i < b; i++)
+			((uint64_t *)c->h_src)[i] = gpu_pattern_word(SEED_H2D, i);
+		return;
+	}
 	if (c->op == HOST_ZERO) {
 		memset(w + a, 0, (b - a) * 8);
 		return;
@@ -106,7 +112,7 @@ static void host_share(unsigned tid, unsigned n, void *arg)
 	c->bad[tid] = bad;
 }
 
-/* runs op over the D2H destination; HOST_CHECK: the words wrong */
+/* runs op over c->size bytes; HOST_CHECK: the words wrong */
 static uint64_t host_pass(struct gcopy *c, int op)
 {
 	unsigned n = c->team && c->size >= HOST_TEAM_MIN ? team_size(c->team) : 1;
@@ -180,14 +186,6 @@ static int check(void *arg)
 	return 0;
 }
 
-static void host_fill(void *p, size_t bytes, uint64_t seed)
-{
-	uint64_t *w = p;
-
-	for (size_t i = 0; i < bytes / 8; i++)
-		w[i] = gpu_pattern_word(seed, i);
-}
-
 static int host_alloc(struct gcopy *c, int mem, size_t bytes)
 {
 	const struct gpu_backend *gpu = gpu_backend();
@@ -208,7 +206,8 @@ static int host_alloc(struct gcopy *c, int mem, size_t bytes)
 		    (gpu->host_register(c->h_src, bytes) || gpu->host_register(c->h_dst, bytes)))
 			return -1;
 	}
-	host_fill(c->h_src, bytes, SEED_H2D);
+	c->size = bytes;
+	host_pass(c, HOST_FILL);
 	c->hd_src = c->hd_dst = NULL;
 	if (mem != M_PAGEABLE && (gpu->host_device_ptr(c->h_src, &c->hd_src) ||
 				  gpu->host_device_ptr(c->h_dst, &c->hd_dst)))
