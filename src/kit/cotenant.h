@@ -6,7 +6,9 @@
  * fork, and the probe's process already initialised the driver. Every period
  * it runs compute bursts (launch_fma over the whole device, calibrated with
  * events to about 1 ms a kernel) for duty% of the period, then sleeps the
- * rest; after each period it writes "busy_ns wall_ns work_ns" (cumulative)
+ * rest; a period that another tenant stretched past its end is made up by
+ * more kernels in the next (its work kept at duty% of the wall time, at
+ * most twice a period's kernels at once); after each period it writes "busy_ns wall_ns work_ns" (cumulative)
  * on its stdout, a pipe the probe reads. busy is its bursts' own event
  * times: with another tenant on the GPU they include the time its kernels
  * waited behind the other's (time slicing) or ran beside it, slowed (MPS).
