@@ -100,17 +100,22 @@ assert not [k for k in med if ("mem", "pageable") in k and ("dir", "bidir") in k
 assert not [k for k in med if k[0] == "sm_copy_bw" and ("mem", "pageable") in k], "pageable sm"
 
 # link_min=1M: the 1M copies' counted windows the receipt's 400 ms, the
-# 64K ones' the probe's 10 ms (calibrated on this machine, under 0.3 s
-# even when it is busy); the long windows' warm-ups ran ~40x fewer
-# repetitions and their rate counts those (within 10x of the median on a
-# busy machine; counted at the long windows' repetitions it would be ~40x)
+# 64K ones' the probe's 10 ms (both sized from a calibration on this
+# machine: on a busy one a window can come out at half its aim or twice
+# it, so the test holds the long ones at 0.2 s or more and at 5x the
+# short ones' or more, 40x as aimed); the long windows' warm-ups ran ~40x
+# fewer repetitions and their rate counts those (within 10x of the median
+# on a busy machine; counted at the long windows' repetitions it would be
+# ~40x)
 (p,) = json.load(open("lw.json"))["probes"]
 assert "1M or more" in p["params"]["link_window"], p["params"]
+mids = {}
 for size, long in (("64K", False), ("1M", True)):
     (m,) = [m for m in p["metrics"] if m["labels"].get("size") == size]
     wins = sorted(b - a for a, b in m["t"])
-    mid = wins[len(wins) // 2]
-    assert (mid >= 0.4) if long else (mid < 0.3), "%s: windows %s s" % (size, wins)
+    mids[size] = mid = wins[len(wins) // 2]
+    assert not long or (mid >= 0.2 and mid >= 5 * mids["64K"]), \
+        "%s: windows %s s, the 64K ones' median %g s" % (size, wins, mids["64K"])
     med = m["summary"]["median"]
     assert not long or all(med / 10 < w < med * 10 for w in m["warmups"]), \
         "%s: warm-ups %s, median %g" % (size, m["warmups"], med)
