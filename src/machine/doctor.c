@@ -399,7 +399,7 @@ static void rule_hugetlb_reserved(const json_t *h, struct doctor_finding *f)
  * THP madvise gives most programs) against MADV_HUGEPAGE memory. */
 static const struct doctor_cost cost_thp = {
 	.probe = "cpu.first_touch",
-	.opts = "pages=default,thp touch=write",
+	.opts = "pages=default,thp touch=write size=64M",
 	.metric = "touch_rate",
 	.key = "pages",
 	.a = "default",

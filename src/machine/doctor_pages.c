@@ -9,7 +9,7 @@
 
 const struct doctor_cost doctor_cost_mthp = {
 	.probe = "cpu.first_touch",
-	.opts = "pages=4k,64k touch=write",
+	.opts = "pages=4k,64k touch=write size=64M",
 	.metric = "touch_rate",
 	.key = "pages",
 	.a = "4k",
