@@ -7,15 +7,15 @@
  * it runs compute bursts (launch_fma over the whole device, calibrated with
  * events to about 1 ms a kernel) for duty% of the period, then sleeps the
  * rest; a period that another tenant stretched past its end is made up by
- * more kernels in the next (its work kept at duty% of the wall time, at
- * most twice a period's kernels at once); after each period it writes "busy_ns wall_ns work_ns" (cumulative)
- * on its stdout, a pipe the probe reads. busy is its bursts' own event
- * times: with another tenant on the GPU they include the time its kernels
- * waited behind the other's (time slicing) or ran beside it, slowed (MPS).
- * work is the kernels it ran times one kernel's time alone (timed after the
- * calibration, before any other tenant's work): the GPU time its work
- * takes alone. The duty it achieved is work over wall time between two
- * reads; busy over work is how much sharing stretched its kernels.
+ * more kernels in the next (its work kept at duty% of the wall time, at most
+ * twice a period's kernels at once); after each period it writes "busy_ns
+ * wall_ns work_ns" (cumulative) on its stdout, a pipe the probe reads. busy
+ * is its bursts' own event times: with another tenant on the GPU they include
+ * the time its kernels waited behind the other's (time slicing) or ran beside
+ * it, slowed (MPS). work is the kernels it ran times one kernel's time alone
+ * (timed after the calibration, before any other tenant's work): the GPU time
+ * its work takes alone. The duty it achieved is work over wall time between
+ * two reads; busy over work is how much sharing stretched its kernels.
  *
  * Ending: base/proc starts it in a process group of its own with
  * PR_SET_PDEATHSIG (SIGKILL when the probe dies, SIGKILL included);
