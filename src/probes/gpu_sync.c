@@ -333,10 +333,12 @@ static int cotenant_runs(struct probe_ctx *ctx, struct gsync *g, const char *sch
 		json_object_set_new(d, "ci_lo_pct", json_real(100.0 * (lo - 1.0)));
 		json_object_set_new(d, "ci_hi_pct", json_real(100.0 * (hi - 1.0)));
 		json_object_set_new(d, "proportional_pct", json_real(expect));
+		/* worse: the CI's low end past 1.5x what pure sharing predicts
+		 * (+1 point); the sentence says the factor, not just the class */
 		json_object_set_new(d, "cost",
 				    json_string(100.0 * (lo - 1.0) > 1.5 * expect + 1.0
-							? "worse than proportional"
-							: "proportional or less"));
+							? "worse than proportional (over 1.5x)"
+							: "proportional (within 1.5x) or less"));
 		json_object_set_new(out, ds, d);
 	}
 	return 0;

@@ -36,7 +36,8 @@ for sched in ("spin", "blocking"):
         assert r["duty_asked_pct"] == int(d), r
         assert 0 < r["duty_achieved_pct"] <= 100, r
         assert r["ci_lo_pct"] <= r["step_change_pct"] <= r["ci_hi_pct"], r
-        assert r["cost"] in ("proportional or less", "worse than proportional"), r
+        assert r["cost"] in ("proportional (within 1.5x) or less",
+                         "worse than proportional (over 1.5x)"), r
         # the co-tenant was a process of its own, and it is gone
         assert not os.path.exists("/proc/%d" % r["cotenant_pid"]) or \
             open("/proc/%d/cmdline" % r["cotenant_pid"]).read().find("__cotenant") < 0, r
