@@ -35,7 +35,7 @@ struct gft_opts {
 };
 
 static const struct opt gft_opt_rows[] = {
-	OPT_SIZE("size", struct gft_opts, size_bytes, "512M",
+	OPT_SIZE("size", struct gft_opts, size_bytes, "256M",
 		 "bytes per allocation (managed: capped by free device memory minus a margin)"),
 	OPT_LIST("variants", struct gft_opts, variants, "managed|registered|system", "all",
 		 "managed (unified memory), registered (existing host memory, pinned), system "
@@ -369,8 +369,8 @@ const struct probe probe_gpu_first_touch = {
 	.flags = PROBE_GPU | PROBE_QUICK | PROBE_UM,
 	.opts = gft_opt_rows,
 	.opts_size = sizeof(struct gft_opts),
-	.quick_opts = "size=64M",
-	.quick_note = "64 MiB allocations (the gpu suite's 512 MiB): every sample allocates and "
+	.quick_opts = "size=32M",
+	.quick_note = "32 MiB allocations (the gpu suite's 256 MiB): every sample allocates and "
 		      "touches afresh",
 	.timeout_s = 600,
 	.typical_s = {22.8, 80.4}, /* docs/design.md §2.8 */
