@@ -228,7 +228,7 @@ for t in "$build"/tests/test_*; do
 done
 
 t0=$(date +%s%N)
-together="" alone="" plain_only=0
+together="" alone="" waits="" plain_only=0
 if [ "$which" != unit ]; then
 	for t in "$top"/tests/cli/t*.sh; do
 		[ -f "$t" ] || continue
@@ -237,7 +237,13 @@ if [ "$which" != unit ]; then
 			plain_only=$((plain_only + 1))
 			continue
 		fi
-		if grep -q '^# test: alone' "$t"; then alone="$alone $t"; else together="$together $t"; fi
+		if grep -q '^# test: alone' "$t"; then
+			alone="$alone $t"
+		elif grep -q '^# test: waits' "$t"; then
+			waits="$waits $t"
+		else
+			together="$together $t"
+		fi
 	done
 fi
 # The unit tests and the CLI tests not alone share the pool, the longest
@@ -250,20 +256,37 @@ times=""
 for f in "$build/test-times" "$top/build/test-times"; do
 	[ -s "$f" ] && times=$f && break
 done
-# shellcheck disable=SC2086 # the lists are paths without blanks
-printf '%s\n' $units $together | awk -v times="$times" '
+# by_cost FILE: the paths on stdin, the costliest first, into FILE
+by_cost() {
+	awk -v times="$times" '
 	BEGIN { while (times != "" && (getline l < times) > 0) { split(l, f, " "); cost[f[3]] = f[1] } }
 	{ n = $0; sub(/.*\//, "", n); sub(/\.sh$/, "", n)
 	  if (times != "") key = (n in cost) ? cost[n] : 1e9
 	  else { key = 0; while ((getline l < $0) > 0) if (l ~ /^# test: long/) key = 1; close($0) }
 	  printf "%s\t%d\t%s\n", key, NR, $0 }' |
-	sort -t "	" -k1,1gr -k2,2n | cut -f 3 >"$log/order"
+	sort -t "	" -k1,1gr -k2,2n | cut -f 3 >"$1"
+}
+# shellcheck disable=SC2086 # the lists are paths without blanks
+printf '%s\n' $units $together | by_cost "$log/order"
+: >"$log/order-waits"
+# shellcheck disable=SC2086
+[ -z "$waits" ] || printf '%s\n' $waits | by_cost "$log/order-waits"
 # the first stage of a make test: the other stages wait for its build,
 # which is done now (tests/stages.sh)
 [ -z "${MEMPATH_STAGES_BUILD_FD:-}" ] || flock -u "$MEMPATH_STAGES_BUILD_FD" 2>/dev/null
 # (the tests get no descriptor of the lock: one a test left running, a
 # daemon, would hold it for every later make test on the machine)
+# The tests marked `# test: waits` spend most of their time waiting on
+# purpose (a leg that sleeps, a timeout, a daemon's exit: under a quarter
+# of a CPU a second of theirs) and take no place in the pool: a lane of their
+# own beside it, one a CPU, so that the pool's places go to tests that use
+# the CPUs (in a clean-clone CI on the 2-CPU dev VM, 2026-12-07, five such
+# tests held a place for 72 s of the plain pool's wall time, for 9 s of
+# CPU).
+xargs -r -P "$cpus" -n 1 sh "$0" --one "$log" <"$log/order-waits" 6>&- 8>&- &
+waits_pid=$!
 xargs -r -P "$jobs" -n 1 sh "$0" --one "$log" <"$log/order" 6>&- 8>&-
+wait "$waits_pid"
 # In a make test whose stages run side by side (tests/stages.sh), nothing
 # of ours beside the alone tests either: this stage's shared hold on the
 # machine's tests lock (descriptor 8) is given up, and the lock taken
@@ -291,7 +314,7 @@ for t in $units; do
 	echo "--- not ok $(paste -s -d ' ' "$log/$name.failed") ($name, exit $rc):"
 	sed 's/^/    /' "$log/$name.out" | tail -n 30
 done
-for t in $together $alone; do
+for t in $together $waits $alone; do
 	name=$(basename "$t" .sh)
 	read -r rc cases skipped <"$log/$name.rc" 2>/dev/null || rc=1 cases=1 skipped=0
 	case $rc in

@@ -3,6 +3,7 @@
 # on; every apt-get call carries -o DPkg::Lock::Timeout. A fake apt-get and
 # id on PATH and a lock file of the test's own: nothing is installed and the
 # machine's dpkg lock is not touched.
+# test: waits (a held package-manager lock: a lane beside the pool, tests/run.sh)
 . "$top/tests/cli/lib.sh"
 command -v flock >/dev/null 2>&1 || skip "no flock here"
 mkdir bin

@@ -3,6 +3,7 @@
 # duty above 0, its achieved duty comes back over its pipe, each duty's
 # step-time change has a CI, and no co-tenant is left: not after a normal
 # end, not after SIGKILL of mempath in the middle of a co-tenant run.
+# test: waits (the fake co-tenant's periods and its exit: a lane beside the pool, tests/run.sh)
 . "$top/tests/cli/lib.sh"
 command -v python3 >/dev/null 2>&1 || skip "python3 not installed (reads the results file)"
 command -v pgrep >/dev/null 2>&1 || skip "no pgrep"

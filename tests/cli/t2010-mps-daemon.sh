@@ -6,6 +6,7 @@
 # no daemon and no directory of it is left: not after a normal end, not after
 # SIGKILL of mempath while its co-tenant runs. Without the control program
 # the probe is skipped with the reason.
+# test: waits (a stand-in daemon's life and the watcher's end of it: a lane beside the pool, tests/run.sh)
 . "$top/tests/cli/lib.sh"
 command -v python3 >/dev/null 2>&1 || skip "python3 not installed (reads the results file)"
 command -v pgrep >/dev/null 2>&1 || skip "no pgrep"

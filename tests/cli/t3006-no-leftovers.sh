@@ -5,6 +5,7 @@
 # too, is ended when the command is killed with SIGKILL (the watchdog of
 # src/base/guard.c).
 # test: long (started first where no earlier run's times order the pool: tests/run.sh)
+# test: waits (the children's exits after each interrupt: a lane beside the pool, tests/run.sh)
 . "$top/tests/cli/lib.sh"
 fast="wrap -n 6 -- true"
 # settled CMD...: what CMD prints (processes still there) is empty, waited

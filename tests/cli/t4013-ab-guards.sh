@@ -5,6 +5,7 @@
 # next ab refuses on and --restore-pending runs; each leg's file and the
 # comparison say what made the leg (setup, environment).
 # test: long (started first where no earlier run's times order the pool: tests/run.sh)
+# test: waits (setup and restore commands that sleep past their timeouts: a lane beside the pool, tests/run.sh)
 . "$top/tests/cli/lib.sh"
 probe="probe cpu.first_touch size=16M touch=write pages=4k --warmups 0"
 fast="wrap -n 6 -- true" # legs that run in a blink
