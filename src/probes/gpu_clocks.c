@@ -158,6 +158,6 @@ const struct probe probe_gpu_clocks = {
 	.quick_opts = "idle=0.5 load=1",
 	.timeout_s = 120,
 	.supported = gclk_supported,
-	.typical_s = {4.7, 13.6}, /* docs/design.md §2.8 */
+	.typical_s = {3.1, 5.7}, /* docs/design.md §2.8 */
 	.run = gclk_run,
 };

@@ -236,6 +236,6 @@ const struct probe probe_gpu_latency = {
 		      "fewer points than the gpu suite's 4 GiB curve",
 	.timeout_s = 600,
 	.check = glat_check,
-	.typical_s = {5.7, 34.7}, /* docs/design.md §2.8 */
+	.typical_s = {3.3, 21.8}, /* docs/design.md §2.8 */
 	.run = glat_run,
 };

@@ -286,6 +286,6 @@ const struct probe probe_gpu_random = {
 	.opts_size = sizeof(struct grandom_opts),
 	.quick_opts = "spans=64M,1G,8G block_spans=1G",
 	.timeout_s = 300,
-	.typical_s = {1.9, 6.2}, /* docs/design.md §2.8 */
+	.typical_s = {1.3, 4.9}, /* docs/design.md §2.8 */
 	.run = grandom_run,
 };

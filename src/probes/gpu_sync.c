@@ -479,6 +479,6 @@ const struct probe probe_gpu_sync = {
 	.opts_size = sizeof(struct gsync_opts),
 	.timeout_s = 300,
 	.supported = gsync_supported,
-	.typical_s = {2.1, 2.2}, /* docs/design.md §2.8 */
+	.typical_s = {1.5, 2.0}, /* docs/design.md §2.8 */
 	.run = gsync_run,
 };
