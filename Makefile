@@ -6,6 +6,9 @@
 
 CC      ?= gcc
 NVCC    ?= $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
+# NVCC_LAUNCHER: a command put before nvcc (.ci/run sets ccache, a compiler
+# cache kept between runs on one machine; C compiles find ccache on PATH).
+NVCC_LAUNCHER ?=
 # GPU=1 when nvcc was found; `make GPU=0` builds the same binary without a GPU backend.
 GPU     ?= $(if $(NVCC),1,0)
 BUILD   ?= build

@@ -28,6 +28,8 @@ fi
 if [ "${CI_TOOLS:-0}" = 1 ]; then
 	command -v clang >/dev/null 2>&1 || missing="$missing clang"
 	command -v clang-format >/dev/null 2>&1 || missing="$missing clang-format"
+	# a compiler cache for .ci/run's builds, kept between runs on one machine
+	command -v ccache >/dev/null 2>&1 || missing="$missing ccache"
 	[ -d /usr/lib/python3/dist-packages/prometheus_client ] ||
 		missing="$missing python3-prometheus-client"
 	# make deb (dpkg-deb, dpkg-shlibdeps, dpkg-buildflags), lintian on it,

@@ -17,4 +17,4 @@ $(GPU_BACKEND_SRC:%.c=$(BUILD)/%.o): BASE_CFLAGS += -I$(CUDA_HOME)/include
 $(BUILD)/%.o: %.cu
 	@mkdir -p $(dir $@)
 	@$(say) NVCC $<
-	$(Q)$(NVCC) $(NVFLAGS) -Isrc -Isrc/gpu/cuda -MMD -MP -c $< -o $@
+	$(Q)$(NVCC_LAUNCHER) $(NVCC) $(NVFLAGS) -Isrc -Isrc/gpu/cuda -MMD -MP -c $< -o $@
