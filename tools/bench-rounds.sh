@@ -353,7 +353,7 @@ for rc in sorted(glob.glob(f"{out}/*.rc")):
     code = int(open(rc).read().strip() or 1)
     wall = float(open(base + ".wall").read())
     c = cells.setdefault((design, load), dict(trials=0, judged=0, false=0, abst=0, found=0, of=0, holds=0, meets=0, walls=[], failed=0, aa=0, noans=0, knobs=0, het=0, het_of=0, budget=0))
-    kc = kinds.setdefault((design, kind), dict(trials=0, walls=[], found=0, of=0, holds=0, meets=0, verdicts={}, changes=[], wrong=0, het=0))
+    kc = kinds.setdefault((design, kind), dict(trials=0, walls=[], found=0, of=0, holds=0, meets=0, verdicts={}, changes=[], wrong=0, het=0, across=0))
     c["trials"] += 1
     kc["trials"] += 1
     c["walls"].append(wall)
@@ -384,6 +384,8 @@ for rc in sorted(glob.glob(f"{out}/*.rc")):
             h = m.get("heterogeneity") or {}
             if h.get("depends_on_load"):
                 kc["het"] += 1
+            elif h.get("heterogeneous"):  # the rounds differ, their loads do not say why
+                kc["across"] += 1
             if trusted and m["verdict"] in ("win", "loss") and m["verdict"] != want:
                 kc["wrong"] += 1
             if trusted and m["verdict"] == want:
@@ -447,8 +449,8 @@ for design in designs:
         if (design, load) in cells:
             row(f"{design}, {load}", [cells[(design, load)]])
 print()
-print("| design, kind | trials | s/trial | found / of | wrong sign | CI holds | CI meets | mean change found | depending on load | A/A verdicts |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+print("| design, kind | trials | s/trial | found / of | wrong sign | CI holds | CI meets | mean change found | depending on load | across rounds, not with load | A/A verdicts |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 for design in designs:
     for kind in table:
         kc = kinds.get((design, kind))
@@ -459,8 +461,9 @@ for design in designs:
         hm = (f"{kc['holds']}/{kc['found']}", f"{kc['meets']}/{kc['found']}") if kc["of"] else ("-", "-")
         vs = ", ".join(f"{n} {v}" for v, n in sorted(kc["verdicts"].items())) or "-"
         het = f"{kc['het']}/{kc['of']}" if kc["of"] else "-"
+        across = f"{kc['across']}/{kc['of']}" if kc["of"] else "-"
         wr = kc["wrong"] if kc["of"] else "-"
-        print(f"| {design}, {kind} | {kc['trials']} | {statistics.mean(kc['walls']):.1f} | {found} | {wr} | {hm[0]} | {hm[1]} | {ch} | {het} | {vs} |")
+        print(f"| {design}, {kind} | {kc['trials']} | {statistics.mean(kc['walls']):.1f} | {found} | {wr} | {hm[0]} | {hm[1]} | {ch} | {het} | {across} | {vs} |")
 # the "done when", by effect size (measured on its own) and quiet or loaded
 print()
 print("| design | effects | quiet: found / of | loaded: found / of | CI holds (all) |")

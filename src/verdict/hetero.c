@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/blocked.h"
 #include "base/stats.h"
 #include "base/util.h"
+#include "machine/noise.h"
 #include "verdict/threshold.h"
 
 double hetero_chi2_upper(double x, size_t df)
@@ -45,6 +47,57 @@ int hetero_q(const struct hetero_round *r, size_t n, double *q, size_t *df, doub
 	return 0;
 }
 
+/* the rounds hetero_q uses that recorded a load */
+static int load_round(const struct hetero_round *r)
+{
+	return r->var > 0 && isfinite(r->var) && isfinite(r->log_ratio) && isfinite(r->busy);
+}
+
+int hetero_load_slope(const struct hetero_round *r, size_t n, double *slope, double *p)
+{
+	double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, lo = INFINITY, hi = -INFINITY;
+	double mx, my, b, a, resid = 0, disp, se;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		double w;
+		if (!load_round(&r[i]))
+			continue;
+		w = 1 / r[i].var;
+		sw += w;
+		sx += w * r[i].busy;
+		sy += w * r[i].log_ratio;
+		lo = fmin(lo, r[i].busy);
+		hi = fmax(hi, r[i].busy);
+		k++;
+	}
+	/* a slope needs a third round, and loads that differ by what the
+	 * busy rule calls a difference (§4.14) */
+	if (k < 3 || hi - lo < NOISE_BUSY_CPUS)
+		return -1;
+	mx = sx / sw;
+	my = sy / sw;
+	for (size_t i = 0; i < n; i++)
+		if (load_round(&r[i])) {
+			double w = 1 / r[i].var;
+			sxx += w * (r[i].busy - mx) * (r[i].busy - mx);
+			sxy += w * (r[i].busy - mx) * (r[i].log_ratio - my);
+		}
+	b = sxy / sxx;
+	a = my - b * mx;
+	for (size_t i = 0; i < n; i++)
+		if (load_round(&r[i])) {
+			double e = r[i].log_ratio - a - b * r[i].busy;
+			resid += e * e / r[i].var;
+		}
+	/* the residual dispersion, when the rounds scatter around the line
+	 * more than their own noise: the slope's error grows with it */
+	disp = fmax(1, resid / (double)(k - 2));
+	se = sqrt(disp / sxx);
+	*slope = b;
+	*p = se > 0 ? stats_t_p2(b / se, (unsigned)(k - 2)) : (b != 0 ? 0 : 1);
+	return 0;
+}
+
 double hetero_log_median_var(const struct metric *m)
 {
 	double mean = 0, ss = 0;
@@ -76,9 +129,19 @@ json_t *hetero_json(const struct hetero_round *r, size_t n)
 			}
 		/* significant and of a size that matters: rounds that all read +50%
 		 * from tight legs differ "significantly" by nothing a reader can use */
-		out = json_pack("{s:f, s:I, s:f, s:b}", "q", q, "df", (json_int_t)df, "p", p,
-				"depends_on_load",
-				p < HETERO_ALPHA && hi - lo > log(1 + THRESHOLD_MIN));
+		int het = p < HETERO_ALPHA && hi - lo > log(1 + THRESHOLD_MIN);
+		double slope, lp;
+		int sloped = hetero_load_slope(r, n, &slope, &lp) == 0;
+		/* on the load only when the rounds' changes go with their loads:
+		 * rounds that differ as much on a quiet machine (a rate that rises
+		 * over a run, a chase that moves between processes) are not */
+		out = json_pack("{s:f, s:I, s:f, s:b, s:b}", "q", q, "df", (json_int_t)df, "p", p,
+				"heterogeneous", het, "depends_on_load",
+				het && sloped && lp < HETERO_ALPHA);
+		if (sloped) {
+			json_object_set_new(out, "load_slope", json_real(exp(slope) - 1));
+			json_object_set_new(out, "load_p", json_real(lp));
+		}
 		a = json_array();
 		for (size_t i = 0; i < n; i++) {
 			json_t *o = json_pack("{s:I, s:f}", "round", (json_int_t)r[i].round,
@@ -101,8 +164,10 @@ char *hetero_words(json_t *h)
 	double lo = INFINITY, hi = -INFINITY;
 	char *list = NULL, *out;
 	size_t i;
-	int loads = 0;
-	if (!json_is_true(json_object_get(h, "depends_on_load")))
+	int loads = 0, on_load = json_is_true(json_object_get(h, "depends_on_load"));
+	json_t *het = json_object_get(h, "heterogeneous");
+	/* files written before 2026-12-07 have depends_on_load alone */
+	if (!(het ? json_is_true(het) : on_load))
 		return NULL;
 	json_array_foreach (rs, i, o)
 		loads |= json_is_number(json_object_get(o, "busy"));
@@ -124,13 +189,22 @@ char *hetero_words(json_t *h)
 		list = t;
 	}
 	double p = json_number_value(json_object_get(h, "p"));
-	char pw[32];
+	json_t *ls = json_object_get(h, "load_slope");
+	char pw[32], slope[96] = "";
 	snprintf(pw, sizeof(pw), p < 0.001 ? "p<0.001" : "p=%.2g", p);
-	/* no load recorded: the rounds differ, what made them is not known */
-	out = xasprintf("%+.0f%% to %+.0f%% %s (Cochran's Q %.1f over %lld df, %s: %s)", 100 * lo,
-			100 * hi, loads ? "depending on load" : "across rounds",
+	if (on_load && json_is_number(ls))
+		snprintf(slope, sizeof(slope), "; B/A %.2fx per other CPU busy, p=%.2g",
+			 1 + json_number_value(ls),
+			 json_number_value(json_object_get(h, "load_p")));
+	/* no load recorded, or loads the changes do not follow: the rounds
+	 * differ, what made them is not known */
+	out = xasprintf("%+.0f%% to %+.0f%% %s (Cochran's Q %.1f over %lld df, %s%s: %s)", 100 * lo,
+			100 * hi,
+			on_load ? "depending on load"
+			: loads ? "across rounds, not with their load"
+				: "across rounds",
 			json_number_value(json_object_get(h, "q")),
-			(long long)json_integer_value(json_object_get(h, "df")), pw,
+			(long long)json_integer_value(json_object_get(h, "df")), pw, slope,
 			list ? list : "");
 	free(list);
 	return out;

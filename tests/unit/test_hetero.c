@@ -1,7 +1,9 @@
 /* test_hetero.c - effect heterogeneity over rounds (verdict/hetero.h,
  * docs/design.md §5.10): Cochran's Q on its own, a planted effect that
  * grows under load reported as depending on load with each round's load,
- * and a homogeneous control that is not. */
+ * a homogeneous control that is not, and rounds that differ without their
+ * load saying why (all at one load, or loads the changes do not follow):
+ * "across rounds, not with their load". */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -103,6 +105,7 @@ static void test_planted(void **state)
 	assert_true(strncmp(c->rows[0].reason, "+3", 2) == 0); /* +35% or +36% quiet */
 	assert_non_null(strstr(c->rows[0].reason, "round 2: +125% at 1.8 other CPUs busy"));
 	assert_non_null(strstr(c->rows[0].reason, "round 1: +36% at 0.1 other CPUs busy"));
+	assert_non_null(strstr(c->rows[0].reason, "x per other CPU busy, p="));
 	j = comparison_to_json(c);
 	h = json_object_get(json_array_get(json_object_get(j, "metrics"), 0), "heterogeneity");
 	assert_true(json_is_true(json_object_get(h, "depends_on_load")));
@@ -138,12 +141,61 @@ static void test_homogeneous(void **state)
 	assert_true(depends <= 3);
 }
 
+/* The planted +36%/+125% with nothing in the loads to explain it: all
+ * rounds at 0.1 other CPUs busy, then loads that alternate out of step with
+ * the change. Heterogeneous, not depending on load, said so. */
+static void test_not_load(void **state)
+{
+	const double b[ROUNDS] = {136, 225, 225, 136, 136, 225};
+	const double flat[ROUNDS] = {0.1, 0.1, 0.1, 0.1, 0.1, 0.1};
+	const double load[ROUNDS] = {0.1, 1.8, 0.1, 1.8, 0.1, 1.8};
+	const double *loads[] = {flat, load};
+	struct run *r[2 * ROUNDS];
+	rng_seed(&gen, 48);
+	for (int k = 0; k < 2; k++) {
+		struct comparison *c = rounds_case(b, loads[k], r);
+		json_t *h = c->rows[0].heterogeneity;
+		print_message("%s: %s\n", verdict_name(c->rows[0].verdict),
+			      c->rows[0].reason ? c->rows[0].reason : "-");
+		assert_int_equal(c->rows[0].verdict, VERDICT_WIN);
+		assert_true(json_is_true(json_object_get(h, "heterogeneous")));
+		assert_false(json_is_true(json_object_get(h, "depends_on_load")));
+		/* flat loads: no slope to test (they span under 0.25 CPUs) */
+		assert_int_equal(json_object_get(h, "load_p") == NULL, k == 0);
+		assert_non_null(c->rows[0].reason);
+		assert_non_null(strstr(c->rows[0].reason, "across rounds, not with their load"));
+		assert_null(strstr(c->rows[0].reason, "depending on load"));
+		done(c, r);
+	}
+}
+
+/* The slope on its own: log ratios that rise 0.2 per other CPU busy, each
+ * round's own noise small, against a constant and too few rounds. */
+static void test_slope(void **state)
+{
+	struct hetero_round r[] = {
+		{1, 0.0, 1e-4, 0.0}, {2, 0.2, 1e-4, 1.0}, {3, 0.4, 1e-4, 2.0}, {4, 0.1, 1e-4, 0.5}};
+	double slope, p;
+	assert_int_equal(hetero_load_slope(r, 4, &slope, &p), 0);
+	assert_float_equal(slope, 0.2, 1e-9);
+	assert_true(p < 0.01); /* t 29.6 on 2 df: p 0.0011 */
+	for (int i = 0; i < 4; i++)
+		r[i].log_ratio = 0.3;
+	assert_int_equal(hetero_load_slope(r, 4, &slope, &p), 0);
+	assert_float_equal(slope, 0, 1e-9);
+	assert_true(p > 0.5);
+	assert_int_equal(hetero_load_slope(r, 2, &slope, &p), -1); /* two rounds */
+	r[3].busy = NAN;
+	r[1].busy = r[2].busy = 0.1; /* 0.0-0.1: under the busy rule's 0.25 */
+	assert_int_equal(hetero_load_slope(r, 4, &slope, &p), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_q),
-		cmocka_unit_test(test_planted),
-		cmocka_unit_test(test_homogeneous),
+		cmocka_unit_test(test_q),	    cmocka_unit_test(test_planted),
+		cmocka_unit_test(test_homogeneous), cmocka_unit_test(test_not_load),
+		cmocka_unit_test(test_slope),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
