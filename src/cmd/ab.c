@@ -164,6 +164,12 @@ static const struct arg ab_args[] = {
 	ARG_STRS("level", 0, struct ab_opts, levels, "F=L:CMD",
 		 "setup command of level L of factor F (repeatable): a variant's\n"
 		 "setup runs its levels' commands in order"),
+	ARG_STRS("level-env", 0, struct ab_opts, level_env, "F=L:K=V",
+		 "environment for the legs of every variant with level L of F\n"
+		 "(repeatable)"),
+	ARG_STRS("level-args", 0, struct ab_opts, level_args, "F=L:WORDS",
+		 "words for the wrapped command in the legs of every variant with\n"
+		 "level L of F, after those of the --level-args before it"),
 	ARG_FLAG("all-pairs", 0, struct ab_opts, all_pairs,
 		 "a study: every pair of variants compared too, all in the family"),
 	ARG_STR("title", 0, struct ab_opts, title, "T",
@@ -377,7 +383,8 @@ static int ab_main(void *p, const struct cmd_line *l)
 		goto out;
 	/* Legs that differ by the words given differ by them on purpose: the
 	 * knob wrap records for them is expected to differ (§11.5). */
-	if (((o->a_args || o->b_args) && !same_words(o->a_args, o->b_args)) || o->variant_args.n)
+	if (((o->a_args || o->b_args) && !same_words(o->a_args, o->b_args)) || o->variant_args.n ||
+	    o->level_args.n)
 		expect = expect_args(&co);
 	if (!o->dir) {
 		error("ab needs -o DIR for the legs' results and logs");
@@ -391,7 +398,7 @@ static int ab_main(void *p, const struct cmd_line *l)
 		goto out;
 	}
 	/* auto rounds: the samples given are split over the first rounds */
-	if (check_leg_args(l, o->a_args || o->b_args || o->variant_args.n,
+	if (check_leg_args(l, o->a_args || o->b_args || o->variant_args.n || o->level_args.n,
 			   o->auto_rounds ? SEQ_MIN_ROUNDS : o->rounds, o->auto_rounds, &plan) != 0)
 		goto out;
 	if (o->auto_rounds) {

@@ -81,6 +81,10 @@ char *ab_command_line(const struct ab_opts *o, const struct cmd_line *l)
 		shell_opt(&line, "--factor", o->factors.v[i]);
 	for (size_t i = 0; i < o->levels.n; i++)
 		shell_opt(&line, "--level", o->levels.v[i]);
+	for (size_t i = 0; i < o->level_env.n; i++)
+		shell_opt(&line, "--level-env", o->level_env.v[i]);
+	for (size_t i = 0; i < o->level_args.n; i++)
+		shell_opt(&line, "--level-args", o->level_args.v[i]);
 	if (o->all_pairs)
 		shell_word(&line, "--all-pairs");
 	for (size_t i = 0; i < o->v.expect.n; i++)
@@ -187,21 +191,59 @@ out:
 	return rc;
 }
 
+/* Whether a variant named "F=L,G=M" has the level of lv's first len
+ * characters ("G=M"). */
+static int has_level(const char *label, const char *lv, size_t len)
+{
+	char *want = xasprintf(",%s,", label), *lvl = xasprintf(",%.*s,", (int)len, lv);
+	int seen = strstr(want, lvl) != NULL;
+	free(want);
+	free(lvl);
+	return seen;
+}
+
 /* Every --level names a factor's level: a typo would run no setup. */
 static int check_levels(const struct ab_opts *o, const struct ab_variant *vars, size_t n)
 {
 	for (size_t k = 0; k < o->levels.n; k++) {
 		const char *lv = o->levels.v[k], *colon = strchr(lv, ':');
 		int seen = 0;
-		for (size_t i = 0; colon && i < n; i++) {
-			char *want = xasprintf(",%s,", vars[i].label),
-			     *lvl = xasprintf(",%.*s,", (int)(colon - lv), lv);
-			seen |= strstr(want, lvl) != NULL;
-			free(want);
-			free(lvl);
-		}
+		for (size_t i = 0; colon && i < n; i++)
+			seen |= has_level(vars[i].label, lv, (size_t)(colon - lv));
 		if (!seen)
 			return error("--level '%s' names no factor's level (F=L:CMD)", lv);
+	}
+	return 0;
+}
+
+/* --level-env F=L:K=V and --level-args F=L:WORDS: into every variant with
+ * that level, the words after those of the --level-args before it (in the
+ * order given); a level no variant has is an error, as --level's. */
+static int level_env_args(const struct ab_opts *o, struct ab_variant *vars, size_t n)
+{
+	for (size_t i = 0; i < o->level_env.n + o->level_args.n; i++) {
+		int env = i < o->level_env.n;
+		const char *v = env ? o->level_env.v[i] : o->level_args.v[i - o->level_env.n];
+		const char *opt = env ? "--level-env" : "--level-args";
+		size_t len = name_len(opt, v), hits = 0;
+		if (!len)
+			return -1;
+		for (size_t k = 0; k < n; k++) {
+			if (!has_level(vars[k].label, v, len))
+				continue;
+			hits++;
+			if (env && ab_variant_env(&vars[k], v + len + 1) != 0)
+				return -1;
+			if (!env) {
+				char *t = vars[k].args
+						  ? xasprintf("%s %s", vars[k].args, v + len + 1)
+						  : xstrdup(v + len + 1);
+				free((char *)vars[k].args);
+				vars[k].args = t;
+			}
+		}
+		if (!hits)
+			return error("%s '%s' names no factor's level (F=L:...)", opt, v);
 	}
 	return 0;
 }
@@ -213,16 +255,19 @@ int ab_variants_build(const struct ab_opts *o, struct ab_variant **out, size_t *
 	*out = vars;
 	if (o->variants.n && o->factors.n)
 		return error("--variant and --factor: give the variants one way");
-	if (!o->factors.n && (o->levels.n || !o->variants.n)) {
+	if (!o->factors.n && (o->levels.n || o->level_env.n || o->level_args.n || !o->variants.n)) {
 		if (o->levels.n)
 			return error("--level is for --factor");
+		if (o->level_env.n || o->level_args.n)
+			return error("--level-env and --level-args are for --factor");
 		return 0;
 	}
 	if (o->a || o->b || o->a_env.n || o->b_env.n || o->a_args || o->b_args)
 		return error("--variant or --factor name every variant: no --a, --b, "
 			     "--a-env, --b-env, --a-args or --b-args with them");
 	if (o->factors.n) {
-		if (factor_variants(o, vars, n) != 0 || check_levels(o, vars, *n) != 0)
+		if (factor_variants(o, vars, n) != 0 || check_levels(o, vars, *n) != 0 ||
+		    level_env_args(o, vars, *n) != 0)
 			return -1;
 	} else {
 		if (o->variants.n > STUDY_MAX_VARIANTS)
@@ -253,13 +298,15 @@ int ab_variants_build(const struct ab_opts *o, struct ab_variant **out, size_t *
 			return error("%s '%s': no variant '%.*s'", opt, v, (int)len, v);
 		if (env && ab_variant_env(x, v + len + 1) != 0)
 			return -1;
-		if (!env)
-			x->args = v + len + 1;
+		if (!env) {
+			free((char *)x->args);
+			x->args = xstrdup(v + len + 1);
+		}
 	}
 	/* one variant's words given: the others' are none, so their {} goes */
-	for (size_t i = 0; o->variant_args.n && i < *n; i++)
+	for (size_t i = 0; (o->variant_args.n || o->level_args.n) && i < *n; i++)
 		if (!vars[i].args)
-			vars[i].args = "";
+			vars[i].args = xstrdup("");
 	return 0;
 }
 
@@ -269,6 +316,7 @@ void ab_variants_free(struct ab_variant *vars, size_t n)
 		ab_variant_free(&vars[i]);
 		free((char *)vars[i].label);
 		free((char *)vars[i].setup);
+		free((char *)vars[i].args);
 	}
 	free(vars);
 }

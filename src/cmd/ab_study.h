@@ -14,9 +14,9 @@ struct ab_opts {
 	const char *a, *b, *restore, *legs, *label_a, *label_b, *dir, *pending, *order;
 	const char *a_args, *b_args, *title, *summary_out;
 	/* a study (docs/design.md §5.22): --variant NAME[:CMD], --variant-env
-	 * NAME:K=V, --variant-args NAME:WORDS; --factor F=L1,L2 and --level
-	 * F=L:CMD; --all-pairs */
-	struct arg_strs variants, variant_env, variant_args, factors, levels;
+	 * NAME:K=V, --variant-args NAME:WORDS; --factor F=L1,L2, --level
+	 * F=L:CMD, --level-env F=L:K=V, --level-args F=L:WORDS; --all-pairs */
+	struct arg_strs variants, variant_env, variant_args, factors, levels, level_env, level_args;
 	int all_pairs;
 	unsigned setup_timeout_s, rounds, seed, max_rounds;
 	struct arg_strs a_env, b_env;

@@ -65,18 +65,27 @@ grep -q 'baseline E\\x1b\[2J\\nforged' forged.txt || fail "the forged label: $(h
 ! grep -q "$(printf '\033')" forged.txt && ! grep -q '^forged' forged.txt || fail "an escape or a line reached the terminal"
 
 # factors: k x nb, 2x2, k=pg 1.2x and nb=2 1.1x multiplied (no interaction),
-# then x1.3 more where both (a planted interaction)
+# their levels' setups writing files; then x1.3 more where both (a planted
+# interaction), k's levels as words for the command (--level-args) and nb's
+# as environment (--level-env)
 cat >fac.sh <<'EOF'
-tg=$(awk -v k="$(cat k)" -v nb="$(cat nb)" -v p="$(cat plant 2>/dev/null || echo 1)" \
+tg=$(awk -v k="${1:-$(cat k)}" -v nb="${NB:-$(cat nb)}" -v p="$(cat plant 2>/dev/null || echo 1)" \
 	'BEGIN { x = 10 * k * nb; if (k > 1 && nb > 1) x *= p; printf "%.4f", x }')
 printf '[{"build_commit": "fake", "model_type": "fake", "n_threads": 2, "use_mmap": true, "n_prompt": 0, "n_gen": 128, "n_depth": 0, "avg_ns": 1000, "stddev_ns": 1, "avg_ts": %s, "stddev_ts": 0.001, "samples_ns": [1000], "samples_ts": [%s]}]\n' "$tg" "$tg"
 EOF
 for plant in 1 1.3; do
 	echo $plant >plant
-	"$MEMPATH" ab --primary 'work.wrap:tokens_per_s' --factor k=base,pg --factor nb=0,2 \
-		--level 'k=base:echo 1 >k' --level 'k=pg:echo 1.2 >k' --level 'nb=0:echo 1 >nb' \
-		--level 'nb=2:echo 1.1 >nb' --allow-diff -o "fac$plant" -- wrap -n 3 -- sh fac.sh >fac.txt 2>fac.err ||
-		verdict_ok $? fac.txt || fail "ab --factor: $(tail -3 fac.err)"
+	if [ $plant = 1 ]; then
+		set -- --level 'k=base:echo 1 >k' --level 'k=pg:echo 1.2 >k' --level 'nb=0:echo 1 >nb' \
+			--level 'nb=2:echo 1.1 >nb'
+	else
+		rm k nb
+		set -- --level-args 'k=base:1' --level-args 'k=pg:1.2' --level-env 'nb=0:NB=1' \
+			--level-env 'nb=2:NB=1.1'
+	fi
+	"$MEMPATH" ab --primary 'work.wrap:tokens_per_s' --factor k=base,pg --factor nb=0,2 "$@" \
+		--allow-diff -o "fac$plant" -- wrap -n 3 -- sh fac.sh >fac.txt 2>fac.err ||
+		verdict_ok $? fac.txt || fail "ab --factor $*: $(tail -3 fac.err)"
 	if [ $plant = 1 ]; then
 		grep -Eq ' k=pg +1\.20x .* effect +$' fac.txt || fail "k's effect: $(grep -A4 '^Factors' fac.txt)"
 		grep -Eq ' nb=2 +1\.10x .* effect +$' fac.txt || fail "nb's effect: $(grep -A4 '^Factors' fac.txt)"
@@ -108,6 +117,10 @@ grep -q "no variant 'w'" err.txt || fail "--variant-env of no variant: $(cat err
 expect_fail 2 "$MEMPATH" ab --variant x --variant y --variant z --legs ABC -o no3 -- wrap -n 3 -- true
 expect_fail 2 "$MEMPATH" ab --factor k=a,b --level 'k=c:true' -o no4 -- wrap -n 3 -- true
 grep -q "names no factor's level" err.txt || fail "--level typo: $(cat err.txt)"
+expect_fail 2 "$MEMPATH" ab --factor k=a,b --level-env 'k=c:X=1' -o no4e -- wrap -n 3 -- true
+grep -q "names no factor's level" err.txt || fail "--level-env typo: $(cat err.txt)"
+expect_fail 2 "$MEMPATH" ab --variant x --variant y --variant z --level-args 'k=a:1' -o no4a -- wrap -n 3 -- true
+grep -q "are for --factor" err.txt || fail "--level-args without --factor: $(cat err.txt)"
 expect_fail 2 "$MEMPATH" ab --factor k=a -o no5 -- wrap -n 3 -- true
 expect_fail 2 "$MEMPATH" ab --variant x --variant 'y:echo y >>trail' --variant z -o no6 -- wrap -n 3 -- true
 grep -q 'nothing puts it back' err.txt || fail "no restore: $(cat err.txt)"
