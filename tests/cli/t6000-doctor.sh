@@ -2,7 +2,8 @@
 # evidence and fix; exit 1 on a warning, 0 without, 2 on bad input. The
 # fixtures tests/data/doctor-traps.json (a two-node box with docs/design.md §10.5's idle
 # states, 55 GiB in no meminfo counter, a x8 GPU link ...) and doctor-clean.json
-# hold every trap and none.
+# hold every trap and none. (The mTHP sizes' finding and price: here, since
+# 2026-12-07; t1022 ran the same doctor --measure apart.)
 # test: alone (doctor --measure prices the mTHP sizes that are off by enabling one for its run)
 . "$top/tests/cli/lib.sh"
 d=$top/tests/data
@@ -57,8 +58,31 @@ grep -Eq '^unknown +unaccounted_memory ' old.txt || fail "missing counters not u
 grep -Eq '^unknown +thp_mode ' old.txt || fail "missing THP knob not unknown"
 
 # --measure: the probes that price this machine's warnings run (quick sizes);
-# a measured finding says so, the others do not, and the run's samples are kept
-"$MEMPATH" doctor --measure --format json -o m.json 2>m.err
+# a measured finding says so, the others do not, and the run's samples are kept.
+# The multi-size THP sizes that are off are an INFO finding naming them (from
+# the fingerprint's knobs); --measure prices one (first touch at 4k vs 64k
+# folios, 64k enabled alone for the run) and every per-size setting reads
+# after it as before.
+thp=/sys/kernel/mm/transparent_hugepage
+snap() { grep -H . $thp/hugepages-*/enabled $thp/enabled 2>/dev/null; }
+snap >before.txt
+if command -v python3 >/dev/null 2>&1; then
+	python3 - <<'PY' || fail "the mthp_sizes finding is wrong"
+import json, glob
+(f,) = [x for x in json.load(open("here.json"))["findings"] if x["id"] == "mthp_sizes"]
+off = [p.split("hugepages-")[1].split("kB")[0] for p in
+       glob.glob("/sys/kernel/mm/transparent_hugepage/hugepages-*kB/enabled")
+       if "[never]" in open(p).read()]
+if glob.glob("/sys/kernel/mm/transparent_hugepage/hugepages-*kB/enabled"):
+    if off:
+        assert f["level"] == "info" and ("%d of" % len(off)) in f["evidence"], (off, f)
+    else:
+        assert f["level"] == "ok", f
+PY
+fi
+price_64k=0
+[ "$(id -u)" = 0 ] && grep -qs '\[never\]' $thp/hugepages-64kB/enabled && price_64k=1
+MEMPATH_KNOB_JOURNAL_DIR=$(pwd)/j "$MEMPATH" doctor --measure --format json -o m.json 2>m.err
 rc=$?
 [ $rc -le 1 ] || fail "doctor --measure exited $rc: $(cat m.err)"
 awk '/"id":/ { id = $2 } /"level":/ { lv = $2 } /"measured":/ { print id, lv }' m.json >measured.txt
@@ -73,6 +97,17 @@ if grep -q '"enabled=madvise' m.json; then
 		fail "THP madvise here but no measured first-touch cost: $(grep -A8 thp_mode m.json)"
 	grep -q '"schema": "mempath/run/1"' m.json || fail "the measuring run is not kept"
 fi
+if [ $price_64k = 1 ] && command -v python3 >/dev/null 2>&1; then
+	python3 - <<'PY' || fail "no price for the mTHP sizes"
+import json
+(f,) = [x for x in json.load(open("m.json"))["findings"] if x["id"] == "mthp_sizes"]
+assert "measured" in f and "64 KiB folios" in json.dumps(f["measured"]), f
+PY
+else
+	echo "the mTHP price not asked: not root, no 64 KiB size, or 64k on here"
+fi
+snap >after.txt
+cmp -s before.txt after.txt || fail "per-size settings changed: $(diff before.txt after.txt)"
 expect_fail 2 "$MEMPATH" doctor --measure --from "$d/doctor-traps.json"
 
 # a results report names the warnings of its machine in its header
