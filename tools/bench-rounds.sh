@@ -51,7 +51,10 @@
 # by ab), bounded only by --max-rounds MAX_ROUNDS. The fifth load, build: a
 # build of this tree (make -j2 GPU=0 MPI=0 into a directory of its own,
 # again and again) from 0-30% of the trial to its end, the shape of another
-# engineer's make test.
+# engineer's make test. The design study4 (issue 38) is typed with four
+# variants, all the same (`ab --variant v1:true ... --variant v4:true`), for
+# the A/A kinds only: its three comparisons against the baseline, judged at
+# the family's level, count as three.
 # Needs root and a writable /sys/kernel/mm/transparent_hugepage/enabled; it
 # puts back what it found there and stops every hog on exit (each hog is
 # also bounded by timeout). Environment: OUT (default bench-rounds-<time>/),
@@ -230,10 +233,12 @@ trial() {
 	aba) plan="--legs ABA" reps=10 ;;
 	rounds) plan="--rounds $rounds" reps=$((3 * rounds)) ;;
 	auto) plan="--rounds auto --max-rounds $max_rounds" reps=12 ;;
-	typed) plan="--max-rounds $max_rounds${BUDGET:+ --budget $BUDGET}" reps="" ;;
+	typed | study4) plan="--max-rounds $max_rounds${BUDGET:+ --budget $BUDGET}" reps="" ;;
 	esac
 	b=$(knob_b "$kind")
-	if [ -n "$b" ]; then
+	if [ "$design" = study4 ]; then
+		set -- --variant v1:true --variant v2:true --variant v3:true --variant v4:true
+	elif [ -n "$b" ]; then
 		set -- --a "echo madvise > $thp" --b "echo $b > $thp" --expect-diff thp_enabled
 	else
 		set -- --a true --b true
@@ -265,6 +270,8 @@ trials_of() {
 	eval "echo \${K_$1_$v:-\${K_$1:-\${K_$v:-$d}}}"
 }
 plan=$(for d in $designs; do for kd in $kinds; do for ld in $loads; do
+	# a study of four variants: A/A/A/A only
+	[ "$d" = study4 ] && [ -n "$(knob_b "$kd")" ] && continue
 	for i in $(seq 1 "$(trials_of "$d" "$kd")"); do echo "$d $kd $ld $i"; done
 done; done; done | awk -v s="$seed" 'BEGIN { srand(s) } { print rand() "\t" rand() "\t" $0 }' |
 	sort -n | cut -f2-)
@@ -360,6 +367,11 @@ for rc in sorted(glob.glob(f"{out}/*.rc")):
     kc["walls"].append(wall)
     c["abst"] += code == 3
     p = f"{base}/compare.json"
+    # a study's (study4): its three comparisons against the baseline, each
+    # judged at the family's level (Holm), counted as three comparisons
+    study = f"{base}/study.json"
+    if not os.path.exists(p) and os.path.exists(study):
+        p = study
     if not os.path.exists(p):
         c["failed"] += 1
         # stopped at the --budget BUDGET of the bench: counted apart
@@ -370,12 +382,13 @@ for rc in sorted(glob.glob(f"{out}/*.rc")):
             c["noans"] += not over
         continue
     d = json.load(open(p))
-    trusted = d["summary"]["trusted"] and code != 3
+    parts_of = [x["comparison"] for x in d["comparisons"]] if p == study else [d]
     if is_effect(kind):
         c["of"] += 1
         kc["of"] += 1
     judged_here = 0
-    for m in d["metrics"]:
+    for d, m in [(d, m) for d in parts_of for m in d["metrics"]]:
+        trusted = d["summary"]["trusted"] and code != 3
         if m["control"] or m["better"] == "none":
             continue
         if target(kind, m):
@@ -416,7 +429,7 @@ for rc in sorted(glob.glob(f"{out}/*.rc")):
         if judged_here == 0:
             # no answer: knob changes by others (the legs' knobs differ in
             # an A/A) are counted apart
-            if d.get("knobs_differ"):
+            if any(x.get("knobs_differ") for x in parts_of):
                 c["knobs"] += 1
             else:
                 c["noans"] += 1
@@ -434,7 +447,7 @@ def row(label, cs):
     print(f"| {label} | {t} | {j} | {rate} | {nas} | {ab} | {fo}/{of} | {h}/{fo} | {me}/{fo} | {statistics.mean(w):.0f} |" + (f" {bad} without a comparison" if bad else ""))
 hdr = "| {} | trials | judged (A/A) | false WIN/LOSS | A/A without an answer (knob changes, the bench's budget apart) | abstained (exit 3) | effect found / of | CI holds the effect | CI meets its interval | s/trial |"
 sep = "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-designs = [x for x in ("typed", "aba", "rounds", "auto") if any(d == x for d, _ in cells)]
+designs = [x for x in ("typed", "study4", "aba", "rounds", "auto") if any(d == x for d, _ in cells)]
 loads = ("none", "cpu0", "mem35", "mem10", "build")
 print()
 print(hdr.format("design"))
