@@ -24,7 +24,13 @@
 # figure a trial's CI is held against is the one measured in runs as long
 # as a trial's legs (3 samples) where there is one: THP's first touch rises
 # over a run (8.4 to 10.2 GiB/s over 20 samples on the dev VM), so runs of
-# 20 read a larger effect than legs of 3 do. EFFECTS_ONLY=1 measures the
+# 20 read a larger effect than legs of 3 do. Each effect is measured on its
+# own under each planted hog too, held on through its pairs (EFFECT_UNDER:
+# cpu0, mem, build; default those of LOADS), and a found effect's CI is
+# also held against the effect in its rounds' conditions: the mean over its
+# rounds of the quiet figure (a round under 0.25 other CPUs busy) or the
+# figure under its trial's hog (the column "CI holds its rounds'
+# conditions"). EFFECTS_ONLY=1 measures the
 # effects into OUT (tagged EFFECT_WHEN, default "extra") and analyses what
 # OUT holds, running no trials. Prints per design and load, and per design:
 # trials, metrics judged, false WIN/LOSS (A/A, trusted), trials abstained
@@ -60,7 +66,8 @@
 # also bounded by timeout). Environment: OUT (default bench-rounds-<time>/),
 # SEED, ROUNDS (5), MAX_ROUNDS (auto: 12, ab's default), DESIGNS, KINDS, LOADS
 # (subsets), STREAM_SIZE (700M), DEADLINE (seconds: no trial begun after it;
-# 0 none), EFFECT_PAIRS (4), EFFECT_REPS (20), EFFECTS_ONLY, EFFECT_WHEN;
+# 0 none), EFFECT_PAIRS (4), EFFECT_REPS (20), EFFECTS_ONLY, EFFECT_WHEN,
+# EFFECT_UNDER;
 # K_<design>_<kind>, K_<design> or K_<kind> (any other character written _)
 # the trials of each load for that design and kind, else K (K_HELDOUT for a
 # held-out kind); BUDGET: --budget of the typed design's ab (none).
@@ -225,6 +232,35 @@ load() {
 	esac
 }
 
+# Each effect on its own under each planted load held on through its pairs
+# (EFFECT_UNDER, default: the loads of this bench but none; mem35 and mem10
+# are one hog, "mem"), tagged load-<hog>: a trial's CI is held against the
+# mean over its rounds of the effect in each round's condition (quiet, or
+# its trial's hog), from the rounds' own loads (other CPUs busy, 0.25 the
+# line: docs/design.md §4.14).
+hog_on() {
+	case $1 in
+	cpu0) timeout 900 taskset -c 0 sh -c 'while :; do :; done' & ;;
+	mem) timeout 900 taskset -c 1 "$bin" probe cpu.stream threads=1 size=256M kernels=copy \
+		--reps 100000 --quiet >/dev/null 2>&1 & ;;
+	build) setsid timeout 900 sh -c 'while :; do rm -rf "$1"; make -s -C "$2" -j2 GPU=0 MPI=0 BUILD="$1" all >/dev/null 2>&1; done' \
+		sh "$out/build-load" "$top" &
+		echo $! >>"$out/hog.pgids"
+		return ;;
+	esac
+	echo $! >>"$out/hog.pids"
+}
+under=$(for l in $loads; do case $l in cpu0 | build) echo "$l" ;; mem*) echo mem ;; esac; done | sort -u)
+[ "$effects_only" = 1 ] || for h in ${EFFECT_UNDER-$under}; do
+	hog_on "$h"
+	sleep 2
+	for kind in $kinds; do
+		[ -n "$(knob_b "$kind")" ] && effect "$kind" "load-$h"
+	done
+	stop_load
+	echo "bench-rounds: effects under $h measured, load $(cut -d' ' -f1-3 /proc/loadavg)"
+done
+
 # trial DESIGN KIND LOAD I R
 trial() {
 	design=$1 kind=$2 ld=$3 i=$4 r=$5
@@ -322,11 +358,12 @@ def interval(ratios):
     t = T95.get(len(lr) - 1, 2.0)
     return (math.exp(m) - 1, math.exp(m - t * s) - 1, math.exp(m + t * s) - 1, len(ratios))
 effect = {}
+under = {}  # kind -> hog -> the effect measured on its own under that hog
 for kind in [k for k in table if is_effect(k)]:
     groups = {}
     for f in sorted(glob.glob(f"{out}/effect-{kind}-*.json")):
         v = med(f, kind)
-        tag, variant = os.path.basename(f)[len(f"effect-{kind}-"):-len(".json")].split("-", 1)
+        tag, variant = os.path.basename(f)[len(f"effect-{kind}-"):-len(".json")].rsplit("-", 1)
         when, reps, pair = tag.rsplit("_", 2)
         if v is not None:
             groups.setdefault((when, int(reps[1:])), {}).setdefault(pair, {})["a" if variant == "madvise" else "b"] = v
@@ -334,10 +371,14 @@ for kind in [k for k in table if is_effect(k)]:
     for (when, reps), r in sorted(ratios.items()):
         if len(r) >= 2:
             e, lo, hi, n = interval(r)
-            at = f"{when} the trials" if not when.startswith("under") else f"beside the operator's load ({when})"
+            at = (f"beside the operator's load ({when})" if when.startswith("under")
+                  else f"under the hog {when[5:]} held on" if when.startswith("load-") else f"{when} the trials")
             print(f"effect measured on its own, {kind} ({table[kind]['cmd']}, madvise -> {table[kind]['b']}), {at}, runs of {reps} samples: {100 * e:+.1f}% [{100 * lo:+.1f}, {100 * hi:+.1f}] (95% t interval of {n} A/B pairs)")
-    legs = [x for (w, reps), r in ratios.items() if reps == 3 and not w.startswith("under") for x in r]
-    long = [x for (w, reps), r in ratios.items() if reps != 3 and not w.startswith("under") for x in r]
+    for (w, reps), r in ratios.items():
+        if w.startswith("load-") and len(r) >= 2:
+            under.setdefault(kind, {})[w[5:]] = interval(r)
+    legs = [x for (w, reps), r in ratios.items() if reps == 3 and not w.startswith(("under", "load-")) for x in r]
+    long = [x for (w, reps), r in ratios.items() if reps != 3 and not w.startswith(("under", "load-")) for x in r]
     ref, what = (legs, "runs of 3 samples, as a trial's legs") if len(legs) >= 2 else (long, "every pair")
     if len(ref) >= 2:
         effect[kind] = interval(ref)
@@ -348,6 +389,20 @@ def size_class(kind):
     if not e:
         return "?"
     return "large" if abs(e[0]) >= 0.4 else "small"
+def in_conditions(kind, load, h):
+    """The effect a trial's rounds were under: the mean log ratio over its
+    rounds of the effect measured on its own quiet (a round under 0.25
+    other CPUs busy) or under its trial's hog; None where a reference or a
+    round's load is missing."""
+    hog = "mem" if load.startswith("mem") else load
+    rounds = (h or {}).get("rounds") or []
+    if load == "none":
+        return effect[kind][0] if kind in effect else None
+    refs = under.get(kind, {})
+    if kind not in effect or hog not in refs or not rounds or any(r.get("busy") is None for r in rounds):
+        return None
+    lr = [math.log(1 + (refs[hog][0] if r["busy"] >= 0.25 else effect[kind][0])) for r in rounds]
+    return math.exp(sum(lr) / len(lr)) - 1
 cells = {}
 kinds = {}
 falses = []
@@ -360,7 +415,7 @@ for rc in sorted(glob.glob(f"{out}/*.rc")):
     code = int(open(rc).read().strip() or 1)
     wall = float(open(base + ".wall").read())
     c = cells.setdefault((design, load), dict(trials=0, judged=0, false=0, abst=0, found=0, of=0, holds=0, meets=0, walls=[], failed=0, aa=0, noans=0, knobs=0, het=0, het_of=0, budget=0))
-    kc = kinds.setdefault((design, kind), dict(trials=0, walls=[], found=0, of=0, holds=0, meets=0, verdicts={}, changes=[], wrong=0, het=0, across=0))
+    kc = kinds.setdefault((design, kind), dict(trials=0, walls=[], found=0, of=0, holds=0, meets=0, verdicts={}, changes=[], wrong=0, het=0, across=0, cond=0, cond_of=0))
     c["trials"] += 1
     kc["trials"] += 1
     c["walls"].append(wall)
@@ -407,6 +462,10 @@ for rc in sorted(glob.glob(f"{out}/*.rc")):
                 kc["changes"].append(m["change"])
                 c["het_of"] += 1
                 c["het"] += bool(h.get("depends_on_load"))
+                cond = in_conditions(kind, load, h)
+                if cond is not None and lo is not None and hi is not None:
+                    kc["cond_of"] += 1
+                    kc["cond"] += lo <= cond <= hi
                 e = effect.get(kind)
                 if e and lo is not None and hi is not None:
                     c["holds"] += lo <= e[0] <= hi
@@ -462,8 +521,8 @@ for design in designs:
         if (design, load) in cells:
             row(f"{design}, {load}", [cells[(design, load)]])
 print()
-print("| design, kind | trials | s/trial | found / of | wrong sign | CI holds | CI meets | mean change found | depending on load | across rounds, not with load | A/A verdicts |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+print("| design, kind | trials | s/trial | found / of | wrong sign | CI holds | CI meets | CI holds its rounds' conditions | mean change found | depending on load | across rounds, not with load | A/A verdicts |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 for design in designs:
     for kind in table:
         kc = kinds.get((design, kind))
@@ -475,8 +534,9 @@ for design in designs:
         vs = ", ".join(f"{n} {v}" for v, n in sorted(kc["verdicts"].items())) or "-"
         het = f"{kc['het']}/{kc['of']}" if kc["of"] else "-"
         across = f"{kc['across']}/{kc['of']}" if kc["of"] else "-"
+        cond = f"{kc['cond']}/{kc['cond_of']}" if kc["cond_of"] else "-"
         wr = kc["wrong"] if kc["of"] else "-"
-        print(f"| {design}, {kind} | {kc['trials']} | {statistics.mean(kc['walls']):.1f} | {found} | {wr} | {hm[0]} | {hm[1]} | {ch} | {het} | {across} | {vs} |")
+        print(f"| {design}, {kind} | {kc['trials']} | {statistics.mean(kc['walls']):.1f} | {found} | {wr} | {hm[0]} | {hm[1]} | {cond} | {ch} | {het} | {across} | {vs} |")
 # the issue's "done when", by effect size (measured on its own) and quiet or loaded
 print()
 print("| design | effects | quiet: found / of | loaded: found / of | CI holds (all) |")
