@@ -60,7 +60,9 @@
 # engineer's make test. The design study4 (issue 38) is typed with four
 # variants, all the same (`ab --variant v1:true ... --variant v4:true`), for
 # the A/A kinds only: its three comparisons against the baseline, judged at
-# the family's level, count as three.
+# the family's level, count as three. The design legs8 is --legs ABABABAB
+# (each leg one process of --reps 6): four legs a side, the fewest with
+# which --legs may say WIN or LOSS.
 # Needs root and a writable /sys/kernel/mm/transparent_hugepage/enabled; it
 # puts back what it found there and stops every hog on exit (each hog is
 # also bounded by timeout). Environment: OUT (default bench-rounds-<time>/),
@@ -267,6 +269,7 @@ trial() {
 	dir=$out/$design-$kind-$ld-$i
 	case $design in
 	aba) plan="--legs ABA" reps=10 ;;
+	legs8) plan="--legs ABABABAB" reps=6 ;; # 4 legs a side: the least that may judge
 	rounds) plan="--rounds $rounds" reps=$((3 * rounds)) ;;
 	auto) plan="--rounds auto --max-rounds $max_rounds" reps=12 ;;
 	typed | study4) plan="--max-rounds $max_rounds${BUDGET:+ --budget $BUDGET}" reps="" ;;
@@ -506,7 +509,7 @@ def row(label, cs):
     print(f"| {label} | {t} | {j} | {rate} | {nas} | {ab} | {fo}/{of} | {h}/{fo} | {me}/{fo} | {statistics.mean(w):.0f} |" + (f" {bad} without a comparison" if bad else ""))
 hdr = "| {} | trials | judged (A/A) | false WIN/LOSS | A/A without an answer (knob changes, the bench's budget apart) | abstained (exit 3) | effect found / of | CI holds the effect | CI meets its interval | s/trial |"
 sep = "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-designs = [x for x in ("typed", "study4", "aba", "rounds", "auto") if any(d == x for d, _ in cells)]
+designs = [x for x in ("typed", "study4", "aba", "legs8", "rounds", "auto") if any(d == x for d, _ in cells)]
 loads = ("none", "cpu0", "mem35", "mem10", "build")
 print()
 print(hdr.format("design"))
