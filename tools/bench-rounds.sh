@@ -196,10 +196,25 @@ else
 	done
 fi
 
-hog_mem() { # seconds
-	timeout "$1" taskset -c 1 "$bin" probe cpu.stream threads=1 size=256M kernels=copy \
-		--reps 100000 --quiet >/dev/null 2>&1 &
+# hog_on NAME [SECONDS]: a hog in the background ($! its process; stop_load
+# ends it), for at most SECONDS (600): cpu0 a CPU hog pinned to CPU0, mem a
+# memcpy hog (cpu.stream copy, 256M, one thread) pinned to CPU1, build a
+# build of this tree again and again in its own process group (setsid;
+# timeout leads it), so that the compilers of the make go with it
+hog_on() {
+	case $1 in
+	cpu0) timeout "${2:-600}" taskset -c 0 sh -c 'while :; do :; done' & ;;
+	mem) timeout "${2:-600}" taskset -c 1 "$bin" probe cpu.stream threads=1 size=256M kernels=copy \
+		--reps 100000 --quiet >/dev/null 2>&1 & ;;
+	build) setsid timeout "${2:-600}" sh -c 'while :; do rm -rf "$1"; make -s -C "$2" -j2 GPU=0 MPI=0 BUILD="$1" all >/dev/null 2>&1; done' \
+		sh "$out/build-load" "$top" &
+		echo $! >>"$out/hog.pgids"
+		return ;;
+	esac
 	echo $! >>"$out/hog.pids"
+}
+hog_mem() { # seconds
+	hog_on mem "$1"
 	wait $!
 }
 # load NAME SPAN R: the load of one trial, in the background; R in 0..1
@@ -207,8 +222,7 @@ load() {
 	case $1 in
 	cpu0)
 		sleep "$(awk -v s="$2" -v r="$3" 'BEGIN { printf "%.1f", s * (0.3 + 0.4 * r) }')"
-		timeout 600 taskset -c 0 sh -c 'while :; do :; done' &
-		echo $! >>"$out/hog.pids"
+		hog_on cpu0
 		wait $!
 		;;
 	mem35)
@@ -217,11 +231,7 @@ load() {
 		;;
 	build)
 		sleep "$(awk -v s="$2" -v r="$3" 'BEGIN { printf "%.1f", s * 0.3 * r }')"
-		# its own process group (setsid; timeout leads it), so that the
-		# compilers of the make go with it
-		setsid timeout 600 sh -c 'while :; do rm -rf "$1"; make -s -C "$2" -j2 GPU=0 MPI=0 BUILD="$1" all >/dev/null 2>&1; done' \
-			sh "$out/build-load" "$top" &
-		echo $! >>"$out/hog.pgids"
+		hog_on build
 		wait $!
 		;;
 	mem10)
@@ -240,18 +250,6 @@ load() {
 # mean over its rounds of the effect in each round's condition (quiet, or
 # its trial's hog), from the rounds' own loads (other CPUs busy, 0.25 the
 # line: docs/design.md §4.14).
-hog_on() {
-	case $1 in
-	cpu0) timeout 900 taskset -c 0 sh -c 'while :; do :; done' & ;;
-	mem) timeout 900 taskset -c 1 "$bin" probe cpu.stream threads=1 size=256M kernels=copy \
-		--reps 100000 --quiet >/dev/null 2>&1 & ;;
-	build) setsid timeout 900 sh -c 'while :; do rm -rf "$1"; make -s -C "$2" -j2 GPU=0 MPI=0 BUILD="$1" all >/dev/null 2>&1; done' \
-		sh "$out/build-load" "$top" &
-		echo $! >>"$out/hog.pgids"
-		return ;;
-	esac
-	echo $! >>"$out/hog.pids"
-}
 under=$(for l in $loads; do case $l in cpu0 | build) echo "$l" ;; mem*) echo mem ;; esac; done | sort -u)
 [ "$effects_only" = 1 ] || for h in ${EFFECT_UNDER-$under}; do
 	hog_on "$h"

@@ -25,13 +25,19 @@ double hetero_chi2_upper(double x, size_t df)
 	return fmax(0, 1 - exp(-h + a * log(h) - lgamma(a)) * sum);
 }
 
+/* the rounds Q uses: a within-round variance and a log ratio */
+static int q_round(const struct hetero_round *r)
+{
+	return r->var > 0 && isfinite(r->var) && isfinite(r->log_ratio);
+}
+
 int hetero_q(const struct hetero_round *r, size_t n, double *q, size_t *df, double *p)
 {
 	double sw = 0, swy = 0, mean;
 	size_t k = 0;
 	*q = 0;
 	for (size_t i = 0; i < n; i++)
-		if (r[i].var > 0 && isfinite(r[i].var) && isfinite(r[i].log_ratio)) {
+		if (q_round(&r[i])) {
 			sw += 1 / r[i].var;
 			swy += r[i].log_ratio / r[i].var;
 			k++;
@@ -40,7 +46,7 @@ int hetero_q(const struct hetero_round *r, size_t n, double *q, size_t *df, doub
 		return -1;
 	mean = swy / sw;
 	for (size_t i = 0; i < n; i++)
-		if (r[i].var > 0 && isfinite(r[i].var) && isfinite(r[i].log_ratio))
+		if (q_round(&r[i]))
 			*q += (r[i].log_ratio - mean) * (r[i].log_ratio - mean) / r[i].var;
 	*df = k - 1;
 	*p = hetero_chi2_upper(*q, *df);
@@ -50,7 +56,7 @@ int hetero_q(const struct hetero_round *r, size_t n, double *q, size_t *df, doub
 /* the rounds hetero_q uses that recorded a load */
 static int load_round(const struct hetero_round *r)
 {
-	return r->var > 0 && isfinite(r->var) && isfinite(r->log_ratio) && isfinite(r->busy);
+	return q_round(r) && isfinite(r->busy);
 }
 
 int hetero_load_slope(const struct hetero_round *r, size_t n, double *slope, double *p)
