@@ -274,11 +274,17 @@ static void rule_load(struct comparison *c, struct compare_row *row)
 
 /* drift: legs of one variant differ significantly (§5.3): UNSTABLE when the
  * drift could explain the change, else a note for the effect rule (it
- * widened the threshold). Rounds cancel drift by construction (§5.10). */
+ * widened the threshold). Rounds cancel drift by construction (§5.10);
+ * legs enough to judge whose rank test is not significant have no change
+ * for it to explain. */
 static void rule_drift(struct comparison *c, struct compare_row *row)
 {
 	if (c->n_rounds || isnan(row->p_drift) || !(row->p_drift_adj < c->opts.alpha) ||
 	    !(row->drift > fmax(0.01, c->opts.threshold)))
+		return;
+	/* legs enough to judge whose own test found nothing: no verdict for
+	 * the drift to explain (the effect rule says "~" and why, §5.4) */
+	if (legs_enough(c, row) && !(row->p_legs < legs_alpha(c)))
 		return;
 	for (const char *v = "AB"; *v && !row->note; v++) {
 		size_t f, l;

@@ -27,15 +27,28 @@ static int predicts(size_t na, size_t nb)
 	return (na == 1 && nb >= LEGS_PREDICT) || (nb == 1 && na >= LEGS_PREDICT);
 }
 
-char *legs_too_few(const struct comparison *c, const struct compare_row *row)
+static void count(const struct comparison *c, const struct compare_row *row, size_t *na, size_t *nb)
 {
-	size_t na = 0, nb = 0;
-	char seen[96] = "";
+	*na = *nb = 0;
 	for (size_t j = 0; j < c->n_legs; j++)
 		if (row->m[j])
-			*(c->legs[j].variant == 'A' ? &na : &nb) += 1;
-	if (predicts(na, nb) || legs_min_p(na, nb) < legs_alpha(c))
+			*(c->legs[j].variant == 'A' ? na : nb) += 1;
+}
+
+int legs_enough(const struct comparison *c, const struct compare_row *row)
+{
+	size_t na, nb;
+	count(c, row, &na, &nb);
+	return predicts(na, nb) || legs_min_p(na, nb) < legs_alpha(c);
+}
+
+char *legs_too_few(const struct comparison *c, const struct compare_row *row)
+{
+	size_t na, nb;
+	char seen[96] = "";
+	if (legs_enough(c, row))
 		return NULL;
+	count(c, row, &na, &nb);
 	if (isfinite(row->change) && isfinite(row->ci_lo))
 		snprintf(seen, sizeof(seen), " (%+.1f%% [%+.1f, %+.1f] within them)",
 			 100.0 * row->change, 100.0 * row->ci_lo, 100.0 * row->ci_hi);

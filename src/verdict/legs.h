@@ -17,6 +17,9 @@ double legs_alpha(const struct comparison *c);
 /* The smallest two-sided p a rank test over na against nb legs can give
  * (every B leg beyond every A leg): 2 / C(na + nb, nb). */
 double legs_min_p(size_t na, size_t nb);
+/* Whether the row's legs can judge it: 4 or more a side (a rank test that
+ * can reach alpha) or one against LEGS_PREDICT or more. */
+int legs_enough(const struct comparison *c, const struct compare_row *row);
 /* NULL when the row's legs can judge it; else why not, with the change seen
  * within the legs (a new string). */
 char *legs_too_few(const struct comparison *c, const struct compare_row *row);

@@ -11,6 +11,7 @@
 #include "base/stats.h"
 #include "base/util.h"
 #include "machine/noise.h"
+#include "verdict/legs.h"
 #include "verdict/threshold.h"
 
 static double busy_threshold(const struct comparison *c)
@@ -164,6 +165,46 @@ static int gpu_apart(const struct comparison *c, const struct compare_row *row, 
 	return !gpu_expected(c) && row->gpu_others[a] > 0 && row->gpu_others[b] == 0;
 }
 
+/* The mean of a load figure v over the legs of one variant where it was
+ * recorded, and how many legs of it that variant has (*n). */
+static double variant_mean(const struct comparison *c, const double *v, char variant, size_t *n)
+{
+	double sum = 0;
+	*n = 0;
+	for (size_t j = 0; j < c->n_legs; j++)
+		if (c->legs[j].variant == variant && isfinite(v[j])) {
+			sum += v[j];
+			(*n)++;
+		}
+	return *n ? sum / (double)*n : NAN;
+}
+
+/* Legs enough to judge: UNSTABLE only when the variants' legs ran under a
+ * different load on average (a load aligned with the variant moves every
+ * leg of one alike, and the rank test over the legs cannot tell it from
+ * the change); a load that came and went on legs of both variants is
+ * between-process noise the rank test already holds (§5.4). */
+static char *variants_load_reason(const struct comparison *c, struct compare_row *row)
+{
+	for (int wait = 0; wait < 2; wait++) {
+		const double *v = wait ? row->wait : row->busy;
+		size_t na, nb;
+		double a = variant_mean(c, v, 'A', &na), b = variant_mean(c, v, 'B', &nb);
+		if (!na || !nb || !(fabs(b - a) > busy_threshold(c)))
+			continue;
+		row->noisy = 1;
+		return wait ? xasprintf("the probe waited for a CPU %.2f of the time on average "
+					"during B's %zu legs, %.2f during A's %zu (the variants' "
+					"load may differ by %.2f)",
+					b, nb, a, na, busy_threshold(c))
+			    : xasprintf("%.1f other CPUs busy on average during B's %zu legs, "
+					"%.1f during A's %zu (the variants' load may differ by "
+					"%.2f)",
+					b, nb, a, na, busy_threshold(c));
+	}
+	return NULL;
+}
+
 char *rounds_noise_reason(const struct comparison *c, struct compare_row *row)
 {
 	size_t hi = c->n_legs, lo = c->n_legs;
@@ -177,6 +218,11 @@ char *rounds_noise_reason(const struct comparison *c, struct compare_row *row)
 						 row->gpu_others[a] == 1 ? "" : "es",
 						 c->legs[a].name, c->legs[b].name);
 			}
+	/* enough legs a side to judge (§5.4): the rank test over the legs
+	 * already holds a load that came and went on some legs of either
+	 * variant; only a load that differed between the variants explains */
+	if (legs_enough(c, row))
+		return variants_load_reason(c, row);
 	/* the other CPUs busy first; under a load that keeps every CPU busy
 	 * they no longer move, and the CPU a neighbour takes from the probe
 	 * (its threads waiting) still does (§5.18) */

@@ -25,7 +25,9 @@ int rounds_setup(struct comparison *c);
 void rounds_busy(const struct comparison *c, struct compare_row *row);
 /* Legs (not rounds) whose load differed beyond the threshold: sets
  * row->noisy and returns the reason ("1.8 other CPUs busy during B, 0.1
- * during A"), a new string; NULL when it did not. */
+ * during A"), a new string; NULL when it did not. With legs enough to
+ * judge (legs.h), only the variants' mean loads count ("... on average
+ * during B's 4 legs, ... during A's 4"). */
 char *rounds_noise_reason(const struct comparison *c, struct compare_row *row);
 /* The statistics of a comparison of rounds: medians over the rounds used,
  * the change and its CI from the per-round ratios, p from the stratified
