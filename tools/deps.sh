@@ -67,6 +67,37 @@ k8s_models() {
 		return 0
 	}
 }
+# Debian's 6.1 and 6.12 kernels for the lab's study across two kernels
+# (make test-study: tests/lab/study.sh --kernels), in CI: the newest
+# linux-image-6.1.0-N-amd64-unsigned and linux-image-6.12.N+deb12-amd64-unsigned
+# apt offers, unpacked with dpkg-deb -x under LAB_KERNELS_DIR/root (a cache
+# kept between runs on one machine, like the chroot: 180 MB fetched once);
+# without them the study skips, saying why
+lab_kernels() {
+	[ "${CI_TOOLS:-0}" = 1 ] && [ "$(uname -m)" = x86_64 ] || return 0
+	command -v apt-get >/dev/null 2>&1 && command -v dpkg-deb >/dev/null 2>&1 || return 0
+	dir=${LAB_KERNELS_DIR:-/var/cache/mempath/kernels}
+	# each the glob study.sh looks for and the package names' pattern
+	for k in '6.1.0-*|6\.1\.0-[0-9]+' '6.12.*|6\.12\.[0-9]+\+deb12'; do
+		glob=${k%%|*} series=${k#*|}
+		ls "$dir"/root/boot/vmlinuz-$glob >/dev/null 2>&1 && continue
+		mkdir -p "$dir/root" || return 0
+		got=""
+		for n in $(apt-cache pkgnames linux-image- 2>/dev/null |
+			grep -E "^linux-image-$series-amd64-unsigned\$" | sort -V -r); do
+			(cd "$dir" && apt-get download -q "$n" >/dev/null 2>&1) || continue
+			deb=$(ls "$dir/${n}_"*.deb 2>/dev/null | head -n 1)
+			[ -n "$deb" ] && dpkg-deb -x "$deb" "$dir/root" && got=$n
+			rm -f "$dir/${n}_"*.deb
+			[ -n "$got" ] && break
+		done
+		if [ -n "$got" ]; then
+			echo "deps: $got unpacked under $dir/root (the lab's study)"
+		else
+			echo "deps: no linux-image-$glob-amd64-unsigned from apt; make test-study will skip" >&2
+		fi
+	done
+}
 # headless chromium draws the HTML reports in make test (t5210, t5211: some
 # 120 packages, 140 MB) and makes docs/img/ (tools/screenshots.sh): in CI, or
 # when asked for (make deps CHROMIUM=1); without it those tests skip, saying so
@@ -78,6 +109,7 @@ fi
 missing="$missing${MEMPATH_DEPS_MISSING:+ $MEMPATH_DEPS_MISSING}"
 if [ -z "$missing" ]; then
 	k8s_models
+	lab_kernels
 	exit 0
 fi
 cmd="apt-get install -y$missing"
@@ -127,6 +159,7 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 		}
 	fi
 	k8s_models
+	lab_kernels
 	exit 0
 fi
 echo "deps: missing build dependencies; run as root: $cmd" >&2

@@ -42,9 +42,18 @@ k61=$(newest '6.1.0-*') k612=$(newest '6.12.*')
 [ -n "$k612" ] || skip "no 6.12 kernel under $kroot/boot (linux-image-6.12.*-amd64 from bookworm, or --kernels ROOT)"
 echo "study: kernels $k61 and $k612"
 mkdir -p "$(dirname "$out")" || exit 1
-make -C "$top" --no-print-directory -s BUILD=build-lab MPI=0 GPU=0 -j2 build-lab/mempath >"$out.build.log" 2>&1 ||
-	{ tail -n 20 "$out.build.log"; echo "study: the build failed"; exit 1; }
-mempath=$top/build-lab/mempath
+# LAB_MEMPATH: a MPI=0 GPU=0 mempath built already (the lab's guests take it
+# too, tests/lab/lab.sh), else build-lab/
+mempath=${LAB_MEMPATH:-}
+if [ -n "$mempath" ]; then
+	case $mempath in /*) ;; *) mempath=$top/$mempath ;; esac
+	[ -x "$mempath" ] || { echo "study: LAB_MEMPATH $mempath is not an executable"; exit 1; }
+	export LAB_MEMPATH="$mempath"
+else
+	make -C "$top" --no-print-directory -s BUILD=build-lab MPI=0 GPU=0 -j2 build-lab/mempath >"$out.build.log" 2>&1 ||
+		{ tail -n 20 "$out.build.log"; echo "study: the build failed"; exit 1; }
+	mempath=$top/build-lab/mempath
+fi
 rm -rf "$out"
 mkdir -p "$out/carry/plan"
 cp "$lab/study.plan" "$out/carry/plan/"
