@@ -225,7 +225,8 @@ void report_compare_rules(const struct comparison *c, FILE *f, const char *prefi
 			"CI of the ratio of medians (%u resamples); practical threshold max(1%%, "
 			"same-variant gap, %.1f%%); fewer than %d samples per leg: no verdict; "
 			"legs "
-			"whose load differed by more than %.2f other CPUs: UNSTABLE\n",
+			"whose load differed by more than %.2f other CPUs: UNSTABLE (with 4 or "
+			"more legs a side: the variants' mean loads)\n",
 			prefix, c->opts.alpha, c->opts.bootstrap_iters, 100.0 * c->opts.threshold,
 			COMPARE_MIN_SAMPLES, busy);
 	}
