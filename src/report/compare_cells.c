@@ -222,7 +222,9 @@ void report_compare_rules(const struct comparison *c, FILE *f, const char *prefi
 		fprintf(f,
 			"%srules: two-sided Mann-Whitney U on raw samples, alpha %g; bootstrap "
 			"95%% "
-			"CI of the ratio of medians (%u resamples); practical threshold max(1%%, "
+			"CI of the ratio of medians (%u resamples; with 4 or more legs a side "
+			"widened to the legs' own spread, Welch's t over their log medians); "
+			"practical threshold max(1%%, "
 			"same-variant gap, %.1f%%); fewer than %d samples per leg: no verdict; "
 			"legs "
 			"whose load differed by more than %.2f other CPUs: UNSTABLE (with 4 or "

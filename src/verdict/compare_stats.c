@@ -128,6 +128,7 @@ void compare_stats(const struct comparison *c, struct compare_row *row)
 	free(a);
 	free(b);
 	legs_test(c, row);
+	legs_ci(c, row);
 }
 
 static int family_of(const struct comparison *c, const struct compare_row *row)

@@ -92,3 +92,49 @@ void legs_test(const struct comparison *c, struct compare_row *row)
 	} else if (na && nb)
 		stats_mann_whitney_u(b, nb, a, na, &row->p_legs);
 }
+
+/* The mean and the variance over k of log x (x > 0 each), or -1. */
+static int log_moments(const double *x, size_t k, double *mean, double *var)
+{
+	double m = 0, ss = 0;
+	for (size_t i = 0; i < k; i++) {
+		if (!(x[i] > 0))
+			return -1;
+		m += log(x[i]) / (double)k;
+	}
+	for (size_t i = 0; i < k; i++)
+		ss += (log(x[i]) - m) * (log(x[i]) - m);
+	*mean = m;
+	*var = ss / (double)(k - 1);
+	return 0;
+}
+
+void legs_ci(const struct comparison *c, struct compare_row *row)
+{
+	double a[COMPARE_MAX_LEGS], b[COMPARE_MAX_LEGS], ma, va, mb, vb, se, df, t, lo, hi;
+	size_t na = 0, nb = 0;
+	if (!legs_enough(c, row) || !(row->change > -1))
+		return;
+	for (size_t j = 0; j < c->n_legs; j++)
+		if (row->m[j] && !isnan(row->median[j])) {
+			if (c->legs[j].variant == 'A')
+				a[na++] = row->median[j];
+			else
+				b[nb++] = row->median[j];
+		}
+	/* one leg against the others: judged by its prediction interval */
+	if (na < 2 || nb < 2 || log_moments(a, na, &ma, &va) || log_moments(b, nb, &mb, &vb))
+		return;
+	se = sqrt(va / (double)na + vb / (double)nb);
+	if (!(se > 0))
+		return;
+	/* Welch-Satterthwaite degrees of freedom, at least 1 */
+	df = se * se * se * se /
+	     ((va / (double)na) * (va / (double)na) / (double)(na - 1) +
+	      (vb / (double)nb) * (vb / (double)nb) / (double)(nb - 1));
+	t = stats_t_quantile(0.975, df >= 1 ? (unsigned)df : 1);
+	lo = (1 + row->change) * exp(-t * se) - 1;
+	hi = (1 + row->change) * exp(t * se) - 1;
+	row->ci_lo = isnan(row->ci_lo) ? lo : fmin(row->ci_lo, lo);
+	row->ci_hi = isnan(row->ci_hi) ? hi : fmax(row->ci_hi, hi);
+}

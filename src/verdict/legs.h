@@ -27,5 +27,11 @@ char *legs_too_few(const struct comparison *c, const struct compare_row *row);
  * leg against LEGS_PREDICT or more by the prediction interval of their log
  * medians (Student's t, k - 1 degrees of freedom); NAN if neither. */
 void legs_test(const struct comparison *c, struct compare_row *row);
+/* Legs enough a side (2 or more each): the change's CI widened to hold what
+ * differs between processes, the union of the pooled samples' bootstrap CI
+ * and the change times exp(+-t se), se from the legs' log medians (Welch's
+ * t, df by Welch-Satterthwaite). The CI alone of the pooled samples is the
+ * within-process noise (§5.4). */
+void legs_ci(const struct comparison *c, struct compare_row *row);
 
 #endif
