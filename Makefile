@@ -286,11 +286,13 @@ test-topology:
 # The lab's study across kernels (tests/lab/study.sh, docs/topology.md): the
 # plan tests/lab/study.plan on the tiered machine, one guest boot per kernel
 # it asks for (Debian's 6.1 and 6.12 under LAB_KERNELS, default /; CI's
-# deps unpack them, tools/deps.sh), LAB_MEMPATH as for test-topology.
+# deps unpack them, tools/deps.sh), LAB_MEMPATH as for test-topology;
+# STUDY_ARGS more of study.sh's options (CI: --legs, --no-modswap).
 # Skipped, saying why, without both kernels or what the lab needs.
 LAB_KERNELS ?= /
+STUDY_ARGS ?=
 test-study:
-	@LAB_MEMPATH='$(LAB_MEMPATH)' sh tests/lab/study.sh --kernels $(LAB_KERNELS) || [ $$? -eq 77 ]
+	@LAB_MEMPATH='$(LAB_MEMPATH)' sh tests/lab/study.sh --kernels $(LAB_KERNELS) $(STUDY_ARGS) || [ $$? -eq 77 ]
 
 # The real llama-bench: built (CPU only) from LLAMA_SRC, a llama.cpp source
 # tree, into $(BUILD)/llama, then run through wrap (every output format, what
