@@ -57,42 +57,6 @@ char *legs_too_few(const struct comparison *c, const struct compare_row *row)
 			 seen, na, na == 1 ? "" : "es", nb);
 }
 
-void legs_test(const struct comparison *c, struct compare_row *row)
-{
-	double a[COMPARE_MAX_LEGS], b[COMPARE_MAX_LEGS];
-	size_t na = 0, nb = 0;
-	for (size_t j = 0; j < c->n_legs; j++)
-		if (row->m[j] && !isnan(row->median[j])) {
-			if (c->legs[j].variant == 'A')
-				a[na++] = row->median[j];
-			else
-				b[nb++] = row->median[j];
-		}
-	row->p_legs = NAN;
-	if (predicts(na, nb)) {
-		/* the one leg against the others' prediction interval */
-		const double *set = na == 1 ? b : a, one = na == 1 ? a[0] : b[0];
-		size_t k = na == 1 ? nb : na;
-		double mean = 0, ss = 0, t;
-		for (size_t i = 0; i < k; i++)
-			if (!(set[i] > 0))
-				return; /* no log: no test */
-		if (!(one > 0))
-			return;
-		for (size_t i = 0; i < k; i++)
-			mean += log(set[i]) / (double)k;
-		for (size_t i = 0; i < k; i++)
-			ss += (log(set[i]) - mean) * (log(set[i]) - mean);
-		if (!(ss > 0)) { /* the others all equal: outside them or not */
-			row->p_legs = log(one) == mean ? 1 : 0;
-			return;
-		}
-		t = (log(one) - mean) / sqrt(ss / (double)(k - 1) * (1 + 1.0 / (double)k));
-		row->p_legs = stats_t_p2(t, (unsigned)(k - 1));
-	} else if (na && nb)
-		stats_mann_whitney_u(b, nb, a, na, &row->p_legs);
-}
-
 /* The mean and the variance over k of log x (x > 0 each), or -1. */
 static int log_moments(const double *x, size_t k, double *mean, double *var)
 {
@@ -109,19 +73,50 @@ static int log_moments(const double *x, size_t k, double *mean, double *var)
 	return 0;
 }
 
-void legs_ci(const struct comparison *c, struct compare_row *row)
+/* The legs' medians of the row, A's in a and B's in b. */
+static void split_medians(const struct comparison *c, const struct compare_row *row, double *a,
+			  size_t *na, double *b, size_t *nb)
 {
-	double a[COMPARE_MAX_LEGS], b[COMPARE_MAX_LEGS], ma, va, mb, vb, se, df, t, lo, hi;
-	size_t na = 0, nb = 0;
-	if (!legs_enough(c, row) || !(row->change > -1))
-		return;
+	*na = *nb = 0;
 	for (size_t j = 0; j < c->n_legs; j++)
 		if (row->m[j] && !isnan(row->median[j])) {
 			if (c->legs[j].variant == 'A')
-				a[na++] = row->median[j];
+				a[(*na)++] = row->median[j];
 			else
-				b[nb++] = row->median[j];
+				b[(*nb)++] = row->median[j];
 		}
+}
+
+void legs_test(const struct comparison *c, struct compare_row *row)
+{
+	double a[COMPARE_MAX_LEGS], b[COMPARE_MAX_LEGS];
+	size_t na, nb;
+	split_medians(c, row, a, &na, b, &nb);
+	row->p_legs = NAN;
+	if (predicts(na, nb)) {
+		/* the one leg against the others' prediction interval */
+		const double *set = na == 1 ? b : a, one = na == 1 ? a[0] : b[0];
+		size_t k = na == 1 ? nb : na;
+		double mean, var, t;
+		if (!(one > 0) || log_moments(set, k, &mean, &var))
+			return;	  /* no log: no test */
+		if (!(var > 0)) { /* the others all equal: outside them or not */
+			row->p_legs = log(one) == mean ? 1 : 0;
+			return;
+		}
+		t = (log(one) - mean) / sqrt(var * (1 + 1.0 / (double)k));
+		row->p_legs = stats_t_p2(t, (unsigned)(k - 1));
+	} else if (na && nb)
+		stats_mann_whitney_u(b, nb, a, na, &row->p_legs);
+}
+
+void legs_ci(const struct comparison *c, struct compare_row *row)
+{
+	double a[COMPARE_MAX_LEGS], b[COMPARE_MAX_LEGS], ma, va, mb, vb, se, df, t, lo, hi;
+	size_t na, nb;
+	if (!legs_enough(c, row) || !(row->change > -1))
+		return;
+	split_medians(c, row, a, &na, b, &nb);
 	/* one leg against the others: judged by its prediction interval */
 	if (na < 2 || nb < 2 || log_moments(a, na, &ma, &va) || log_moments(b, nb, &mb, &vb))
 		return;
