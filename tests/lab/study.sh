@@ -45,7 +45,7 @@ skip() {
 newest() { ls -v "$kroot"/boot/vmlinuz-$1 2>/dev/null | grep -v -e '-rt-' -e '-cloud-' | tail -n 1; }
 k61=$(newest '6.1.0-*') k612=$(newest '6.12.*')
 [ -n "$k61" ] || skip "no 6.1 kernel under $kroot/boot (apt-get install linux-image-6.1.0-*-amd64, or --kernels ROOT)"
-[ -n "$k612" ] || skip "no 6.12 kernel under $kroot/boot (linux-image-6.12.*-amd64 from bookworm, or --kernels ROOT)"
+[ -n "$k612" ] || skip "no 6.12 kernel under $kroot/boot (linux-image-6.12.*-amd64 from bookworm, or --kernels ROOT: CI_TOOLS=1 sh tools/deps.sh unpacks both under /var/cache/mempath/kernels/root)"
 echo "study: kernels $k61 and $k612"
 mkdir -p "$(dirname "$out")" || exit 1
 # LAB_MEMPATH: a MPI=0 GPU=0 mempath built already (the lab's guests take it
