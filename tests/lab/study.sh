@@ -28,14 +28,21 @@ out=$top/build-lab/study
 legs="" modswap=1
 while [ $# -gt 0 ]; do
 	case $1 in
-	--kernels) [ $# -ge 2 ] || exit 2; kroot=$2; shift 2 ;;
-	--out) [ $# -ge 2 ] || exit 2; out=$2; shift 2 ;;
-	--legs) [ $# -ge 2 ] || exit 2; legs=$(echo "$2" | tr , ' '); shift 2 ;;
+	--kernels | --out | --legs) [ $# -ge 2 ] || { echo "study: $1 needs a value" >&2; exit 2; } ;;
+	esac
+	case $1 in
+	--kernels) kroot=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--legs) legs=$(echo "$2" | tr , ' '); shift 2 ;;
 	--no-modswap) modswap=0; shift ;;
 	*) echo "study: unknown argument $1 (--kernels ROOT, --out DIR, --legs L1,L2,..., --no-modswap)" >&2; exit 2 ;;
 	esac
 done
 kroot=${kroot%/} # "/" reads as "", so "$kroot/boot" is /boot
+for w in $legs; do
+	grep -qxF "variant $w" "$lab/study.plan" ||
+		{ echo "study: --legs: no variant '$w' in tests/lab/study.plan" >&2; exit 2; }
+done
 # the closing count line tests/stages.sh reads (make test's stage summary)
 skip() {
 	echo "study: skipped: $*"
