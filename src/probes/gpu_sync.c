@@ -27,6 +27,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "base/blocked.h"
 #include "base/opt.h"
 #include "base/stats.h"
 #include "base/util.h"
@@ -40,7 +41,7 @@
 
 struct gsync_opts {
 	uint32_t scheds;
-	uint64_t launches, kernel_ns, weight_pct, period_ms, mps, mps_pct;
+	uint64_t launches, kernel_ns, weight_pct, period_ms, blocks, mps, mps_pct;
 	char duties[OPT_STR_MAX];
 };
 
@@ -57,6 +58,10 @@ static const struct opt gsync_opt_rows[] = {
 		"decode steps: co-tenant duty cycles, % (0: alone; a second process runs "
 		"compute bursts for the rest)"),
 	OPT_UINT("period_ms", struct gsync_opts, period_ms, "10", "co-tenant burst period, ms"),
+	OPT_UINT("blocks", struct gsync_opts, blocks, "4",
+		 "decode steps: per duty, this many blocks of the step loop alone and then beside "
+		 "a co-tenant started for the block (the reps split over them); the change's CI "
+		 "holds the blocks' spread (1..16)"),
 	OPT_UINT("mps", struct gsync_opts, mps, "0",
 		 "1: run under an MPS control daemon of the probe's own (victim and co-tenant its "
 		 "clients; stopped on every exit); skipped with the reason where MPS is missing"),
@@ -119,21 +124,25 @@ static double thread_cpu_ns(void)
 	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e3;
 }
 
-/* The step loop with wall and CPU time per step from the same samples;
- * decode steps add the step's bandwidth, each step's time (median, p99
- * into ext) and, with a co-tenant, the duty it achieved over the counted
- * samples (*duty, %). Returns the step_time metric, NULL on failure. */
-static struct metric *measure_steps(struct probe_ctx *ctx, struct gsync *g, const char *sched,
-				    const char *duty_s, struct cotenant *ct, json_t *ext,
-				    double *duty)
+/* The step loop of one metric set (step_time, step_cpu and, with decode
+ * steps, step_bandwidth): calibrated once, sampled in runs (steps_run),
+ * closed with the steps' distribution and the co-tenant's share (steps_end). */
+struct steps {
+	size_t mi;	/* index of step_time: the array moves as metrics are added */
+	int bw;		/* step_bandwidth follows step_cpu */
+	uint64_t iters; /* steps a sample */
+	uint64_t ct[3]; /* the co-tenant's busy, wall and work ns over counted samples */
+};
+
+static int steps_begin(struct probe_ctx *ctx, struct gsync *g, const char *sched,
+		       const char *duty_s, size_t cap_samples, struct steps *st)
 {
-	struct metric *wall, *cpu, *bw = NULL;
-	uint64_t iters = measure_calibrate(op_step, g, ctx->min_sample_ns);
-	uint64_t b0 = 0, w0 = 0, k0 = 0;
 	char desc[200];
 
-	if (iters == 0)
-		return NULL;
+	memset(st, 0, sizeof(*st));
+	st->iters = measure_calibrate(op_step, g, ctx->min_sample_ns);
+	if (st->iters == 0)
+		return -1;
 	snprintf(desc, sizeof(desc),
 		 g->weights ? "%" PRIu64 " launches, each reading a %" PRIu64 " B slice of the "
 			      "weights once, + one %s, host clock per step"
@@ -141,7 +150,7 @@ static struct metric *measure_steps(struct probe_ctx *ctx, struct gsync *g, cons
 			      "%s, host clock per step",
 		 g->launches, g->weights ? g->slice : g->kernel_ns,
 		 gpu_backend()->names.stream_sync);
-	/* added first, pointed at after: each add may move the array */
+	st->mi = ctx->res->n_metrics;
 	probe_add_metric(ctx->res, "step_time", UNIT_US, BETTER_LOWER, desc, "sched", sched,
 			 duty_s ? "duty" : NULL, duty_s, NULL);
 	probe_add_metric(ctx->res, "step_cpu", UNIT_US, BETTER_NONE,
@@ -152,56 +161,91 @@ static struct metric *measure_steps(struct probe_ctx *ctx, struct gsync *g, cons
 		probe_add_metric(ctx->res, "step_bandwidth", UNIT_GB_S, BETTER_HIGHER,
 				 "the step's weight bytes (read once) over its host time", "sched",
 				 sched, duty_s ? "duty" : NULL, duty_s, NULL);
-		bw = &ctx->res->metrics[ctx->res->n_metrics - 1];
-		g->cap_steps = iters * ctx->reps;
+		st->bw = 1;
+		g->cap_steps = st->iters * cap_samples;
 		g->step_us = xcalloc(g->cap_steps, sizeof(double));
 		g->n_steps = 0;
 	}
-	wall = &ctx->res->metrics[ctx->res->n_metrics - (bw ? 3 : 2)];
-	cpu = wall + 1;
-	for (unsigned i = 0; i < ctx->warmups + ctx->reps; i++) {
-		double c0 = thread_cpu_ns();
+	return 0;
+}
+
+/* Warm-ups and n counted samples; each counted sample's time per step into
+ * wall_us[] (n of them) and, with keep, into the metrics. The steps of a run
+ * without keep are not kept in the step distribution. */
+static int steps_run(struct probe_ctx *ctx, struct gsync *g, struct steps *st, unsigned n, int keep,
+		     struct cotenant *ct, double *wall_us)
+{
+	double *capture = g->step_us;
+	int rc = 0;
+
+	if (!keep)
+		g->step_us = NULL;
+	for (unsigned i = 0; i < ctx->warmups + n; i++) {
+		struct metric *wall = &ctx->res->metrics[st->mi], *cpu = wall + 1;
+		double c0 = thread_cpu_ns(), w, c;
+		size_t n_steps = g->n_steps;
 		uint64_t t0;
-		double w, c;
 
 		if (ct && i == ctx->warmups) {
 			cotenant_poll(ct);
-			b0 = ct->busy_ns;
-			w0 = ct->wall_ns;
-			k0 = ct->work_ns;
+			st->ct[0] -= ct->busy_ns;
+			st->ct[1] -= ct->wall_ns;
+			st->ct[2] -= ct->work_ns;
 		}
-		if (i < ctx->warmups && g->step_us)
-			g->n_steps = 0;
 		t0 = time_now_ns();
-		if (op_step(g, iters))
-			return NULL;
-		w = (double)(time_now_ns() - t0) / (double)iters * 1e-3;
-		c = (thread_cpu_ns() - c0) / (double)iters * 1e-3;
+		if (op_step(g, st->iters)) {
+			rc = -1;
+			break;
+		}
+		w = (double)(time_now_ns() - t0) / (double)st->iters * 1e-3;
+		c = (thread_cpu_ns() - c0) / (double)st->iters * 1e-3;
 		if (ct)
 			cotenant_poll(ct); /* its pipe must not fill */
 		if (i < ctx->warmups) {
-			metric_add_warmup(wall, w);
-			metric_add_warmup(cpu, c);
-			if (bw)
-				metric_add_warmup(bw, (double)(g->slice * g->launches) / w * 1e-3);
-		} else {
+			g->n_steps = n_steps; /* warm-up steps are not kept */
+			if (keep) {
+				metric_add_warmup(wall, w);
+				metric_add_warmup(cpu, c);
+				if (st->bw)
+					metric_add_warmup(cpu + 1,
+							  (double)(g->slice * g->launches) / w *
+								  1e-3);
+			}
+			continue;
+		}
+		wall_us[i - ctx->warmups] = w;
+		if (keep) {
 			metric_add_sample(wall, w);
 			metric_add_sample(cpu, c);
-			if (bw)
-				metric_add_sample(bw, (double)(g->slice * g->launches) / w * 1e-3);
+			if (st->bw)
+				metric_add_sample(cpu + 1,
+						  (double)(g->slice * g->launches) / w * 1e-3);
 		}
 	}
-	if (ct && duty) { /* achieved: its work's time alone over wall time (cotenant.h) */
-		double wall_ns = (double)(ct->wall_ns - w0), work = (double)(ct->work_ns - k0);
+	if (ct && rc == 0) {
+		st->ct[0] += ct->busy_ns;
+		st->ct[1] += ct->wall_ns;
+		st->ct[2] += ct->work_ns;
+	}
+	g->step_us = capture;
+	return rc;
+}
 
-		*duty = ct->wall_ns > w0 ? 100.0 * work / wall_ns : NAN;
-		if (ct->wall_ns > w0)
-			json_object_set_new(
-				ext, "cotenant_busy_pct",
-				json_real(100.0 * (double)(ct->busy_ns - b0) / wall_ns));
+/* The steps' distribution (decode steps) and, with a co-tenant, the duty it
+ * achieved over the counted samples (*duty, %) into ext. */
+static struct metric *steps_end(struct probe_ctx *ctx, struct gsync *g, struct steps *st,
+				json_t *ext, double *duty)
+{
+	if (duty) { /* achieved: its work's time alone over wall time (cotenant.h) */
+		double busy = (double)st->ct[0], wall_ns = (double)st->ct[1],
+		       work = (double)st->ct[2];
+
+		*duty = wall_ns > 0 ? 100.0 * work / wall_ns : NAN;
+		if (wall_ns > 0)
+			json_object_set_new(ext, "cotenant_busy_pct",
+					    json_real(100.0 * busy / wall_ns));
 		if (work > 0)
-			json_object_set_new(ext, "cotenant_stretch",
-					    json_real((double)(ct->busy_ns - b0) / work));
+			json_object_set_new(ext, "cotenant_stretch", json_real(busy / work));
 	}
 	if (g->step_us && g->n_steps > 0) {
 		stats_sort(g->step_us, g->n_steps);
@@ -213,7 +257,25 @@ static struct metric *measure_steps(struct probe_ctx *ctx, struct gsync *g, cons
 	}
 	free(g->step_us);
 	g->step_us = NULL;
-	return wall;
+	return &ctx->res->metrics[st->mi];
+}
+
+/* The step loop alone: one metric set, reps samples. */
+static struct metric *measure_steps(struct probe_ctx *ctx, struct gsync *g, const char *sched,
+				    const char *duty_s, json_t *ext)
+{
+	struct steps st;
+	double *w = xcalloc(ctx->reps + 1, sizeof(double));
+	int bad = steps_begin(ctx, g, sched, duty_s, ctx->reps, &st) ||
+		  steps_run(ctx, g, &st, ctx->reps, 1, NULL, w);
+
+	free(w);
+	if (bad) {
+		free(g->step_us);
+		g->step_us = NULL;
+		return NULL;
+	}
+	return steps_end(ctx, g, &st, ext, NULL);
 }
 
 /* mps=1: the daemon, started by supported() before the driver. */
@@ -285,63 +347,108 @@ static int weights_setup(struct gsync *g, const struct gpu_props *pr, uint64_t p
 		       : 0;
 }
 
-/* One sched's co-tenant runs: per duty the victim's step time against the
- * alone (duty 0) samples a (na of them), with the co-tenant's own achieved
- * duty. */
-static int cotenant_runs(struct probe_ctx *ctx, struct gsync *g, const char *sched,
-			 const unsigned *duties, size_t n, unsigned period_ms, const double *a,
-			 size_t na, struct cotenant *ct, char *const *env, size_t n_env,
-			 json_t *out)
+/* The change of one duty from its blocks, percent: the geometric mean of
+ * the blocks' ratios (with the co-tenant / alone, medians) and Student's t
+ * interval over them (stats_ratio_t_ci: what drifted between blocks, the
+ * machine or the co-tenant's phase, as the rounds of a comparison, §5.10),
+ * widened to the pooled samples' bootstrap CI (the noise within blocks). */
+static void block_change(const double *a, const double *b, size_t n, const double *ratio, size_t nb,
+			 double *change, double *lo, double *hi)
 {
-	for (size_t i = 0; i < n; i++) {
-		json_t *d = json_object();
-		double got = NAN, lo = 0, hi = 0, change, expect;
-		struct metric *m;
-		struct rng r;
+	double est, tlo, thi, rlo = 0, rhi = 0;
+	struct rng r;
+
+	rng_seed(&r, 1);
+	stats_bootstrap_ratio_ci(a, n, b, n, 2000, 0.95, &r, &rlo, &rhi);
+	if (stats_ratio_t_ci(ratio, nb, 0.95, &est, &tlo, &thi)) /* one block */
+		est = stats_median(b, n) / stats_median(a, n), tlo = rlo, thi = rhi;
+	*change = 100.0 * (est - 1.0);
+	*lo = 100.0 * (fmin(tlo, rlo) - 1.0);
+	*hi = 100.0 * (fmax(thi, rhi) - 1.0);
+}
+
+/* One sched's co-tenant runs: per duty, `blocks` pairs of the step loop
+ * alone and then beside a co-tenant started for that block (a fresh one
+ * each time: no pause to make up afterwards), the victim's step-time change
+ * over the pairs with the co-tenant's own achieved duty. */
+static int cotenant_runs(struct probe_ctx *ctx, struct gsync *g, const char *sched,
+			 const unsigned *duties, size_t n, unsigned period_ms, unsigned blocks,
+			 struct cotenant *ct, char *const *env, size_t n_env, json_t *out)
+{
+	/* the reps split over the blocks, at least two a block */
+	unsigned per = ctx->reps > 2 * blocks ? (ctx->reps + blocks - 1) / blocks : 2;
+	size_t total = (size_t)per * blocks;
+	double *a = xcalloc(total, sizeof(double)), *b = xcalloc(total, sizeof(double));
+	double *ratio = xcalloc(blocks, sizeof(double));
+	int rc = 0;
+
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		json_t *d, *ra;
+		double got = NAN, lo, hi, change, expect;
+		struct steps st;
 		char ds[16], why[160];
 
-		if (duties[i] == 0) {
-			json_decref(d);
+		if (duties[i] == 0)
 			continue;
-		}
 		snprintf(ds, sizeof(ds), "%u", duties[i]);
-		progress("gpu.sync: %s, co-tenant at %u%%", sched, duties[i]);
-		if (cotenant_start(ct, duties[i], period_ms, env, n_env, why, sizeof(why))) {
-			gpu_backend()->set_error(why);
-			json_decref(d);
-			return -1;
+		d = json_object();
+		ra = json_array();
+		json_object_set_new(out, ds, d);
+		if (steps_begin(ctx, g, sched, ds, total, &st)) {
+			rc = -1;
+			break;
 		}
-		json_object_set_new(d, "cotenant_pid", json_integer(ct->p.pid));
-		m = measure_steps(ctx, g, sched, ds, ct, d, &got);
-		if (m)
-			mps_note_client(d, ct->p.pid);
-		cotenant_stop(ct);
-		if (!m) {
-			json_decref(d);
-			return -1;
+		for (unsigned k = 0; k < blocks && rc == 0; k++) {
+			progress("gpu.sync: %s, co-tenant at %u%%, block %u of %u", sched,
+				 duties[i], k + 1, blocks);
+			if (steps_run(ctx, g, &st, per, 0, NULL, a + (size_t)k * per)) {
+				rc = -1;
+				break;
+			}
+			if (cotenant_start(ct, duties[i], period_ms, env, n_env, why,
+					   sizeof(why))) {
+				gpu_backend()->set_error(why);
+				rc = -1;
+				break;
+			}
+			if (k == 0)
+				json_object_set_new(d, "cotenant_pid", json_integer(ct->p.pid));
+			rc = steps_run(ctx, g, &st, per, 1, ct, b + (size_t)k * per);
+			if (rc == 0 && k == 0)
+				mps_note_client(d, ct->p.pid);
+			cotenant_stop(ct);
+			if (rc == 0) {
+				ratio[k] = stats_median(b + (size_t)k * per, per) /
+					   stats_median(a + (size_t)k * per, per);
+				json_array_append_new(ra, json_real(100.0 * (ratio[k] - 1.0)));
+			}
 		}
-		rng_seed(&r, 1);
-		change = 100.0 *
-			 (stats_median(m->samples, m->n_samples) / stats_median(a, na) - 1.0);
-		stats_bootstrap_ratio_ci(a, na, m->samples, m->n_samples, 2000, 0.95, &r, &lo, &hi);
+		steps_end(ctx, g, &st, d, &got);
+		if (rc)
+			break;
+		block_change(a, b, total, ratio, blocks, &change, &lo, &hi);
 		/* time slicing alone: the victim waits while the co-tenant holds the
 		 * GPU, so its steps stretch by d / (1 - d) */
 		expect = 100.0 * (got / 100.0) / (1.0 - got / 100.0);
 		json_object_set_new(d, "duty_asked_pct", json_integer(duties[i]));
 		json_object_set_new(d, "duty_achieved_pct", json_real(got));
+		json_object_set_new(d, "alone_median_us", json_real(stats_median(a, total)));
 		json_object_set_new(d, "step_change_pct", json_real(change));
-		json_object_set_new(d, "ci_lo_pct", json_real(100.0 * (lo - 1.0)));
-		json_object_set_new(d, "ci_hi_pct", json_real(100.0 * (hi - 1.0)));
+		json_object_set_new(d, "ci_lo_pct", json_real(lo));
+		json_object_set_new(d, "ci_hi_pct", json_real(hi));
+		json_object_set_new(d, "block_change_pct", ra);
 		json_object_set_new(d, "proportional_pct", json_real(expect));
 		/* worse: the CI's low end past 1.5x what pure sharing predicts
 		 * (+1 point); the sentence says the factor, not just the class */
 		json_object_set_new(d, "cost",
-				    json_string(100.0 * (lo - 1.0) > 1.5 * expect + 1.0
+				    json_string(lo > 1.5 * expect + 1.0
 							? "worse than proportional (over 1.5x)"
 							: "proportional (within 1.5x) or less"));
-		json_object_set_new(out, ds, d);
 	}
-	return 0;
+	free(a);
+	free(b);
+	free(ratio);
+	return rc;
 }
 
 static int gsync_run(struct probe_ctx *ctx, const void *opts)
@@ -366,11 +473,11 @@ static int gsync_run(struct probe_ctx *ctx, const void *opts)
 		n_env = 1;
 	}
 	if (o->weight_pct > 90 || o->launches == 0 || o->period_ms == 0 || o->mps > 1 ||
-	    o->mps_pct < 1 || o->mps_pct > 100 ||
+	    o->blocks < 1 || o->blocks > 16 || o->mps_pct < 1 || o->mps_pct > 100 ||
 	    (o->weight_pct && parse_duties(o->duties, duties, 16, &n_duties))) {
-		gpu->set_error(
-			"weight_pct is 0..90, launches and period_ms >= 1, mps 0 or 1, mps_pct "
-			"1..100, duties a list of 0..90");
+		gpu->set_error("weight_pct is 0..90, launches and period_ms >= 1, blocks 1..16, "
+			       "mps 0 or 1, "
+			       "mps_pct 1..100, duties a list of 0..90");
 		json_decref(modes);
 		return gpu_fail(ctx->res, "gpu.sync options");
 	}
@@ -432,22 +539,17 @@ static int gsync_run(struct probe_ctx *ctx, const void *opts)
 			json_object_set_new(sx, "alone", json_object());
 		}
 		if (measure_op(ctx, m, op_roundtrip, &g, 1, MEASURE_TIME_PER, 1e-3) ||
-		    !(m = measure_steps(ctx, &g, name, steps ? "0" : NULL, NULL,
-					sx ? json_object_get(sx, "alone") : NULL, NULL))) {
+		    !measure_steps(ctx, &g, name, steps ? "0" : NULL,
+				   sx ? json_object_get(sx, "alone") : NULL)) {
 			rc = gpu_fail(ctx->res, name);
 			goto out;
 		}
 		if (sx) {
-			/* the metrics array moves as metrics are added: keep a copy */
-			size_t na = m->n_samples;
-			double *a = xcalloc(na ? na : 1, sizeof(double));
-			int bad;
+			int bad = cotenant_runs(ctx, &g, name, duties, n_duties,
+						(unsigned)o->period_ms, (unsigned)o->blocks, &ct,
+						env, n_env, sx);
 
-			memcpy(a, m->samples, na * sizeof(double));
-			bad = cotenant_runs(ctx, &g, name, duties, n_duties, (unsigned)o->period_ms,
-					    a, na, &ct, env, n_env, sx);
 			mps_note_client(sx, (long)getpid());
-			free(a);
 			if (bad) {
 				rc = gpu_fail(ctx->res, name);
 				goto out;

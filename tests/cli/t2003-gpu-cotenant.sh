@@ -1,7 +1,8 @@
 # gpu: gpu.sync's decode steps with a co-tenant on the fake backend: the
 # co-tenant (mempath __cotenant, a process of its own) is started for each
-# duty above 0, its achieved duty comes back over its pipe, each duty's
-# step-time change has a CI, and no co-tenant is left: not after a normal
+# duty above 0 and block (the step loop alone, then beside it, per block),
+# its achieved duty comes back over its pipe, each duty's step-time change
+# has a CI and a change per block, and no co-tenant is left: not after a normal
 # end, not after SIGKILL of mempath in the middle of a co-tenant run.
 # test: waits (the fake co-tenant's periods and its exit: a lane beside the pool, tests/run.sh)
 . "$top/tests/cli/lib.sh"
@@ -16,8 +17,10 @@ fi
 # bad input: one line, usage-like failure, no co-tenant
 "$fake" probe gpu.sync weight_pct=1 duties=0,x --reps 3 -o bad.json >bad.txt 2>&1
 grep -q "duties" bad.txt || fail "a bad duty list is not named: $(tail -n 3 bad.txt)"
+"$fake" probe gpu.sync weight_pct=1 blocks=0 --reps 3 -o bad2.json >bad2.txt 2>&1
+grep -q "blocks 1..16" bad2.txt || fail "blocks=0 is not named: $(tail -n 3 bad2.txt)"
 
-spawn "$fake" probe gpu.sync weight_pct=1 duties=0,10,50 sched=spin,blocking launches=4 \
+spawn "$fake" probe gpu.sync weight_pct=1 duties=0,10,50 sched=spin,blocking launches=4 blocks=3 \
 	--reps 4 --warmups 1 --window-ms 10 -o co.json
 sid=$spawned
 wait "$sid" || fail "gpu.sync with a co-tenant on the fake backend exited non-zero"
@@ -37,6 +40,11 @@ for sched in ("spin", "blocking"):
         assert r["duty_asked_pct"] == int(d), r
         assert 0 < r["duty_achieved_pct"] <= 100, r
         assert r["ci_lo_pct"] <= r["step_change_pct"] <= r["ci_hi_pct"], r
+        # three blocks of two samples (4 reps split, at least two a block)
+        assert len(r["block_change_pct"]) == 3, r
+        assert min(r["block_change_pct"]) - 1e-9 <= r["step_change_pct"] <= \
+            max(r["block_change_pct"]) + 1e-9, r
+        assert r["alone_median_us"] > 0, r
         assert r["cost"] in ("proportional (within 1.5x) or less",
                          "worse than proportional (over 1.5x)"), r
         # the co-tenant was a process of its own, and it is gone
@@ -45,6 +53,9 @@ for sched in ("spin", "blocking"):
 names = {(m["name"], m["labels"].get("duty")) for m in p["metrics"]}
 for d in ("0", "10", "50"):
     assert ("step_time", d) in names and ("step_bandwidth", d) in names, names
+n = {(m["labels"]["sched"], m["labels"].get("duty")): len(m["samples"])
+     for m in p["metrics"] if m["name"] == "step_time"}
+assert n[("spin", "0")] == 4 and n[("spin", "10")] == 6 and n[("blocking", "50")] == 6, n
 PY
 
 # SIGKILL of mempath while a co-tenant runs: the death signals end the probe
