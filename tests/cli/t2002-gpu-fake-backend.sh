@@ -122,4 +122,16 @@ for size, long in (("64K", False), ("1M", True)):
 print("ok")
 PY
 python3 check.py >check.txt 2>&1 || fail "$(tail -n 3 check.txt)"
+
+# gpu.copy's D2H check: every word in a measurement's first sample, one word
+# a 4 KiB page after it; a copy that lands a page short (the fake's
+# MEMPATH_FAKE_COPIES: after the first N) fails the probe in either, named
+MEMPATH_FAKE_COPIES=0 "$fake" probe gpu.copy sizes=1M mems=pinned dirs=d2h engines=ce \
+	--reps 20 -o short0.json >short0.txt 2>&1 && fail "a short D2H copy passed its check"
+grep -q "d2h copy of 1048576 bytes: 512 words wrong (sample 1, every word checked)" short0.txt ||
+	fail "the first sample's short copy is not named: $(tail -n 3 short0.txt)"
+MEMPATH_FAKE_COPIES=2000 "$fake" probe gpu.copy sizes=1M mems=pinned dirs=d2h engines=ce \
+	--reps 1000 -o short.json >short.txt 2>&1 && fail "a later short D2H copy passed its check"
+grep -Eq "d2h copy of 1048576 bytes: 1 words wrong \(sample ([2-9]|[1-9][0-9]+), one word a 4 KiB page checked\)" \
+	short.txt || fail "a later sample's short copy is not named: $(tail -n 3 short.txt)"
 exit 0
