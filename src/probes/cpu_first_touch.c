@@ -487,7 +487,8 @@ const struct probe probe_cpu_first_touch = {
 	.flags = PROBE_CPU | PROBE_QUICK,
 	.opts = first_touch_opts,
 	.opts_size = sizeof(struct first_touch_opts),
-	.quick_opts = "size=256M",
+	.quick_opts = "size=256M touch=write,read",
+	.quick_note = "256 MiB a sample, stores and loads (MADV_POPULATE_WRITE in the full suite)",
 	/* the full suite sweeps every page size the kernel offers (§4.21) */
 	.full_opts = "pages=thp,default,all",
 	.typical_s = {14.1, 231.1}, /* docs/design.md §2.8 */

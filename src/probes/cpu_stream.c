@@ -553,7 +553,8 @@ const struct probe probe_cpu_stream = {
 	.flags = PROBE_CPU | PROBE_QUICK,
 	.opts = stream_opt_rows,
 	.opts_size = sizeof(struct stream_opts),
-	.quick_opts = "threads=max pages=thp",
+	.quick_opts = "threads=max pages=thp stores=temporal",
+	.quick_note = "temporal stores only: the nt-store rows are the full suite's",
 	.check = stream_check,
 	.typical_s = {5.3, 33.6}, /* docs/design.md §2.8 */
 	.run = stream_run,
