@@ -46,8 +46,9 @@ struct gcopy_opts {
 static const struct opt gcopy_opt_rows[] = {
 	OPT_STR_CHECK("sizes", struct gcopy_opts, sizes, "64K,1M,16M,256M,512M",
 		      "bytes per copy (512M: nvbandwidth's size)", list_check_sizes, NULL),
-	OPT_LIST("mems", struct gcopy_opts, mems, "pinned|pageable|registered", "all",
-		 "host memory kinds"),
+	OPT_LIST("mems", struct gcopy_opts, mems, "pinned|pageable|registered", "pinned,pageable",
+		 "host memory kinds (registered: mmap'd memory after cudaHostRegister, which "
+		 "copies as pinned memory does: the full suite adds it)"),
 	OPT_LIST("dirs", struct gcopy_opts, dirs, "h2d|d2h|bidir", "all",
 		 "directions (bidir: H2D and D2H at once on two streams)"),
 	OPT_LIST("engines", struct gcopy_opts, engines, "ce|sm", "all",
@@ -514,12 +515,13 @@ static const struct receipt gcopy_receipts[] = {
 
 const struct probe probe_gpu_copy = {
 	.name = "gpu.copy",
-	.summary = "host<->device copies: pinned, pageable, registered; H2D, D2H, both at once; "
-		   "copy engines and SM copies; nvbandwidth-style gated timing",
+	.summary = "host<->device copies: pinned, pageable (registered in the full suite); H2D, "
+		   "D2H, both at once; copy engines and SM copies; nvbandwidth-style gated timing",
 	.flags = PROBE_GPU | PROBE_QUICK,
 	.opts = gcopy_opt_rows,
 	.opts_size = sizeof(struct gcopy_opts),
 	.quick_opts = "sizes=1M,64M",
+	.full_opts = "mems=pinned,pageable,registered",
 	.quick_note = "1 MiB and 64 MiB copies: the PCIe references (512 MiB, nvbandwidth's "
 		      "buffer) and bands (256 MiB) judge none of them",
 	.timeout_s = 600,

@@ -1,6 +1,8 @@
 /* gpu_latency.c - gpu.latency
- * measures: dependent-load latency of one GPU thread, ns per load, from 16 KiB to several GiB
- *   of device memory: the L1, L2 and HBM plateaus, and what translation adds at large sizes.
+ * measures: dependent-load latency of one GPU thread, ns per load, from 16 KiB to 1 GiB of
+ *   device memory (4 GiB in the full suite): the L1, L2 and HBM plateaus, and what translation
+ *   adds at large sizes (random minus page-local on an H100: 2.6 ns at 512 MiB, 3.9 at 1 GiB,
+ *   4.9 at 4 GiB, docs/results/suite-time-2026-12-07/machine-d/gpu.txt).
  * method: one thread chases a pointer cycle whose nodes sit 128 B apart (one per cache line),
  *   built on the host, linked on the device; three orders: fully random, page-local (random
  *   within 256 KiB groups, groups in random order) and stride (node i then i + 1: nvbandwidth's
@@ -35,8 +37,8 @@ struct glat_opts {
 
 static const struct opt glat_opt_rows[] = {
 	OPT_SIZE("min", struct glat_opts, min_bytes, "16K", "smallest chain"),
-	OPT_SIZE("max", struct glat_opts, max_bytes, "4G",
-		 "largest chain (capped by free device memory)"),
+	OPT_SIZE("max", struct glat_opts, max_bytes, "1G",
+		 "largest chain (capped by free device memory; the full suite goes to 4G)"),
 	OPT_UINT("factor", struct glat_opts, factor, "2", "size step (x factor)"),
 	OPT_UINT("steps", struct glat_opts, steps, "65536", "dependent loads per launch"),
 	OPT_UINT("threads", struct glat_opts, threads, "1",
@@ -232,6 +234,7 @@ const struct probe probe_gpu_latency = {
 	.opts = glat_opt_rows,
 	.opts_size = sizeof(struct glat_opts),
 	.quick_opts = "max=256M factor=4 steps=16384",
+	.full_opts = "max=4G",
 	.quick_note = "sizes up to 256 MiB in steps of 4x and shorter chains: the HBM plateau from "
 		      "fewer points than the gpu suite's 4 GiB curve",
 	.timeout_s = 600,
