@@ -47,7 +47,7 @@ static const struct opt gcopy_opt_rows[] = {
 	OPT_STR_CHECK("sizes", struct gcopy_opts, sizes, "64K,1M,16M,256M,512M",
 		      "bytes per copy (512M: nvbandwidth's size)", list_check_sizes, NULL),
 	OPT_LIST("mems", struct gcopy_opts, mems, "pinned|pageable|registered", "pinned,pageable",
-		 "host memory kinds (registered: mmap'd memory after cudaHostRegister, which "
+		 "host memory kinds (registered: mmap'd memory registered with the device, which "
 		 "copies as pinned memory does: the full suite adds it)"),
 	OPT_LIST("dirs", struct gcopy_opts, dirs, "h2d|d2h|bidir", "all",
 		 "directions (bidir: H2D and D2H at once on two streams)"),
