@@ -155,7 +155,8 @@ const struct probe probe_gpu_clocks = {
 	.flags = PROBE_GPU | PROBE_QUICK,
 	.opts = gclk_opt_rows,
 	.opts_size = sizeof(struct gclk_opts),
-	.quick_opts = "idle=0.5 load=1",
+	.quick_opts = "idle=0.3 load=0.5",
+	.quick_note = "0.3 s idle and 0.5 s under each load: a few of NVML's ~100 ms samples each",
 	.timeout_s = 120,
 	.supported = gclk_supported,
 	.typical_s = {3.1, 5.7}, /* docs/design.md §2.8 */

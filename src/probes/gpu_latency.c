@@ -233,10 +233,12 @@ const struct probe probe_gpu_latency = {
 	.flags = PROBE_GPU | PROBE_QUICK,
 	.opts = glat_opt_rows,
 	.opts_size = sizeof(struct glat_opts),
-	.quick_opts = "max=256M factor=4 steps=16384",
+	.quick_opts = "max=256M factor=4 steps=16384 orders=random,local",
 	.full_opts = "max=4G",
-	.quick_note = "sizes up to 256 MiB in steps of 4x and shorter chains: the HBM plateau from "
-		      "fewer points than the gpu suite's 4 GiB curve",
+	.quick_note =
+		"sizes up to 256 MiB in steps of 4x, random and page-local orders (the stride "
+		"order is the gpu suite's) and shorter chains: the HBM plateau from fewer "
+		"points than the gpu suite's 1 GiB curve",
 	.timeout_s = 600,
 	.check = glat_check,
 	.typical_s = {3.3, 21.8}, /* docs/design.md §2.8 */
