@@ -370,6 +370,6 @@ const struct probe probe_cpu_blocks = {
 	.opts = blocks_opt_rows,
 	.opts_size = sizeof(struct blocks_opts),
 	.quick_opts = "spans=256M,1G threads=max",
-	.typical_s = {7.2, 24.1}, /* docs/design.md §2.8 */
+	.typical_s = {1.9, 24.1}, /* docs/design.md §2.8 */
 	.run = blocks_run,
 };

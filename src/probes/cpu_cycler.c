@@ -539,6 +539,6 @@ const struct probe probe_cpu_cycler = {
 	.opts = cycler_opt_rows,
 	.opts_size = sizeof(struct cycler_opts),
 	.quick_opts = "size=256M",
-	.typical_s = {2.1, 2.6}, /* docs/design.md §2.8 */
+	.typical_s = {1.2, 2.6}, /* docs/design.md §2.8 */
 	.run = cycler_run,
 };

@@ -491,7 +491,7 @@ const struct probe probe_cpu_first_touch = {
 	.quick_note = "256 MiB a sample, stores and loads (MADV_POPULATE_WRITE in the full suite)",
 	/* the full suite sweeps every page size the kernel offers (§4.21) */
 	.full_opts = "pages=thp,default,all",
-	.typical_s = {14.1, 231.1}, /* docs/design.md §2.8 */
+	.typical_s = {4.8, 231.1}, /* docs/design.md §2.8 */
 	.run = first_touch_run,
 	.receipts = first_touch_receipts,
 	.primary = "touch_rate",

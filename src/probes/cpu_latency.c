@@ -593,7 +593,7 @@ const struct probe probe_cpu_latency = {
 	.opts_size = sizeof(struct latency_opts),
 	.quick_opts = "sizes=16K,256K,4M,256M",
 	.quick_note = "four sizes: too few for the cache knee and its plateaus, which are left out",
-	.typical_s = {11.3, 132.2}, /* docs/design.md §2.8 */
+	.typical_s = {7.5, 132.2}, /* docs/design.md §2.8 */
 	.run = latency_run,
 	.receipts = latency_receipts,
 	.primary = "load_latency",

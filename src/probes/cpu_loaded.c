@@ -457,6 +457,6 @@ const struct probe probe_cpu_loaded = {
 	.opts = loaded_opt_rows,
 	.opts_size = sizeof(struct loaded_opts),
 	.quick_opts = "delays=0,400,idle mixes=read",
-	.typical_s = {3.0, 21.6}, /* docs/design.md §2.8 */
+	.typical_s = {1.6, 21.6}, /* docs/design.md §2.8 */
 	.run = loaded_run,
 };

@@ -573,7 +573,7 @@ const struct probe probe_cpu_reach = {
 	.opts_size = sizeof(struct reach_opts),
 	.quick_opts = "spans=64M,512M",
 	.check = reach_check,
-	.typical_s = {6.8, 61.9}, /* docs/design.md §2.8 */
+	.typical_s = {4.6, 61.9}, /* docs/design.md §2.8 */
 	.run = reach_run,
 	.receipts = reach_receipts,
 };

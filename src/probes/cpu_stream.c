@@ -556,7 +556,7 @@ const struct probe probe_cpu_stream = {
 	.quick_opts = "threads=max pages=thp stores=temporal",
 	.quick_note = "temporal stores only: the nt-store rows are the full suite's",
 	.check = stream_check,
-	.typical_s = {5.3, 33.6}, /* docs/design.md §2.8 */
+	.typical_s = {5.5, 33.6}, /* docs/design.md §2.8 */
 	.run = stream_run,
 	.receipts = stream_receipts,
 	.primary = "bandwidth",

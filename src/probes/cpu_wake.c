@@ -388,6 +388,6 @@ const struct probe probe_cpu_wake = {
 	.opts_size = sizeof(struct wake_opts),
 	.quick_opts = NULL,
 	.supported = wake_supported,
-	.typical_s = {4.2, 1.8}, /* docs/design.md §2.8 */
+	.typical_s = {0.9, 1.8}, /* docs/design.md §2.8 */
 	.run = wake_run,
 };

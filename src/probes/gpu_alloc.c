@@ -252,6 +252,6 @@ const struct probe probe_gpu_alloc = {
 	.opts_size = sizeof(struct galloc_opts),
 	.quick_opts = "size=1G",
 	.timeout_s = 300,
-	.typical_s = {0.8, 1.7}, /* docs/design.md §2.8 */
+	.typical_s = {0.8, 1.6}, /* docs/design.md §2.8 */
 	.run = galloc_run,
 };

@@ -525,7 +525,7 @@ const struct probe probe_gpu_copy = {
 	.quick_note = "1 MiB and 64 MiB copies: the PCIe references (512 MiB, nvbandwidth's "
 		      "buffer) and bands (256 MiB) judge none of them",
 	.timeout_s = 600,
-	.typical_s = {4.5, 42.2}, /* docs/design.md §2.8 */
+	.typical_s = {2.6, 30.6}, /* docs/design.md §2.8 */
 	.run = gcopy_run,
 	.receipts = gcopy_receipts,
 };

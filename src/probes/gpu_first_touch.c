@@ -373,6 +373,6 @@ const struct probe probe_gpu_first_touch = {
 	.quick_note = "32 MiB allocations (the gpu suite's 256 MiB): every sample allocates and "
 		      "touches afresh",
 	.timeout_s = 600,
-	.typical_s = {5.5, 18.4}, /* docs/design.md §2.8 */
+	.typical_s = {5.0, 14.1}, /* docs/design.md §2.8 */
 	.run = gft_run,
 };

@@ -276,6 +276,6 @@ const struct probe probe_gpu_host_latency = {
 	.opts_size = sizeof(struct ghl_opts),
 	.quick_opts = "steps=2048",
 	.timeout_s = 300,
-	.typical_s = {2.8, 4.6}, /* docs/design.md §2.8 */
+	.typical_s = {3.0, 4.4}, /* docs/design.md §2.8 */
 	.run = ghl_run,
 };

@@ -241,6 +241,6 @@ const struct probe probe_gpu_latency = {
 		"points than the gpu suite's 1 GiB curve",
 	.timeout_s = 600,
 	.check = glat_check,
-	.typical_s = {3.3, 21.8}, /* docs/design.md §2.8 */
+	.typical_s = {3.4, 15.9}, /* docs/design.md §2.8 */
 	.run = glat_run,
 };

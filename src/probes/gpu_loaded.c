@@ -404,6 +404,6 @@ const struct probe probe_gpu_loaded = {
 	.opts_size = sizeof(struct gld_opts),
 	.quick_opts = "size=256M load=1G sms=0,max d2h=64M",
 	.timeout_s = 600,
-	.typical_s = {1.2, 3.2}, /* docs/design.md §2.8 */
+	.typical_s = {1.3, 2.8}, /* docs/design.md §2.8 */
 	.run = gld_run,
 };

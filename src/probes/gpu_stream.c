@@ -431,6 +431,6 @@ const struct probe probe_gpu_stream = {
 		      "full sweep's (own copy kernel 1977.7 against 2101.3 GB/s, -5.9%, on the "
 		      "H200 on 2026-12-01), and the references of a kind are the full sweep's",
 	.timeout_s = 300,
-	.typical_s = {3.3, 14.4}, /* docs/design.md §2.8 */
+	.typical_s = {3.2, 14.4}, /* docs/design.md §2.8 */
 	.run = gstream_run,
 };

@@ -460,6 +460,6 @@ const struct probe probe_work_decode = {
 	.opts_size = sizeof(struct decode_opts),
 	.quick_opts = "weights=64M kv=4M batch=4",
 	.check = decode_check,
-	.typical_s = {0.8, 3.5}, /* docs/design.md §2.8 */
+	.typical_s = {0.2, 3.5}, /* docs/design.md §2.8 */
 	.run = decode_run,
 };
