@@ -101,10 +101,10 @@ assert not [k for k in med if k[0] == "sm_copy_bw" and ("mem", "pageable") in k]
 
 # link_min=1M: the 1M copies' counted windows the receipt's 400 ms, the
 # 64K ones' the probe's 10 ms (both sized from a calibration on this
-# machine: on a busy one a window can come out at half its aim or twice
-# it, so the test holds the long ones at 0.2 s or more and at 5x the
-# shortest of the short ones or more, the least stretched by a busy
-# machine, 40x as aimed); the long windows' warm-ups ran ~40x
+# machine: on a busy one a window can come out at under half its aim or
+# twice it, 0.17-0.29 s for 0.4 beside a make test at load 13, so the test
+# holds the long ones at 0.1 s or more and at 5x the shortest of the short
+# ones or more, 40x as aimed); the long windows' warm-ups ran ~40x
 # fewer repetitions and their rate counts those (within 10x of the median
 # on a busy machine; counted at the long windows' repetitions it would be
 # ~40x)
@@ -116,7 +116,7 @@ for size, long in (("64K", False), ("1M", True)):
     wins = sorted(b - a for a, b in m["t"])
     mid = wins[len(wins) // 2]
     mids[size] = wins[0]
-    assert not long or (mid >= 0.2 and mid >= 5 * mids["64K"]), \
+    assert not long or (mid >= 0.1 and mid >= 5 * mids["64K"]), \
         "%s: windows %s s, the 64K ones' shortest %g s" % (size, wins, mids["64K"])
     med = m["summary"]["median"]
     assert not long or all(med / 10 < w < med * 10 for w in m["warmups"]), \
