@@ -121,8 +121,9 @@ static void host_share(unsigned tid, unsigned n, void *arg)
 	if (c->op == HOST_ZERO) {
 		if (!c->sparse)
 			memset(w + a, 0, (b - a) * 8);
-		for (size_t i = a; c->sparse && i < b; i += step)
-			w[i] = 0;
+		else
+			for (size_t i = a; i < b; i += step)
+				w[i] = 0;
 		return;
 	}
 	for (size_t i = a; i < b; i += step)
